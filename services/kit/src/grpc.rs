@@ -1,0 +1,153 @@
+//! gRPC scaffolding: a server with health, reflection and the internal-token
+//! check; clients that send the token and the trace context.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tonic::server::NamedService;
+use tonic::transport::{Channel, Endpoint, Server};
+use tonic::{Request, Status};
+
+use crate::error::{ErrorCode, ServiceError};
+use crate::internal_token::{Claims, TokenSigner, TokenVerifier};
+use crate::shutdown::Shutdown;
+use crate::telemetry;
+
+/// The verified caller of a gRPC request, put there by [`authenticate`].
+#[derive(Debug, Clone)]
+pub struct Caller(pub Claims);
+
+/// Interceptor that refuses calls without a valid internal token.
+pub fn authenticate(
+    verifier: TokenVerifier,
+) -> impl FnMut(Request<()>) -> Result<Request<()>, Status> + Clone + Send + Sync + 'static {
+    move |mut req: Request<()>| {
+        let token = req
+            .metadata()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| ServiceError::new(ErrorCode::Unauthenticated, "缺少内部访问令牌"))?;
+        let claims = verifier
+            .verify(token)
+            .map_err(|_| ServiceError::new(ErrorCode::Unauthenticated, "内部访问令牌无效"))?;
+        req.extensions_mut().insert(Caller(claims));
+        Ok(req)
+    }
+}
+
+/// The caller of a request that passed [`authenticate`].
+pub fn caller<T>(req: &Request<T>) -> Result<&Claims, ServiceError> {
+    req.extensions()
+        .get::<Caller>()
+        .map(|c| &c.0)
+        .ok_or_else(ServiceError::unauthenticated)
+}
+
+/// The tenant a user call acts for; service-level calls have none.
+pub fn tenant<T>(req: &Request<T>) -> Result<uuid::Uuid, ServiceError> {
+    caller(req)?
+        .ent
+        .as_deref()
+        .and_then(|e| uuid::Uuid::parse_str(e).ok())
+        .ok_or_else(ServiceError::forbidden)
+}
+
+/// Refuses a caller that is not another service.
+pub fn require_service<T>(req: &Request<T>) -> Result<(), ServiceError> {
+    if caller(req)?.is_service() { Ok(()) } else { Err(ServiceError::forbidden()) }
+}
+
+/// Refuses a user caller lacking `permission`. Services pass.
+pub fn require_permission<T>(req: &Request<T>, permission: &str) -> Result<(), ServiceError> {
+    let claims = caller(req)?;
+    if claims.is_service() || claims.has_permission(permission) {
+        Ok(())
+    } else {
+        Err(ServiceError::forbidden())
+    }
+}
+
+/// An outgoing request carrying a signed internal token and the trace context.
+pub fn outgoing<T>(message: T, signer: &TokenSigner, claims: &Claims) -> Request<T> {
+    let mut req = Request::new(message);
+    let bearer = format!("Bearer {}", signer.sign(claims));
+    req.metadata_mut().insert("authorization", bearer.parse().expect("token is ascii"));
+    telemetry::inject_context(req.metadata_mut());
+    req
+}
+
+/// A channel that connects on first use and reconnects after failures.
+pub fn lazy_channel(url: &str) -> anyhow::Result<Channel> {
+    Ok(Endpoint::from_shared(url.to_owned())?
+        .connect_timeout(Duration::from_secs(3))
+        .timeout(Duration::from_secs(30))
+        .tcp_nodelay(true)
+        .connect_lazy())
+}
+
+fn request_span(req: &http::Request<()>) -> tracing::Span {
+    let span = tracing::info_span!("grpc", otel.name = %req.uri().path(), rpc.method = %req.uri().path());
+    telemetry::adopt_remote_parent(&span, req.headers());
+    span
+}
+
+/// Serves one gRPC service with health and reflection until shutdown.
+pub async fn serve<S>(listener: TcpListener, service: S, shutdown: Shutdown) -> anyhow::Result<()>
+where
+    S: tower::Service<
+            http::Request<tonic::body::Body>,
+            Response = http::Response<tonic::body::Body>,
+            Error = Infallible,
+        > + NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let (health_reporter, health) = tonic_health::server::health_reporter();
+    health_reporter.set_service_status(S::NAME, tonic_health::ServingStatus::Serving).await;
+    health_reporter.set_service_status("", tonic_health::ServingStatus::Serving).await;
+
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(fleetdesk_proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .with_service_name(S::NAME)
+            .with_service_name("grpc.health.v1.Health")
+    };
+    let reflection_v1 = reflection().build_v1()?;
+    let reflection_v1alpha = reflection().build_v1alpha()?;
+
+    let addr = listener.local_addr()?;
+    tracing::info!(service = S::NAME, %addr, "gRPC server listening.");
+    let incoming = tokio_stream_incoming(listener);
+    let stopping = shutdown.clone();
+    Server::builder()
+        .trace_fn(request_span)
+        .add_service(health)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(service)
+        .serve_with_incoming_shutdown(incoming, async move {
+            stopping.wait().await;
+            health_reporter.set_service_status(S::NAME, tonic_health::ServingStatus::NotServing).await;
+        })
+        .await?;
+    tracing::info!(service = S::NAME, "gRPC server stopped.");
+    Ok(())
+}
+
+fn tokio_stream_incoming(
+    listener: TcpListener,
+) -> impl futures::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
+    futures::stream::unfold(listener, |listener| async move {
+        let conn = listener.accept().await.map(|(stream, _)| {
+            let _ = stream.set_nodelay(true);
+            stream
+        });
+        Some((conn, listener))
+    })
+}
