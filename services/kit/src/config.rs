@@ -51,3 +51,18 @@ impl CommonConfig {
         }
     }
 }
+
+/// Settings of a gRPC service target.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServiceConfig {
+    #[command(flatten)]
+    pub common: CommonConfig,
+
+    /// Address the gRPC server listens on.
+    #[arg(long, env = "FLEETDESK_GRPC_ADDR", default_value = "0.0.0.0:50051")]
+    pub grpc_addr: String,
+
+    /// Apply migrations at start-up (development convenience; `fleetdesk migrate` otherwise).
+    #[arg(long, env = "FLEETDESK_MIGRATE_ON_START", default_value_t = false)]
+    pub migrate_on_start: bool,
+}

@@ -96,15 +96,13 @@ fn request_span(req: &http::Request<()>) -> tracing::Span {
 /// Serves one gRPC service with health and reflection until shutdown.
 pub async fn serve<S>(listener: TcpListener, service: S, shutdown: Shutdown) -> anyhow::Result<()>
 where
-    S: tower::Service<
-            http::Request<tonic::body::Body>,
-            Response = http::Response<tonic::body::Body>,
-            Error = Infallible,
-        > + NamedService
+    S: tower::Service<http::Request<tonic::body::Body>, Error = Infallible>
+        + NamedService
         + Clone
         + Send
         + Sync
         + 'static,
+    S::Response: axum::response::IntoResponse,
     S::Future: Send + 'static,
 {
     let (health_reporter, health) = tonic_health::server::health_reporter();

@@ -1,13 +1,21 @@
 //! Shared plumbing of every Fleetdesk service and the gateway.
 
 pub mod config;
+pub mod convert;
 pub mod db;
 pub mod error;
 pub mod events;
 pub mod grpc;
 pub mod internal_token;
+pub mod mask;
+pub mod service;
 pub mod shutdown;
 pub mod telemetry;
 
 pub use error::{ErrorCode, FieldError, ResultExt, ServiceError};
 pub use shutdown::Shutdown;
+
+/// A stable id for a named piece of demo data, the same in every service and run.
+pub fn demo_id(name: &str) -> uuid::Uuid {
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, format!("fleetdesk:demo:{name}").as_bytes())
+}

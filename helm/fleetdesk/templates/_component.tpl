@@ -1,0 +1,276 @@
+{{/*
+One shape for every component. templates/<component>/*.yaml call these with
+(dict "ctx" $ "component" "<component>"); each renders nothing when the
+component (or the feature) is disabled.
+
+The gateway listens for HTTP on 8080 (port name http); the services listen for
+gRPC on 50051 (port name grpc).
+*/}}
+
+{{- define "fleetdesk.deployment" -}}
+{{- $ctx := .ctx }}
+{{- $c := .component }}
+{{- $v := index $ctx.Values $c }}
+{{- $gateway := eq $c "gateway" }}
+{{- if $v.enabled }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "fleetdesk.componentName" . }}
+  namespace: {{ $ctx.Release.Namespace }}
+  labels:
+    {{- include "fleetdesk.labels" . | nindent 4 }}
+spec:
+  {{- if not $v.autoscaling.enabled }}
+  replicas: {{ $v.replicas }}
+  {{- end }}
+  revisionHistoryLimit: 5
+  selector:
+    matchLabels:
+      {{- include "fleetdesk.selectorLabels" . | nindent 6 }}
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      maxSurge: 25%
+      maxUnavailable: 0
+  template:
+    metadata:
+      labels:
+        {{- include "fleetdesk.selectorLabels" . | nindent 8 }}
+        app.kubernetes.io/part-of: fleetdesk
+        {{- with $v.podLabels }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      annotations:
+        checksum/config: {{ include (print $ctx.Template.BasePath "/configmap.yaml") $ctx | sha256sum }}
+        {{- with $v.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      serviceAccountName: {{ include "fleetdesk.serviceAccountName" $ctx }}
+      automountServiceAccountToken: {{ $ctx.Values.serviceAccount.automountServiceAccountToken }}
+      {{- with $ctx.Values.global.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      securityContext:
+        {{- toYaml $ctx.Values.global.podSecurityContext | nindent 8 }}
+      terminationGracePeriodSeconds: {{ $v.terminationGracePeriodSeconds }}
+      containers:
+        - name: {{ $c }}
+          image: {{ include "fleetdesk.image" $ctx }}
+          imagePullPolicy: {{ $ctx.Values.global.image.pullPolicy }}
+          args:
+            - {{ $c }}
+          ports:
+            {{- if $gateway }}
+            - name: http
+              containerPort: 8080
+              protocol: TCP
+            {{- else }}
+            - name: grpc
+              containerPort: 50051
+              protocol: TCP
+            {{- end }}
+          envFrom:
+            - configMapRef:
+                name: {{ include "fleetdesk.configMapName" $ctx }}
+          env:
+            {{- if $gateway }}
+            - name: FLEETDESK_HTTP_ADDR
+              value: "0.0.0.0:8080"
+            - name: FLEETDESK_CONSOLE_DIR
+              value: /srv/console
+            {{- else }}
+            - name: FLEETDESK_GRPC_ADDR
+              value: "0.0.0.0:50051"
+            {{- include "fleetdesk.databaseEnv" $ctx | nindent 12 }}
+            {{- end }}
+            {{- include "fleetdesk.signingKeyEnv" $ctx | nindent 12 }}
+            - name: OTEL_SERVICE_NAME
+              value: fleetdesk-{{ $c }}
+            {{- with $ctx.Values.global.extraEnv }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+            {{- with $v.extraEnv }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+          livenessProbe:
+            {{- toYaml $v.livenessProbe | nindent 12 }}
+          readinessProbe:
+            {{- toYaml $v.readinessProbe | nindent 12 }}
+          resources:
+            {{- toYaml $v.resources | nindent 12 }}
+          securityContext:
+            {{- toYaml $ctx.Values.global.containerSecurityContext | nindent 12 }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+            {{- with $v.extraVolumeMounts }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+      volumes:
+        - name: tmp
+          emptyDir: {}
+        {{- with $v.extraVolumes }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      {{- with $v.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.topologySpreadConstraints }}
+      topologySpreadConstraints:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "fleetdesk.service" -}}
+{{- $ctx := .ctx }}
+{{- $c := .component }}
+{{- $v := index $ctx.Values $c }}
+{{- if $v.enabled }}
+{{- $port := ternary "http" "grpc" (eq $c "gateway") }}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "fleetdesk.componentName" . }}
+  namespace: {{ $ctx.Release.Namespace }}
+  labels:
+    {{- include "fleetdesk.labels" . | nindent 4 }}
+  {{- with $v.service.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  type: {{ $v.service.type }}
+  selector:
+    {{- include "fleetdesk.selectorLabels" . | nindent 4 }}
+  ports:
+    - name: {{ $port }}
+      port: {{ $v.service.port }}
+      targetPort: {{ $port }}
+      protocol: TCP
+{{- end }}
+{{- end }}
+
+{{- define "fleetdesk.hpa" -}}
+{{- $ctx := .ctx }}
+{{- $v := index $ctx.Values .component }}
+{{- if and $v.enabled $v.autoscaling.enabled }}
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ include "fleetdesk.componentName" . }}
+  namespace: {{ $ctx.Release.Namespace }}
+  labels:
+    {{- include "fleetdesk.labels" . | nindent 4 }}
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: {{ include "fleetdesk.componentName" . }}
+  minReplicas: {{ $v.autoscaling.minReplicas }}
+  maxReplicas: {{ $v.autoscaling.maxReplicas }}
+  metrics:
+    - type: Resource
+      resource:
+        name: cpu
+        target:
+          type: Utilization
+          averageUtilization: {{ $v.autoscaling.targetCPUUtilizationPercentage }}
+    {{- with $v.autoscaling.targetMemoryUtilizationPercentage }}
+    - type: Resource
+      resource:
+        name: memory
+        target:
+          type: Utilization
+          averageUtilization: {{ . }}
+    {{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "fleetdesk.pdb" -}}
+{{- $ctx := .ctx }}
+{{- $v := index $ctx.Values .component }}
+{{- if and $v.enabled $v.podDisruptionBudget.enabled }}
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ include "fleetdesk.componentName" . }}
+  namespace: {{ $ctx.Release.Namespace }}
+  labels:
+    {{- include "fleetdesk.labels" . | nindent 4 }}
+spec:
+  {{- if not (kindIs "invalid" $v.podDisruptionBudget.minAvailable) }}
+  minAvailable: {{ $v.podDisruptionBudget.minAvailable }}
+  {{- else }}
+  maxUnavailable: {{ $v.podDisruptionBudget.maxUnavailable }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "fleetdesk.selectorLabels" . | nindent 6 }}
+{{- end }}
+{{- end }}
+
+{{/*
+Ingress only: egress stays open (PostgreSQL, NATS, the OTLP collector and the
+object store live outside the chart). Kubelet probes are not affected.
+*/}}
+{{- define "fleetdesk.networkpolicy" -}}
+{{- $ctx := .ctx }}
+{{- $c := .component }}
+{{- $v := index $ctx.Values $c }}
+{{- if and $v.enabled $ctx.Values.networkPolicy.enabled }}
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: {{ include "fleetdesk.componentName" . }}
+  namespace: {{ $ctx.Release.Namespace }}
+  labels:
+    {{- include "fleetdesk.labels" . | nindent 4 }}
+spec:
+  podSelector:
+    matchLabels:
+      {{- include "fleetdesk.selectorLabels" . | nindent 6 }}
+  policyTypes:
+    - Ingress
+  ingress:
+    {{- if eq $c "gateway" }}
+    - ports:
+        - port: http
+          protocol: TCP
+      {{- with $ctx.Values.networkPolicy.gatewayFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- else }}
+    - ports:
+        - port: grpc
+          protocol: TCP
+      from:
+        - podSelector:
+            matchLabels:
+              {{- include "fleetdesk.selectorLabels" (dict "ctx" $ctx) | nindent 14 }}
+            matchExpressions:
+              - key: app.kubernetes.io/component
+                operator: In
+                values:
+                  {{- range splitList " " (include "fleetdesk.components" $ctx) }}
+                  - {{ . }}
+                  {{- end }}
+        {{- with $ctx.Values.networkPolicy.grpcFrom }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    {{- end }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,110 @@
+{{/*
+Names, labels and small values shared by every template.
+Helpers that take a component are called with (dict "ctx" $ "component" "auth");
+the others with the root context.
+*/}}
+
+{{/* The components, in start order: the gateway first, then the services. */}}
+{{- define "fleetdesk.components" -}}
+gateway auth org vehicle energy finance
+{{- end }}
+
+{{/* The gRPC services: every component but the gateway. */}}
+{{- define "fleetdesk.services" -}}
+auth org vehicle energy finance
+{{- end }}
+
+{{- define "fleetdesk.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Full name prefix; component names add "-<component>", so keep room for it. */}}
+{{- define "fleetdesk.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 48 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 48 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 48 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "fleetdesk.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Resource name of a component: <fullname>-<component>. */}}
+{{- define "fleetdesk.componentName" -}}
+{{- printf "%s-%s" (include "fleetdesk.fullname" .ctx) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The one label helper. Call with (dict "ctx" $) for chart-wide objects or
+(dict "ctx" $ "component" "auth") for a component's.
+*/}}
+{{- define "fleetdesk.labels" -}}
+helm.sh/chart: {{ include "fleetdesk.chart" .ctx }}
+{{ include "fleetdesk.selectorLabels" . }}
+app.kubernetes.io/version: {{ .ctx.Values.global.image.tag | default .ctx.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
+app.kubernetes.io/part-of: fleetdesk
+{{- end }}
+
+{{/* The immutable subset of the labels, for selectors. */}}
+{{- define "fleetdesk.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "fleetdesk.name" .ctx }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name }}
+{{- with .component }}
+app.kubernetes.io/component: {{ . }}
+{{- end }}
+{{- end }}
+
+{{- define "fleetdesk.image" -}}
+{{- printf "%s:%s" .Values.global.image.repository (.Values.global.image.tag | default .Chart.AppVersion) }}
+{{- end }}
+
+{{- define "fleetdesk.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "fleetdesk.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "fleetdesk.configMapName" -}}
+{{- printf "%s-config" (include "fleetdesk.fullname" .) }}
+{{- end }}
+
+{{- define "fleetdesk.databaseSecretName" -}}
+{{- .Values.global.database.existingSecret | default (printf "%s-database" (include "fleetdesk.fullname" .)) }}
+{{- end }}
+
+{{- define "fleetdesk.signingKeySecretName" -}}
+{{- .Values.global.internalSigningKey.existingSecret | default (printf "%s-internal-signing-key" (include "fleetdesk.fullname" .)) }}
+{{- end }}
+
+{{/* In-cluster URL a component is dialled at: http://<fullname>-<component>:<port>. */}}
+{{- define "fleetdesk.componentUrl" -}}
+{{- $v := index .ctx.Values .component }}
+{{- printf "http://%s:%v" (include "fleetdesk.componentName" .) $v.service.port }}
+{{- end }}
+
+{{/* Environment every fleetdesk container gets from Secrets. */}}
+{{- define "fleetdesk.databaseEnv" -}}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "fleetdesk.databaseSecretName" . }}
+      key: {{ .Values.global.database.secretKey }}
+{{- end }}
+
+{{- define "fleetdesk.signingKeyEnv" -}}
+- name: FLEETDESK_INTERNAL_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "fleetdesk.signingKeySecretName" . }}
+      key: {{ .Values.global.internalSigningKey.secretKey }}
+{{- end }}

@@ -1,0 +1,104 @@
+//! Passwords and session tokens.
+//!
+//! Passwords are argon2id hashes computed on the blocking pool, at most one
+//! per core at a time, so a login storm cannot starve the async threads.
+//! Session tokens are 256 random bits; only their SHA-256 is stored.
+
+use std::sync::Arc;
+
+use argon2::password_hash::rand_core::OsRng;
+use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
+use argon2::Argon2;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use rand::RngCore as _;
+use sha2::{Digest as _, Sha256};
+use tokio::sync::Semaphore;
+
+/// Bounded password hashing.
+#[derive(Clone, Debug)]
+pub struct PasswordHasher {
+    permits: Arc<Semaphore>,
+    /// Checked against when the account does not exist, so an unknown account
+    /// costs the same time as a wrong password.
+    decoy_hash: Arc<String>,
+}
+
+impl PasswordHasher {
+    pub fn new() -> PasswordHasher {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let decoy = hash_now(&B64.encode(random_bytes::<16>())).expect("hash decoy");
+        PasswordHasher { permits: Arc::new(Semaphore::new(cores)), decoy_hash: Arc::new(decoy) }
+    }
+
+    pub async fn hash(&self, password: String) -> anyhow::Result<String> {
+        let _permit = self.permits.acquire().await?;
+        tokio::task::spawn_blocking(move || hash_now(&password)).await?
+    }
+
+    /// True when `password` matches `hash`; a missing hash checks the decoy and fails.
+    pub async fn verify(&self, password: String, hash: Option<String>) -> anyhow::Result<bool> {
+        let _permit = self.permits.acquire().await?;
+        let real = hash.is_some();
+        let hash = hash.unwrap_or_else(|| self.decoy_hash.as_ref().clone());
+        let ok = tokio::task::spawn_blocking(move || {
+            let parsed = PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("stored hash: {e}"))?;
+            anyhow::Ok(Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        })
+        .await??;
+        Ok(ok && real)
+    }
+}
+
+fn hash_now(password: &str) -> anyhow::Result<String> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| anyhow::anyhow!("hash password: {e}"))
+}
+
+fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes
+}
+
+/// A new opaque session token (256 bits, base64url).
+pub fn new_session_token() -> String {
+    B64.encode(random_bytes::<32>())
+}
+
+/// What the database keeps of a token.
+pub fn token_hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_password_verifies_against_its_own_hash_only() {
+        let hasher = PasswordHasher::new();
+        let hash = hasher.hash("Demo@12345".into()).await.unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(hasher.verify("Demo@12345".into(), Some(hash.clone())).await.unwrap());
+        assert!(!hasher.verify("Demo@12346".into(), Some(hash)).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_missing_account_never_verifies_even_with_the_decoy_password() {
+        let hasher = PasswordHasher::new();
+        assert!(!hasher.verify(String::new(), None).await.unwrap());
+    }
+
+    #[test]
+    fn tokens_are_256_bit_and_distinct() {
+        let a = new_session_token();
+        assert_eq!(B64.decode(&a).unwrap().len(), 32);
+        assert_ne!(a, new_session_token());
+        assert_eq!(token_hash(&a).len(), 32);
+        assert_ne!(token_hash(&a), a.as_bytes());
+    }
+}

@@ -1,0 +1,40 @@
+//! The vehicle service. Its contract (`fleetdesk.vehicle.v1.VehicleService`) is complete;
+//! RPCs answer UNIMPLEMENTED until the domain's issue builds them, so the
+//! gateway and reflection already see the whole surface.
+
+use fleetdesk_kit::internal_token::TokenVerifier;
+use fleetdesk_kit::service::{Runtime, Schema};
+use fleetdesk_kit::{Shutdown, grpc};
+use fleetdesk_proto::vehicle::v1::vehicle_service_server::{VehicleService, VehicleServiceServer};
+use sqlx::migrate::Migrator;
+
+pub use fleetdesk_kit::config::ServiceConfig as Config;
+
+pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+pub const SCHEMA: Schema = Schema { name: "vehicle", migrator: &MIGRATOR };
+
+#[derive(Debug, Clone)]
+struct VehicleApi;
+
+impl VehicleService for VehicleApi {}
+
+/// A built service: listening, connected, ready to run.
+#[derive(Debug)]
+pub struct Application {
+    runtime: Runtime,
+}
+
+impl Application {
+    pub async fn build(config: Config, verifier: TokenVerifier) -> anyhow::Result<Application> {
+        Ok(Application { runtime: Runtime::build(&config, SCHEMA, verifier).await? })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.runtime.port()
+    }
+
+    pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
+        let service = VehicleServiceServer::with_interceptor(VehicleApi, grpc::authenticate(self.runtime.verifier.clone()));
+        self.runtime.run(service, shutdown).await
+    }
+}
