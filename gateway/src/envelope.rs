@@ -1,0 +1,101 @@
+//! The edge envelope `{code, msg, data}` with a matching HTTP status
+//! (ARCHITECTURE §3). Every answer of `/api` goes through here.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use fleetdesk_kit::{ErrorCode, FieldError, ServiceError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Every response body.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Envelope<T> {
+    /// 200 on success; otherwise an edge error code.
+    pub code: u32,
+    /// Human-readable message, in Chinese.
+    pub msg: String,
+    pub data: T,
+}
+
+/// A page of a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Page<T> {
+    pub list: Vec<T>,
+    pub total: i64,
+}
+
+/// Details of a failed validation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ValidationData {
+    pub fields: Vec<FieldErrorBody>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FieldErrorBody {
+    pub field: String,
+    pub message: String,
+}
+
+/// Empty `data` of answers that carry nothing.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Empty {}
+
+/// A successful answer.
+#[derive(Debug)]
+pub struct Ok<T>(pub T);
+
+impl<T: Serialize> IntoResponse for Ok<T> {
+    fn into_response(self) -> Response {
+        Json(Envelope { code: 200, msg: "成功".to_owned(), data: self.0 }).into_response()
+    }
+}
+
+/// A failed answer: a service error rendered as the envelope.
+#[derive(Debug)]
+pub struct ApiError(pub ServiceError);
+
+pub type ApiResult<T> = Result<Ok<T>, ApiError>;
+
+impl From<ServiceError> for ApiError {
+    fn from(err: ServiceError) -> Self {
+        ApiError(err)
+    }
+}
+
+impl From<tonic::Status> for ApiError {
+    fn from(status: tonic::Status) -> Self {
+        ApiError(ServiceError::from_status(&status))
+    }
+}
+
+impl ApiError {
+    pub fn invalid(field: &str, message: impl Into<String>) -> ApiError {
+        ApiError(ServiceError::invalid(field, message))
+    }
+
+    pub fn code(code: ErrorCode) -> ApiError {
+        ApiError(ServiceError::of(code))
+    }
+}
+
+fn fields_body(fields: &[FieldError]) -> Vec<FieldErrorBody> {
+    fields.iter().map(|f| FieldErrorBody { field: f.field.clone(), message: f.message.clone() }).collect()
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let err = self.0;
+        let status = StatusCode::from_u16(err.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let data = match err.code {
+            ErrorCode::BadRequest => serde_json::json!({ "fields": fields_body(&err.fields) }),
+            _ => serde_json::Value::Null,
+        };
+        let body = Envelope { code: err.code.edge_code(), msg: err.message, data };
+        let mut response = (status, Json(body)).into_response();
+        if let Some(secs) = err.retry_after_secs.filter(|_| err.code == ErrorCode::TooManyRequests) {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}

@@ -1,0 +1,137 @@
+//! The edge HTTP API of Fleetdesk: the `{code,msg,data}` envelope and codes,
+//! session tokens, per-route permissions, JSON to gRPC, OpenAPI, metrics and
+//! the console's files.
+
+pub mod access;
+mod config;
+pub mod envelope;
+mod extract;
+mod ops;
+mod routes;
+mod session;
+mod state;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::response::IntoResponse;
+use axum::routing::any;
+use fleetdesk_kit::internal_token::TokenSigner;
+use fleetdesk_kit::{ErrorCode, Shutdown, events, grpc};
+use tokio::net::TcpListener;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa_axum::router::OpenApiRouter;
+
+pub use config::Config;
+
+use crate::access::AccessTable;
+use crate::envelope::ApiError;
+use crate::session::SessionCache;
+use crate::state::{AppState, Upstreams};
+
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(title = "Fleetdesk edge API", version = "1", description = "Every answer is {code, msg, data}; see the codes in the README."),
+    modifiers(&TokenScheme)
+)]
+struct ApiDoc;
+
+struct TokenScheme;
+
+impl utoipa::Modify for TokenScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            access::SCHEME,
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("token"))),
+        );
+    }
+}
+
+/// The `/api/v1` routes with their OpenAPI document.
+pub fn api() -> (axum::Router<AppState>, utoipa::openapi::OpenApi) {
+    OpenApiRouter::with_openapi(<ApiDoc as utoipa::OpenApi>::openapi())
+        .nest("/api/v1", routes::api_v1())
+        .split_for_parts()
+}
+
+/// The OpenAPI document, for generating console types without a server.
+pub fn openapi_json() -> String {
+    api().1.to_pretty_json().expect("OpenAPI serialises")
+}
+
+/// A built gateway: listening, ready to run.
+#[derive(Debug)]
+pub struct Application {
+    listener: TcpListener,
+    router: axum::Router,
+    nats: async_nats::Client,
+    sessions: Arc<SessionCache>,
+}
+
+impl Application {
+    pub async fn build(config: Config, signer: TokenSigner) -> anyhow::Result<Application> {
+        let (api_router, openapi) = api();
+        let access = AccessTable::from_openapi(&openapi).map_err(anyhow::Error::msg)?;
+        let upstreams = Upstreams {
+            auth: grpc::lazy_channel(&config.auth_url)?,
+            org: grpc::lazy_channel(&config.org_url)?,
+            vehicle: grpc::lazy_channel(&config.vehicle_url)?,
+            energy: grpc::lazy_channel(&config.energy_url)?,
+            finance: grpc::lazy_channel(&config.finance_url)?,
+        };
+        let sessions = Arc::new(SessionCache::new(Duration::from_secs(config.session_cache_secs)));
+        let state = AppState {
+            upstreams,
+            signer,
+            sessions: sessions.clone(),
+            access: Arc::new(access),
+            trust_forwarded_for: config.trust_forwarded_for,
+        };
+        let openapi = Arc::new(openapi.to_pretty_json()?);
+        let api_router = api_router
+            .route("/api/openapi.json", axum::routing::get(move || async move {
+                ([(axum::http::header::CONTENT_TYPE, "application/json")], openapi.as_str().to_owned())
+            }))
+            .route("/api/{*rest}", any(|| async { ApiError::code(ErrorCode::NotFound) }))
+            .route_layer(axum::middleware::from_fn_with_state(state.clone(), access::enforce));
+        let mut router = axum::Router::new()
+            .merge(api_router)
+            .merge(ops::router())
+            .layer(axum::middleware::from_fn(ops::track))
+            .layer(DefaultBodyLimit::max(config.body_limit))
+            .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+                // Method and route only: paths and headers may carry tokens.
+                let route = req.extensions().get::<axum::extract::MatchedPath>().map(|p| p.as_str().to_owned());
+                tracing::info_span!("http", method = %req.method(), route = route.unwrap_or_default())
+            }))
+            .with_state(state);
+        if let Some(dir) = config.console_dir.as_ref().filter(|d| d.join("index.html").exists()) {
+            // Client-side routes fall back to index.html.
+            let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
+            router = router.fallback_service(files);
+        } else {
+            router = router.fallback(|| async { (axum::http::StatusCode::NOT_FOUND, "console not built").into_response() });
+        }
+        let nats = events::connect_nats(&config.common.nats_url, "fleetdesk-gateway").await?;
+        let listener = TcpListener::bind(&config.http_addr).await?;
+        Ok(Application { listener, router, nats, sessions })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
+        tokio::spawn(session::follow_revocations(self.nats.clone(), self.sessions.clone()));
+        tracing::info!(addr = %self.listener.local_addr()?, "Gateway listening.");
+        let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, service).with_graceful_shutdown(async move { shutdown.wait().await }).await?;
+        tracing::info!("Gateway stopped.");
+        Ok(())
+    }
+}

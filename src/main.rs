@@ -1,0 +1,129 @@
+//! `fleetdesk`: one binary, many targets.
+
+use clap::{Parser, Subcommand};
+use fleetdesk_kit::config::{CommonConfig, ServiceConfig};
+use fleetdesk_kit::{Shutdown, telemetry};
+
+#[derive(Debug, Parser)]
+#[command(name = "fleetdesk", version, about = "Fleetdesk: every service, the gateway, migrations and demo data.")]
+struct Cli {
+    #[command(subcommand)]
+    target: Target,
+}
+
+#[derive(Debug, Subcommand)]
+enum Target {
+    /// Every service and the gateway in one process (gRPC over loopback).
+    All {
+        #[command(flatten)]
+        common: CommonConfig,
+        /// Address the gateway listens on.
+        #[arg(long, env = "FLEETDESK_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+        http_addr: String,
+        /// Directory of the built console.
+        #[arg(long, env = "FLEETDESK_CONSOLE_DIR")]
+        console_dir: Option<std::path::PathBuf>,
+        /// Apply migrations and load demo data before starting.
+        #[arg(long, env = "FLEETDESK_DEMO", default_value_t = false)]
+        demo: bool,
+    },
+    /// The edge HTTP gateway.
+    Gateway(fleetdesk_gateway::Config),
+    /// The auth service.
+    Auth(fleetdesk_auth::Config),
+    /// The org service.
+    Org(ServiceConfig),
+    /// The vehicle service.
+    Vehicle(ServiceConfig),
+    /// The energy service.
+    Energy(ServiceConfig),
+    /// The finance service.
+    Finance(ServiceConfig),
+    /// Create the database if needed and apply every service's migrations.
+    Migrate {
+        #[command(flatten)]
+        common: CommonConfig,
+    },
+    /// Load the demo enterprises and sign-ins (idempotent).
+    Seed {
+        #[command(flatten)]
+        common: CommonConfig,
+    },
+    /// Print the edge API's OpenAPI document.
+    Openapi,
+}
+
+impl Target {
+    fn name(&self) -> &'static str {
+        match self {
+            Target::All { .. } => "fleetdesk",
+            Target::Gateway(_) => "fleetdesk-gateway",
+            Target::Auth(_) => "fleetdesk-auth",
+            Target::Org(_) => "fleetdesk-org",
+            Target::Vehicle(_) => "fleetdesk-vehicle",
+            Target::Energy(_) => "fleetdesk-energy",
+            Target::Finance(_) => "fleetdesk-finance",
+            Target::Migrate { .. } => "fleetdesk-migrate",
+            Target::Seed { .. } => "fleetdesk-seed",
+            Target::Openapi => "fleetdesk-openapi",
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    if let Target::Openapi = cli.target {
+        println!("{}", fleetdesk_gateway::openapi_json());
+        return Ok(());
+    }
+    let _telemetry = telemetry::init(cli.target.name())?;
+    let shutdown = Shutdown::new();
+    shutdown.trigger_on_signals();
+    let result = run(cli.target, shutdown).await;
+    if let Err(err) = &result {
+        tracing::error!(error = %format!("{err:#}"), "Stopped with an error.");
+    }
+    result
+}
+
+async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
+    match target {
+        Target::All { common, http_addr, console_dir, demo } => {
+            if demo {
+                fleetdesk::migrate(&common).await?;
+                fleetdesk::seed(&common).await?;
+            }
+            let stack = fleetdesk::Stack::start(common, &http_addr, console_dir, shutdown.clone()).await?;
+            tracing::info!(url = %format!("http://{}", stack.http_addr), "Fleetdesk is up.");
+            stack.wait(shutdown).await
+        }
+        Target::Gateway(config) => {
+            let signer = config.common.signer()?;
+            fleetdesk_gateway::Application::build(config, signer).await?.run_until_stopped(shutdown).await
+        }
+        Target::Auth(config) => {
+            let signer = config.service.common.signer()?;
+            fleetdesk_auth::Application::build(config, signer).await?.run_until_stopped(shutdown).await
+        }
+        Target::Org(config) => {
+            let verifier = config.common.signer()?.verifier();
+            fleetdesk_org::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+        }
+        Target::Vehicle(config) => {
+            let verifier = config.common.signer()?.verifier();
+            fleetdesk_vehicle::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+        }
+        Target::Energy(config) => {
+            let verifier = config.common.signer()?.verifier();
+            fleetdesk_energy::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+        }
+        Target::Finance(config) => {
+            let verifier = config.common.signer()?.verifier();
+            fleetdesk_finance::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+        }
+        Target::Migrate { common } => fleetdesk::migrate(&common).await,
+        Target::Seed { common } => fleetdesk::seed(&common).await,
+        Target::Openapi => Ok(()),
+    }
+}
