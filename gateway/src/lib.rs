@@ -93,12 +93,15 @@ impl Application {
             trust_forwarded_for: config.trust_forwarded_for,
         };
         let openapi = Arc::new(openapi.to_pretty_json()?);
+        // The access check covers the declared routes; the document and the
+        // unknown-path answer below are public by nature.
         let api_router = api_router
+            .route_layer(axum::middleware::from_fn_with_state(state.clone(), access::enforce))
             .route("/api/openapi.json", axum::routing::get(move || async move {
                 ([(axum::http::header::CONTENT_TYPE, "application/json")], openapi.as_str().to_owned())
             }))
-            .route("/api/{*rest}", any(|| async { ApiError::code(ErrorCode::NotFound) }))
-            .route_layer(axum::middleware::from_fn_with_state(state.clone(), access::enforce));
+            .route("/api/{*rest}", any(|| async { ApiError::code(ErrorCode::NotFound) }));
+        ops::prometheus();
         let mut router = axum::Router::new()
             .merge(api_router)
             .merge(ops::router())
