@@ -22,7 +22,9 @@ pub async fn migrate(common: &CommonConfig) -> anyhow::Result<()> {
     db::ensure_database(&common.database_url).await?;
     for schema in SCHEMAS {
         let pool = db::connect(&common.database_url, schema.name, 2).await?;
-        db::migrate(&pool, schema.migrator).await.with_context(|| format!("migrate {}", schema.name))?;
+        db::migrate(&pool, schema.migrator)
+            .await
+            .with_context(|| format!("migrate {}", schema.name))?;
         pool.close().await;
         tracing::info!(schema = schema.name, "Migrations applied.");
     }
@@ -32,7 +34,9 @@ pub async fn migrate(common: &CommonConfig) -> anyhow::Result<()> {
 /// Loads the demo data (idempotent).
 pub async fn seed(common: &CommonConfig) -> anyhow::Result<()> {
     let auth = db::connect(&common.database_url, fleetdesk_auth::SCHEMA.name, 2).await?;
-    fleetdesk_auth::seed::run(&auth).await.context("seed auth")?;
+    fleetdesk_auth::seed::run(&auth)
+        .await
+        .context("seed auth")?;
     let org = db::connect(&common.database_url, fleetdesk_org::SCHEMA.name, 2).await?;
     fleetdesk_org::seed::run(&org).await.context("seed org")?;
     tracing::info!("Demo data loaded.");
@@ -62,16 +66,27 @@ impl Stack {
             grpc_addr: "127.0.0.1:0".to_owned(),
             migrate_on_start: false,
         };
-        let org = fleetdesk_org::Application::build(service_config(&common), signer.verifier()).await?;
+        let org =
+            fleetdesk_org::Application::build(service_config(&common), signer.verifier()).await?;
         let org_url = format!("http://127.0.0.1:{}", org.port());
         let auth = fleetdesk_auth::Application::build(
-            fleetdesk_auth::Config { service: service_config(&common), org_url: org_url.clone(), session_days: 30 },
+            fleetdesk_auth::Config {
+                service: service_config(&common),
+                org_url: org_url.clone(),
+                session_days: 30,
+            },
             signer.clone(),
         )
         .await?;
-        let vehicle = fleetdesk_vehicle::Application::build(service_config(&common), signer.verifier()).await?;
-        let energy = fleetdesk_energy::Application::build(service_config(&common), signer.verifier()).await?;
-        let finance = fleetdesk_finance::Application::build(service_config(&common), signer.verifier()).await?;
+        let vehicle =
+            fleetdesk_vehicle::Application::build(service_config(&common), signer.verifier())
+                .await?;
+        let energy =
+            fleetdesk_energy::Application::build(service_config(&common), signer.verifier())
+                .await?;
+        let finance =
+            fleetdesk_finance::Application::build(service_config(&common), signer.verifier())
+                .await?;
         let url = |port: u16| format!("http://127.0.0.1:{port}");
         let grpc_ports = vec![
             ("auth", auth.port()),
@@ -106,7 +121,11 @@ impl Stack {
         tasks.spawn(energy.run_until_stopped(shutdown.clone()));
         tasks.spawn(finance.run_until_stopped(shutdown.clone()));
         tasks.spawn(gateway.run_until_stopped(shutdown));
-        Ok(Stack { http_addr, grpc_ports, tasks })
+        Ok(Stack {
+            http_addr,
+            grpc_ports,
+            tasks,
+        })
     }
 
     /// Waits for every part to stop; the first failure stops the rest.

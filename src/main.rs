@@ -5,7 +5,11 @@ use fleetdesk_kit::config::{CommonConfig, ServiceConfig};
 use fleetdesk_kit::{Shutdown, telemetry};
 
 #[derive(Debug, Parser)]
-#[command(name = "fleetdesk", version, about = "Fleetdesk: every service, the gateway, migrations and demo data.")]
+#[command(
+    name = "fleetdesk",
+    version,
+    about = "Fleetdesk: every service, the gateway, migrations and demo data."
+)]
 struct Cli {
     #[command(subcommand)]
     target: Target,
@@ -89,38 +93,62 @@ async fn main() -> anyhow::Result<()> {
 
 async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
     match target {
-        Target::All { common, http_addr, console_dir, demo } => {
+        Target::All {
+            common,
+            http_addr,
+            console_dir,
+            demo,
+        } => {
             if demo {
                 fleetdesk::migrate(&common).await?;
                 fleetdesk::seed(&common).await?;
             }
-            let stack = fleetdesk::Stack::start(common, &http_addr, console_dir, shutdown.clone()).await?;
+            let stack =
+                fleetdesk::Stack::start(common, &http_addr, console_dir, shutdown.clone()).await?;
             tracing::info!(url = %format!("http://{}", stack.http_addr), "Fleetdesk is up.");
             stack.wait(shutdown).await
         }
         Target::Gateway(config) => {
             let signer = config.common.signer()?;
-            fleetdesk_gateway::Application::build(config, signer).await?.run_until_stopped(shutdown).await
+            fleetdesk_gateway::Application::build(config, signer)
+                .await?
+                .run_until_stopped(shutdown)
+                .await
         }
         Target::Auth(config) => {
             let signer = config.service.common.signer()?;
-            fleetdesk_auth::Application::build(config, signer).await?.run_until_stopped(shutdown).await
+            fleetdesk_auth::Application::build(config, signer)
+                .await?
+                .run_until_stopped(shutdown)
+                .await
         }
         Target::Org(config) => {
             let verifier = config.common.signer()?.verifier();
-            fleetdesk_org::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+            fleetdesk_org::Application::build(config, verifier)
+                .await?
+                .run_until_stopped(shutdown)
+                .await
         }
         Target::Vehicle(config) => {
             let verifier = config.common.signer()?.verifier();
-            fleetdesk_vehicle::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+            fleetdesk_vehicle::Application::build(config, verifier)
+                .await?
+                .run_until_stopped(shutdown)
+                .await
         }
         Target::Energy(config) => {
             let verifier = config.common.signer()?.verifier();
-            fleetdesk_energy::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+            fleetdesk_energy::Application::build(config, verifier)
+                .await?
+                .run_until_stopped(shutdown)
+                .await
         }
         Target::Finance(config) => {
             let verifier = config.common.signer()?.verifier();
-            fleetdesk_finance::Application::build(config, verifier).await?.run_until_stopped(shutdown).await
+            fleetdesk_finance::Application::build(config, verifier)
+                .await?
+                .run_until_stopped(shutdown)
+                .await
         }
         Target::Migrate { common } => fleetdesk::migrate(&common).await,
         Target::Seed { common } => fleetdesk::seed(&common).await,

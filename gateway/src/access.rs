@@ -38,7 +38,9 @@ pub struct AccessTable {
     routes: BTreeMap<(String, String), Access>,
 }
 
-const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
 
 impl AccessTable {
     /// Reads every operation's security; errors name operations without one.
@@ -46,35 +48,54 @@ impl AccessTable {
         let json = serde_json::to_value(doc).map_err(|e| e.to_string())?;
         let mut table = AccessTable::default();
         let mut undeclared = Vec::new();
-        let paths = json.get("paths").and_then(|p| p.as_object()).cloned().unwrap_or_default();
+        let paths = json
+            .get("paths")
+            .and_then(|p| p.as_object())
+            .cloned()
+            .unwrap_or_default();
         for (path, item) in paths {
             for method in METHODS {
                 let Some(op) = item.get(method) else { continue };
                 match op.get("security").and_then(|s| s.as_array()) {
                     Some(requirements) => {
-                        table.routes.insert((method.to_uppercase(), path.clone()), access_of(requirements));
+                        table.routes.insert(
+                            (method.to_uppercase(), path.clone()),
+                            access_of(requirements),
+                        );
                     }
                     None => undeclared.push(format!("{} {path}", method.to_uppercase())),
                 }
             }
         }
-        if undeclared.is_empty() { Ok(table) } else { Err(format!("routes without an access decision: {}", undeclared.join(", "))) }
+        if undeclared.is_empty() {
+            Ok(table)
+        } else {
+            Err(format!(
+                "routes without an access decision: {}",
+                undeclared.join(", ")
+            ))
+        }
     }
 
     pub fn get(&self, method: &Method, path: &str) -> Option<&Access> {
-        self.routes.get(&(method.as_str().to_owned(), path.to_owned()))
+        self.routes
+            .get(&(method.as_str().to_owned(), path.to_owned()))
     }
 
     /// Every (method, path, access), for tests and the catalogue.
     pub fn entries(&self) -> impl Iterator<Item = (&str, &str, &Access)> {
-        self.routes.iter().map(|((m, p), a)| (m.as_str(), p.as_str(), a))
+        self.routes
+            .iter()
+            .map(|((m, p), a)| (m.as_str(), p.as_str(), a))
     }
 }
 
 fn access_of(requirements: &[serde_json::Value]) -> Access {
     let mut scopes = Vec::new();
     for requirement in requirements {
-        let Some(map) = requirement.as_object() else { continue };
+        let Some(map) = requirement.as_object() else {
+            continue;
+        };
         if map.is_empty() {
             return Access::Public;
         }
@@ -82,13 +103,21 @@ fn access_of(requirements: &[serde_json::Value]) -> Access {
             scopes.extend(values.iter().filter_map(|v| v.as_str().map(str::to_owned)));
         }
     }
-    if scopes.is_empty() { Access::SignedIn } else { Access::AnyOf(scopes) }
+    if scopes.is_empty() {
+        Access::SignedIn
+    } else {
+        Access::AnyOf(scopes)
+    }
 }
 
 /// Checks the route's access before the handler runs; puts the [`Principal`]
 /// into the request for handlers that need it.
 pub async fn enforce(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let Some(path) = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned()) else {
+    let Some(path) = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_owned())
+    else {
         return next.run(req).await;
     };
     let Some(access) = state.access.get(req.method(), &path).cloned() else {
@@ -119,7 +148,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Principal {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        parts.extensions.get::<Principal>().cloned().ok_or_else(|| ApiError(ServiceError::unauthenticated()))
+        parts
+            .extensions
+            .get::<Principal>()
+            .cloned()
+            .ok_or_else(|| ApiError(ServiceError::unauthenticated()))
     }
 }
 
@@ -130,7 +163,10 @@ mod tests {
     #[test]
     fn security_requirements_read_as_access() {
         assert_eq!(access_of(&[serde_json::json!({})]), Access::Public);
-        assert_eq!(access_of(&[serde_json::json!({ "token": [] })]), Access::SignedIn);
+        assert_eq!(
+            access_of(&[serde_json::json!({ "token": [] })]),
+            Access::SignedIn
+        );
         assert_eq!(
             access_of(&[serde_json::json!({ "token": ["a", "b"] })]),
             Access::AnyOf(vec!["a".into(), "b".into()])

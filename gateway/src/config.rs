@@ -12,19 +12,39 @@ pub struct Config {
     pub http_addr: String,
 
     /// gRPC URL of the auth service.
-    #[arg(long, env = "FLEETDESK_AUTH_URL", default_value = "http://127.0.0.1:50051")]
+    #[arg(
+        long,
+        env = "FLEETDESK_AUTH_URL",
+        default_value = "http://127.0.0.1:50051"
+    )]
     pub auth_url: String,
     /// gRPC URL of the org service.
-    #[arg(long, env = "FLEETDESK_ORG_URL", default_value = "http://127.0.0.1:50052")]
+    #[arg(
+        long,
+        env = "FLEETDESK_ORG_URL",
+        default_value = "http://127.0.0.1:50052"
+    )]
     pub org_url: String,
     /// gRPC URL of the vehicle service.
-    #[arg(long, env = "FLEETDESK_VEHICLE_URL", default_value = "http://127.0.0.1:50053")]
+    #[arg(
+        long,
+        env = "FLEETDESK_VEHICLE_URL",
+        default_value = "http://127.0.0.1:50053"
+    )]
     pub vehicle_url: String,
     /// gRPC URL of the energy service.
-    #[arg(long, env = "FLEETDESK_ENERGY_URL", default_value = "http://127.0.0.1:50054")]
+    #[arg(
+        long,
+        env = "FLEETDESK_ENERGY_URL",
+        default_value = "http://127.0.0.1:50054"
+    )]
     pub energy_url: String,
     /// gRPC URL of the finance service.
-    #[arg(long, env = "FLEETDESK_FINANCE_URL", default_value = "http://127.0.0.1:50055")]
+    #[arg(
+        long,
+        env = "FLEETDESK_FINANCE_URL",
+        default_value = "http://127.0.0.1:50055"
+    )]
     pub finance_url: String,
 
     /// Directory of the built console, served with SPA fallback when present.

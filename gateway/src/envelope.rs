@@ -47,7 +47,12 @@ pub struct Ok<T>(pub T);
 
 impl<T: Serialize> IntoResponse for Ok<T> {
     fn into_response(self) -> Response {
-        Json(Envelope { code: 200, msg: "成功".to_owned(), data: self.0 }).into_response()
+        Json(Envelope {
+            code: 200,
+            msg: "成功".to_owned(),
+            data: self.0,
+        })
+        .into_response()
     }
 }
 
@@ -80,21 +85,37 @@ impl ApiError {
 }
 
 fn fields_body(fields: &[FieldError]) -> Vec<FieldErrorBody> {
-    fields.iter().map(|f| FieldErrorBody { field: f.field.clone(), message: f.message.clone() }).collect()
+    fields
+        .iter()
+        .map(|f| FieldErrorBody {
+            field: f.field.clone(),
+            message: f.message.clone(),
+        })
+        .collect()
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let err = self.0;
-        let status = StatusCode::from_u16(err.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let status = StatusCode::from_u16(err.code.http_status())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let data = match err.code {
             ErrorCode::BadRequest => serde_json::json!({ "fields": fields_body(&err.fields) }),
             _ => serde_json::Value::Null,
         };
-        let body = Envelope { code: err.code.edge_code(), msg: err.message, data };
+        let body = Envelope {
+            code: err.code.edge_code(),
+            msg: err.message,
+            data,
+        };
         let mut response = (status, Json(body)).into_response();
-        if let Some(secs) = err.retry_after_secs.filter(|_| err.code == ErrorCode::TooManyRequests) {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        if let Some(secs) = err
+            .retry_after_secs
+            .filter(|_| err.code == ErrorCode::TooManyRequests)
+        {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
     }

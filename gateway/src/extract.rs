@@ -30,7 +30,10 @@ pub fn trim_json(value: &mut serde_json::Value) {
 fn body_error(err: &serde_json::Error) -> ApiError {
     let text = err.to_string();
     // serde names a missing field as "missing field `x`".
-    if let Some(field) = text.strip_prefix("missing field `").and_then(|r| r.split('`').next()) {
+    if let Some(field) = text
+        .strip_prefix("missing field `")
+        .and_then(|r| r.split('`').next())
+    {
         return ApiError::invalid(field, format!("缺少字段 {field}"));
     }
     ApiError::invalid("body", "请求内容格式有误")
@@ -54,10 +57,13 @@ where
         let mut value: serde_json::Value = if bytes.is_empty() {
             serde_json::Value::Object(Default::default())
         } else {
-            serde_json::from_slice(&bytes).map_err(|_| ApiError::invalid("body", "请求内容不是有效的 JSON"))?
+            serde_json::from_slice(&bytes)
+                .map_err(|_| ApiError::invalid("body", "请求内容不是有效的 JSON"))?
         };
         trim_json(&mut value);
-        serde_json::from_value(value).map(TrimmedJson).map_err(|e| body_error(&e))
+        serde_json::from_value(value)
+            .map(TrimmedJson)
+            .map_err(|e| body_error(&e))
     }
 }
 
@@ -74,16 +80,25 @@ where
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let raw = parts.uri.query().unwrap_or("");
-        let pairs: Vec<(String, String)> =
-            serde_urlencoded::from_str(raw).map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
-        let trimmed: Vec<(String, String)> =
-            pairs.into_iter().map(|(k, v)| (k, v.trim().to_owned())).filter(|(_, v)| !v.is_empty()).collect();
-        let encoded = serde_urlencoded::to_string(&trimmed).map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
-        serde_urlencoded::from_str(&encoded).map(TrimmedQuery).map_err(|e| {
-            let text = e.to_string();
-            let field = text.strip_prefix("missing field `").and_then(|r| r.split('`').next()).unwrap_or("query");
-            ApiError::invalid(field, "查询参数格式有误")
-        })
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
+            .map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
+        let trimmed: Vec<(String, String)> = pairs
+            .into_iter()
+            .map(|(k, v)| (k, v.trim().to_owned()))
+            .filter(|(_, v)| !v.is_empty())
+            .collect();
+        let encoded = serde_urlencoded::to_string(&trimmed)
+            .map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
+        serde_urlencoded::from_str(&encoded)
+            .map(TrimmedQuery)
+            .map_err(|e| {
+                let text = e.to_string();
+                let field = text
+                    .strip_prefix("missing field `")
+                    .and_then(|r| r.split('`').next())
+                    .unwrap_or("query");
+                ApiError::invalid(field, "查询参数格式有误")
+            })
     }
 }
 
@@ -105,11 +120,19 @@ where
         let state = AppState::from_ref(state);
         let forwarded = state
             .trust_forwarded_for
-            .then(|| parts.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok()))
+            .then(|| {
+                parts
+                    .headers
+                    .get("x-forwarded-for")
+                    .and_then(|v| v.to_str().ok())
+            })
             .flatten()
             .and_then(|v| v.split(',').next())
             .map(|v| v.trim().to_owned());
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip().to_string());
         Ok(ClientMeta {
             ip: forwarded.or(peer).unwrap_or_default(),
             user_agent: parts
@@ -131,7 +154,11 @@ pub fn session_token(headers: &axum::http::HeaderMap) -> Option<String> {
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    from_token.or(from_bearer).map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned)
+    from_token
+        .or(from_bearer)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -142,7 +169,10 @@ mod tests {
     fn nested_strings_are_trimmed_and_other_values_kept() {
         let mut v = serde_json::json!({ "a": "  x ", "b": [" y", { "c": "z  " }], "n": 3, "t": true, "e": null });
         trim_json(&mut v);
-        assert_eq!(v, serde_json::json!({ "a": "x", "b": ["y", { "c": "z" }], "n": 3, "t": true, "e": null }));
+        assert_eq!(
+            v,
+            serde_json::json!({ "a": "x", "b": ["y", { "c": "z" }], "n": 3, "t": true, "e": null })
+        );
     }
 
     #[test]

@@ -84,7 +84,9 @@ impl Application {
             energy: grpc::lazy_channel(&config.energy_url)?,
             finance: grpc::lazy_channel(&config.finance_url)?,
         };
-        let sessions = Arc::new(SessionCache::new(Duration::from_secs(config.session_cache_secs)));
+        let sessions = Arc::new(SessionCache::new(Duration::from_secs(
+            config.session_cache_secs,
+        )));
         let state = AppState {
             upstreams,
             signer,
@@ -96,11 +98,23 @@ impl Application {
         // The access check covers the declared routes; the document and the
         // unknown-path answer below are public by nature.
         let api_router = api_router
-            .route_layer(axum::middleware::from_fn_with_state(state.clone(), access::enforce))
-            .route("/api/openapi.json", axum::routing::get(move || async move {
-                ([(axum::http::header::CONTENT_TYPE, "application/json")], openapi.as_str().to_owned())
-            }))
-            .route("/api/{*rest}", any(|| async { ApiError::code(ErrorCode::NotFound) }));
+            .route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                access::enforce,
+            ))
+            .route(
+                "/api/openapi.json",
+                axum::routing::get(move || async move {
+                    (
+                        [(axum::http::header::CONTENT_TYPE, "application/json")],
+                        openapi.as_str().to_owned(),
+                    )
+                }),
+            )
+            .route(
+                "/api/{*rest}",
+                any(|| async { ApiError::code(ErrorCode::NotFound) }),
+            );
         ops::prometheus();
         let mut router = axum::Router::new()
             .merge(api_router)
@@ -113,16 +127,27 @@ impl Application {
                 tracing::info_span!("http", method = %req.method(), route = route.unwrap_or_default())
             }))
             .with_state(state);
-        if let Some(dir) = config.console_dir.as_ref().filter(|d| d.join("index.html").exists()) {
+        if let Some(dir) = config
+            .console_dir
+            .as_ref()
+            .filter(|d| d.join("index.html").exists())
+        {
             // Client-side routes fall back to index.html.
             let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
             router = router.fallback_service(files);
         } else {
-            router = router.fallback(|| async { (axum::http::StatusCode::NOT_FOUND, "console not built").into_response() });
+            router = router.fallback(|| async {
+                (axum::http::StatusCode::NOT_FOUND, "console not built").into_response()
+            });
         }
         let nats = events::connect_nats(&config.common.nats_url, "fleetdesk-gateway").await?;
         let listener = TcpListener::bind(&config.http_addr).await?;
-        Ok(Application { listener, router, nats, sessions })
+        Ok(Application {
+            listener,
+            router,
+            nats,
+            sessions,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -130,10 +155,17 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        tokio::spawn(session::follow_revocations(self.nats.clone(), self.sessions.clone()));
+        tokio::spawn(session::follow_revocations(
+            self.nats.clone(),
+            self.sessions.clone(),
+        ));
         tracing::info!(addr = %self.listener.local_addr()?, "Gateway listening.");
-        let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(self.listener, service).with_graceful_shutdown(async move { shutdown.wait().await }).await?;
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, service)
+            .with_graceful_shutdown(async move { shutdown.wait().await })
+            .await?;
         tracing::info!("Gateway stopped.");
         Ok(())
     }

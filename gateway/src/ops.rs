@@ -39,28 +39,47 @@ pub fn prometheus() -> &'static PrometheusHandle {
 async fn readyz(State(state): State<AppState>) -> Response {
     let checks = state.upstreams.all().map(|(name, channel)| async move {
         let mut client = HealthClient::new(channel);
-        let answer = tokio::time::timeout(Duration::from_secs(2), client.check(HealthCheckRequest { service: String::new() })).await;
-        let serving = matches!(answer, Ok(Ok(r)) if r.get_ref().status == ServingStatus::Serving as i32);
+        let answer = tokio::time::timeout(
+            Duration::from_secs(2),
+            client.check(HealthCheckRequest {
+                service: String::new(),
+            }),
+        )
+        .await;
+        let serving =
+            matches!(answer, Ok(Ok(r)) if r.get_ref().status == ServingStatus::Serving as i32);
         (name, serving)
     });
     let results = futures::future::join_all(checks).await;
-    let down: Vec<&str> = results.iter().filter(|(_, ok)| !ok).map(|(name, _)| *name).collect();
+    let down: Vec<&str> = results
+        .iter()
+        .filter(|(_, ok)| !ok)
+        .map(|(name, _)| *name)
+        .collect();
     if down.is_empty() {
         (StatusCode::OK, "ready").into_response()
     } else {
-        (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {}", down.join(", "))).into_response()
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: {}", down.join(", ")),
+        )
+            .into_response()
     }
 }
 
 /// Counts and times every request by route (not by raw path: low cardinality).
 pub async fn track(req: Request, next: Next) -> Response {
-    let route = req.extensions().get::<MatchedPath>().map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
     let method = req.method().to_string();
     let started = Instant::now();
     let response = next.run(req).await;
     let status = response.status().as_u16().to_string();
     let labels = [("method", method), ("route", route), ("status", status)];
     metrics::counter!("http_requests_total", &labels).increment(1);
-    metrics::histogram!("http_request_duration_seconds", &labels).record(started.elapsed().as_secs_f64());
+    metrics::histogram!("http_request_duration_seconds", &labels)
+        .record(started.elapsed().as_secs_f64());
     response
 }

@@ -75,13 +75,18 @@ pub struct SessionCache {
 
 impl SessionCache {
     pub fn new(ttl: Duration) -> SessionCache {
-        SessionCache { ttl, entries: Mutex::new(HashMap::new()) }
+        SessionCache {
+            ttl,
+            entries: Mutex::new(HashMap::new()),
+        }
     }
 
     fn get(&self, hash: &TokenHash) -> Option<Principal> {
         let mut entries = self.entries.lock().expect("session cache lock");
         match entries.get(hash) {
-            Some((at, p)) if at.elapsed() < self.ttl && p.expires_at > Utc::now() => Some(p.clone()),
+            Some((at, p)) if at.elapsed() < self.ttl && p.expires_at > Utc::now() => {
+                Some(p.clone())
+            }
             Some(_) => {
                 entries.remove(hash);
                 None
@@ -101,7 +106,10 @@ impl SessionCache {
     }
 
     pub fn evict(&self, hash: &TokenHash) {
-        self.entries.lock().expect("session cache lock").remove(hash);
+        self.entries
+            .lock()
+            .expect("session cache lock")
+            .remove(hash);
     }
 }
 
@@ -113,7 +121,9 @@ pub async fn resolve(state: &AppState, token: &str) -> Result<Principal, Service
     }
     let session = state
         .auth()
-        .resolve_session(state.as_gateway(ResolveSessionRequest { token: token.to_owned() }))
+        .resolve_session(state.as_gateway(ResolveSessionRequest {
+            token: token.to_owned(),
+        }))
         .await
         .map_err(|s| ServiceError::from_status(&s))?
         .into_inner()
@@ -121,7 +131,10 @@ pub async fn resolve(state: &AppState, token: &str) -> Result<Principal, Service
         .ok_or_else(ServiceError::unauthenticated)?;
     if session.kind != SessionKind::Enterprise as i32 {
         // A personal session may only choose an enterprise (/selectNet).
-        return Err(ServiceError::new(ErrorCode::Unauthenticated, "请先选择企业"));
+        return Err(ServiceError::new(
+            ErrorCode::Unauthenticated,
+            "请先选择企业",
+        ));
     }
     let principal = state
         .org()
@@ -170,7 +183,11 @@ pub async fn follow_revocations(client: async_nats::Client, cache: std::sync::Ar
     while let Some(message) = subscription.next().await {
         let hash = serde_json::from_slice::<serde_json::Value>(&message.payload)
             .ok()
-            .and_then(|v| v.get("tokenHash").and_then(|h| h.as_str()).and_then(|h| hex::decode(h).ok()))
+            .and_then(|v| {
+                v.get("tokenHash")
+                    .and_then(|h| h.as_str())
+                    .and_then(|h| hex::decode(h).ok())
+            })
             .and_then(|bytes| TokenHash::try_from(bytes).ok());
         if let Some(hash) = hash {
             cache.evict(&hash);

@@ -46,7 +46,9 @@ pub async fn spawn_app() -> TestApp {
 /// Another stack (own gateway and services) on the same database.
 pub async fn spawn_second_stack(first: &TestApp) -> (String, Shutdown) {
     let shutdown = Shutdown::new();
-    let stack = Stack::start(first.common.clone(), "127.0.0.1:0", None, shutdown.clone()).await.expect("stack");
+    let stack = Stack::start(first.common.clone(), "127.0.0.1:0", None, shutdown.clone())
+        .await
+        .expect("stack");
     let base = format!("http://{}", stack.http_addr);
     tokio::spawn(stack.wait(shutdown.clone()));
     (base, shutdown)
@@ -54,18 +56,30 @@ pub async fn spawn_second_stack(first: &TestApp) -> (String, Shutdown) {
 
 async fn spawn_on(db: TestDb, common: CommonConfig) -> TestApp {
     let shutdown = Shutdown::new();
-    let stack = Stack::start(common.clone(), "127.0.0.1:0", None, shutdown.clone()).await.expect("stack");
+    let stack = Stack::start(common.clone(), "127.0.0.1:0", None, shutdown.clone())
+        .await
+        .expect("stack");
     let base = format!("http://{}", stack.http_addr);
     let grpc_ports = stack.grpc_ports.clone();
     tokio::spawn(stack.wait(shutdown.clone()));
-    TestApp { base, http: reqwest::Client::new(), db, grpc_ports, common, shutdown }
+    TestApp {
+        base,
+        http: reqwest::Client::new(),
+        db,
+        grpc_ports,
+        common,
+        shutdown,
+    }
 }
 
 /// (HTTP status, envelope) of an answer.
 pub async fn envelope(response: reqwest::Response) -> (u16, Value) {
     let status = response.status().as_u16();
     let body: Value = response.json().await.expect("JSON envelope");
-    assert!(body.get("code").is_some() && body.get("msg").is_some() && body.get("data").is_some(), "{body}");
+    assert!(
+        body.get("code").is_some() && body.get("msg").is_some() && body.get("data").is_some(),
+        "{body}"
+    );
     (status, body)
 }
 
@@ -100,12 +114,29 @@ impl TestApp {
     }
 }
 
-pub async fn login_at(http: &reqwest::Client, base: &str, username: &str, password: &str) -> (u16, Value) {
+pub async fn login_at(
+    http: &reqwest::Client,
+    base: &str,
+    username: &str,
+    password: &str,
+) -> (u16, Value) {
     let body = json!({ "loginType": 1, "username": username, "password": password });
-    envelope(http.post(format!("{base}/api/v1/auth/login")).json(&body).send().await.expect("login")).await
+    envelope(
+        http.post(format!("{base}/api/v1/auth/login"))
+            .json(&body)
+            .send()
+            .await
+            .expect("login"),
+    )
+    .await
 }
 
-pub async fn get_at(http: &reqwest::Client, base: &str, path: &str, token: Option<&str>) -> (u16, Value) {
+pub async fn get_at(
+    http: &reqwest::Client,
+    base: &str,
+    path: &str,
+    token: Option<&str>,
+) -> (u16, Value) {
     let mut req = http.get(format!("{base}{path}"));
     if let Some(t) = token {
         req = req.header("token", t);

@@ -5,10 +5,11 @@ use crate::helpers::{TestApp, spawn_app};
 /// Ids and names of enterprise A (演示物流有限公司) straight from the database.
 async fn enterprise_a_secrets(app: &TestApp) -> Vec<String> {
     let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
-    let a: (String,) = sqlx::query_as("select id::text from org.enterprise where name = '演示物流有限公司'")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let a: (String,) =
+        sqlx::query_as("select id::text from org.enterprise where name = '演示物流有限公司'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     let mut secrets: Vec<String> = sqlx::query_scalar(
         "select id::text from org.org_unit where enterprise_id = $1::uuid \
          union all select id::text from org.role where enterprise_id = $1::uuid \
@@ -54,8 +55,16 @@ async fn a_route_without_its_permission_gives_9999() {
     let token = app.token("demo_ops").await;
     let (status, me) = app.get("/api/v1/me", Some(&token)).await;
     assert_eq!(status, 200);
-    assert!(!me["data"]["permissions"].to_string().contains("oss:pc:system:settings"));
-    for path in ["/api/v1/system/roles", "/api/v1/system/orgs", "/api/v1/system/permissions"] {
+    assert!(
+        !me["data"]["permissions"]
+            .to_string()
+            .contains("oss:pc:system:settings")
+    );
+    for path in [
+        "/api/v1/system/roles",
+        "/api/v1/system/orgs",
+        "/api/v1/system/permissions",
+    ] {
         let (status, body) = app.get(path, Some(&token)).await;
         assert_eq!((status, body["code"].as_u64()), (403, Some(9999)), "{path}");
     }
@@ -79,7 +88,11 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
             for id in enterprise_a_role_ids(&app).await {
                 let path = route.replace("{id}", &id);
                 let (status, body) = app.get(&path, Some(&token_b)).await;
-                assert_eq!((status, body["code"].as_u64()), (404, Some(4004)), "{path}: {body}");
+                assert_eq!(
+                    (status, body["code"].as_u64()),
+                    (404, Some(4004)),
+                    "{path}: {body}"
+                );
             }
         } else {
             let (status, body) = app.get(route, Some(&token_b)).await;
@@ -95,7 +108,10 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
 #[tokio::test]
 async fn each_enterprise_sees_its_own_tree_roles_and_name() {
     let app = spawn_app().await;
-    for (user, enterprise) in [("demo", "演示物流有限公司"), ("demo2", "示例冷链科技有限公司")] {
+    for (user, enterprise) in [
+        ("demo", "演示物流有限公司"),
+        ("demo2", "示例冷链科技有限公司"),
+    ] {
         let token = app.token(user).await;
         let (_, me) = app.get("/api/v1/me", Some(&token)).await;
         assert_eq!(me["data"]["enterpriseName"], enterprise);
@@ -106,7 +122,12 @@ async fn each_enterprise_sees_its_own_tree_roles_and_name() {
         assert_eq!(roots.len(), 1);
         assert_eq!(roots[0]["name"], enterprise);
         let (_, roles) = app.get("/api/v1/system/roles", Some(&token)).await;
-        let role_enterprises: Vec<String> = roles["data"]["list"].as_array().unwrap().iter().map(|r| r["id"].to_string()).collect();
+        let role_enterprises: Vec<String> = roles["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].to_string())
+            .collect();
         assert!(!role_enterprises.is_empty());
     }
 }
@@ -119,8 +140,16 @@ async fn the_org_tree_has_three_levels_and_drops_empty_children() {
     let root = &orgs["data"][0];
     let leaf = &root["childs"][0]["childs"][0];
     assert_eq!(leaf["level"], 3);
-    assert!(leaf.get("childs").is_none(), "empty child lists are removed: {leaf}");
-    let (_, found) = app.get("/api/v1/system/orgs?name=%20深圳%20", Some(&token)).await;
-    assert_eq!(found["data"][0]["childs"][0]["childs"][0]["name"], "深圳运营中心");
+    assert!(
+        leaf.get("childs").is_none(),
+        "empty child lists are removed: {leaf}"
+    );
+    let (_, found) = app
+        .get("/api/v1/system/orgs?name=%20深圳%20", Some(&token))
+        .await;
+    assert_eq!(
+        found["data"][0]["childs"][0]["childs"][0]["name"],
+        "深圳运营中心"
+    );
     assert_eq!(found["data"][0]["childs"].as_array().unwrap().len(), 1);
 }

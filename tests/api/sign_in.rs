@@ -19,7 +19,12 @@ async fn sign_in_returns_a_token_that_me_accepts() {
     assert_eq!(me["name"], "演示管理员");
     assert_eq!(me["enterpriseName"], "演示物流有限公司");
     assert!(!me["roles"].as_array().unwrap().is_empty());
-    let permissions: Vec<&str> = me["permissions"].as_array().unwrap().iter().map(|p| p["permissionValue"].as_str().unwrap()).collect();
+    let permissions: Vec<&str> = me["permissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["permissionValue"].as_str().unwrap())
+        .collect();
     assert!(permissions.contains(&"oss:pc:system:settings"));
     assert!(permissions.contains(&"as:sys:role:getList"));
 }
@@ -28,7 +33,13 @@ async fn sign_in_returns_a_token_that_me_accepts() {
 async fn the_bearer_header_works_like_the_token_header() {
     let app = spawn_app().await;
     let token = app.token("demo").await;
-    let response = app.http.get(format!("{}/api/v1/me", app.base)).bearer_auth(&token).send().await.unwrap();
+    let response = app
+        .http
+        .get(format!("{}/api/v1/me", app.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
 }
 
@@ -55,12 +66,24 @@ async fn sign_in_inputs_are_trimmed_and_required() {
     let (status, _) = app.login("  demo  ", PASSWORD).await;
     assert_eq!(status, 200, "surrounding spaces are trimmed");
 
-    let (status, body) = app.post("/api/v1/auth/login", None, json!({ "loginType": 1, "username": "   ", "password": "x" })).await;
+    let (status, body) = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({ "loginType": 1, "username": "   ", "password": "x" }),
+        )
+        .await;
     assert_eq!((status, body["code"].as_u64()), (400, Some(4000)));
     assert_eq!(body["data"]["fields"][0]["field"], "username");
     assert_eq!(body["data"]["fields"][0]["message"], "请输入账号");
 
-    let (_, body) = app.post("/api/v1/auth/login", None, json!({ "loginType": 1, "username": "demo" })).await;
+    let (_, body) = app
+        .post(
+            "/api/v1/auth/login",
+            None,
+            json!({ "loginType": 1, "username": "demo" }),
+        )
+        .await;
     assert_eq!(body["data"]["fields"][0]["message"], "请输入密码");
 }
 
@@ -79,9 +102,19 @@ async fn malformed_bodies_get_4000_and_unknown_api_paths_4004() {
     assert_eq!((status, body["code"].as_u64()), (400, Some(4000)));
 
     let big = "x".repeat(3 * 1024 * 1024);
-    let response = app.http.post(format!("{}/api/v1/auth/login", app.base)).body(big).send().await.unwrap();
+    let response = app
+        .http
+        .post(format!("{}/api/v1/auth/login", app.base))
+        .body(big)
+        .send()
+        .await
+        .unwrap();
     let (status, body) = crate::helpers::envelope(response).await;
-    assert_eq!((status, body["code"].as_u64()), (400, Some(4000)), "over the body limit");
+    assert_eq!(
+        (status, body["code"].as_u64()),
+        (400, Some(4000)),
+        "over the body limit"
+    );
 
     let (status, body) = app.get("/api/v1/no/such/thing", None).await;
     assert_eq!((status, body["code"].as_u64()), (404, Some(4004)));
@@ -90,16 +123,28 @@ async fn malformed_bodies_get_4000_and_unknown_api_paths_4004() {
 #[tokio::test]
 async fn the_openapi_document_declares_access_for_every_route() {
     let app = spawn_app().await;
-    let doc: serde_json::Value = app.http.get(format!("{}/api/openapi.json", app.base)).send().await.unwrap().json().await.unwrap();
+    let doc: serde_json::Value = app
+        .http
+        .get(format!("{}/api/openapi.json", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
     let paths = doc["paths"].as_object().unwrap();
     assert!(paths.contains_key("/api/v1/auth/login") && paths.contains_key("/api/v1/me"));
     for (path, item) in paths {
         for (method, op) in item.as_object().unwrap() {
-            assert!(op.get("security").is_some(), "{method} {path} has no access decision");
+            assert!(
+                op.get("security").is_some(),
+                "{method} {path} has no access decision"
+            );
         }
     }
-    fleetdesk_gateway::access::AccessTable::from_openapi(&fleetdesk_gateway::api().1).expect("every route declared");
+    fleetdesk_gateway::access::AccessTable::from_openapi(&fleetdesk_gateway::api().1)
+        .expect("every route declared");
 }
 
 #[tokio::test]

@@ -15,7 +15,9 @@ use crate::session::{Principal, token_hash};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(login)).routes(routes!(logout))
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(logout))
 }
 
 /// Sign-in by account (1), phone code (2) or WeCom (3).
@@ -52,7 +54,12 @@ fn login_data(token: String, session: Option<pb::Session>) -> LoginData {
     LoginData {
         token,
         expire_time: rfc3339(session.expire_time.as_ref()),
-        session_kind: if session.kind == SessionKind::Enterprise as i32 { "enterprise" } else { "personal" }.to_owned(),
+        session_kind: if session.kind == SessionKind::Enterprise as i32 {
+            "enterprise"
+        } else {
+            "personal"
+        }
+        .to_owned(),
     }
 }
 
@@ -67,11 +74,22 @@ async fn login(
     client: ClientMeta,
     TrimmedJson(body): TrimmedJson<LoginRequest>,
 ) -> ApiResult<LoginData> {
-    let client = Some(pb::ClientInfo { ip: client.ip, user_agent: client.user_agent });
+    let client = Some(pb::ClientInfo {
+        ip: client.ip,
+        user_agent: client.user_agent,
+    });
     match body.login_type {
         1 => {
-            let request = pb::SignInWithPasswordRequest { username: body.username, password: body.password, client };
-            let answer = state.auth().sign_in_with_password(state.as_gateway(request)).await?.into_inner();
+            let request = pb::SignInWithPasswordRequest {
+                username: body.username,
+                password: body.password,
+                client,
+            };
+            let answer = state
+                .auth()
+                .sign_in_with_password(state.as_gateway(request))
+                .await?
+                .into_inner();
             Result::Ok(Ok(login_data(answer.token, answer.session)))
         }
         2 => {
@@ -81,13 +99,19 @@ async fn login(
             if body.verify_code.is_empty() {
                 return Err(ApiError::invalid("verifyCode", "请输入验证码"));
             }
-            Err(ApiError(ServiceError::invalid("loginType", "手机验证码登录暂未开放，请使用账号登录")))
+            Err(ApiError(ServiceError::invalid(
+                "loginType",
+                "手机验证码登录暂未开放，请使用账号登录",
+            )))
         }
         3 => {
             if body.auth_token.is_empty() {
                 return Err(ApiError::invalid("authToken", "缺少企业微信授权码"));
             }
-            Err(ApiError(ServiceError::invalid("loginType", "企业微信登录暂未开放，请使用账号登录")))
+            Err(ApiError(ServiceError::invalid(
+                "loginType",
+                "企业微信登录暂未开放，请使用账号登录",
+            )))
         }
         _ => Err(ApiError::invalid("loginType", "登录方式无效")),
     }
@@ -102,7 +126,9 @@ async fn logout(State(state): State<AppState>, principal: Principal) -> ApiResul
     state.sessions.evict(&token_hash(&principal.token));
     state
         .auth()
-        .sign_out(state.as_gateway(pb::SignOutRequest { token: principal.token.clone() }))
+        .sign_out(state.as_gateway(pb::SignOutRequest {
+            token: principal.token.clone(),
+        }))
         .await?;
     Result::Ok(Ok(Empty {}))
 }

@@ -13,7 +13,9 @@ use crate::session::Principal;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(me)).routes(routes!(enterprise))
+    OpenApiRouter::new()
+        .routes(routes!(me))
+        .routes(routes!(enterprise))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -103,10 +105,20 @@ pub struct MeData {
 async fn me(principal: Principal) -> ApiResult<MeData> {
     let mut permissions: Vec<&String> = principal.permissions.iter().collect();
     permissions.sort_unstable();
-    let mut roles: Vec<RoleRef> = principal.roles.iter().map(|r| RoleRef { id: r.id.clone(), name: r.name.clone() }).collect();
+    let mut roles: Vec<RoleRef> = principal
+        .roles
+        .iter()
+        .map(|r| RoleRef {
+            id: r.id.clone(),
+            name: r.name.clone(),
+        })
+        .collect();
     if roles.is_empty() {
         // The console requires a non-empty role list; a member without roles is a plain member.
-        roles.push(RoleRef { id: String::new(), name: "普通成员".to_owned() });
+        roles.push(RoleRef {
+            id: String::new(),
+            name: "普通成员".to_owned(),
+        });
     }
     Result::Ok(Ok(MeData {
         id: principal.user_id.clone(),
@@ -117,7 +129,12 @@ async fn me(principal: Principal) -> ApiResult<MeData> {
         enterprise_id: principal.enterprise_id.clone(),
         enterprise_name: principal.enterprise_name.clone(),
         roles,
-        permissions: permissions.into_iter().map(|p| PermissionRef { permission_value: p.clone() }).collect(),
+        permissions: permissions
+            .into_iter()
+            .map(|p| PermissionRef {
+                permission_value: p.clone(),
+            })
+            .collect(),
         flags: EnterpriseFlagsBody::from(&principal.flags),
     }))
 }
@@ -140,9 +157,18 @@ pub struct EnterpriseBody {
     responses((status = 200, description = "The user's enterprise", body = Envelope<EnterpriseBody>)),
     security(("token" = []))
 )]
-async fn enterprise(State(state): State<AppState>, principal: Principal) -> ApiResult<EnterpriseBody> {
-    let request = pb::GetEnterpriseRequest { enterprise_id: principal.enterprise_id.clone() };
-    let answer = state.org().get_enterprise(state.as_user(&principal, request)).await?.into_inner();
+async fn enterprise(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> ApiResult<EnterpriseBody> {
+    let request = pb::GetEnterpriseRequest {
+        enterprise_id: principal.enterprise_id.clone(),
+    };
+    let answer = state
+        .org()
+        .get_enterprise(state.as_user(&principal, request))
+        .await?
+        .into_inner();
     let e = answer.enterprise.unwrap_or_default();
     Result::Ok(Ok(EnterpriseBody {
         id: e.id,

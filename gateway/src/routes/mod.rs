@@ -12,7 +12,10 @@ use crate::state::AppState;
 
 /// Every `/api/v1` route.
 pub fn api_v1() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().merge(auth::router()).merge(me::router()).merge(system::router())
+    OpenApiRouter::new()
+        .merge(auth::router())
+        .merge(me::router())
+        .merge(system::router())
 }
 
 /// Page sizes a list accepts.
@@ -26,7 +29,10 @@ pub fn paging(page: Option<i32>, size: Option<i32>) -> Result<PageRequest, ApiEr
         return Err(ApiError::invalid("page", "页码从 1 开始"));
     }
     if !PAGE_SIZES.contains(&size) {
-        return Err(ApiError::invalid("size", "每页条数只能是 5、10、20、50 或 100"));
+        return Err(ApiError::invalid(
+            "size",
+            "每页条数只能是 5、10、20、50 或 100",
+        ));
     }
     Ok(PageRequest { page, size })
 }
@@ -44,7 +50,10 @@ mod tests {
 
     #[test]
     fn paging_accepts_only_the_listed_sizes() {
-        assert_eq!(paging(None, None).unwrap(), PageRequest { page: 1, size: 20 });
+        assert_eq!(
+            paging(None, None).unwrap(),
+            PageRequest { page: 1, size: 20 }
+        );
         for size in PAGE_SIZES {
             assert!(paging(Some(2), Some(size)).is_ok());
         }

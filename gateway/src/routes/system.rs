@@ -81,7 +81,11 @@ async fn list_roles(
         name_contains: query.name.unwrap_or_default(),
         status: 0,
     };
-    let answer = state.org().list_roles(state.as_user(&principal, request)).await?.into_inner();
+    let answer = state
+        .org()
+        .list_roles(state.as_user(&principal, request))
+        .await?
+        .into_inner();
     Result::Ok(Ok(Page {
         list: answer.roles.into_iter().map(RoleBody::from).collect(),
         total: answer.page.map_or(0, |p| p.total),
@@ -94,8 +98,16 @@ async fn list_roles(
     responses((status = 200, description = "One role", body = Envelope<RoleBody>)),
     security(("token" = ["as:sys:role:getList"]))
 )]
-async fn get_role(State(state): State<AppState>, principal: Principal, Path(id): Path<String>) -> ApiResult<RoleBody> {
-    let answer = state.org().get_role(state.as_user(&principal, pb::GetRoleRequest { id })).await?.into_inner();
+async fn get_role(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<RoleBody> {
+    let answer = state
+        .org()
+        .get_role(state.as_user(&principal, pb::GetRoleRequest { id }))
+        .await?
+        .into_inner();
     Result::Ok(Ok(RoleBody::from(answer.role.unwrap_or_default())))
 }
 
@@ -154,8 +166,16 @@ async fn list_orgs(
         include_disabled: query.include_disabled.unwrap_or(false),
         name_contains: query.name.unwrap_or_default(),
     };
-    let answer = state.org().list_org_units(state.as_user(&principal, request)).await?.into_inner();
-    Result::Ok(Ok(answer.roots.into_iter().map(OrgNodeBody::from).collect()))
+    let answer = state
+        .org()
+        .list_org_units(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer
+        .roots
+        .into_iter()
+        .map(OrgNodeBody::from)
+        .collect()))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -172,11 +192,23 @@ pub struct PermissionBody {
     responses((status = 200, description = "The permission catalogue", body = Envelope<Vec<PermissionBody>>)),
     security(("token" = ["as:sys:role:getList"]))
 )]
-async fn list_permissions(State(state): State<AppState>, principal: Principal) -> ApiResult<Vec<PermissionBody>> {
-    let answer = state.org().list_permissions(state.as_user(&principal, pb::ListPermissionsRequest {})).await?.into_inner();
+async fn list_permissions(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> ApiResult<Vec<PermissionBody>> {
+    let answer = state
+        .org()
+        .list_permissions(state.as_user(&principal, pb::ListPermissionsRequest {}))
+        .await?
+        .into_inner();
     Result::Ok(Ok(answer
         .permissions
         .into_iter()
-        .map(|p| PermissionBody { value: p.value, label_zh: p.label_zh, label_en: p.label_en, label_ja: p.label_ja })
+        .map(|p| PermissionBody {
+            value: p.value,
+            label_zh: p.label_zh,
+            label_en: p.label_en,
+            label_ja: p.label_ja,
+        })
         .collect()))
 }

@@ -8,7 +8,11 @@ pub struct Config {
     pub service: ServiceConfig,
 
     /// gRPC URL of the org service (memberships).
-    #[arg(long, env = "FLEETDESK_ORG_URL", default_value = "http://127.0.0.1:50052")]
+    #[arg(
+        long,
+        env = "FLEETDESK_ORG_URL",
+        default_value = "http://127.0.0.1:50052"
+    )]
     pub org_url: String,
 
     /// Days a session token stays valid.

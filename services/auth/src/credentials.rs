@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
+use argon2::Argon2;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
-use argon2::Argon2;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use rand::RngCore as _;
@@ -28,7 +28,10 @@ impl PasswordHasher {
     pub fn new() -> PasswordHasher {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let decoy = hash_now(&B64.encode(random_bytes::<16>())).expect("hash decoy");
-        PasswordHasher { permits: Arc::new(Semaphore::new(cores)), decoy_hash: Arc::new(decoy) }
+        PasswordHasher {
+            permits: Arc::new(Semaphore::new(cores)),
+            decoy_hash: Arc::new(decoy),
+        }
     }
 
     pub async fn hash(&self, password: String) -> anyhow::Result<String> {
@@ -42,8 +45,13 @@ impl PasswordHasher {
         let real = hash.is_some();
         let hash = hash.unwrap_or_else(|| self.decoy_hash.as_ref().clone());
         let ok = tokio::task::spawn_blocking(move || {
-            let parsed = PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("stored hash: {e}"))?;
-            anyhow::Ok(Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+            let parsed =
+                PasswordHash::new(&hash).map_err(|e| anyhow::anyhow!("stored hash: {e}"))?;
+            anyhow::Ok(
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &parsed)
+                    .is_ok(),
+            )
         })
         .await??;
         Ok(ok && real)
@@ -83,8 +91,18 @@ mod tests {
         let hasher = PasswordHasher::new();
         let hash = hasher.hash("Demo@12345".into()).await.unwrap();
         assert!(hash.starts_with("$argon2id$"));
-        assert!(hasher.verify("Demo@12345".into(), Some(hash.clone())).await.unwrap());
-        assert!(!hasher.verify("Demo@12346".into(), Some(hash)).await.unwrap());
+        assert!(
+            hasher
+                .verify("Demo@12345".into(), Some(hash.clone()))
+                .await
+                .unwrap()
+        );
+        assert!(
+            !hasher
+                .verify("Demo@12346".into(), Some(hash))
+                .await
+                .unwrap()
+        );
     }
 
     #[tokio::test]

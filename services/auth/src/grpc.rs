@@ -12,7 +12,9 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::credentials::{self, PasswordHasher};
-use crate::store::{self, AccountRow, ACCOUNT_ACTIVE, LoginAttempt, NewSession, SessionRow, SESSION_ENTERPRISE};
+use crate::store::{
+    self, ACCOUNT_ACTIVE, AccountRow, LoginAttempt, NewSession, SESSION_ENTERPRISE, SessionRow,
+};
 
 /// Subject of the event that tells gateways to drop a cached session.
 pub const SESSION_REVOKED_SUBJECT: &str = "fleetdesk.auth.session.revoked";
@@ -65,7 +67,9 @@ impl AuthApi {
     /// With several (or none) the session stays personal until one is chosen.
     async fn sole_enterprise(&self, account_id: Uuid) -> Result<Option<Uuid>, ServiceError> {
         let req = grpc::outgoing(
-            ListMembershipsRequest { account_id: account_id.to_string() },
+            ListMembershipsRequest {
+                account_id: account_id.to_string(),
+            },
             &self.signer,
             &Claims::service("auth"),
         );
@@ -112,7 +116,11 @@ impl AuthApi {
 }
 
 fn required(field: &str, value: &str, message: &str) -> Result<(), ServiceError> {
-    if value.trim().is_empty() { Err(ServiceError::invalid(field, message)) } else { Ok(()) }
+    if value.trim().is_empty() {
+        Err(ServiceError::invalid(field, message))
+    } else {
+        Ok(())
+    }
 }
 
 #[tonic::async_trait]
@@ -129,7 +137,9 @@ impl AuthService for AuthApi {
         required("password", &req.password, "请输入密码")?;
         let client = req.client.unwrap_or_default();
 
-        let account = store::account_by_username(&self.pool, username).await.map_err(ServiceError::from)?;
+        let account = store::account_by_username(&self.pool, username)
+            .await
+            .map_err(ServiceError::from)?;
         let usable = account.as_ref().filter(|a| a.status == ACCOUNT_ACTIVE);
         let verified = self
             .hasher
@@ -147,14 +157,21 @@ impl AuthService for AuthApi {
             user_agent: &client.user_agent,
         };
         let Some(account) = usable.filter(|_| verified) else {
-            store::record_login(&self.pool, attempt(false, None, BAD_CREDENTIALS)).await.map_err(ServiceError::from)?;
+            store::record_login(&self.pool, attempt(false, None, BAD_CREDENTIALS))
+                .await
+                .map_err(ServiceError::from)?;
             tracing::info!("Password sign-in refused.");
             return Err(ServiceError::new(ErrorCode::BadRequest, BAD_CREDENTIALS).into());
         };
         let (token, session) = self.open_session(account.id).await?;
-        store::record_login(&self.pool, attempt(true, session.enterprise_id, "")).await.map_err(ServiceError::from)?;
+        store::record_login(&self.pool, attempt(true, session.enterprise_id, ""))
+            .await
+            .map_err(ServiceError::from)?;
         tracing::info!(account_id = %account.id, "Password sign-in accepted.");
-        Ok(Response::new(pb::SignInWithPasswordResponse { token, session: Some(session_pb(&session)) }))
+        Ok(Response::new(pb::SignInWithPasswordResponse {
+            token,
+            session: Some(session_pb(&session)),
+        }))
     }
 
     async fn resolve_session(
@@ -163,14 +180,21 @@ impl AuthService for AuthApi {
     ) -> Result<Response<pb::ResolveSessionResponse>, Status> {
         grpc::require_service(&request)?;
         let row = self.live_session(&request.into_inner().token).await?;
-        Ok(Response::new(pb::ResolveSessionResponse { session: Some(session_pb(&row)) }))
+        Ok(Response::new(pb::ResolveSessionResponse {
+            session: Some(session_pb(&row)),
+        }))
     }
 
-    async fn sign_out(&self, request: Request<pb::SignOutRequest>) -> Result<Response<pb::SignOutResponse>, Status> {
+    async fn sign_out(
+        &self,
+        request: Request<pb::SignOutRequest>,
+    ) -> Result<Response<pb::SignOutResponse>, Status> {
         grpc::require_service(&request)?;
         let token_hash = credentials::token_hash(&request.into_inner().token);
         let mut tx = self.pool.begin().await.map_err(ServiceError::from)?;
-        let revoked = store::revoke_session(&mut tx, &token_hash, "logout").await.map_err(ServiceError::from)?;
+        let revoked = store::revoke_session(&mut tx, &token_hash, "logout")
+            .await
+            .map_err(ServiceError::from)?;
         let Some(session_id) = revoked else {
             return Err(ServiceError::unauthenticated().into());
         };
@@ -195,7 +219,12 @@ impl AuthService for AuthApi {
         if !caller.is_service() && caller.acc.as_deref() != Some(id.to_string().as_str()) {
             return Err(ServiceError::not_found().into());
         }
-        let row = store::account_by_id(&self.pool, id).await.map_err(ServiceError::from)?.ok_or_else(ServiceError::not_found)?;
-        Ok(Response::new(pb::GetAccountResponse { account: Some(account_pb(&row)) }))
+        let row = store::account_by_id(&self.pool, id)
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(ServiceError::not_found)?;
+        Ok(Response::new(pb::GetAccountResponse {
+            account: Some(account_pb(&row)),
+        }))
     }
 }

@@ -32,7 +32,15 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
             continue;
         }
         let hash = hasher.hash(DEMO_PASSWORD.to_owned()).await?;
-        store::upsert_account(pool, demo_account_id(username), username, name, Some(phone), &hash).await?;
+        store::upsert_account(
+            pool,
+            demo_account_id(username),
+            username,
+            name,
+            Some(phone),
+            &hash,
+        )
+        .await?;
     }
     Ok(())
 }

@@ -12,7 +12,10 @@ use crate::credentials::PasswordHasher;
 use crate::grpc::AuthApi;
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
-pub const SCHEMA: Schema = Schema { name: "auth", migrator: &MIGRATOR };
+pub const SCHEMA: Schema = Schema {
+    name: "auth",
+    migrator: &MIGRATOR,
+};
 
 /// A built service: listening, connected, ready to run.
 #[derive(Debug)]
@@ -39,7 +42,10 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        let service = AuthServiceServer::with_interceptor(self.api, grpc::authenticate(self.runtime.verifier.clone()));
+        let service = AuthServiceServer::with_interceptor(
+            self.api,
+            grpc::authenticate(self.runtime.verifier.clone()),
+        );
         self.runtime.run(service, shutdown).await
     }
 }

@@ -20,20 +20,28 @@ pub const ACCOUNT_ACTIVE: i16 = 1;
 pub const SESSION_PERSONAL: i16 = 1;
 pub const SESSION_ENTERPRISE: i16 = 2;
 
-const ACCOUNT_COLUMNS: &str = "id, username, phone, name, avatar_url, password_hash, status, created_at";
+const ACCOUNT_COLUMNS: &str =
+    "id, username, phone, name, avatar_url, password_hash, status, created_at";
 
-pub async fn account_by_username(pool: &PgPool, username: &str) -> sqlx::Result<Option<AccountRow>> {
-    sqlx::query_as(&format!("select {ACCOUNT_COLUMNS} from account where username = $1"))
-        .bind(username)
-        .fetch_optional(pool)
-        .await
+pub async fn account_by_username(
+    pool: &PgPool,
+    username: &str,
+) -> sqlx::Result<Option<AccountRow>> {
+    sqlx::query_as(&format!(
+        "select {ACCOUNT_COLUMNS} from account where username = $1"
+    ))
+    .bind(username)
+    .fetch_optional(pool)
+    .await
 }
 
 pub async fn account_by_id(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<AccountRow>> {
-    sqlx::query_as(&format!("select {ACCOUNT_COLUMNS} from account where id = $1"))
-        .bind(id)
-        .fetch_optional(pool)
-        .await
+    sqlx::query_as(&format!(
+        "select {ACCOUNT_COLUMNS} from account where id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -55,7 +63,11 @@ pub struct NewSession<'a> {
 }
 
 pub async fn insert_session(pool: &PgPool, new: NewSession<'_>) -> sqlx::Result<SessionRow> {
-    let kind = if new.enterprise_id.is_some() { SESSION_ENTERPRISE } else { SESSION_PERSONAL };
+    let kind = if new.enterprise_id.is_some() {
+        SESSION_ENTERPRISE
+    } else {
+        SESSION_PERSONAL
+    };
     sqlx::query_as(
         "insert into session (id, token_hash, account_id, kind, enterprise_id, expires_at) \
          values ($1, $2, $3, $4, $5, $6) \
@@ -71,7 +83,10 @@ pub async fn insert_session(pool: &PgPool, new: NewSession<'_>) -> sqlx::Result<
     .await
 }
 
-pub async fn session_by_token_hash(pool: &PgPool, token_hash: &[u8]) -> sqlx::Result<Option<SessionRow>> {
+pub async fn session_by_token_hash(
+    pool: &PgPool,
+    token_hash: &[u8],
+) -> sqlx::Result<Option<SessionRow>> {
     sqlx::query_as(
         "select id, account_id, kind, enterprise_id, created_at, expires_at, revoked_at \
          from session where token_hash = $1",

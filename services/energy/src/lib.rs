@@ -11,7 +11,10 @@ use sqlx::migrate::Migrator;
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
-pub const SCHEMA: Schema = Schema { name: "energy", migrator: &MIGRATOR };
+pub const SCHEMA: Schema = Schema {
+    name: "energy",
+    migrator: &MIGRATOR,
+};
 
 #[derive(Debug, Clone)]
 struct EnergyApi;
@@ -26,7 +29,9 @@ pub struct Application {
 
 impl Application {
     pub async fn build(config: Config, verifier: TokenVerifier) -> anyhow::Result<Application> {
-        Ok(Application { runtime: Runtime::build(&config, SCHEMA, verifier).await? })
+        Ok(Application {
+            runtime: Runtime::build(&config, SCHEMA, verifier).await?,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -34,7 +39,10 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        let service = EnergyServiceServer::with_interceptor(EnergyApi, grpc::authenticate(self.runtime.verifier.clone()));
+        let service = EnergyServiceServer::with_interceptor(
+            EnergyApi,
+            grpc::authenticate(self.runtime.verifier.clone()),
+        );
         self.runtime.run(service, shutdown).await
     }
 }

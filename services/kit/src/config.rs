@@ -14,7 +14,11 @@ pub enum Environment {
 #[derive(Debug, Clone, clap::Args)]
 pub struct CommonConfig {
     /// PostgreSQL connection URL; each service uses its own schema in it.
-    #[arg(long, env = "DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/fleetdesk")]
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1:5432/fleetdesk"
+    )]
     pub database_url: String,
 
     /// NATS server URL (JetStream enabled).

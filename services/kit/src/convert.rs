@@ -6,7 +6,10 @@ use uuid::Uuid;
 use crate::error::ServiceError;
 
 pub fn timestamp(at: DateTime<Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp { seconds: at.timestamp(), nanos: at.timestamp_subsec_nanos() as i32 }
+    prost_types::Timestamp {
+        seconds: at.timestamp(),
+        nanos: at.timestamp_subsec_nanos() as i32,
+    }
 }
 
 pub fn datetime(ts: &prost_types::Timestamp) -> Option<DateTime<Utc>> {

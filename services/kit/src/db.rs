@@ -20,16 +20,18 @@ pub async fn ensure_database(url: &str) -> anyhow::Result<()> {
     let mut conn = PgConnection::connect_with(&options.clone().database("postgres"))
         .await
         .context("connect to PostgreSQL")?;
-    let exists: bool = sqlx::query_scalar("select exists(select 1 from pg_database where datname = $1)")
-        .bind(&name)
-        .fetch_one(&mut conn)
-        .await?;
+    let exists: bool =
+        sqlx::query_scalar("select exists(select 1 from pg_database where datname = $1)")
+            .bind(&name)
+            .fetch_one(&mut conn)
+            .await?;
     if !exists {
         // Names cannot be bound as parameters; quote it as an identifier.
         let sql = format!("create database \"{}\"", name.replace('"', "\"\""));
         if let Err(err) = sqlx::query(&sql).execute(&mut conn).await {
             // Another process may have won the race.
-            let raced = matches!(&err, sqlx::Error::Database(db) if db.code().as_deref() == Some("42P04"));
+            let raced =
+                matches!(&err, sqlx::Error::Database(db) if db.code().as_deref() == Some("42P04"));
             if !raced {
                 return Err(err).context("create database");
             }
@@ -41,7 +43,9 @@ pub async fn ensure_database(url: &str) -> anyhow::Result<()> {
 /// A pool whose connections all use `schema`, creating the schema if needed.
 pub async fn connect(url: &str, schema: &str, max_connections: u32) -> anyhow::Result<PgPool> {
     let base = PgConnectOptions::from_str(url).context("parse DATABASE_URL")?;
-    let mut conn = PgConnection::connect_with(&base).await.context("connect to PostgreSQL")?;
+    let mut conn = PgConnection::connect_with(&base)
+        .await
+        .context("connect to PostgreSQL")?;
     sqlx::query(&format!("create schema if not exists \"{schema}\""))
         .execute(&mut conn)
         .await
@@ -68,7 +72,10 @@ pub async fn migrate(pool: &PgPool, service: &Migrator) -> anyhow::Result<()> {
     let mut all: Vec<_> = KIT_MIGRATIONS.iter().cloned().collect();
     all.extend(service.iter().cloned());
     all.sort_by_key(|m| m.version);
-    let combined = Migrator { migrations: Cow::Owned(all), ..Migrator::DEFAULT };
+    let combined = Migrator {
+        migrations: Cow::Owned(all),
+        ..Migrator::DEFAULT
+    };
     combined.run(pool).await.context("apply migrations")?;
     Ok(())
 }

@@ -156,7 +156,12 @@ const DOMAIN: &str = "fleetdesk";
 
 impl ServiceError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ServiceError { code, message: message.into(), fields: Vec::new(), retry_after_secs: None }
+        ServiceError {
+            code,
+            message: message.into(),
+            fields: Vec::new(),
+            retry_after_secs: None,
+        }
     }
 
     /// An error with the code's default user message.
@@ -182,7 +187,10 @@ impl ServiceError {
         ServiceError {
             code: ErrorCode::BadRequest,
             message: message.clone(),
-            fields: vec![FieldError { field: field.to_owned(), message }],
+            fields: vec![FieldError {
+                field: field.to_owned(),
+                message,
+            }],
             retry_after_secs: None,
         }
     }
@@ -206,7 +214,10 @@ impl ServiceError {
             .map(|br| {
                 br.field_violations
                     .iter()
-                    .map(|v| FieldError { field: v.field.clone(), message: v.description.clone() })
+                    .map(|v| FieldError {
+                        field: v.field.clone(),
+                        message: v.description.clone(),
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -215,13 +226,20 @@ impl ServiceError {
             .and_then(|r| r.retry_delay)
             .map(|d| d.as_secs().max(1));
         // Messages of codes that did not come from our services are not for users.
-        let from_us = details.error_info().is_some_and(|info| info.domain == DOMAIN);
+        let from_us = details
+            .error_info()
+            .is_some_and(|info| info.domain == DOMAIN);
         let message = if from_us && !status.message().is_empty() {
             status.message().to_owned()
         } else {
             code.default_message().to_owned()
         };
-        ServiceError { code, message, fields, retry_after_secs }
+        ServiceError {
+            code,
+            message,
+            fields,
+            retry_after_secs,
+        }
     }
 }
 
@@ -270,11 +288,16 @@ pub fn display_chain(err: &(dyn std::error::Error + 'static)) -> String {
 
 /// Turns a unique-constraint violation into a clean conflict.
 pub trait ResultExt<T> {
-    fn on_constraint(self, name: &str, f: impl FnOnce() -> ServiceError) -> Result<T, ServiceError>;
+    fn on_constraint(self, name: &str, f: impl FnOnce() -> ServiceError)
+    -> Result<T, ServiceError>;
 }
 
 impl<T> ResultExt<T> for Result<T, sqlx::Error> {
-    fn on_constraint(self, name: &str, f: impl FnOnce() -> ServiceError) -> Result<T, ServiceError> {
+    fn on_constraint(
+        self,
+        name: &str,
+        f: impl FnOnce() -> ServiceError,
+    ) -> Result<T, ServiceError> {
         self.map_err(|err| match &err {
             sqlx::Error::Database(db) if db.constraint() == Some(name) => f(),
             _ => ServiceError::from(err),
@@ -290,7 +313,10 @@ mod tests {
     fn every_code_survives_a_round_trip_through_grpc() {
         for code in ErrorCode::ALL {
             let mut err = ServiceError::new(code, "说明");
-            err.fields.push(FieldError { field: "phone".into(), message: "请输入正确的手机号".into() });
+            err.fields.push(FieldError {
+                field: "phone".into(),
+                message: "请输入正确的手机号".into(),
+            });
             err.retry_after_secs = Some(42);
             let back = ServiceError::from_status(&Status::from(err.clone()));
             assert_eq!(back.code, code);
@@ -302,11 +328,23 @@ mod tests {
 
     #[test]
     fn edge_codes_follow_the_architecture_table() {
-        let table: Vec<(u32, u16)> =
-            ErrorCode::ALL.iter().map(|c| (c.edge_code(), c.http_status())).collect();
+        let table: Vec<(u32, u16)> = ErrorCode::ALL
+            .iter()
+            .map(|c| (c.edge_code(), c.http_status()))
+            .collect();
         assert_eq!(
             table,
-            vec![(4000, 400), (1001, 401), (1016, 401), (9999, 403), (4004, 404), (4009, 409), (4029, 429), (5003, 503), (5000, 500)]
+            vec![
+                (4000, 400),
+                (1001, 401),
+                (1016, 401),
+                (9999, 403),
+                (4004, 404),
+                (4009, 409),
+                (4029, 429),
+                (5003, 503),
+                (5000, 500)
+            ]
         );
     }
 

@@ -38,7 +38,9 @@ pub async fn connect_nats(url: &str, name: &str) -> anyhow::Result<async_nats::C
 
 /// A JetStream context whose publish acks time out quickly, so the relay retries.
 pub fn jetstream(client: async_nats::Client) -> jetstream::Context {
-    jetstream::ContextBuilder::new().timeout(Duration::from_secs(3)).build(client)
+    jetstream::ContextBuilder::new()
+        .timeout(Duration::from_secs(3))
+        .build(client)
 }
 
 /// Creates the event stream if it is missing.
@@ -70,13 +72,20 @@ pub async fn enqueue(
         .execute(&mut *tx)
         .await?;
     // Delivered at commit; dropped with a rollback.
-    sqlx::query("select pg_notify($1, '')").bind(WAKE_CHANNEL).execute(&mut *tx).await?;
+    sqlx::query("select pg_notify($1, '')")
+        .bind(WAKE_CHANNEL)
+        .execute(&mut *tx)
+        .await?;
     Ok(id)
 }
 
 /// Records that a consumer applied `event_id`, in the transaction of the effect.
 /// Returns false when it was applied before (skip the effect).
-pub async fn mark_processed(tx: &mut PgConnection, event_id: Uuid, subject: &str) -> Result<bool, sqlx::Error> {
+pub async fn mark_processed(
+    tx: &mut PgConnection,
+    event_id: Uuid,
+    subject: &str,
+) -> Result<bool, sqlx::Error> {
     let inserted = sqlx::query(
         "insert into processed_event (event_id, subject) values ($1, $2) on conflict do nothing",
     )
@@ -97,13 +106,20 @@ pub struct OutboxRelay {
 
 impl std::fmt::Debug for OutboxRelay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OutboxRelay").field("batch_size", &self.batch_size).finish()
+        f.debug_struct("OutboxRelay")
+            .field("batch_size", &self.batch_size)
+            .finish()
     }
 }
 
 impl OutboxRelay {
     pub fn new(pool: PgPool, js: jetstream::Context) -> OutboxRelay {
-        OutboxRelay { pool, js, batch_size: 256, idle_poll: Duration::from_secs(1) }
+        OutboxRelay {
+            pool,
+            js,
+            batch_size: 256,
+            idle_poll: Duration::from_secs(1),
+        }
     }
 
     /// Runs until `shutdown` fires. Failures are logged and retried with backoff.
@@ -127,7 +143,8 @@ impl OutboxRelay {
                 Ok(published) => {
                     backoff = Duration::from_millis(200);
                     if published == 0 {
-                        self.pause(self.idle_poll, &shutdown, listener.as_mut()).await;
+                        self.pause(self.idle_poll, &shutdown, listener.as_mut())
+                            .await;
                     }
                 }
                 Err(err) => {
@@ -180,12 +197,14 @@ impl OutboxRelay {
         let ids: Vec<Uuid> = rows.iter().map(|(id, _, _)| *id).collect();
         if let Err(err) = self.publish_all(rows).await {
             drop(tx);
-            sqlx::query("update outbox set attempts = attempts + 1, last_error = $2 where id = any($1)")
-                .bind(&ids)
-                .bind(format!("{err:#}"))
-                .execute(&self.pool)
-                .await
-                .ok();
+            sqlx::query(
+                "update outbox set attempts = attempts + 1, last_error = $2 where id = any($1)",
+            )
+            .bind(&ids)
+            .bind(format!("{err:#}"))
+            .execute(&self.pool)
+            .await
+            .ok();
             return Err(err);
         }
         sqlx::query("update outbox set sent_at = now() where id = any($1)")

@@ -56,7 +56,11 @@ pub fn tenant<T>(req: &Request<T>) -> Result<uuid::Uuid, ServiceError> {
 
 /// Refuses a caller that is not another service.
 pub fn require_service<T>(req: &Request<T>) -> Result<(), ServiceError> {
-    if caller(req)?.is_service() { Ok(()) } else { Err(ServiceError::forbidden()) }
+    if caller(req)?.is_service() {
+        Ok(())
+    } else {
+        Err(ServiceError::forbidden())
+    }
 }
 
 /// Refuses a user caller lacking `permission`. Services pass.
@@ -73,7 +77,8 @@ pub fn require_permission<T>(req: &Request<T>, permission: &str) -> Result<(), S
 pub fn outgoing<T>(message: T, signer: &TokenSigner, claims: &Claims) -> Request<T> {
     let mut req = Request::new(message);
     let bearer = format!("Bearer {}", signer.sign(claims));
-    req.metadata_mut().insert("authorization", bearer.parse().expect("token is ascii"));
+    req.metadata_mut()
+        .insert("authorization", bearer.parse().expect("token is ascii"));
     telemetry::inject_context(req.metadata_mut());
     req
 }
@@ -88,7 +93,8 @@ pub fn lazy_channel(url: &str) -> anyhow::Result<Channel> {
 }
 
 fn request_span(req: &http::Request<()>) -> tracing::Span {
-    let span = tracing::info_span!("grpc", otel.name = %req.uri().path(), rpc.method = %req.uri().path());
+    let span =
+        tracing::info_span!("grpc", otel.name = %req.uri().path(), rpc.method = %req.uri().path());
     telemetry::adopt_remote_parent(&span, req.headers());
     span
 }
@@ -106,8 +112,12 @@ where
     S::Future: Send + 'static,
 {
     let (health_reporter, health) = tonic_health::server::health_reporter();
-    health_reporter.set_service_status(S::NAME, tonic_health::ServingStatus::Serving).await;
-    health_reporter.set_service_status("", tonic_health::ServingStatus::Serving).await;
+    health_reporter
+        .set_service_status(S::NAME, tonic_health::ServingStatus::Serving)
+        .await;
+    health_reporter
+        .set_service_status("", tonic_health::ServingStatus::Serving)
+        .await;
 
     let reflection = || {
         tonic_reflection::server::Builder::configure()
@@ -131,7 +141,9 @@ where
         .add_service(service)
         .serve_with_incoming_shutdown(incoming, async move {
             stopping.wait().await;
-            health_reporter.set_service_status(S::NAME, tonic_health::ServingStatus::NotServing).await;
+            health_reporter
+                .set_service_status(S::NAME, tonic_health::ServingStatus::NotServing)
+                .await;
         })
         .await?;
     tracing::info!(service = S::NAME, "gRPC server stopped.");

@@ -94,12 +94,16 @@ impl TokenSigner {
             .or_else(|_| B64.decode(seed.trim()))
             .map_err(|_| TokenError::BadKey)?;
         let seed: [u8; 32] = bytes.try_into().map_err(|_| TokenError::BadKey)?;
-        Ok(TokenSigner { key: SigningKey::from_bytes(&seed) })
+        Ok(TokenSigner {
+            key: SigningKey::from_bytes(&seed),
+        })
     }
 
     /// A fresh random key, for one-process development runs and tests.
     pub fn generate() -> TokenSigner {
-        TokenSigner { key: SigningKey::generate(&mut rand::rngs::OsRng) }
+        TokenSigner {
+            key: SigningKey::generate(&mut rand::rngs::OsRng),
+        }
     }
 
     /// The seed as standard base64, to hand to another process.
@@ -108,7 +112,9 @@ impl TokenSigner {
     }
 
     pub fn verifier(&self) -> TokenVerifier {
-        TokenVerifier { key: self.key.verifying_key() }
+        TokenVerifier {
+            key: self.key.verifying_key(),
+        }
     }
 
     /// Signs `claims`, stamping issue and expiry times.
@@ -150,8 +156,9 @@ impl TokenVerifier {
         self.key
             .verify(signing_input.as_bytes(), &Signature::from_bytes(&signature))
             .map_err(|_| TokenError::BadSignature)?;
-        let claims: Claims = serde_json::from_slice(&B64.decode(payload).map_err(|_| TokenError::Malformed)?)
-            .map_err(|_| TokenError::Malformed)?;
+        let claims: Claims =
+            serde_json::from_slice(&B64.decode(payload).map_err(|_| TokenError::Malformed)?)
+                .map_err(|_| TokenError::Malformed)?;
         if claims.exp + LEEWAY_SECS < chrono::Utc::now().timestamp() {
             return Err(TokenError::Expired);
         }
@@ -178,7 +185,10 @@ mod tests {
     #[test]
     fn a_signed_token_verifies_and_keeps_its_claims() {
         let signer = TokenSigner::generate();
-        let claims = signer.verifier().verify(&signer.sign(&user_claims())).unwrap();
+        let claims = signer
+            .verifier()
+            .verify(&signer.sign(&user_claims()))
+            .unwrap();
         assert_eq!(claims.sub, "user:42");
         assert_eq!(claims.ent.as_deref(), Some("ent-a"));
         assert!(claims.has_permission("as:sys:role:getList"));
@@ -188,7 +198,10 @@ mod tests {
     #[test]
     fn a_token_from_another_key_is_refused() {
         let token = TokenSigner::generate().sign(&user_claims());
-        assert_eq!(TokenSigner::generate().verifier().verify(&token), Err(TokenError::BadSignature));
+        assert_eq!(
+            TokenSigner::generate().verifier().verify(&token),
+            Err(TokenError::BadSignature)
+        );
     }
 
     #[test]
@@ -199,15 +212,27 @@ mod tests {
         let mut forged = user_claims();
         forged.ent = Some("ent-b".into());
         forged.exp = i64::MAX / 2;
-        let forged = format!("{}.{}.{}", parts[0], B64.encode(serde_json::to_vec(&forged).unwrap()), parts[2]);
-        assert_eq!(signer.verifier().verify(&forged), Err(TokenError::BadSignature));
+        let forged = format!(
+            "{}.{}.{}",
+            parts[0],
+            B64.encode(serde_json::to_vec(&forged).unwrap()),
+            parts[2]
+        );
+        assert_eq!(
+            signer.verifier().verify(&forged),
+            Err(TokenError::BadSignature)
+        );
     }
 
     #[test]
     fn garbage_is_malformed() {
         let verifier = TokenSigner::generate().verifier();
         for token in ["", "a.b", "a.b.c.d", "x.y.z"] {
-            assert_eq!(verifier.verify(token), Err(TokenError::Malformed), "{token}");
+            assert_eq!(
+                verifier.verify(token),
+                Err(TokenError::Malformed),
+                "{token}"
+            );
         }
     }
 
@@ -215,7 +240,15 @@ mod tests {
     fn a_seed_round_trips_through_base64() {
         let signer = TokenSigner::generate();
         let again = TokenSigner::from_base64_seed(&signer.seed_base64()).unwrap();
-        assert!(again.verifier().verify(&signer.sign(&user_claims())).is_ok());
-        assert_eq!(TokenSigner::from_base64_seed("c2hvcnQ=").unwrap_err(), TokenError::BadKey);
+        assert!(
+            again
+                .verifier()
+                .verify(&signer.sign(&user_claims()))
+                .is_ok()
+        );
+        assert_eq!(
+            TokenSigner::from_base64_seed("c2hvcnQ=").unwrap_err(),
+            TokenError::BadKey
+        );
     }
 }

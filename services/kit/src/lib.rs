@@ -17,5 +17,8 @@ pub use shutdown::Shutdown;
 
 /// A stable id for a named piece of demo data, the same in every service and run.
 pub fn demo_id(name: &str) -> uuid::Uuid {
-    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, format!("fleetdesk:demo:{name}").as_bytes())
+    uuid::Uuid::new_v5(
+        &uuid::Uuid::NAMESPACE_URL,
+        format!("fleetdesk:demo:{name}").as_bytes(),
+    )
 }

@@ -32,19 +32,40 @@ pub struct Runtime {
 
 impl std::fmt::Debug for Runtime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Runtime").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("Runtime")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 
 impl Runtime {
-    pub async fn build(config: &ServiceConfig, schema: Schema, verifier: TokenVerifier) -> anyhow::Result<Runtime> {
-        let pool = db::connect(&config.common.database_url, schema.name, config.common.db_max_connections).await?;
+    pub async fn build(
+        config: &ServiceConfig,
+        schema: Schema,
+        verifier: TokenVerifier,
+    ) -> anyhow::Result<Runtime> {
+        let pool = db::connect(
+            &config.common.database_url,
+            schema.name,
+            config.common.db_max_connections,
+        )
+        .await?;
         if config.migrate_on_start {
             db::migrate(&pool, schema.migrator).await?;
         }
-        let nats = events::connect_nats(&config.common.nats_url, &format!("fleetdesk-{}", schema.name)).await?;
+        let nats = events::connect_nats(
+            &config.common.nats_url,
+            &format!("fleetdesk-{}", schema.name),
+        )
+        .await?;
         let listener = TcpListener::bind(&config.grpc_addr).await?;
-        Ok(Runtime { listener, pool, nats, verifier, name: schema.name })
+        Ok(Runtime {
+            listener,
+            pool,
+            nats,
+            verifier,
+            name: schema.name,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -64,7 +85,9 @@ impl Runtime {
         S::Response: axum::response::IntoResponse,
         S::Future: Send + 'static,
     {
-        let relay = tokio::spawn(OutboxRelay::new(self.pool.clone(), events::jetstream(self.nats)).run(shutdown.clone()));
+        let relay = tokio::spawn(
+            OutboxRelay::new(self.pool.clone(), events::jetstream(self.nats)).run(shutdown.clone()),
+        );
         let served = grpc::serve(self.listener, service, shutdown).await;
         relay.await.ok();
         served

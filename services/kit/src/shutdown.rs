@@ -18,7 +18,10 @@ impl Default for Shutdown {
 impl Shutdown {
     pub fn new() -> Shutdown {
         let (tx, rx) = watch::channel(false);
-        Shutdown { tx: std::sync::Arc::new(tx), rx }
+        Shutdown {
+            tx: std::sync::Arc::new(tx),
+            rx,
+        }
     }
 
     pub fn trigger(&self) {
@@ -71,9 +74,14 @@ mod tests {
             async move { s.wait().await }
         });
         shutdown.trigger();
-        tokio::time::timeout(std::time::Duration::from_secs(1), waiter).await.unwrap().unwrap();
+        tokio::time::timeout(std::time::Duration::from_secs(1), waiter)
+            .await
+            .unwrap()
+            .unwrap();
         // A clone made after the trigger also sees it.
-        tokio::time::timeout(std::time::Duration::from_secs(1), shutdown.clone().wait()).await.unwrap();
+        tokio::time::timeout(std::time::Duration::from_secs(1), shutdown.clone().wait())
+            .await
+            .unwrap();
         assert!(shutdown.is_triggered());
     }
 }

@@ -31,12 +31,17 @@ impl Drop for TelemetryGuard {
 /// Installs the global subscriber. Call once, first thing in `main`.
 pub fn init(service_name: &str) -> anyhow::Result<TelemetryGuard> {
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let text = std::env::var("FLEETDESK_LOG_FORMAT").is_ok_and(|f| f == "text");
     let fmt = if text {
         tracing_subscriber::fmt::layer().with_target(false).boxed()
     } else {
-        tracing_subscriber::fmt::layer().json().flatten_event(true).with_current_span(true).boxed()
+        tracing_subscriber::fmt::layer()
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .boxed()
     };
 
     let provider = match std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT") {
@@ -49,14 +54,23 @@ pub fn init(service_name: &str) -> anyhow::Result<TelemetryGuard> {
             let resource = opentelemetry_sdk::Resource::builder()
                 .with_service_name(service_name.to_owned())
                 .build();
-            Some(SdkTracerProvider::builder().with_batch_exporter(exporter).with_resource(resource).build())
+            Some(
+                SdkTracerProvider::builder()
+                    .with_batch_exporter(exporter)
+                    .with_resource(resource)
+                    .build(),
+            )
         }
         _ => None,
     };
     let otel = provider
         .as_ref()
         .map(|p| tracing_opentelemetry::layer().with_tracer(p.tracer(service_name.to_owned())));
-    tracing_subscriber::registry().with(filter).with(fmt).with(otel).try_init()?;
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(fmt)
+        .with(otel)
+        .try_init()?;
     if let Some(p) = &provider {
         opentelemetry::global::set_tracer_provider(p.clone());
     }
@@ -90,12 +104,15 @@ impl Extractor for HeaderExtractor<'_> {
 /// Writes the current span's trace context into outgoing gRPC metadata.
 pub fn inject_context(metadata: &mut tonic::metadata::MetadataMap) {
     let cx = tracing::Span::current().context();
-    opentelemetry::global::get_text_map_propagator(|p| p.inject_context(&cx, &mut MetadataInjector(metadata)));
+    opentelemetry::global::get_text_map_propagator(|p| {
+        p.inject_context(&cx, &mut MetadataInjector(metadata))
+    });
 }
 
 /// Makes `span` a child of the trace context found in incoming headers.
 pub fn adopt_remote_parent(span: &tracing::Span, headers: &http::HeaderMap) {
-    let parent = opentelemetry::global::get_text_map_propagator(|p| p.extract(&HeaderExtractor(headers)));
+    let parent =
+        opentelemetry::global::get_text_map_propagator(|p| p.extract(&HeaderExtractor(headers)));
     // Fails only when the span is disabled; nothing to do then.
     let _ = span.set_parent(parent);
 }
@@ -103,21 +120,41 @@ pub fn adopt_remote_parent(span: &tracing::Span, headers: &http::HeaderMap) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt as _, TraceFlags, TraceId, TraceState};
+    use opentelemetry::trace::{
+        SpanContext, SpanId, TraceContextExt as _, TraceFlags, TraceId, TraceState,
+    };
 
     #[test]
     fn trace_context_round_trips_through_grpc_metadata() {
         opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
         let trace_id = TraceId::from_hex("4bf92f3577b34da6a3ce929d0e0e4736").unwrap();
-        let sc = SpanContext::new(trace_id, SpanId::from_hex("00f067aa0ba902b7").unwrap(), TraceFlags::SAMPLED, true, TraceState::default());
+        let sc = SpanContext::new(
+            trace_id,
+            SpanId::from_hex("00f067aa0ba902b7").unwrap(),
+            TraceFlags::SAMPLED,
+            true,
+            TraceState::default(),
+        );
         let cx = opentelemetry::Context::new().with_remote_span_context(sc);
         let mut metadata = tonic::metadata::MetadataMap::new();
-        opentelemetry::global::get_text_map_propagator(|p| p.inject_context(&cx, &mut MetadataInjector(&mut metadata)));
-        let header = metadata.get("traceparent").unwrap().to_str().unwrap().to_owned();
-        assert_eq!(header, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        opentelemetry::global::get_text_map_propagator(|p| {
+            p.inject_context(&cx, &mut MetadataInjector(&mut metadata))
+        });
+        let header = metadata
+            .get("traceparent")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(
+            header,
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        );
 
         let headers = metadata.into_headers();
-        let back = opentelemetry::global::get_text_map_propagator(|p| p.extract(&HeaderExtractor(&headers)));
+        let back = opentelemetry::global::get_text_map_propagator(|p| {
+            p.extract(&HeaderExtractor(&headers))
+        });
         assert_eq!(back.span().span_context().trace_id(), trace_id);
     }
 }

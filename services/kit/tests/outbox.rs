@@ -20,7 +20,15 @@ async fn commit_events(pool: &PgPool, n: usize) -> Vec<Uuid> {
     let mut ids = Vec::new();
     for i in 0..n {
         let mut tx = pool.begin().await.unwrap();
-        ids.push(events::enqueue(&mut tx, "fleetdesk.test.thing.created", &serde_json::json!({ "n": i })).await.unwrap());
+        ids.push(
+            events::enqueue(
+                &mut tx,
+                "fleetdesk.test.thing.created",
+                &serde_json::json!({ "n": i }),
+            )
+            .await
+            .unwrap(),
+        );
         tx.commit().await.unwrap();
     }
     ids
@@ -29,7 +37,13 @@ async fn commit_events(pool: &PgPool, n: usize) -> Vec<Uuid> {
 async fn roll_back_events(pool: &PgPool, n: usize) {
     let mut tx = pool.begin().await.unwrap();
     for i in 0..n {
-        events::enqueue(&mut tx, "fleetdesk.test.thing.created", &serde_json::json!({ "rolled_back": i })).await.unwrap();
+        events::enqueue(
+            &mut tx,
+            "fleetdesk.test.thing.created",
+            &serde_json::json!({ "rolled_back": i }),
+        )
+        .await
+        .unwrap();
     }
     tx.rollback().await.unwrap();
 }
@@ -54,14 +68,21 @@ async fn stream_ids(nats_url: &str, expected: u64) -> HashMap<String, usize> {
     let mut seen = HashMap::new();
     for seq in state.first_sequence..=state.last_sequence {
         let msg = stream.get_raw_message(seq).await.unwrap();
-        let id = msg.headers.get("Nats-Msg-Id").expect("message id header").to_string();
+        let id = msg
+            .headers
+            .get("Nats-Msg-Id")
+            .expect("message id header")
+            .to_string();
         *seen.entry(id).or_insert(0) += 1;
     }
     seen
 }
 
 async fn unsent(pool: &PgPool) -> i64 {
-    sqlx::query_scalar("select count(*) from outbox where sent_at is null").fetch_one(pool).await.unwrap()
+    sqlx::query_scalar("select count(*) from outbox where sent_at is null")
+        .fetch_one(pool)
+        .await
+        .unwrap()
 }
 
 fn spawn_relay(pool: &PgPool, client: async_nats::Client) -> Shutdown {
@@ -78,7 +99,10 @@ async fn committed_events_are_published_exactly_once_and_rolled_back_ones_never(
     let committed = commit_events(&pool, 20).await;
     roll_back_events(&pool, 5).await;
 
-    let relay = spawn_relay(&pool, events::connect_nats(&nats.url(), "test").await.unwrap());
+    let relay = spawn_relay(
+        &pool,
+        events::connect_nats(&nats.url(), "test").await.unwrap(),
+    );
     let seen = stream_ids(&nats.url(), 20).await;
     relay.trigger();
 
@@ -94,7 +118,10 @@ async fn events_written_while_nats_is_down_are_published_once_it_returns() {
     let db = TestDb::new().await;
     let mut nats = NatsServer::start().await;
     let pool = outbox_pool(&db).await;
-    let relay = spawn_relay(&pool, events::connect_nats(&nats.url(), "test").await.unwrap());
+    let relay = spawn_relay(
+        &pool,
+        events::connect_nats(&nats.url(), "test").await.unwrap(),
+    );
     // One event while everything is up, so the stream exists.
     let mut committed = commit_events(&pool, 1).await;
     stream_ids(&nats.url(), 1).await;
@@ -103,7 +130,11 @@ async fn events_written_while_nats_is_down_are_published_once_it_returns() {
     committed.extend(commit_events(&pool, 10).await);
     roll_back_events(&pool, 3).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(unsent(&pool).await, 10, "nothing is marked sent without an ack");
+    assert_eq!(
+        unsent(&pool).await,
+        10,
+        "nothing is marked sent without an ack"
+    );
 
     nats.resume().await;
     let seen = stream_ids(&nats.url(), 11).await;
@@ -127,7 +158,10 @@ async fn republishing_after_a_lost_mark_is_deduplicated_by_the_stream() {
     assert_eq!(relay.publish_batch().await.unwrap(), 5);
 
     // As if the relay crashed after the ack but before marking the rows sent.
-    sqlx::query("update outbox set sent_at = null").execute(&pool).await.unwrap();
+    sqlx::query("update outbox set sent_at = null")
+        .execute(&pool)
+        .await
+        .unwrap();
     assert_eq!(relay.publish_batch().await.unwrap(), 5);
 
     let seen = stream_ids(&nats.url(), 5).await;
@@ -141,7 +175,15 @@ async fn a_consumer_applies_each_event_id_once() {
     let pool = outbox_pool(&db).await;
     let id = Uuid::new_v4();
     let mut tx = pool.begin().await.unwrap();
-    assert!(events::mark_processed(&mut tx, id, "fleetdesk.test.thing.created").await.unwrap());
-    assert!(!events::mark_processed(&mut tx, id, "fleetdesk.test.thing.created").await.unwrap());
+    assert!(
+        events::mark_processed(&mut tx, id, "fleetdesk.test.thing.created")
+            .await
+            .unwrap()
+    );
+    assert!(
+        !events::mark_processed(&mut tx, id, "fleetdesk.test.thing.created")
+            .await
+            .unwrap()
+    );
     tx.commit().await.unwrap();
 }

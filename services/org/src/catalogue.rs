@@ -51,7 +51,11 @@ mod tests {
         values.dedup();
         assert_eq!(values.len(), entries.len(), "duplicate permission values");
         for e in &entries {
-            assert!(!e.zh.is_empty() && !e.en.is_empty() && !e.ja.is_empty(), "{} lacks a label", e.value);
+            assert!(
+                !e.zh.is_empty() && !e.en.is_empty() && !e.ja.is_empty(),
+                "{} lacks a label",
+                e.value
+            );
             assert_ne!(e.value, "*", "'*' is an access rule, not a permission");
         }
     }

@@ -22,11 +22,18 @@ pub struct OrgApi {
 }
 
 fn status_pb(status: i16) -> i32 {
-    if status == ENABLED { pb::EnabledStatus::Enabled as i32 } else { pb::EnabledStatus::Disabled as i32 }
+    if status == ENABLED {
+        pb::EnabledStatus::Enabled as i32
+    } else {
+        pb::EnabledStatus::Disabled as i32
+    }
 }
 
 fn data_scope_pb(kind: i16, org_ids: &[Uuid]) -> pb::DataScope {
-    pb::DataScope { kind: i32::from(kind), org_ids: org_ids.iter().map(Uuid::to_string).collect() }
+    pb::DataScope {
+        kind: i32::from(kind),
+        org_ids: org_ids.iter().map(Uuid::to_string).collect(),
+    }
 }
 
 fn role_pb(row: &RoleRow) -> pb::Role {
@@ -64,7 +71,10 @@ fn org_tree(rows: Vec<OrgUnitRow>) -> Vec<pb::OrgUnit> {
         let parent = row.parent_id.filter(|p| ids.contains(p));
         children.entry(parent).or_default().push(row);
     }
-    fn build(parent: Option<Uuid>, children: &mut HashMap<Option<Uuid>, Vec<OrgUnitRow>>) -> Vec<pb::OrgUnit> {
+    fn build(
+        parent: Option<Uuid>,
+        children: &mut HashMap<Option<Uuid>, Vec<OrgUnitRow>>,
+    ) -> Vec<pb::OrgUnit> {
         let rows = children.remove(&parent).unwrap_or_default();
         rows.into_iter()
             .map(|row| pb::OrgUnit {
@@ -104,8 +114,13 @@ impl OrgService for OrgApi {
             .map_err(ServiceError::from)?
             .filter(|m| m.status == ENABLED)
             .ok_or_else(ServiceError::unauthenticated)?;
-        let roles = store::roles_of_member(&self.pool, enterprise_id, member.id).await.map_err(ServiceError::from)?;
-        let mut permission_values: Vec<String> = roles.iter().flat_map(|r| r.permission_values.iter().cloned()).collect();
+        let roles = store::roles_of_member(&self.pool, enterprise_id, member.id)
+            .await
+            .map_err(ServiceError::from)?;
+        let mut permission_values: Vec<String> = roles
+            .iter()
+            .flat_map(|r| r.permission_values.iter().cloned())
+            .collect();
         permission_values.sort_unstable();
         permission_values.dedup();
         let data_scope = roles
@@ -125,7 +140,9 @@ impl OrgService for OrgApi {
             data_scope,
             flags: Some(pb::EnterpriseFlags::default()),
         };
-        Ok(Response::new(pb::GetPrincipalResponse { principal: Some(principal) }))
+        Ok(Response::new(pb::GetPrincipalResponse {
+            principal: Some(principal),
+        }))
     }
 
     async fn list_memberships(
@@ -134,7 +151,9 @@ impl OrgService for OrgApi {
     ) -> Result<Response<pb::ListMembershipsResponse>, Status> {
         grpc::require_service(&request)?;
         let account_id = convert::id(&request.get_ref().account_id)?;
-        let rows = store::memberships(&self.pool, account_id).await.map_err(ServiceError::from)?;
+        let rows = store::memberships(&self.pool, account_id)
+            .await
+            .map_err(ServiceError::from)?;
         let memberships = rows
             .into_iter()
             .map(|r| pb::Membership {
@@ -155,7 +174,10 @@ impl OrgService for OrgApi {
         if convert::id(&request.get_ref().enterprise_id)? != tenant {
             return Err(ServiceError::not_found().into());
         }
-        let row = store::enterprise(&self.pool, tenant).await.map_err(ServiceError::from)?.ok_or_else(ServiceError::not_found)?;
+        let row = store::enterprise(&self.pool, tenant)
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(ServiceError::not_found)?;
         let enterprise = pb::Enterprise {
             id: row.id.to_string(),
             name: row.name,
@@ -167,7 +189,10 @@ impl OrgService for OrgApi {
             wecom_corp_id: row.wecom_corp_id.unwrap_or_default(),
             create_time: Some(timestamp(row.created_at)),
         };
-        Ok(Response::new(pb::GetEnterpriseResponse { enterprise: Some(enterprise), flags: Some(pb::EnterpriseFlags::default()) }))
+        Ok(Response::new(pb::GetEnterpriseResponse {
+            enterprise: Some(enterprise),
+            flags: Some(pb::EnterpriseFlags::default()),
+        }))
     }
 
     async fn list_org_units(
@@ -177,10 +202,18 @@ impl OrgService for OrgApi {
         grpc::require_permission(&request, PERM_ORG_LIST)?;
         let tenant = grpc::tenant(&request)?;
         let req = request.into_inner();
-        let rows = store::org_units(&self.pool, tenant, req.include_disabled).await.map_err(ServiceError::from)?;
+        let rows = store::org_units(&self.pool, tenant, req.include_disabled)
+            .await
+            .map_err(ServiceError::from)?;
         let needle = req.name_contains.trim();
-        let rows = if needle.is_empty() { rows } else { keep_matches_with_ancestors(rows, needle) };
-        Ok(Response::new(pb::ListOrgUnitsResponse { roots: org_tree(rows) }))
+        let rows = if needle.is_empty() {
+            rows
+        } else {
+            keep_matches_with_ancestors(rows, needle)
+        };
+        Ok(Response::new(pb::ListOrgUnitsResponse {
+            roots: org_tree(rows),
+        }))
     }
 
     async fn list_permissions(
@@ -188,10 +221,17 @@ impl OrgService for OrgApi {
         request: Request<pb::ListPermissionsRequest>,
     ) -> Result<Response<pb::ListPermissionsResponse>, Status> {
         grpc::caller(&request)?;
-        let rows = store::permissions(&self.pool).await.map_err(ServiceError::from)?;
+        let rows = store::permissions(&self.pool)
+            .await
+            .map_err(ServiceError::from)?;
         let permissions = rows
             .into_iter()
-            .map(|r| pb::Permission { value: r.value, label_zh: r.label_zh, label_en: r.label_en, label_ja: r.label_ja })
+            .map(|r| pb::Permission {
+                value: r.value,
+                label_zh: r.label_zh,
+                label_en: r.label_en,
+                label_ja: r.label_ja,
+            })
             .collect();
         Ok(Response::new(pb::ListPermissionsResponse { permissions }))
     }
@@ -204,21 +244,30 @@ impl OrgService for OrgApi {
         let tenant = grpc::tenant(&request)?;
         let req = request.into_inner();
         let (page, size) = convert::page(req.page.as_ref());
-        let (rows, total) = store::list_roles(&self.pool, tenant, req.name_contains.trim(), page, size)
-            .await
-            .map_err(ServiceError::from)?;
+        let (rows, total) =
+            store::list_roles(&self.pool, tenant, req.name_contains.trim(), page, size)
+                .await
+                .map_err(ServiceError::from)?;
         Ok(Response::new(pb::ListRolesResponse {
             roles: rows.iter().map(role_pb).collect(),
             page: Some(convert::page_info(page, size, total)),
         }))
     }
 
-    async fn get_role(&self, request: Request<pb::GetRoleRequest>) -> Result<Response<pb::GetRoleResponse>, Status> {
+    async fn get_role(
+        &self,
+        request: Request<pb::GetRoleRequest>,
+    ) -> Result<Response<pb::GetRoleResponse>, Status> {
         grpc::require_permission(&request, PERM_ROLE_LIST)?;
         let tenant = grpc::tenant(&request)?;
         let id = convert::id(&request.get_ref().id)?;
-        let row = store::role(&self.pool, tenant, id).await.map_err(ServiceError::from)?.ok_or_else(ServiceError::not_found)?;
-        Ok(Response::new(pb::GetRoleResponse { role: Some(role_pb(&row)) }))
+        let row = store::role(&self.pool, tenant, id)
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(ServiceError::not_found)?;
+        Ok(Response::new(pb::GetRoleResponse {
+            role: Some(role_pb(&row)),
+        }))
     }
 }
 
@@ -257,19 +306,30 @@ mod tests {
     }
 
     fn names(tree: &[pb::OrgUnit]) -> Vec<String> {
-        tree.iter().flat_map(|n| std::iter::once(n.name.clone()).chain(names(&n.children))).collect()
+        tree.iter()
+            .flat_map(|n| std::iter::once(n.name.clone()).chain(names(&n.children)))
+            .collect()
     }
 
     #[test]
     fn flat_rows_nest_into_a_tree() {
-        let tree = org_tree(vec![unit(1, None, "总部", 1), unit(2, Some(1), "华东", 2), unit(3, Some(2), "上海", 3)]);
+        let tree = org_tree(vec![
+            unit(1, None, "总部", 1),
+            unit(2, Some(1), "华东", 2),
+            unit(3, Some(2), "上海", 3),
+        ]);
         assert_eq!(tree.len(), 1);
         assert_eq!(tree[0].children[0].children[0].name, "上海");
     }
 
     #[test]
     fn a_name_search_keeps_the_path_to_each_match() {
-        let rows = vec![unit(1, None, "总部", 1), unit(2, Some(1), "华东", 2), unit(3, Some(2), "上海", 3), unit(4, Some(1), "华南", 2)];
+        let rows = vec![
+            unit(1, None, "总部", 1),
+            unit(2, Some(1), "华东", 2),
+            unit(3, Some(2), "上海", 3),
+            unit(4, Some(1), "华南", 2),
+        ];
         let tree = org_tree(keep_matches_with_ancestors(rows, "上海"));
         assert_eq!(names(&tree), vec!["总部", "华东", "上海"]);
     }

@@ -36,7 +36,13 @@ fn id(kind: &str, key: &str) -> Uuid {
     demo_id(&format!("{kind}:{key}"))
 }
 
-async fn enterprise(pool: &PgPool, key: &str, name: &str, code: &str, corp_id: &str) -> sqlx::Result<Uuid> {
+async fn enterprise(
+    pool: &PgPool,
+    key: &str,
+    name: &str,
+    code: &str,
+    corp_id: &str,
+) -> sqlx::Result<Uuid> {
     let eid = id("enterprise", key);
     sqlx::query(
         "insert into enterprise (id, name, code, contact_name, contact_phone, wecom_corp_id) \
@@ -69,7 +75,14 @@ async fn org_tree(pool: &PgPool, eid: Uuid, nodes: &[OrgNode]) -> sqlx::Result<(
     Ok(())
 }
 
-async fn role(pool: &PgPool, eid: Uuid, key: &str, name: &str, description: &str, permissions: &[String]) -> sqlx::Result<Uuid> {
+async fn role(
+    pool: &PgPool,
+    eid: Uuid,
+    key: &str,
+    name: &str,
+    description: &str,
+    permissions: &[String],
+) -> sqlx::Result<Uuid> {
     let rid = id("role", key);
     sqlx::query(
         "insert into role (id, enterprise_id, name, description) values ($1, $2, $3, $4) on conflict (id) do nothing",
@@ -92,7 +105,15 @@ async fn role(pool: &PgPool, eid: Uuid, key: &str, name: &str, description: &str
     Ok(rid)
 }
 
-async fn member(pool: &PgPool, eid: Uuid, username: &str, name: &str, phone: &str, org_key: &str, role_id: Uuid) -> sqlx::Result<()> {
+async fn member(
+    pool: &PgPool,
+    eid: Uuid,
+    username: &str,
+    name: &str,
+    phone: &str,
+    org_key: &str,
+    role_id: Uuid,
+) -> sqlx::Result<()> {
     let mid = id("member", &format!("{eid}:{username}"));
     sqlx::query(
         "insert into member (id, enterprise_id, account_id, name, user_name, phone, org_id) \
@@ -119,40 +140,168 @@ async fn member(pool: &PgPool, eid: Uuid, username: &str, name: &str, phone: &st
 pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     catalogue::sync(pool).await?;
     let every_permission: Vec<String> = catalogue::entries().into_iter().map(|e| e.value).collect();
-    let operations: Vec<String> = OPERATIONS_PERMISSIONS.iter().map(|p| (*p).to_owned()).collect();
+    let operations: Vec<String> = OPERATIONS_PERMISSIONS
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
 
-    let a = enterprise(pool, "a", DEMO_ENTERPRISE, "DEMO-LOGISTICS", "wwdemo0000000001").await?;
+    let a = enterprise(
+        pool,
+        "a",
+        DEMO_ENTERPRISE,
+        "DEMO-LOGISTICS",
+        "wwdemo0000000001",
+    )
+    .await?;
     org_tree(
         pool,
         a,
         &[
-            OrgNode { key: "a-root", code: "A00", name: DEMO_ENTERPRISE, parent: None, level: 1 },
-            OrgNode { key: "a-east", code: "A01", name: "华东大区", parent: Some("a-root"), level: 2 },
-            OrgNode { key: "a-south", code: "A02", name: "华南大区", parent: Some("a-root"), level: 2 },
-            OrgNode { key: "a-shanghai", code: "A0101", name: "上海运营中心", parent: Some("a-east"), level: 3 },
-            OrgNode { key: "a-hangzhou", code: "A0102", name: "杭州运营中心", parent: Some("a-east"), level: 3 },
-            OrgNode { key: "a-guangzhou", code: "A0201", name: "广州运营中心", parent: Some("a-south"), level: 3 },
-            OrgNode { key: "a-shenzhen", code: "A0202", name: "深圳运营中心", parent: Some("a-south"), level: 3 },
+            OrgNode {
+                key: "a-root",
+                code: "A00",
+                name: DEMO_ENTERPRISE,
+                parent: None,
+                level: 1,
+            },
+            OrgNode {
+                key: "a-east",
+                code: "A01",
+                name: "华东大区",
+                parent: Some("a-root"),
+                level: 2,
+            },
+            OrgNode {
+                key: "a-south",
+                code: "A02",
+                name: "华南大区",
+                parent: Some("a-root"),
+                level: 2,
+            },
+            OrgNode {
+                key: "a-shanghai",
+                code: "A0101",
+                name: "上海运营中心",
+                parent: Some("a-east"),
+                level: 3,
+            },
+            OrgNode {
+                key: "a-hangzhou",
+                code: "A0102",
+                name: "杭州运营中心",
+                parent: Some("a-east"),
+                level: 3,
+            },
+            OrgNode {
+                key: "a-guangzhou",
+                code: "A0201",
+                name: "广州运营中心",
+                parent: Some("a-south"),
+                level: 3,
+            },
+            OrgNode {
+                key: "a-shenzhen",
+                code: "A0202",
+                name: "深圳运营中心",
+                parent: Some("a-south"),
+                level: 3,
+            },
         ],
     )
     .await?;
-    let admin_a = role(pool, a, "a-admin", "超级管理员", "拥有全部功能权限", &every_permission).await?;
-    let ops_a = role(pool, a, "a-ops", "车辆运营", "车辆资产与监控，无系统设置", &operations).await?;
-    member(pool, a, "demo", "演示管理员", "13800000001", "a-root", admin_a).await?;
-    member(pool, a, "demo_ops", "运营专员", "13800000002", "a-shanghai", ops_a).await?;
+    let admin_a = role(
+        pool,
+        a,
+        "a-admin",
+        "超级管理员",
+        "拥有全部功能权限",
+        &every_permission,
+    )
+    .await?;
+    let ops_a = role(
+        pool,
+        a,
+        "a-ops",
+        "车辆运营",
+        "车辆资产与监控，无系统设置",
+        &operations,
+    )
+    .await?;
+    member(
+        pool,
+        a,
+        "demo",
+        "演示管理员",
+        "13800000001",
+        "a-root",
+        admin_a,
+    )
+    .await?;
+    member(
+        pool,
+        a,
+        "demo_ops",
+        "运营专员",
+        "13800000002",
+        "a-shanghai",
+        ops_a,
+    )
+    .await?;
 
-    let b = enterprise(pool, "b", DEMO_ENTERPRISE_B, "DEMO-COLDCHAIN", "wwdemo0000000002").await?;
+    let b = enterprise(
+        pool,
+        "b",
+        DEMO_ENTERPRISE_B,
+        "DEMO-COLDCHAIN",
+        "wwdemo0000000002",
+    )
+    .await?;
     org_tree(
         pool,
         b,
         &[
-            OrgNode { key: "b-root", code: "B00", name: DEMO_ENTERPRISE_B, parent: None, level: 1 },
-            OrgNode { key: "b-cold", code: "B01", name: "冷链事业部", parent: Some("b-root"), level: 2 },
-            OrgNode { key: "b-beijing", code: "B0101", name: "北京冷链站", parent: Some("b-cold"), level: 3 },
+            OrgNode {
+                key: "b-root",
+                code: "B00",
+                name: DEMO_ENTERPRISE_B,
+                parent: None,
+                level: 1,
+            },
+            OrgNode {
+                key: "b-cold",
+                code: "B01",
+                name: "冷链事业部",
+                parent: Some("b-root"),
+                level: 2,
+            },
+            OrgNode {
+                key: "b-beijing",
+                code: "B0101",
+                name: "北京冷链站",
+                parent: Some("b-cold"),
+                level: 3,
+            },
         ],
     )
     .await?;
-    let admin_b = role(pool, b, "b-admin", "超级管理员", "拥有全部功能权限", &every_permission).await?;
-    member(pool, b, "demo2", "冷链管理员", "13800000003", "b-root", admin_b).await?;
+    let admin_b = role(
+        pool,
+        b,
+        "b-admin",
+        "超级管理员",
+        "拥有全部功能权限",
+        &every_permission,
+    )
+    .await?;
+    member(
+        pool,
+        b,
+        "demo2",
+        "冷链管理员",
+        "13800000003",
+        "b-root",
+        admin_b,
+    )
+    .await?;
     Ok(())
 }

@@ -10,7 +10,10 @@ use crate::grpc::OrgApi;
 use crate::{Config, catalogue};
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
-pub const SCHEMA: Schema = Schema { name: "org", migrator: &MIGRATOR };
+pub const SCHEMA: Schema = Schema {
+    name: "org",
+    migrator: &MIGRATOR,
+};
 
 /// A built service: listening, connected, ready to run.
 #[derive(Debug)]
@@ -30,8 +33,13 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        let api = OrgApi { pool: self.runtime.pool.clone() };
-        let service = OrgServiceServer::with_interceptor(api, grpc::authenticate(self.runtime.verifier.clone()));
+        let api = OrgApi {
+            pool: self.runtime.pool.clone(),
+        };
+        let service = OrgServiceServer::with_interceptor(
+            api,
+            grpc::authenticate(self.runtime.verifier.clone()),
+        );
         self.runtime.run(service, shutdown).await
     }
 }

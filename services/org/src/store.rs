@@ -59,7 +59,11 @@ pub struct MemberRow {
     pub status: i16,
 }
 
-pub async fn member_of_account(pool: &PgPool, enterprise_id: Uuid, account_id: Uuid) -> sqlx::Result<Option<MemberRow>> {
+pub async fn member_of_account(
+    pool: &PgPool,
+    enterprise_id: Uuid,
+    account_id: Uuid,
+) -> sqlx::Result<Option<MemberRow>> {
     sqlx::query_as(
         "select id, account_id, name, user_name, avatar_url, status \
          from member where enterprise_id = $1 and account_id = $2",
@@ -92,7 +96,11 @@ const ROLE_SELECT: &str = "select r.id, r.enterprise_id, r.name, r.description, 
      from role r";
 
 /// Enabled roles of a member.
-pub async fn roles_of_member(pool: &PgPool, enterprise_id: Uuid, member_id: Uuid) -> sqlx::Result<Vec<RoleRow>> {
+pub async fn roles_of_member(
+    pool: &PgPool,
+    enterprise_id: Uuid,
+    member_id: Uuid,
+) -> sqlx::Result<Vec<RoleRow>> {
     sqlx::query_as(&format!(
         "{ROLE_SELECT} join member_role mr0 on mr0.role_id = r.id \
          where r.enterprise_id = $1 and mr0.member_id = $2 and r.status = 1 order by r.name"
@@ -110,7 +118,13 @@ pub async fn list_roles(
     page: i64,
     size: i64,
 ) -> sqlx::Result<(Vec<RoleRow>, i64)> {
-    let pattern = format!("%{}%", name_contains.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+    let pattern = format!(
+        "%{}%",
+        name_contains
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    );
     let rows = sqlx::query_as(&format!(
         "{ROLE_SELECT} where r.enterprise_id = $1 and r.name like $2 \
          order by r.created_at, r.id limit $3 offset $4"
@@ -121,20 +135,23 @@ pub async fn list_roles(
     .bind((page - 1) * size)
     .fetch_all(pool)
     .await?;
-    let total = sqlx::query_scalar("select count(*) from role where enterprise_id = $1 and name like $2")
-        .bind(enterprise_id)
-        .bind(&pattern)
-        .fetch_one(pool)
-        .await?;
+    let total =
+        sqlx::query_scalar("select count(*) from role where enterprise_id = $1 and name like $2")
+            .bind(enterprise_id)
+            .bind(&pattern)
+            .fetch_one(pool)
+            .await?;
     Ok((rows, total))
 }
 
 pub async fn role(pool: &PgPool, enterprise_id: Uuid, id: Uuid) -> sqlx::Result<Option<RoleRow>> {
-    sqlx::query_as(&format!("{ROLE_SELECT} where r.enterprise_id = $1 and r.id = $2"))
-        .bind(enterprise_id)
-        .bind(id)
-        .fetch_optional(pool)
-        .await
+    sqlx::query_as(&format!(
+        "{ROLE_SELECT} where r.enterprise_id = $1 and r.id = $2"
+    ))
+    .bind(enterprise_id)
+    .bind(id)
+    .fetch_optional(pool)
+    .await
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -150,7 +167,11 @@ pub struct OrgUnitRow {
     pub created_at: DateTime<Utc>,
 }
 
-pub async fn org_units(pool: &PgPool, enterprise_id: Uuid, include_disabled: bool) -> sqlx::Result<Vec<OrgUnitRow>> {
+pub async fn org_units(
+    pool: &PgPool,
+    enterprise_id: Uuid,
+    include_disabled: bool,
+) -> sqlx::Result<Vec<OrgUnitRow>> {
     sqlx::query_as(
         "select id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at \
          from org_unit where enterprise_id = $1 and ($2 or status = 1) order by level, sort, org_code",
@@ -170,5 +191,7 @@ pub struct PermissionRow {
 }
 
 pub async fn permissions(pool: &PgPool) -> sqlx::Result<Vec<PermissionRow>> {
-    sqlx::query_as("select value, label_zh, label_en, label_ja from permission order by value").fetch_all(pool).await
+    sqlx::query_as("select value, label_zh, label_en, label_ja from permission order by value")
+        .fetch_all(pool)
+        .await
 }

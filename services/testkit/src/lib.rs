@@ -25,7 +25,10 @@ pub fn nats_url() -> String {
 /// Logs for tests, shown with `TEST_LOG=1`.
 pub fn init_test_logs() {
     if std::env::var("TEST_LOG").is_ok() {
-        let _ = tracing_subscriber::fmt().with_env_filter("info").with_test_writer().try_init();
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("info")
+            .with_test_writer()
+            .try_init();
     }
 }
 
@@ -39,10 +42,17 @@ pub struct TestDb {
 
 impl TestDb {
     pub async fn new() -> TestDb {
-        let admin = PgConnectOptions::from_str(&admin_database_url()).expect("database url").database("postgres");
+        let admin = PgConnectOptions::from_str(&admin_database_url())
+            .expect("database url")
+            .database("postgres");
         let name = format!("fd_test_{}", uuid::Uuid::new_v4().simple());
-        let mut conn = PgConnection::connect_with(&admin).await.expect("connect to test PostgreSQL");
-        sqlx::query(&format!("create database {name}")).execute(&mut conn).await.expect("create test database");
+        let mut conn = PgConnection::connect_with(&admin)
+            .await
+            .expect("connect to test PostgreSQL");
+        sqlx::query(&format!("create database {name}"))
+            .execute(&mut conn)
+            .await
+            .expect("create test database");
         let url = format!(
             "postgres://{}@{}:{}/{}",
             admin.get_username(),
@@ -60,10 +70,15 @@ impl Drop for TestDb {
         let name = self.name.clone();
         // Drop runs outside async; use a short-lived runtime on its own thread.
         let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
             rt.block_on(async move {
                 if let Ok(mut conn) = PgConnection::connect_with(&admin).await {
-                    let _ = sqlx::query(&format!("drop database if exists {name} with (force)")).execute(&mut conn).await;
+                    let _ = sqlx::query(&format!("drop database if exists {name} with (force)"))
+                        .execute(&mut conn)
+                        .await;
                 }
             });
         })
@@ -73,7 +88,11 @@ impl Drop for TestDb {
 
 /// A port nobody listens on right now.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+    TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
 }
 
 /// A private `nats-server` with JetStream, on its own port and store directory,
@@ -87,18 +106,26 @@ pub struct NatsServer {
 
 fn nats_server_binary() -> String {
     std::env::var("NATS_SERVER_BIN").unwrap_or_else(|_| {
-        ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
-            .into_iter()
-            .find(|p| std::path::Path::new(p).exists())
-            .unwrap_or("nats-server")
-            .to_owned()
+        [
+            "/usr/sbin/nats-server",
+            "/usr/bin/nats-server",
+            "/usr/local/bin/nats-server",
+        ]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .unwrap_or("nats-server")
+        .to_owned()
     })
 }
 
 impl NatsServer {
     pub async fn start() -> NatsServer {
         let store = std::env::temp_dir().join(format!("fd-nats-{}", uuid::Uuid::new_v4().simple()));
-        let mut server = NatsServer { port: free_port(), store, child: None };
+        let mut server = NatsServer {
+            port: free_port(),
+            store,
+            child: None,
+        };
         server.resume().await;
         server
     }
@@ -111,7 +138,14 @@ impl NatsServer {
     pub async fn resume(&mut self) {
         assert!(self.child.is_none(), "already running");
         let child = Command::new(nats_server_binary())
-            .args(["-a", "127.0.0.1", "-p", &self.port.to_string(), "-js", "-sd"])
+            .args([
+                "-a",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-js",
+                "-sd",
+            ])
             .arg(&self.store)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -119,7 +153,10 @@ impl NatsServer {
             .expect("start nats-server (install Debian's nats-server)");
         self.child = Some(child);
         for _ in 0..100 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.is_ok() {
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+                .await
+                .is_ok()
+            {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `make run`: PostgreSQL and NATS, the console build, the binary, demo data,
+# then the whole stack in the foreground on FLEETDESK_HTTP_ADDR (127.0.0.1:8080).
+set -euo pipefail
+# shellcheck source=deploy/stack.sh
+source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
+
+addr="${FLEETDESK_HTTP_ADDR:-127.0.0.1:8080}"
+bootstrap_services
+ensure_rust
+build_console
+log "building fleetdesk"
+(cd "$REPO" && cargo build --bin fleetdesk) >&2 || die "cargo build failed"
+
+export DATABASE_URL="${DATABASE_URL:-$(database_url fleetdesk)}" NATS_URL
+export FLEETDESK_CONSOLE_DIR="$REPO/dist/apps/console" FLEETDESK_LOG_FORMAT="${FLEETDESK_LOG_FORMAT:-text}"
+cat >&2 <<MSG
+
+  Fleetdesk console: http://$addr
+  Demo sign-ins (password Demo@12345):
+    demo      演示物流有限公司, every permission
+    demo_ops  演示物流有限公司, vehicle operations only
+    demo2     示例冷链科技有限公司, every permission
+  Ctrl-C stops it.
+
+MSG
+exec "$(fleetdesk_bin)" all --demo --http-addr "$addr"
