@@ -50,7 +50,9 @@ fn main() {
             tree.push_str(&format!("pub mod {part} {{\n"));
         }
         tree.push_str("#![allow(clippy::all, clippy::pedantic, missing_docs)]\n");
-        tree.push_str(&format!("include!(concat!(env!(\"OUT_DIR\"), \"/{package}.rs\"));\n"));
+        tree.push_str(&format!(
+            "include!(concat!(env!(\"OUT_DIR\"), \"/{package}.rs\"));\n"
+        ));
         tree.push_str(&"}\n".repeat(parts.len()));
     }
     std::fs::write(out_dir.join("packages.rs"), tree).expect("write packages.rs");
