@@ -149,16 +149,18 @@ where
 
 /// The session token of a request: the `token` header, else `Authorization: Bearer`.
 pub fn session_token(headers: &axum::http::HeaderMap) -> Option<String> {
-    let from_token = headers.get("token").and_then(|v| v.to_str().ok());
-    let from_bearer = headers
-        .get(axum::http::header::AUTHORIZATION)
+    let non_blank = |v: &str| Some(v.trim()).filter(|t| !t.is_empty()).map(str::to_owned);
+    let from_token = headers
+        .get("token")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    from_token
-        .or(from_bearer)
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
+        .and_then(non_blank);
+    from_token.or_else(|| {
+        headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(non_blank)
+    })
 }
 
 #[cfg(test)]
