@@ -19,8 +19,21 @@ fn fleetdesk(db: &TestDb) -> Command {
 async fn counts(db: &TestDb) -> Vec<i64> {
     let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
     let mut out = Vec::new();
-    for table in ["auth.account", "org.enterprise", "org.org_unit", "org.role", "org.role_permission", "org.member", "org.member_role"] {
-        out.push(sqlx::query_scalar(&format!("select count(*) from {table}")).fetch_one(&pool).await.unwrap());
+    for table in [
+        "auth.account",
+        "org.enterprise",
+        "org.org_unit",
+        "org.role",
+        "org.role_permission",
+        "org.member",
+        "org.member_role",
+    ] {
+        out.push(
+            sqlx::query_scalar(&format!("select count(*) from {table}"))
+                .fetch_one(&pool)
+                .await
+                .unwrap(),
+        );
     }
     pool.close().await;
     out
@@ -40,7 +53,12 @@ async fn seed_is_idempotent() {
 #[tokio::test]
 async fn production_refuses_to_start_without_a_signing_key() {
     let db = TestDb::new().await;
-    let status = fleetdesk(&db).args(["org"]).env("FLEETDESK_ENV", "production").env("FLEETDESK_GRPC_ADDR", "127.0.0.1:0").status().unwrap();
+    let status = fleetdesk(&db)
+        .args(["org"])
+        .env("FLEETDESK_ENV", "production")
+        .env("FLEETDESK_GRPC_ADDR", "127.0.0.1:0")
+        .status()
+        .unwrap();
     assert!(!status.success());
 }
 
@@ -48,28 +66,55 @@ async fn production_refuses_to_start_without_a_signing_key() {
 async fn all_serves_and_stops_cleanly_on_sigterm() {
     let db = TestDb::new().await;
     let port = free_port();
-    let mut child = fleetdesk(&db).args(["all", "--demo", "--http-addr", &format!("127.0.0.1:{port}")]).spawn().unwrap();
+    let mut child = fleetdesk(&db)
+        .args(["all", "--demo", "--http-addr", &format!("127.0.0.1:{port}")])
+        .spawn()
+        .unwrap();
     let http = reqwest::Client::new();
     let started = Instant::now();
     loop {
-        let ready = http.get(format!("http://127.0.0.1:{port}/readyz")).send().await.is_ok_and(|r| r.status() == 200);
+        let ready = http
+            .get(format!("http://127.0.0.1:{port}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status() == 200);
         if ready {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "not ready in 30 s");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "not ready in 30 s"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let body = serde_json::json!({ "loginType": 1, "username": "demo", "password": "Demo@12345" });
-    let login: serde_json::Value = http.post(format!("http://127.0.0.1:{port}/api/v1/auth/login")).json(&body).send().await.unwrap().json().await.unwrap();
+    let login: serde_json::Value = http
+        .post(format!("http://127.0.0.1:{port}/api/v1/auth/login"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(login["code"], 200);
 
-    assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
     let stopping = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        assert!(stopping.elapsed() < Duration::from_secs(10), "still running 10 s after SIGTERM");
+        assert!(
+            stopping.elapsed() < Duration::from_secs(10),
+            "still running 10 s after SIGTERM"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert!(status.success(), "exit status {status:?}");
