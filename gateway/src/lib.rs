@@ -121,11 +121,24 @@ impl Application {
             .merge(ops::router())
             .layer(axum::middleware::from_fn(ops::track))
             .layer(DefaultBodyLimit::max(config.body_limit))
-            .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
-                // Method and route only: paths and headers may carry tokens.
-                let route = req.extensions().get::<axum::extract::MatchedPath>().map(|p| p.as_str().to_owned());
-                tracing::info_span!("http", method = %req.method(), route = route.unwrap_or_default())
-            }))
+            .layer(
+                TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+                    // Method and route only: paths and headers may carry tokens.
+                    let route = req
+                        .extensions()
+                        .get::<axum::extract::MatchedPath>()
+                        .map(|p| p.as_str().to_owned());
+                    let span = tracing::info_span!(
+                        "http",
+                        method = %req.method(),
+                        route = route.unwrap_or_default(),
+                        trace_id = tracing::field::Empty
+                    );
+                    fleetdesk_kit::telemetry::adopt_remote_parent(&span, req.headers());
+                    fleetdesk_kit::telemetry::record_trace_id(&span);
+                    span
+                }),
+            )
             .with_state(state);
         if let Some(dir) = config
             .console_dir

@@ -93,9 +93,14 @@ pub fn lazy_channel(url: &str) -> anyhow::Result<Channel> {
 }
 
 fn request_span(req: &http::Request<()>) -> tracing::Span {
-    let span =
-        tracing::info_span!("grpc", otel.name = %req.uri().path(), rpc.method = %req.uri().path());
+    let span = tracing::info_span!(
+        "grpc",
+        otel.name = %req.uri().path(),
+        rpc.method = %req.uri().path(),
+        trace_id = tracing::field::Empty
+    );
     telemetry::adopt_remote_parent(&span, req.headers());
+    telemetry::record_trace_id(&span);
     span
 }
 

@@ -109,6 +109,17 @@ pub fn inject_context(metadata: &mut tonic::metadata::MetadataMap) {
     });
 }
 
+/// Writes the span's trace id into its `trace_id` field (declared empty at
+/// creation), so JSON log lines inside it carry the id. Without an exporter
+/// there is no trace and the field stays empty.
+pub fn record_trace_id(span: &tracing::Span) {
+    use opentelemetry::trace::TraceContextExt as _;
+    let trace_id = span.context().span().span_context().trace_id();
+    if trace_id != opentelemetry::trace::TraceId::INVALID {
+        span.record("trace_id", tracing::field::display(trace_id));
+    }
+}
+
 /// Makes `span` a child of the trace context found in incoming headers.
 pub fn adopt_remote_parent(span: &tracing::Span, headers: &http::HeaderMap) {
     let parent =
