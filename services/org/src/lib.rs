@@ -2,6 +2,7 @@
 //! permissions and the shared back-office data.
 
 pub mod catalogue;
+pub mod rules;
 mod grpc;
 pub mod seed;
 mod startup;

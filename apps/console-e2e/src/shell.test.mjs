@@ -1,0 +1,122 @@
+// The signed-in shell: landing, menu groups, mega-menu, tab bar, language (spec §2).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launch, newPage, screenshot, signIn } from './support.mjs';
+
+const GROUPS = ['工作台', '车辆管理', '财务管理', '能源管理', '系统设置'];
+
+describe('shell for demo (every permission)', () => {
+  let browser;
+  let context;
+  let page;
+  before(async () => {
+    browser = await launch();
+    ({ context, page } = await newPage(browser));
+    await signIn(page, 'demo');
+  });
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('lands on /dashboard titled 车管家 with all five groups in the navbar', async () => {
+    assert.equal(new URL(page.url()).pathname, '/dashboard');
+    assert.equal(await page.title(), '车管家');
+    const nav = page.getByTestId('nav-groups');
+    for (const name of GROUPS) await nav.getByText(name, { exact: true }).waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'dashboard');
+  });
+
+  it('/login with a session goes back to /dashboard', async () => {
+    await page.goto('/login');
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('opens the mega-menu on hover after the delay', async () => {
+    await page.getByTestId('nav-carManagement').hover();
+    await page.waitForTimeout(300);
+    assert.equal(await page.getByTestId('nav-panel').count(), 0, 'not before 600 ms');
+    const panel = page.getByTestId('mega-menu');
+    await panel.waitFor();
+    await panel.getByText('车辆档案').waitFor();
+    await panel.getByText('风险报警记录').waitFor();
+    await screenshot(page, 'mega-menu');
+    await page.getByTestId('nav-systemSetting').hover();
+    await panel.getByText('角色管理').waitFor({ timeout: 400 });
+    await page.mouse.move(700, 800);
+    await page.getByTestId('nav-panel').waitFor({ state: 'detached' });
+  });
+
+  it('shows the charging introduction instead of the energy menu to an enterprise without a charging account', async () => {
+    await page.getByTestId('nav-energyManagement').hover();
+    const intro = page.getByTestId('energy-intro');
+    await intro.waitFor();
+    for (const figure of ['19万+', '200万+', '15%起', '1000+']) await intro.getByText(figure).waitFor();
+    await screenshot(page, 'energy-intro');
+    await page.mouse.move(700, 800);
+    await page.getByTestId('nav-panel').waitFor({ state: 'detached' });
+  });
+
+  it('keeps visited views in the tab bar and runs the context-menu actions', async () => {
+    await page.goto('/systemSetting/orgManagement');
+    await page.getByText('组织管理 即将上线').waitFor();
+    assert.equal(await page.title(), '组织管理 - 车管家');
+    await page.getByTestId('sidebar').getByText('角色管理').click();
+    await page.waitForURL('**/systemSetting/roleManagement');
+    await page.getByTestId('sidebar').getByText('用户管理').click();
+    await page.waitForURL('**/systemSetting/userManagement');
+    const tabs = page.getByTestId('tab-bar').getByRole('tab');
+    assert.deepEqual(await tabs.allInnerTexts(), ['组织管理', '角色管理', '用户管理']);
+    await page.waitForTimeout(400);
+    await screenshot(page, 'tab-bar');
+
+    await page.reload();
+    await page.getByTestId('tab-bar').waitFor();
+    assert.equal(await tabs.count(), 3, 'tabs survive a reload');
+
+    // Refresh is offered for the current view only.
+    await tabs.filter({ hasText: '角色管理' }).click({ button: 'right' });
+    assert.equal(await page.getByRole('menuitem', { name: '刷新' }).count(), 0);
+    await page.keyboard.press('Escape');
+    await tabs.filter({ hasText: '用户管理' }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: '刷新' }).click();
+    await page.waitForURL('**/systemSetting/userManagement');
+    await page.getByText('用户管理 即将上线').waitFor();
+
+    await tabs.filter({ hasText: '用户管理' }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: '关闭', exact: true }).click();
+    await page.waitForURL('**/systemSetting/roleManagement');
+    assert.deepEqual(await tabs.allInnerTexts(), ['组织管理', '角色管理']);
+
+    await tabs.filter({ hasText: '组织管理' }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: '关闭其他' }).click();
+    await page.waitForURL('**/systemSetting/orgManagement');
+    assert.deepEqual(await tabs.allInnerTexts(), ['组织管理']);
+
+    await tabs.first().click({ button: 'right' });
+    await page.getByRole('menuitem', { name: '关闭所有' }).click();
+    await page.waitForURL('**/dashboard');
+    assert.equal(await page.getByTestId('tab-bar').count(), 0);
+  });
+
+  it('shows unknown paths as /404 inside the layout', async () => {
+    await page.goto('/no/such/page');
+    await page.waitForURL('**/404');
+    await page.getByTestId('nav-groups').waitFor();
+  });
+
+  it('switches the menu to English and back', async () => {
+    await page.goto('/dashboard');
+    await page.getByTestId('avatar').hover();
+    await page.getByTestId('lang-en-US').click();
+    const nav = page.getByTestId('nav-groups');
+    await nav.getByText('Car management', { exact: true }).waitFor();
+    await nav.getByText('System settings', { exact: true }).waitFor();
+    await page.reload();
+    await nav.getByText('Car management', { exact: true }).waitFor();
+    await page.getByTestId('avatar').hover();
+    await page.getByTestId('lang-zh-CN').click();
+    await nav.getByText('车辆管理', { exact: true }).waitFor();
+  });
+});

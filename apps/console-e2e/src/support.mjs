@@ -1,0 +1,63 @@
+// Shared set-up of the console browser tests: Debian's Chromium driven by
+// playwright-core against a running stack (BASE_URL, default the gateway).
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const PASSWORD = process.env.DEMO_PASSWORD ?? 'Demo@12345';
+export const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** A fresh context: Chinese browser, Shanghai time, desktop size. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({
+    baseURL: BASE_URL,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    viewport: { width: 1440, height: 900 },
+    ...options,
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs in through the account tab of the real sign-in page. */
+export async function signIn(page, username) {
+  await page.goto('/login');
+  await page.getByRole('tab', { name: '账号登录' }).click();
+  await page.getByPlaceholder('请输入账号').fill(username);
+  await page.getByPlaceholder('请输入密码').fill(PASSWORD);
+  await page.getByPlaceholder('请输入密码').press('Enter');
+  await page.waitForURL('**/dashboard');
+  await page.getByTestId('workbench').waitFor();
+}
+
+export async function screenshot(page, name) {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** The session cookie the console keeps. */
+export async function sessionToken(context) {
+  const cookies = await context.cookies();
+  return cookies.find((c) => c.name === 'enterpriseToken')?.value;
+}

@@ -1,0 +1,28 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import type { Domain } from '@/config/routes';
+import type { ResolvedRoute } from '@/lib/access';
+import { PageLoading } from '@/components/page-loading';
+
+export interface DomainPagesProps {
+  route: ResolvedRoute;
+}
+
+/** One lazily loaded chunk per domain (feature folder). */
+const domains: Record<Domain, LazyExoticComponent<ComponentType<DomainPagesProps>>> = {
+  workbench: lazy(() => import('@/features/workbench/pages')),
+  vehicles: lazy(() => import('@/features/vehicles/pages')),
+  finance: lazy(() => import('@/features/finance/pages')),
+  charging: lazy(() => import('@/features/charging/pages')),
+  system: lazy(() => import('@/features/system/pages')),
+  messages: lazy(() => import('@/features/messages/pages')),
+  account: lazy(() => import('@/features/account/pages')),
+};
+
+export function DomainPage({ route }: DomainPagesProps) {
+  const Pages = domains[route.domain];
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Pages route={route} />
+    </Suspense>
+  );
+}

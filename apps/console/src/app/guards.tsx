@@ -1,0 +1,58 @@
+/**
+ * Navigation guards in the order of spec §4: session cookie, then the user and
+ * permissions (once per load), then the route's own access; unknown paths go to /404.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { LOGOUT_DELAY_MS } from '@/config/constants';
+import { HOME_PATH } from '@/config/routes';
+import type { ResolvedRoute } from '@/lib/access';
+import { forceLogout, meQueryOptions, useAccess } from '@/lib/auth';
+import { enterpriseToken } from '@/lib/session';
+import { PageLoading } from '@/components/page-loading';
+import { DomainPage } from './domain-page';
+
+/** Query parameters a detail link keeps when it has to sign in first. */
+const KEPT_PARAMS = ['tDeliveryCode', 'fixedLossCode'];
+
+export function loginRedirect(search: string): string {
+  const from = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const key of KEPT_PARAMS) {
+    const value = from.get(key);
+    if (value) kept.set(key, value);
+  }
+  const qs = kept.toString();
+  return qs ? `/login?${qs}` : '/login';
+}
+
+export function RequireSession() {
+  const location = useLocation();
+  if (!enterpriseToken()) return <Navigate to={loginRedirect(location.search)} replace />;
+  return <Outlet />;
+}
+
+/** `/login` with a session goes to the workbench. */
+export function PublicOnly({ children }: { children: ReactNode }) {
+  return enterpriseToken() ? <Navigate to={HOME_PATH} replace /> : children;
+}
+
+/** Loads the user and permissions before any page; on failure back to login. */
+export function SessionBootstrap({ children }: { children: ReactNode }) {
+  const { isError, isSuccess } = useQuery(meQueryOptions());
+  useEffect(() => {
+    if (!isError) return;
+    const timer = setTimeout(forceLogout, LOGOUT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [isError]);
+  return isSuccess ? children : <PageLoading fullscreen />;
+}
+
+export function RouteGate({ route }: { route: ResolvedRoute }) {
+  const { access } = useAccess();
+  if (!access) return null;
+  if (route.children.length > 0) return <Navigate to={access.landing(route) ?? '/401'} replace />;
+  if (!access.canOpen(route.fullPath)) return <Navigate to="/401" replace />;
+  return <DomainPage route={route} />;
+}

@@ -1,0 +1,142 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import dayjs from 'dayjs';
+import { afterEach, vi } from 'vitest';
+import * as notify from '@/lib/notify';
+import { renderWithProviders } from '@/testing/render';
+import { FilterBar, type FilterField } from './filter-bar';
+
+const plate: FilterField = { prop: 'plate', label: '车牌号', type: 'input' };
+
+describe('filter bar (spec §2/§4/§5)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('has 查询 (text configurable) and 重置', () => {
+    const { unmount } = renderWithProviders(<FilterBar fields={[plate]} onSearch={() => undefined} />);
+    expect(screen.getByRole('button', { name: /查\s*询/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /重\s*置/ })).toBeInTheDocument();
+    unmount();
+    renderWithProviders(<FilterBar fields={[plate]} onSearch={() => undefined} searchText="搜索车辆" />);
+    expect(screen.getByRole('button', { name: '搜索车辆' })).toBeInTheDocument();
+  });
+
+  it('searches with the field values', async () => {
+    const onSearch = vi.fn();
+    renderWithProviders(<FilterBar fields={[plate]} onSearch={onSearch} />);
+    await userEvent.type(screen.getByPlaceholderText('请输入'), '沪A1');
+    await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ plate: '沪A1' }));
+  });
+
+  it('searches on mount when a field has an initial value, unless disabled', async () => {
+    const onSearch = vi.fn();
+    renderWithProviders(<FilterBar fields={[{ ...plate, initValue: '沪B' }]} onSearch={onSearch} />);
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ plate: '沪B' }));
+    const quiet = vi.fn();
+    renderWithProviders(<FilterBar fields={[{ ...plate, initValue: '沪B' }]} onSearch={quiet} searchOnInit={false} />);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(quiet).not.toHaveBeenCalled();
+  });
+
+  it('resets to initial values, emits reset and searches again unless disabled', async () => {
+    const onSearch = vi.fn();
+    const onReset = vi.fn();
+    renderWithProviders(<FilterBar fields={[{ ...plate, initValue: '沪C' }]} onSearch={onSearch} onReset={onReset} searchOnInit={false} />);
+    const input = screen.getByPlaceholderText('请输入');
+    await userEvent.clear(input);
+    await userEvent.type(input, '粤B');
+    await userEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
+    expect(onReset).toHaveBeenCalledTimes(1);
+    expect(input).toHaveValue('沪C');
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ plate: '沪C' }));
+  });
+
+  it('does not re-search after reset when that is turned off', async () => {
+    const onSearch = vi.fn();
+    renderWithProviders(<FilterBar fields={[plate]} onSearch={onSearch} searchOnReset={false} />);
+    await userEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(onSearch).not.toHaveBeenCalled();
+  });
+
+  it('shows the expand button only when the content is taller than 55 px', async () => {
+    const height = vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get');
+    height.mockReturnValue(40);
+    const { unmount } = renderWithProviders(<FilterBar fields={[plate]} onSearch={() => undefined} />);
+    expect(screen.queryByRole('button', { name: /展\s*开/ })).toBeNull();
+    unmount();
+    height.mockReturnValue(120);
+    const onExpandChange = vi.fn();
+    const onSearch = vi.fn();
+    renderWithProviders(<FilterBar fields={[plate]} onSearch={onSearch} onExpandChange={onExpandChange} />);
+    await userEvent.click(await screen.findByRole('button', { name: /展\s*开/ }));
+    expect(onExpandChange).toHaveBeenCalledWith(true);
+    await waitFor(() => expect(onSearch).toHaveBeenCalled());
+    expect(screen.getByRole('button', { name: /收\s*起/ })).toBeInTheDocument();
+  });
+
+  it('refuses to search with an incomplete month range and says why', async () => {
+    const toast = vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
+    const onSearch = vi.fn();
+    const months: FilterField = { prop: 'months', label: '月份', type: 'rangeMonth', keys: { start: 'startMonth', end: 'endMonth' }, initValue: [dayjs('2024-03-01'), null] };
+    renderWithProviders(<FilterBar fields={[months]} onSearch={onSearch} searchOnInit={false} />);
+    await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    expect(await screen.findByText('请选择完整月份')).toBeInTheDocument();
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('搜索失败，请检查搜索区域内容是否填写正确'));
+    expect(onSearch).not.toHaveBeenCalled();
+  });
+
+  it('refuses a month range that starts after it ends', async () => {
+    vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
+    const months: FilterField = { prop: 'months', label: '月份', type: 'rangeMonth', keys: { start: 's', end: 'e' }, initValue: [dayjs('2024-05-01'), dayjs('2024-03-01')] };
+    renderWithProviders(<FilterBar fields={[months]} onSearch={() => undefined} searchOnInit={false} />);
+    await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    expect(await screen.findByText('开始时间不允许大于结束时间')).toBeInTheDocument();
+  });
+
+  it('requires keys for a month range', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() => renderWithProviders(<FilterBar fields={[{ prop: 'm', label: '月份', type: 'rangeMonth' }]} onSearch={() => undefined} />)).toThrow(/needs keys/);
+  });
+
+  it('debounces text changes by 500 ms', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const onFieldChange = vi.fn();
+    renderWithProviders(<FilterBar fields={[plate, { prop: 'kind', label: '类型', type: 'select', options: [{ value: 1, label: '货车' }] }]} onSearch={() => undefined} onFieldChange={onFieldChange} />);
+    const input = screen.getByPlaceholderText('请输入');
+    fireEvent.change(input, { target: { value: '沪' } });
+    fireEvent.change(input, { target: { value: '沪A' } });
+    act(() => vi.advanceTimersByTime(499));
+    expect(onFieldChange).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1));
+    expect(onFieldChange).toHaveBeenCalledTimes(1);
+    expect(onFieldChange).toHaveBeenCalledWith('plate', '沪A');
+  });
+
+  it('opens the batch dialog for batch input and takes its lines', async () => {
+    const onSearch = vi.fn();
+    renderWithProviders(<FilterBar fields={[{ prop: 'plates', label: '车牌号', type: 'batchInput' }]} onSearch={onSearch} />);
+    await userEvent.click(screen.getByRole('button', { name: /批\s*量/ }));
+    fireEvent.change(await screen.findByPlaceholderText('批量查询，用换行分隔'), { target: { value: '沪A1\n\n沪A2' } });
+    await userEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
+    await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ plates: ['沪A1', '沪A2'] }));
+  });
+
+  it('renders every field type of the spec', () => {
+    const types = ['input', 'autocomplete', 'datetime', 'date', 'daterange', 'datetimerange', 'month', 'checkbox', 'select', 'selectGroup', 'cascader', 'selectTree', 'citys', 'citys-charge', 'blogCity', 'batchInput', 'inputRange', 'DstOrgSelector', 'selectDDuser'] as const;
+    const fields: FilterField[] = [
+      ...types.map((type) => ({ prop: type, label: type, type, options: [], loadOptions: type === 'selectDDuser' ? () => Promise.resolve([]) : undefined })),
+      { prop: 'rangeMonth', label: 'rangeMonth', type: 'rangeMonth', keys: { start: 's', end: 'e' } },
+      { prop: 'slot', label: 'slot', type: 'slot', render: () => <span>自定义插槽</span> },
+      { prop: 'custom', label: 'custom', type: () => <span>自定义组件</span> },
+    ];
+    renderWithProviders(<FilterBar fields={fields} onSearch={() => undefined} />);
+    for (const f of fields) expect(screen.getByText(f.label)).toBeInTheDocument();
+    expect(screen.getByText('自定义插槽')).toBeInTheDocument();
+    expect(screen.getByText('自定义组件')).toBeInTheDocument();
+  });
+});

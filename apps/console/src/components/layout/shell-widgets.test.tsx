@@ -1,0 +1,89 @@
+import { act, renderHook, screen } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+import { renderWithProviders } from '@/testing/render';
+import { CountBadge } from './badges';
+import { ENERGY_FIGURES, EnergyIntro } from './energy-intro';
+import { isChatOpen } from './service-float';
+import { useHoverMenu } from './use-hover-menu';
+import { ensureWatermark, Watermark } from './watermark';
+
+afterEach(() => vi.useRealTimers());
+
+describe('navbar hover menus (spec §2)', () => {
+  it('opens after the delay, and at once while another is open', () => {
+    vi.useFakeTimers();
+    const { result } = renderHook(() => useHoverMenu(600));
+    act(() => result.current.enter('carManagement'));
+    act(() => vi.advanceTimersByTime(599));
+    expect(result.current.open).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(result.current.open).toBe('carManagement');
+    act(() => result.current.enter('systemSetting'));
+    expect(result.current.open).toBe('systemSetting');
+  });
+
+  it('does not open when the pointer leaves before the delay', () => {
+    vi.useFakeTimers();
+    const { result } = renderHook(() => useHoverMenu(750));
+    act(() => result.current.enter('avatar'));
+    act(() => vi.advanceTimersByTime(500));
+    act(() => result.current.leave());
+    act(() => vi.advanceTimersByTime(1000));
+    expect(result.current.open).toBeNull();
+  });
+});
+
+describe('badges', () => {
+  it("reads '99+' above 99", () => {
+    renderWithProviders(<CountBadge count={120} icon={null} label="消息" onClick={() => undefined} testId="b" />);
+    expect(screen.getByText('99+')).toBeInTheDocument();
+  });
+  it('shows the count up to 99', () => {
+    renderWithProviders(<CountBadge count={99} icon={null} label="消息" onClick={() => undefined} testId="b" />);
+    expect(screen.getByTitle('99')).toBeInTheDocument();
+  });
+});
+
+describe('energy introduction', () => {
+  it('shows the four figures with apply and view-details', () => {
+    expect(ENERGY_FIGURES.map((f) => f.value)).toEqual(['19万+', '200万+', '15%起', '1000+']);
+    renderWithProviders(<EnergyIntro onNavigate={() => undefined} />);
+    for (const f of ['19万+', '200万+', '15%起', '1000+', '充电站', '充电桩', '物流企业的选择']) expect(screen.getByText(f)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '申请开通' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '查看详情' })).toBeInTheDocument();
+  });
+});
+
+describe('customer service', () => {
+  it('chats from 08:00 to 22:00 Shanghai time', () => {
+    expect(isChatOpen(new Date('2024-01-01T00:00:00Z'))).toBe(true); // 08:00
+    expect(isChatOpen(new Date('2024-01-01T13:59:00Z'))).toBe(true); // 21:59
+    expect(isChatOpen(new Date('2024-01-01T14:00:00Z'))).toBe(false); // 22:00
+    expect(isChatOpen(new Date('2023-12-31T23:59:00Z'))).toBe(false); // 07:59
+  });
+});
+
+describe('watermark (spec §1)', () => {
+  it('puts the tiled layer back within 500 ms when it is removed or altered', () => {
+    vi.useFakeTimers();
+    const tile = vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    renderWithProviders(<Watermark text="演示管理员" />);
+    const first = document.getElementById('fd-watermark');
+    expect(first?.dataset.text).toBe('演示管理员');
+    first?.remove();
+    act(() => vi.advanceTimersByTime(500));
+    const second = document.getElementById('fd-watermark');
+    expect(second).not.toBeNull();
+    if (second) second.style.display = 'none';
+    act(() => vi.advanceTimersByTime(500));
+    expect(document.getElementById('fd-watermark')?.style.display).not.toBe('none');
+    tile.mockRestore();
+  });
+
+  it('redraws for another user name', () => {
+    ensureWatermark('甲', () => 'data:image/png;base64,AA');
+    const layer = ensureWatermark('乙', () => 'data:image/png;base64,BB');
+    expect(layer.dataset.text).toBe('乙');
+    expect(document.querySelectorAll('#fd-watermark')).toHaveLength(1);
+  });
+});

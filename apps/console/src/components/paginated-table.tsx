@@ -1,0 +1,136 @@
+import { Table, type TableColumnType, type TableProps } from 'antd';
+import type { Key, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from '@/config/constants';
+import { BLANK, cellText } from '@/lib/format';
+
+export interface TableColumn<T> {
+  /** Field of the row; also the column key. */
+  prop: string;
+  label: ReactNode;
+  width?: number | string;
+  minWidth?: number;
+  fixed?: 'left' | 'right';
+  align?: 'left' | 'center' | 'right';
+  sortable?: boolean;
+  showOverflowTooltip?: boolean;
+  /** Text for the cell (the table still applies the blank rule to it). */
+  formatter?: (row: T, value: unknown, index: number) => ReactNode;
+  /** Full control of the cell. */
+  render?: (row: T, index: number) => ReactNode;
+  children?: TableColumn<T>[];
+}
+
+export interface PaginatedTableProps<T> {
+  columns: TableColumn<T>[];
+  data: T[];
+  total: number;
+  page?: number;
+  size?: number;
+  onPageChange?: (page: number, size: number) => void;
+  rowKey: keyof T & string;
+  loading?: boolean;
+  /** Serial column '序号', counting on across pages. */
+  showIndex?: boolean;
+  /** Checkbox column. */
+  selectable?: boolean;
+  selectedKeys?: Key[];
+  onSelectionChange?: (keys: Key[], rows: T[]) => void;
+  rowSelectable?: (row: T) => boolean;
+  /** Summary row: a cell per column prop. */
+  summary?: Partial<Record<string, ReactNode>>;
+  hidePagination?: boolean;
+  scrollX?: number | string | true;
+}
+
+/** What a plain cell shows: formatter output or the value; blanks '--', arrays comma-joined. */
+export function renderCell(value: unknown): ReactNode {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as ReactNode;
+  return cellText(value);
+}
+
+function toAntColumn<T>(col: TableColumn<T>): TableColumnType<T> & { children?: TableColumnType<T>[] } {
+  return {
+    key: col.prop,
+    dataIndex: col.prop,
+    title: col.label,
+    width: col.width,
+    minWidth: col.minWidth,
+    fixed: col.fixed,
+    align: col.align,
+    ellipsis: col.showOverflowTooltip ? { showTitle: true } : undefined,
+    sorter: col.sortable ? (a: T, b: T) => String((a as Record<string, unknown>)[col.prop] ?? '').localeCompare(String((b as Record<string, unknown>)[col.prop] ?? '')) : undefined,
+    render: (value: unknown, row: T, index: number) => {
+      if (col.render) return col.render(row, index);
+      return renderCell(col.formatter ? col.formatter(row, value, index) : value);
+    },
+    ...(col.children ? { children: col.children.map(toAntColumn) } : {}),
+  };
+}
+
+/**
+ * The shared list table of spec §2: optional serial and checkbox columns, optional
+ * summary row, '--' for blanks, pager 'total, sizes, prev, pager, next, jumper' with
+ * sizes 5/10/20/50/100.
+ */
+export function PaginatedTable<T extends object>({
+  columns, data, total, page = FIRST_PAGE, size = DEFAULT_PAGE_SIZE, onPageChange, rowKey, loading, showIndex, selectable,
+  selectedKeys, onSelectionChange, rowSelectable, summary, hidePagination, scrollX,
+}: PaginatedTableProps<T>) {
+  const { t } = useTranslation();
+  const antColumns: TableProps<T>['columns'] = [
+    ...(showIndex
+      ? [{ key: '__index', title: t('table.index'), width: 64, align: 'center' as const, render: (_: unknown, __: T, i: number) => (page - 1) * size + i + 1 }]
+      : []),
+    ...columns.map(toAntColumn),
+  ];
+  return (
+    <Table<T>
+      className="fd-table"
+      rowKey={rowKey}
+      columns={antColumns}
+      dataSource={data}
+      loading={loading}
+      size="middle"
+      scroll={scrollX ? { x: scrollX } : undefined}
+      rowSelection={
+        selectable
+          ? {
+              selectedRowKeys: selectedKeys,
+              onChange: (keys, rows) => onSelectionChange?.(keys, rows),
+              getCheckboxProps: (row) => ({ disabled: rowSelectable ? !rowSelectable(row) : false }),
+            }
+          : undefined
+      }
+      summary={
+        summary
+          ? () => (
+              <Table.Summary.Row className="fd-table__summary">
+                {selectable && <Table.Summary.Cell index={-1} />}
+                {showIndex && <Table.Summary.Cell index={0}>{t('table.summary')}</Table.Summary.Cell>}
+                {columns.map((col, i) => (
+                  <Table.Summary.Cell key={col.prop} index={i + 1} align={col.align}>
+                    {summary[col.prop] ?? (i === 0 && !showIndex ? t('table.summary') : BLANK)}
+                  </Table.Summary.Cell>
+                ))}
+              </Table.Summary.Row>
+            )
+          : undefined
+      }
+      pagination={
+        hidePagination
+          ? false
+          : {
+              current: page,
+              pageSize: size,
+              total,
+              pageSizeOptions: PAGE_SIZES.map(String),
+              showSizeChanger: true,
+              showQuickJumper: true,
+              showTotal: (n) => t('table.total', { total: n }),
+              onChange: (p, s) => onPageChange?.(s !== size ? FIRST_PAGE : p, s),
+            }
+      }
+    />
+  );
+}

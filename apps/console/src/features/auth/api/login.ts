@@ -1,0 +1,15 @@
+import { useMutation } from '@tanstack/react-query';
+import { api, type ApiData } from '@/lib/api-client';
+import type { components } from '@/lib/api/schema';
+
+export type LoginRequest = components['schemas']['LoginRequest'];
+export type LoginResult = ApiData<'/api/v1/auth/login', 'post'>;
+
+/** loginType 1 account, 2 phone code, 3 workplace chat (spec §3). */
+export const LoginType = { Account: 1, Phone: 2, WorkplaceChat: 3 } as const;
+
+export const login = (body: LoginRequest) => api.post('/api/v1/auth/login', { body });
+
+export function useLogin(onSuccess: (result: LoginResult) => void) {
+  return useMutation({ mutationFn: login, onSuccess });
+}

@@ -1,0 +1,53 @@
+import { Card, Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { APP_NAME, APP_VERSION } from '@/config/constants';
+import { LanguageSwitch } from '@/components/language-switch';
+import { Logo } from '@/components/logo';
+import { usePageTitle } from '@/components/use-page-title';
+import { AccountLoginForm } from '../components/account-login-form';
+import { PhoneLoginForm } from '../components/phone-login-form';
+import { QrLogin } from '../components/qr-login';
+
+/** Hosts (production portals) where the account tab is hidden; set at build time. */
+const ACCOUNT_HIDDEN_HOSTS = (import.meta.env.VITE_ACCOUNT_LOGIN_HIDDEN_HOSTS ?? '').split(',').map((h: string) => h.trim()).filter(Boolean);
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  usePageTitle('route.login');
+  const showAccount = !ACCOUNT_HIDDEN_HOSTS.includes(window.location.hostname);
+  const items = [
+    { key: 'qr', label: t('login.tabQr'), children: <QrLogin /> },
+    { key: 'phone', label: t('login.tabPhone'), children: <PhoneLoginForm /> },
+    ...(showAccount ? [{ key: 'account', label: t('login.tabAccount'), children: <AccountLoginForm /> }] : []),
+  ];
+  return (
+    <div className="fd-login">
+      <header className="fd-login__header">
+        <div className="fd-brand">
+          <Logo size={36} />
+          <span className="fd-brand__name">{APP_NAME}</span>
+          <span className="fd-brand__sub">{t('app.subtitle')}</span>
+        </div>
+        <LanguageSwitch className="fd-login__lang" />
+      </header>
+      <main className="fd-login__main">
+        <section className="fd-login__hero">
+          <h1>{t('login.heroTitle')}</h1>
+          <p>{t('login.heroText')}</p>
+          <ul className="fd-login__points">
+            <li>{t('login.pointVehicles')}</li>
+            <li>{t('login.pointEnergy')}</li>
+            <li>{t('login.pointFinance')}</li>
+          </ul>
+        </section>
+        <Card className="fd-login__card" variant="borderless">
+          <h2 className="fd-login__welcome">{t('login.welcome')}</h2>
+          <Tabs defaultActiveKey="qr" centered items={items} destroyOnHidden />
+        </Card>
+      </main>
+      <footer className="fd-login__footer">
+        © {new Date().getFullYear()} {APP_NAME} · {APP_VERSION}
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { cellText, dayRange, formatTime, lastThreeMonthsRange, orgPathIds, previousMonth, rangeLabel, relativeTime, shortNumber, toDate } from './format';
+
+describe('date helpers (spec §9)', () => {
+  it('reads a 10-digit timestamp as seconds', () => {
+    expect(toDate(1_700_000_000)?.getTime()).toBe(1_700_000_000_000);
+    expect(toDate('1700000000')?.getTime()).toBe(1_700_000_000_000);
+    expect(toDate(1_700_000_000_123)?.getTime()).toBe(1_700_000_000_123);
+  });
+
+  it('formats year-month-day hour:minute:second by default, zero-padded', () => {
+    expect(formatTime(new Date(2024, 0, 5, 3, 4, 5))).toBe('2024-01-05 03:04:05');
+  });
+
+  it('names weekdays in Chinese', () => {
+    expect(formatTime(new Date(2024, 0, 7), '{a}')).toBe('日');
+    expect(formatTime(new Date(2024, 0, 8), '星期{a}')).toBe('星期一');
+  });
+
+  it('gives empty text for invalid input', () => {
+    expect(formatTime(null)).toBe('');
+    expect(formatTime('not a date')).toBe('');
+  });
+
+  it('gives relative time in minutes, hours or days', () => {
+    const now = new Date(2024, 5, 1, 12, 0, 0).getTime();
+    expect(relativeTime(now - 5 * 60_000, now)).toEqual({ count: 5, unit: 'minute' });
+    expect(relativeTime(now - 3 * 3_600_000, now)).toEqual({ count: 3, unit: 'hour' });
+    expect(relativeTime(now - 2 * 86_400_000, now)).toEqual({ count: 2, unit: 'day' });
+  });
+
+  it('gives the previous month as yyyy-MM, previous year for January', () => {
+    expect(previousMonth(new Date(2024, 6, 15))).toBe('2024-06');
+    expect(previousMonth(new Date(2024, 0, 15))).toBe('2023-12');
+  });
+
+  it('ranges from the first day three months back to today, unpadded', () => {
+    expect(lastThreeMonthsRange(new Date(2024, 10, 21))).toEqual(['2024-8-1', '2024-11-21']);
+    expect(lastThreeMonthsRange(new Date(2024, 1, 5))).toEqual(['2023-11-1', '2024-2-5']);
+  });
+
+  it('spans whole days for a date range', () => {
+    expect(dayRange('2024-01-01', '2024-01-31')).toEqual(['2024-01-01 00:00:00', '2024-01-31 23:59:59']);
+  });
+});
+
+describe('number and label helpers (spec §9)', () => {
+  it('shortens numbers with k, M and G', () => {
+    expect(shortNumber(999)).toBe('999');
+    expect(shortNumber(1_200)).toBe('1.2k');
+    expect(shortNumber(2_000_000)).toBe('2M');
+    expect(shortNumber(3_450_000_000, 2)).toBe('3.45G');
+  });
+
+  it('labels a list by its first and last element', () => {
+    expect(rangeLabel([])).toBe('');
+    expect(rangeLabel(['A'])).toBe('A');
+    expect(rangeLabel(['A', 'B', 'C'])).toBe('A - C');
+  });
+
+  it('splits an org path into customer and org ids', () => {
+    expect(orgPathIds([])).toEqual({ currentClienteleId: '', orgId: '' });
+    expect(orgPathIds(['c1'])).toEqual({ currentClienteleId: 'c1', orgId: '0' });
+    expect(orgPathIds(['c1', 'o2', 'o3'])).toEqual({ currentClienteleId: 'c1', orgId: 'o3' });
+  });
+});
+
+describe('table cell text (spec §2)', () => {
+  it('shows -- for blanks and joins arrays by commas', () => {
+    expect(cellText(null)).toBe('--');
+    expect(cellText(undefined)).toBe('--');
+    expect(cellText('  ')).toBe('--');
+    expect(cellText([])).toBe('--');
+    expect(cellText(['a', '', 'b'])).toBe('a,b');
+    expect(cellText(0)).toBe('0');
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The tab bar's visited views (spec §2): pure updates plus a small store kept in
+ * sessionStorage so tabs survive reloads.
+ */
+import { useSyncExternalStore } from 'react';
+import { NO_TAB_PATHS } from '@/config/routes';
+import { VISITED_VIEWS_KEY } from './session';
+
+export interface VisitedView {
+  /** pathname + search: the tab's identity. */
+  path: string;
+  /** i18n key of the title; missing shows 'no-name'. */
+  title?: string;
+}
+
+export function opensTab(pathname: string): boolean {
+  return !NO_TAB_PATHS.includes(pathname) && !pathname.startsWith('/redirect/') && pathname !== '/401' && pathname !== '/404';
+}
+
+export function addView(views: VisitedView[], view: VisitedView): VisitedView[] {
+  const i = views.findIndex((v) => v.path === view.path);
+  if (i === -1) return [...views, view];
+  if (views[i].title === view.title) return views;
+  return views.map((v, j) => (j === i ? view : v));
+}
+
+export function closeView(views: VisitedView[], path: string): VisitedView[] {
+  return views.filter((v) => v.path !== path);
+}
+
+export function closeOthers(views: VisitedView[], path: string): VisitedView[] {
+  return views.filter((v) => v.path === path);
+}
+
+/** After closing the active tab: the last remaining tab, else home. */
+export function nextPathAfterClose(views: VisitedView[], fallback: string): string {
+  return views.length ? views[views.length - 1].path : fallback;
+}
+
+function load(): VisitedView[] {
+  try {
+    const parsed: unknown = JSON.parse(sessionStorage.getItem(VISITED_VIEWS_KEY) ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((v): v is VisitedView => typeof v?.path === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+let views: VisitedView[] = load();
+const listeners = new Set<() => void>();
+
+export function setVisitedViews(update: (current: VisitedView[]) => VisitedView[]): void {
+  const next = update(views);
+  if (next === views) return;
+  views = next;
+  sessionStorage.setItem(VISITED_VIEWS_KEY, JSON.stringify(views));
+  listeners.forEach((l) => l());
+}
+
+export function useVisitedViews(): VisitedView[] {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => views,
+  );
+}
