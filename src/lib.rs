@@ -3,9 +3,12 @@
 use std::net::SocketAddr;
 
 use anyhow::Context as _;
-use fleetdesk_kit::config::{CommonConfig, ServiceConfig};
+use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
 use fleetdesk_kit::internal_token::TokenSigner;
 use fleetdesk_kit::{Shutdown, db};
+use fleetdesk_org::seed::{DEMO_CORP_A, DEMO_CORP_B, DEMO_WECOM_USERS};
+use fleetdesk_wecom_standin::StandIn;
+use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 
 /// Every service schema, in migration order.
@@ -43,24 +46,101 @@ pub async fn seed(common: &CommonConfig) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Sign-in settings `fleetdesk all` hands to auth. In development, WeCom
+/// without a corp id is played by the local stand-in, and SMS without a
+/// provider goes to the development sender.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SignInConfig {
+    #[command(flatten)]
+    pub sms: fleetdesk_auth::SmsConfig,
+    #[command(flatten)]
+    pub wecom: fleetdesk_auth::WeComConfig,
+}
+
+/// Agent id the demo WeCom app has in the stand-in.
+pub const DEMO_WECOM_AGENT_ID: &str = "1000002";
+
+/// A WeCom stand-in knowing the demo corps (both accepting `secret`) and the
+/// demo members' WeCom identities, plus one corp-A user without an account.
+pub fn demo_wecom_standin(secret: &str) -> StandIn {
+    let standin = StandIn::new();
+    for corp in [DEMO_CORP_A, DEMO_CORP_B] {
+        standin.add_corp(corp, secret);
+    }
+    for (corp, wecom_user_id, _, name) in DEMO_WECOM_USERS {
+        standin.add_user(corp, wecom_user_id, name);
+    }
+    standin.add_user(DEMO_CORP_A, "sunqi", "孙七（未开通账号）");
+    standin
+}
+
+/// The running WeCom stand-in of a development stack.
+#[derive(Debug, Clone)]
+pub struct WeComStandIn {
+    pub standin: StandIn,
+    pub base_url: String,
+}
+
 /// A running all-in-one stack: every service on a loopback port, the gateway in front.
 #[derive(Debug)]
 pub struct Stack {
     pub http_addr: SocketAddr,
     pub grpc_ports: Vec<(&'static str, u16)>,
+    /// Set when the stack plays WeCom itself (development without a corp id).
+    pub wecom: Option<WeComStandIn>,
     tasks: JoinSet<anyhow::Result<()>>,
 }
 
 impl Stack {
     /// Starts every service (gRPC on 127.0.0.1, random ports) and the gateway
-    /// on `http_addr`, all sharing one signing key.
+    /// on `http_addr`, all sharing one signing key; in development also the
+    /// WeCom stand-in unless a real corp is configured.
     pub async fn start(
         common: CommonConfig,
+        sign_in: SignInConfig,
         http_addr: &str,
         console_dir: Option<std::path::PathBuf>,
         shutdown: Shutdown,
     ) -> anyhow::Result<Stack> {
         let signer: TokenSigner = common.signer()?;
+        let mut tasks = JoinSet::new();
+        // Bound first: WeCom's redirect URI names the gateway's address.
+        let gateway_listener = TcpListener::bind(http_addr)
+            .await
+            .with_context(|| format!("bind {http_addr}"))?;
+        let mut gateway_addr = gateway_listener.local_addr()?;
+        if gateway_addr.ip().is_unspecified() {
+            gateway_addr.set_ip([127, 0, 0, 1].into());
+        }
+        let SignInConfig { sms, mut wecom } = sign_in;
+        let mut standin = None;
+        if common.environment == Environment::Development && wecom.corp_id.is_none() {
+            let secret = uuid::Uuid::new_v4().simple().to_string();
+            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            let base_url = format!("http://{}", listener.local_addr()?);
+            let demo = demo_wecom_standin(&secret);
+            let stopping = shutdown.clone();
+            let serving = demo.clone();
+            tasks.spawn(async move {
+                fleetdesk_wecom_standin::serve(listener, serving, async move {
+                    stopping.wait().await;
+                })
+                .await
+                .context("WeCom stand-in")
+            });
+            wecom.corp_id = Some(DEMO_CORP_A.to_owned());
+            wecom.secret = Some(secret.into());
+            wecom.agent_id = DEMO_WECOM_AGENT_ID.to_owned();
+            wecom.api_base = base_url.clone();
+            wecom.qr_connect_url = format!("{base_url}/wwopen/sso/qrConnect");
+            standin = Some(WeComStandIn {
+                standin: demo,
+                base_url,
+            });
+        }
+        wecom
+            .redirect_uri
+            .get_or_insert_with(|| format!("http://{gateway_addr}/login"));
         let service_config = |common: &CommonConfig| ServiceConfig {
             common: common.clone(),
             grpc_addr: "127.0.0.1:0".to_owned(),
@@ -74,6 +154,8 @@ impl Stack {
                 service: service_config(&common),
                 org_url: org_url.clone(),
                 session_days: 30,
+                sms,
+                wecom,
             },
             signer.clone(),
         )
@@ -95,7 +177,7 @@ impl Stack {
             ("energy", energy.port()),
             ("finance", finance.port()),
         ];
-        let gateway = fleetdesk_gateway::Application::build(
+        let gateway = fleetdesk_gateway::Application::build_on(
             fleetdesk_gateway::Config {
                 common: common.clone(),
                 http_addr: http_addr.to_owned(),
@@ -110,11 +192,11 @@ impl Stack {
                 trust_forwarded_for: false,
             },
             signer,
+            gateway_listener,
         )
         .await?;
         let http_addr = SocketAddr::from(([127, 0, 0, 1], gateway.port()));
 
-        let mut tasks = JoinSet::new();
         tasks.spawn(org.run_until_stopped(shutdown.clone()));
         tasks.spawn(auth.run_until_stopped(shutdown.clone()));
         tasks.spawn(vehicle.run_until_stopped(shutdown.clone()));
@@ -124,6 +206,7 @@ impl Stack {
         Ok(Stack {
             http_addr,
             grpc_ports,
+            wecom: standin,
             tasks,
         })
     }

@@ -30,6 +30,8 @@ enum Target {
         /// Apply migrations and load demo data before starting.
         #[arg(long, env = "FLEETDESK_DEMO", default_value_t = false)]
         demo: bool,
+        #[command(flatten)]
+        sign_in: fleetdesk::SignInConfig,
     },
     /// The edge HTTP gateway.
     Gateway(fleetdesk_gateway::Config),
@@ -55,6 +57,24 @@ enum Target {
     },
     /// Print the edge API's OpenAPI document.
     Openapi,
+    /// A local stand-in for WeCom's QR page and API with the demo corps and
+    /// users (development; `all` starts its own).
+    WecomStandin {
+        /// Address to listen on.
+        #[arg(
+            long,
+            env = "FLEETDESK_WECOM_STANDIN_ADDR",
+            default_value = "127.0.0.1:8090"
+        )]
+        addr: String,
+        /// Secret the demo corps accept at gettoken; give auth the same one.
+        #[arg(
+            long = "wecom-secret",
+            env = "FLEETDESK_WECOM_SECRET",
+            hide_env_values = true
+        )]
+        secret: String,
+    },
 }
 
 impl Target {
@@ -70,6 +90,7 @@ impl Target {
             Target::Migrate { .. } => "fleetdesk-migrate",
             Target::Seed { .. } => "fleetdesk-seed",
             Target::Openapi => "fleetdesk-openapi",
+            Target::WecomStandin { .. } => "fleetdesk-wecom-standin",
         }
     }
 }
@@ -98,13 +119,18 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             http_addr,
             console_dir,
             demo,
+            sign_in,
         } => {
             if demo {
                 fleetdesk::migrate(&common).await?;
                 fleetdesk::seed(&common).await?;
             }
             let stack =
-                fleetdesk::Stack::start(common, &http_addr, console_dir, shutdown.clone()).await?;
+                fleetdesk::Stack::start(common, sign_in, &http_addr, console_dir, shutdown.clone())
+                    .await?;
+            if let Some(wecom) = &stack.wecom {
+                tracing::info!(url = %wecom.base_url, "WeCom stand-in is up.");
+            }
             tracing::info!(url = %format!("http://{}", stack.http_addr), "Fleetdesk is up.");
             stack.wait(shutdown).await
         }
@@ -153,5 +179,15 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
         Target::Migrate { common } => fleetdesk::migrate(&common).await,
         Target::Seed { common } => fleetdesk::seed(&common).await,
         Target::Openapi => Ok(()),
+        Target::WecomStandin { addr, secret } => {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            fleetdesk_wecom_standin::serve(
+                listener,
+                fleetdesk::demo_wecom_standin(&secret),
+                async move { shutdown.wait().await },
+            )
+            .await?;
+            Ok(())
+        }
     }
 }

@@ -45,7 +45,7 @@ async fn seed_is_idempotent() {
     assert!(fleetdesk(&db).arg("migrate").status().unwrap().success());
     assert!(fleetdesk(&db).arg("seed").status().unwrap().success());
     let first = counts(&db).await;
-    assert_eq!(&first[..2], &[3, 2], "three demo accounts, two enterprises");
+    assert_eq!(&first[..2], &[4, 2], "four demo accounts, two enterprises");
     assert!(fleetdesk(&db).arg("seed").status().unwrap().success());
     assert_eq!(counts(&db).await, first);
 }

@@ -2,8 +2,17 @@
 //! `#[utoipa::path(security(..))]`, right next to the route:
 //!
 //! - `security(())` — public;
-//! - `security(("token" = []))` — any signed-in user;
-//! - `security(("token" = ["a", "b"]))` — a signed-in user holding any of the values.
+//! - `security(("personal" = []))` — any live session, personal or
+//!   enterprise: routes about the person rather than an enterprise (listing
+//!   and choosing enterprises, logout, own password). The handler takes a
+//!   [`Person`];
+//! - `security(("token" = []))` — a signed-in user in an enterprise (an
+//!   enterprise session; a personal one answers 1001 "请先选择企业");
+//! - `security(("token" = ["a", "b"]))` — such a user holding any of the values.
+//!
+//! `personal` and `token` are two security schemes on the same `token`
+//! header: the scheme names the kind of session a route accepts, and the
+//! scopes of `token` stay purely permission values.
 //!
 //! At start-up the OpenAPI document is read into an [`AccessTable`]; the
 //! [`enforce`] middleware looks every request up by its matched route. A route
@@ -20,16 +29,22 @@ use fleetdesk_kit::{ErrorCode, ServiceError};
 
 use crate::envelope::ApiError;
 use crate::extract::session_token;
-use crate::session::{self, Principal};
+use crate::session::{self, Person, Principal};
 use crate::state::AppState;
 
-/// The name of the security scheme in the OpenAPI document.
+/// The security scheme of routes that need an enterprise session.
 pub const SCHEME: &str = "token";
+/// The security scheme of routes that accept any live session.
+pub const PERSONAL_SCHEME: &str = "personal";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Access {
     Public,
+    /// Any live session; the handler sees the [`Person`].
+    Personal,
+    /// An enterprise session; the handler sees the [`Principal`].
     SignedIn,
+    /// An enterprise session holding any of the permission values.
     AnyOf(Vec<String>),
 }
 
@@ -99,6 +114,9 @@ fn access_of(requirements: &[serde_json::Value]) -> Access {
         if map.is_empty() {
             return Access::Public;
         }
+        if map.contains_key(PERSONAL_SCHEME) {
+            return Access::Personal;
+        }
         if let Some(values) = map.get(SCHEME).and_then(|v| v.as_array()) {
             scopes.extend(values.iter().filter_map(|v| v.as_str().map(str::to_owned)));
         }
@@ -130,6 +148,13 @@ pub async fn enforce(State(state): State<AppState>, mut req: Request, next: Next
     let Some(token) = session_token(req.headers()) else {
         return ApiError::code(ErrorCode::Unauthenticated).into_response();
     };
+    if access == Access::Personal {
+        match session::resolve_person(&state, &token).await {
+            Ok(person) => req.extensions_mut().insert(person),
+            Err(err) => return ApiError(err).into_response(),
+        };
+        return next.run(req).await;
+    }
     let principal = match session::resolve(&state, &token).await {
         Ok(p) => p,
         Err(err) => return ApiError(err).into_response(),
@@ -156,6 +181,18 @@ impl<S: Send + Sync> FromRequestParts<S> for Principal {
     }
 }
 
+impl<S: Send + Sync> FromRequestParts<S> for Person {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<Person>()
+            .cloned()
+            .ok_or_else(|| ApiError(ServiceError::unauthenticated()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +207,10 @@ mod tests {
         assert_eq!(
             access_of(&[serde_json::json!({ "token": ["a", "b"] })]),
             Access::AnyOf(vec!["a".into(), "b".into()])
+        );
+        assert_eq!(
+            access_of(&[serde_json::json!({ "personal": [] })]),
+            Access::Personal
         );
     }
 }

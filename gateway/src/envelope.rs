@@ -56,6 +56,24 @@ impl<T: Serialize> IntoResponse for Ok<T> {
     }
 }
 
+/// A successful answer whose `msg` the console shows (e.g. 修改密码成功).
+#[derive(Debug)]
+pub struct OkWith<T> {
+    pub msg: &'static str,
+    pub data: T,
+}
+
+impl<T: Serialize> IntoResponse for OkWith<T> {
+    fn into_response(self) -> Response {
+        Json(Envelope {
+            code: 200,
+            msg: self.msg.to_owned(),
+            data: self.data,
+        })
+        .into_response()
+    }
+}
+
 /// A failed answer: a service error rendered as the envelope.
 #[derive(Debug)]
 pub struct ApiError(pub ServiceError);

@@ -18,6 +18,7 @@ use std::time::Duration;
 use axum::extract::DefaultBodyLimit;
 use axum::response::IntoResponse;
 use axum::routing::any;
+use fleetdesk_kit::config::Environment;
 use fleetdesk_kit::internal_token::TokenSigner;
 use fleetdesk_kit::{ErrorCode, Shutdown, events, grpc};
 use tokio::net::TcpListener;
@@ -47,7 +48,17 @@ impl utoipa::Modify for TokenScheme {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             access::SCHEME,
-            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("token"))),
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "token",
+                "An enterprise session token.",
+            ))),
+        );
+        components.add_security_scheme(
+            access::PERSONAL_SCHEME,
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "token",
+                "Any live session token, personal or enterprise.",
+            ))),
         );
     }
 }
@@ -75,6 +86,17 @@ pub struct Application {
 
 impl Application {
     pub async fn build(config: Config, signer: TokenSigner) -> anyhow::Result<Application> {
+        let listener = TcpListener::bind(&config.http_addr).await?;
+        Application::build_on(config, signer, listener).await
+    }
+
+    /// Like [`Application::build`] on a listener bound beforehand (so its
+    /// address is known before the gateway is built).
+    pub async fn build_on(
+        config: Config,
+        signer: TokenSigner,
+        listener: TcpListener,
+    ) -> anyhow::Result<Application> {
         let (api_router, openapi) = api();
         let access = AccessTable::from_openapi(&openapi).map_err(anyhow::Error::msg)?;
         let upstreams = Upstreams {
@@ -93,6 +115,7 @@ impl Application {
             sessions: sessions.clone(),
             access: Arc::new(access),
             trust_forwarded_for: config.trust_forwarded_for,
+            development: config.common.environment == Environment::Development,
         };
         let openapi = Arc::new(openapi.to_pretty_json()?);
         // The access check covers the declared routes; the document and the
@@ -154,7 +177,6 @@ impl Application {
             });
         }
         let nats = events::connect_nats(&config.common.nats_url, "fleetdesk-gateway").await?;
-        let listener = TcpListener::bind(&config.http_addr).await?;
         Ok(Application {
             listener,
             router,

@@ -1,7 +1,9 @@
-//! Turning a session token into a principal: auth says whose session it is,
-//! org says what that person may do in the enterprise. Results are cached
-//! briefly; logout evicts at once here and, through a NATS event, in every
-//! other gateway.
+//! Turning a session token into who is calling: auth says whose session it
+//! is; for an enterprise session org adds what that person may do there (a
+//! [`Principal`]). A personal session, or any session seen by a route that
+//! only needs the person, gives a [`Person`]. Results are cached briefly;
+//! logout and password changes evict at once here and, through a NATS event,
+//! in every other gateway.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -39,7 +41,30 @@ pub struct Principal {
     pub token: String,
 }
 
+/// A signed-in person, with or without an enterprise chosen.
+#[derive(Debug, Clone)]
+pub struct Person {
+    pub session_id: String,
+    pub account_id: String,
+    /// Set for an enterprise session.
+    pub enterprise_id: Option<String>,
+    pub expires_at: DateTime<Utc>,
+    /// The raw token, needed to end the session or derive another.
+    pub token: String,
+}
+
 impl Principal {
+    /// The person behind this enterprise session.
+    pub fn person(&self) -> Person {
+        Person {
+            session_id: self.session_id.clone(),
+            account_id: self.account_id.clone(),
+            enterprise_id: Some(self.enterprise_id.clone()),
+            expires_at: self.expires_at,
+            token: self.token.clone(),
+        }
+    }
+
     pub fn has_any(&self, values: &[String]) -> bool {
         values.iter().any(|v| self.permissions.contains(v))
     }
@@ -66,11 +91,27 @@ pub fn token_hash(token: &str) -> TokenHash {
     Sha256::digest(token.as_bytes()).into()
 }
 
+/// What a token resolves to.
+#[derive(Debug, Clone)]
+enum Resolved {
+    Personal(Person),
+    Enterprise(Principal),
+}
+
+impl Resolved {
+    fn expires_at(&self) -> DateTime<Utc> {
+        match self {
+            Resolved::Personal(p) => p.expires_at,
+            Resolved::Enterprise(p) => p.expires_at,
+        }
+    }
+}
+
 /// Recently resolved sessions by token hash.
 #[derive(Debug)]
 pub struct SessionCache {
     ttl: Duration,
-    entries: Mutex<HashMap<TokenHash, (Instant, Principal)>>,
+    entries: Mutex<HashMap<TokenHash, (Instant, Resolved)>>,
 }
 
 impl SessionCache {
@@ -81,11 +122,11 @@ impl SessionCache {
         }
     }
 
-    fn get(&self, hash: &TokenHash) -> Option<Principal> {
+    fn get(&self, hash: &TokenHash) -> Option<Resolved> {
         let mut entries = self.entries.lock().expect("session cache lock");
         match entries.get(hash) {
-            Some((at, p)) if at.elapsed() < self.ttl && p.expires_at > Utc::now() => {
-                Some(p.clone())
+            Some((at, r)) if at.elapsed() < self.ttl && r.expires_at() > Utc::now() => {
+                Some(r.clone())
             }
             Some(_) => {
                 entries.remove(hash);
@@ -95,14 +136,14 @@ impl SessionCache {
         }
     }
 
-    fn put(&self, hash: TokenHash, principal: Principal) {
+    fn put(&self, hash: TokenHash, resolved: Resolved) {
         let mut entries = self.entries.lock().expect("session cache lock");
         // Keep the map bounded: drop stale entries when it grows.
         if entries.len() > 10_000 {
             let ttl = self.ttl;
             entries.retain(|_, (at, _)| at.elapsed() < ttl);
         }
-        entries.insert(hash, (Instant::now(), principal));
+        entries.insert(hash, (Instant::now(), resolved));
     }
 
     pub fn evict(&self, hash: &TokenHash) {
@@ -113,11 +154,31 @@ impl SessionCache {
     }
 }
 
-/// The principal of `token`, from the cache or the services.
+/// The principal of an enterprise session; a personal one answers 1001
+/// "请先选择企业" (it may only choose an enterprise).
 pub async fn resolve(state: &AppState, token: &str) -> Result<Principal, ServiceError> {
+    match resolve_any(state, token).await? {
+        Resolved::Enterprise(principal) => Ok(principal),
+        Resolved::Personal(_) => Err(ServiceError::new(
+            ErrorCode::Unauthenticated,
+            "请先选择企业",
+        )),
+    }
+}
+
+/// The person behind any live session, personal or enterprise.
+pub async fn resolve_person(state: &AppState, token: &str) -> Result<Person, ServiceError> {
+    Ok(match resolve_any(state, token).await? {
+        Resolved::Enterprise(principal) => principal.person(),
+        Resolved::Personal(person) => person,
+    })
+}
+
+/// What `token` stands for, from the cache or the services.
+async fn resolve_any(state: &AppState, token: &str) -> Result<Resolved, ServiceError> {
     let hash = token_hash(token);
-    if let Some(p) = state.sessions.get(&hash) {
-        return Ok(p);
+    if let Some(resolved) = state.sessions.get(&hash) {
+        return Ok(resolved);
     }
     let session = state
         .auth()
@@ -129,43 +190,46 @@ pub async fn resolve(state: &AppState, token: &str) -> Result<Principal, Service
         .into_inner()
         .session
         .ok_or_else(ServiceError::unauthenticated)?;
-    if session.kind != SessionKind::Enterprise as i32 {
-        // A personal session may only choose an enterprise (/selectNet).
-        return Err(ServiceError::new(
-            ErrorCode::Unauthenticated,
-            "请先选择企业",
-        ));
-    }
-    let principal = state
-        .org()
-        .get_principal(state.as_gateway(GetPrincipalRequest {
-            account_id: session.account_id.clone(),
-            enterprise_id: session.enterprise_id.clone(),
-        }))
-        .await
-        .map_err(|s| ServiceError::from_status(&s))?
-        .into_inner()
-        .principal
-        .ok_or_else(ServiceError::unauthenticated)?;
     let expires_at = session
         .expire_time
         .as_ref()
         .and_then(fleetdesk_kit::convert::datetime)
         .ok_or_else(ServiceError::unauthenticated)?;
-    let resolved = Principal {
-        session_id: session.id,
-        account_id: principal.account_id,
-        user_id: principal.user_id,
-        enterprise_id: principal.enterprise_id,
-        enterprise_name: principal.enterprise_name,
-        name: principal.name,
-        user_name: principal.user_name,
-        avatar_url: principal.avatar_url,
-        roles: principal.roles,
-        permissions: principal.permission_values.into_iter().collect(),
-        flags: principal.flags.unwrap_or_default(),
-        expires_at,
-        token: token.to_owned(),
+    let resolved = if session.kind == SessionKind::Enterprise as i32 {
+        let principal = state
+            .org()
+            .get_principal(state.as_gateway(GetPrincipalRequest {
+                account_id: session.account_id.clone(),
+                enterprise_id: session.enterprise_id.clone(),
+            }))
+            .await
+            .map_err(|s| ServiceError::from_status(&s))?
+            .into_inner()
+            .principal
+            .ok_or_else(ServiceError::unauthenticated)?;
+        Resolved::Enterprise(Principal {
+            session_id: session.id,
+            account_id: principal.account_id,
+            user_id: principal.user_id,
+            enterprise_id: principal.enterprise_id,
+            enterprise_name: principal.enterprise_name,
+            name: principal.name,
+            user_name: principal.user_name,
+            avatar_url: principal.avatar_url,
+            roles: principal.roles,
+            permissions: principal.permission_values.into_iter().collect(),
+            flags: principal.flags.unwrap_or_default(),
+            expires_at,
+            token: token.to_owned(),
+        })
+    } else {
+        Resolved::Personal(Person {
+            session_id: session.id,
+            account_id: session.account_id,
+            enterprise_id: None,
+            expires_at,
+            token: token.to_owned(),
+        })
     };
     state.sessions.put(hash, resolved.clone());
     Ok(resolved)

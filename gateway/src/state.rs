@@ -44,6 +44,9 @@ pub struct AppState {
     pub sessions: Arc<SessionCache>,
     pub access: Arc<AccessTable>,
     pub trust_forwarded_for: bool,
+    /// Development deployment: development-only routes answer, cookies may
+    /// travel over plain HTTP.
+    pub development: bool,
 }
 
 impl AppState {

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use fleetdesk::Stack;
+use fleetdesk::{SignInConfig, Stack, WeComStandIn};
 use fleetdesk_kit::Shutdown;
 use fleetdesk_kit::config::{CommonConfig, Environment};
 use fleetdesk_testkit::TestDb;
@@ -15,6 +15,8 @@ pub struct TestApp {
     pub db: TestDb,
     pub grpc_ports: Vec<(&'static str, u16)>,
     pub common: CommonConfig,
+    /// The WeCom stand-in this stack talks to.
+    pub wecom: WeComStandIn,
     shutdown: Shutdown,
 }
 
@@ -46,9 +48,15 @@ pub async fn spawn_app() -> TestApp {
 /// Another stack (own gateway and services) on the same database.
 pub async fn spawn_second_stack(first: &TestApp) -> (String, Shutdown) {
     let shutdown = Shutdown::new();
-    let stack = Stack::start(first.common.clone(), "127.0.0.1:0", None, shutdown.clone())
-        .await
-        .expect("stack");
+    let stack = Stack::start(
+        first.common.clone(),
+        SignInConfig::default(),
+        "127.0.0.1:0",
+        None,
+        shutdown.clone(),
+    )
+    .await
+    .expect("stack");
     let base = format!("http://{}", stack.http_addr);
     tokio::spawn(stack.wait(shutdown.clone()));
     (base, shutdown)
@@ -56,11 +64,18 @@ pub async fn spawn_second_stack(first: &TestApp) -> (String, Shutdown) {
 
 async fn spawn_on(db: TestDb, common: CommonConfig) -> TestApp {
     let shutdown = Shutdown::new();
-    let stack = Stack::start(common.clone(), "127.0.0.1:0", None, shutdown.clone())
-        .await
-        .expect("stack");
+    let stack = Stack::start(
+        common.clone(),
+        SignInConfig::default(),
+        "127.0.0.1:0",
+        None,
+        shutdown.clone(),
+    )
+    .await
+    .expect("stack");
     let base = format!("http://{}", stack.http_addr);
     let grpc_ports = stack.grpc_ports.clone();
+    let wecom = stack.wecom.clone().expect("development stacks play WeCom");
     tokio::spawn(stack.wait(shutdown.clone()));
     TestApp {
         base,
@@ -68,6 +83,7 @@ async fn spawn_on(db: TestDb, common: CommonConfig) -> TestApp {
         db,
         grpc_ports,
         common,
+        wecom,
         shutdown,
     }
 }
@@ -155,5 +171,166 @@ pub async fn eventually(within: Duration, mut f: impl AsyncFnMut() -> bool) -> b
             return false;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// What a WeCom QR scan hands back to the console.
+#[derive(Debug, Clone)]
+pub struct WeComCallback {
+    pub code: String,
+    pub state: String,
+}
+
+impl TestApp {
+    /// One number from the database, e.g. `select count(*) from auth.session`.
+    pub async fn count(&self, query: &str) -> i64 {
+        let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
+        let n: i64 = sqlx::query_scalar(query)
+            .fetch_one(&pool)
+            .await
+            .expect("count");
+        pool.close().await;
+        n
+    }
+
+    /// Asks for an SMS code: (status, envelope, Retry-After).
+    pub async fn send_code(&self, phone: &str, purpose: &str) -> (u16, Value, Option<u64>) {
+        let response = self
+            .http
+            .post(format!("{}/api/v1/auth/sms-code", self.base))
+            .json(&json!({ "phone": phone, "purpose": purpose }))
+            .send()
+            .await
+            .expect("sms-code");
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
+        let (status, body) = envelope(response).await;
+        (status, body, retry_after)
+    }
+
+    /// Codes the development sender recorded for `phone`, newest first.
+    pub async fn sms_outbox(&self, phone: &str) -> Vec<String> {
+        let (status, body) = self
+            .get(&format!("/api/v1/dev/sms-outbox?phone={phone}"), None)
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body["data"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .map(|m| m["code"].as_str().expect("code").to_owned())
+            .collect()
+    }
+
+    /// Sends a code and reads it back from the development sender.
+    pub async fn fresh_code(&self, phone: &str, purpose: &str) -> String {
+        let (status, body, _) = self.send_code(phone, purpose).await;
+        assert_eq!(status, 200, "{body}");
+        self.sms_outbox(phone).await.remove(0)
+    }
+
+    pub async fn login_sms(&self, phone: &str, code: &str) -> (u16, Value) {
+        self.post(
+            "/api/v1/auth/login",
+            None,
+            json!({ "loginType": 2, "phone": phone, "verifyCode": code }),
+        )
+        .await
+    }
+
+    /// The QR frame settings, as a browser with `cookie` (if any) asks for
+    /// them; returns the data and the binding cookie the gateway set.
+    pub async fn wecom_app_info(&self, cookie: Option<&str>) -> (Value, String) {
+        let mut req = self
+            .http
+            .get(format!("{}/api/v1/auth/wecom/app-info", self.base));
+        if let Some(c) = cookie {
+            req = req.header("cookie", c);
+        }
+        let response = req.send().await.expect("app-info");
+        let set_cookie = response
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .expect("binding cookie")
+            .to_owned();
+        let (status, body) = envelope(response).await;
+        assert_eq!(status, 200, "{body}");
+        let cookie = set_cookie.split(';').next().unwrap().to_owned();
+        (body["data"].clone(), cookie)
+    }
+
+    /// Opens the stand-in's QR page with `info` and picks `userid`, as a
+    /// person scanning would; returns what comes back to the console.
+    pub async fn wecom_scan(&self, info: &Value, userid: &str) -> WeComCallback {
+        let no_redirects = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let page = no_redirects
+            .get(info["qrconnect_url"].as_str().unwrap())
+            .query(&[
+                ("appid", info["appid"].as_str().unwrap()),
+                ("agentid", info["agentid"].as_str().unwrap()),
+                ("redirect_uri", info["redirect_uri"].as_str().unwrap()),
+                ("state", info["state"].as_str().unwrap()),
+            ])
+            .send()
+            .await
+            .expect("QR page")
+            .text()
+            .await
+            .unwrap();
+        let marker = format!("data-userid=\"{userid}\" href=\"");
+        let href = page
+            .split(&marker)
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("{userid} not on the QR page: {page}"))
+            .replace("&amp;", "&");
+        let confirm = no_redirects
+            .get(format!("{}{href}", self.wecom.base_url))
+            .send()
+            .await
+            .expect("confirm");
+        assert_eq!(confirm.status(), 302);
+        let location =
+            reqwest::Url::parse(confirm.headers()["location"].to_str().unwrap()).unwrap();
+        assert!(
+            location
+                .as_str()
+                .starts_with(info["redirect_uri"].as_str().unwrap()),
+            "{location}"
+        );
+        let param = |name: &str| {
+            location
+                .query_pairs()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.into_owned())
+                .unwrap_or_default()
+        };
+        WeComCallback {
+            code: param("code"),
+            state: param("state"),
+        }
+    }
+
+    /// Signs in with a WeCom callback, as the browser holding `cookie`.
+    pub async fn login_wecom(
+        &self,
+        callback: &WeComCallback,
+        cookie: Option<&str>,
+    ) -> (u16, Value) {
+        let mut req = self
+            .http
+            .post(format!("{}/api/v1/auth/login", self.base))
+            .json(&json!({ "loginType": 3, "authToken": callback.code, "state": callback.state }));
+        if let Some(c) = cookie {
+            req = req.header("cookie", c);
+        }
+        envelope(req.send().await.expect("login")).await
     }
 }

@@ -1,7 +1,10 @@
 //! Edge routes under `/api/v1`, one module per resource.
 
 pub mod auth;
+pub mod dev;
+pub mod login_logs;
 pub mod me;
+pub mod password;
 pub mod system;
 
 use fleetdesk_proto::common::v1::PageRequest;
@@ -14,6 +17,9 @@ use crate::state::AppState;
 pub fn api_v1() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(auth::router())
+        .merge(password::router())
+        .merge(login_logs::router())
+        .merge(dev::router())
         .merge(me::router())
         .merge(system::router())
 }

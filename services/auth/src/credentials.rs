@@ -1,8 +1,11 @@
 //! Passwords and session tokens.
 //!
-//! Passwords are argon2id hashes computed on the blocking pool, at most one
-//! per core at a time, so a login storm cannot starve the async threads.
-//! Session tokens are 256 random bits; only their SHA-256 is stored.
+//! Passwords are argon2id hashes computed on the blocking pool, one core
+//! short of all of them at a time (at least one), so a login storm cannot
+//! starve the async threads or the other requests' CPU. A bounded number of
+//! checks may wait for a turn; beyond that a check is refused at once as
+//! busy instead of piling up. Session tokens are 256 random bits; only their
+//! SHA-256 is stored.
 
 use std::sync::Arc;
 
@@ -15,10 +18,25 @@ use rand::RngCore as _;
 use sha2::{Digest as _, Sha256};
 use tokio::sync::Semaphore;
 
+/// How many password checks may wait for a hashing turn.
+const MAX_WAITING: usize = 64;
+
+/// Why a password could not be hashed or checked.
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    /// Too many checks are already waiting; try again shortly.
+    #[error("too many password checks waiting")]
+    Busy,
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+}
+
 /// Bounded password hashing.
 #[derive(Clone, Debug)]
 pub struct PasswordHasher {
     permits: Arc<Semaphore>,
+    /// Hashing turns plus waiting places; a check without one is refused.
+    places: Arc<Semaphore>,
     /// Checked against when the account does not exist, so an unknown account
     /// costs the same time as a wrong password.
     decoy_hash: Arc<String>,
@@ -27,21 +45,41 @@ pub struct PasswordHasher {
 impl PasswordHasher {
     pub fn new() -> PasswordHasher {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        PasswordHasher::with_limits(cores.saturating_sub(1).max(1), MAX_WAITING)
+    }
+
+    /// `turns` hashes at a time, `waiting` more may queue.
+    fn with_limits(turns: usize, waiting: usize) -> PasswordHasher {
         let decoy = hash_now(&B64.encode(random_bytes::<16>())).expect("hash decoy");
         PasswordHasher {
-            permits: Arc::new(Semaphore::new(cores)),
+            permits: Arc::new(Semaphore::new(turns)),
+            places: Arc::new(Semaphore::new(turns + waiting)),
             decoy_hash: Arc::new(decoy),
         }
     }
 
-    pub async fn hash(&self, password: String) -> anyhow::Result<String> {
-        let _permit = self.permits.acquire().await?;
-        tokio::task::spawn_blocking(move || hash_now(&password)).await?
+    /// Waits for a hashing turn, or refuses when too many already wait.
+    async fn turn(&self) -> Result<[tokio::sync::SemaphorePermit<'_>; 2], HashError> {
+        let place = self.places.try_acquire().map_err(|_| HashError::Busy)?;
+        let permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|e| HashError::Failed(e.into()))?;
+        Ok([place, permit])
+    }
+
+    pub async fn hash(&self, password: String) -> Result<String, HashError> {
+        let _turn = self.turn().await?;
+        let hashed = tokio::task::spawn_blocking(move || hash_now(&password))
+            .await
+            .map_err(|e| HashError::Failed(e.into()))??;
+        Ok(hashed)
     }
 
     /// True when `password` matches `hash`; a missing hash checks the decoy and fails.
-    pub async fn verify(&self, password: String, hash: Option<String>) -> anyhow::Result<bool> {
-        let _permit = self.permits.acquire().await?;
+    pub async fn verify(&self, password: String, hash: Option<String>) -> Result<bool, HashError> {
+        let _turn = self.turn().await?;
         let real = hash.is_some();
         let hash = hash.unwrap_or_else(|| self.decoy_hash.as_ref().clone());
         let ok = tokio::task::spawn_blocking(move || {
@@ -53,7 +91,8 @@ impl PasswordHasher {
                     .is_ok(),
             )
         })
-        .await??;
+        .await
+        .map_err(|e| HashError::Failed(e.into()))??;
         Ok(ok && real)
     }
 }
@@ -109,6 +148,20 @@ mod tests {
     async fn a_missing_account_never_verifies_even_with_the_decoy_password() {
         let hasher = PasswordHasher::new();
         assert!(!hasher.verify(String::new(), None).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn checks_beyond_the_waiting_places_are_refused_as_busy() {
+        let hasher = PasswordHasher::with_limits(1, 1);
+        let checks = (0..4).map(|_| hasher.verify("x".into(), None));
+        // join_all polls every check once before any finishes, so each takes
+        // (or fails to take) its place up front.
+        let answers = futures::future::join_all(checks).await;
+        let busy = answers
+            .iter()
+            .filter(|a| matches!(a, Err(HashError::Busy)))
+            .count();
+        assert_eq!(busy, 2, "one hashing, one waiting, the rest refused");
     }
 
     #[test]

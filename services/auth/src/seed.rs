@@ -9,11 +9,13 @@ use crate::store;
 /// Password of every demo account.
 pub const DEMO_PASSWORD: &str = "Demo@12345";
 
-/// (username, display name, phone) of the demo accounts.
-pub const DEMO_ACCOUNTS: [(&str, &str, &str); 3] = [
+/// (username, display name, phone) of the demo accounts. `demo_multi` belongs
+/// to both demo enterprises, so it signs in to a personal session and chooses.
+pub const DEMO_ACCOUNTS: [(&str, &str, &str); 4] = [
     ("demo", "演示管理员", "13800000001"),
     ("demo_ops", "运营专员", "13800000002"),
     ("demo2", "冷链管理员", "13800000003"),
+    ("demo_multi", "跨企业专员", "13800000004"),
 ];
 
 /// The account id of a demo username, as the org seed refers to it.

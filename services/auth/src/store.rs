@@ -35,6 +35,15 @@ pub async fn account_by_username(
     .await
 }
 
+pub async fn account_by_phone(pool: &PgPool, phone: &str) -> sqlx::Result<Option<AccountRow>> {
+    sqlx::query_as(&format!(
+        "select {ACCOUNT_COLUMNS} from account where phone = $1"
+    ))
+    .bind(phone)
+    .fetch_optional(pool)
+    .await
+}
+
 pub async fn account_by_id(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<AccountRow>> {
     sqlx::query_as(&format!(
         "select {ACCOUNT_COLUMNS} from account where id = $1"
@@ -83,6 +92,39 @@ pub async fn insert_session(pool: &PgPool, new: NewSession<'_>) -> sqlx::Result<
     .await
 }
 
+/// Ends every live session of an account except the one of `keep`, in the
+/// caller's transaction; returns (id, token hash) of each ended one.
+pub async fn revoke_account_sessions(
+    tx: &mut sqlx::PgConnection,
+    account_id: Uuid,
+    keep: Option<&[u8]>,
+    reason: &str,
+) -> sqlx::Result<Vec<(Uuid, Vec<u8>)>> {
+    sqlx::query_as(
+        "update session set revoked_at = now(), revoke_reason = $3 \
+         where account_id = $1 and revoked_at is null and ($2::bytea is null or token_hash <> $2) \
+         returning id, token_hash",
+    )
+    .bind(account_id)
+    .bind(keep)
+    .bind(reason)
+    .fetch_all(tx)
+    .await
+}
+
+pub async fn set_password(
+    tx: &mut sqlx::PgConnection,
+    account_id: Uuid,
+    password_hash: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("update account set password_hash = $2, updated_at = now() where id = $1")
+        .bind(account_id)
+        .bind(password_hash)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
 pub async fn session_by_token_hash(
     pool: &PgPool,
     token_hash: &[u8],
@@ -117,6 +159,8 @@ pub struct LoginAttempt<'a> {
     pub principal: &'a str,
     pub account_id: Option<Uuid>,
     pub enterprise_id: Option<Uuid>,
+    /// Enterprises the account belongs to: each of them sees the attempt.
+    pub enterprise_ids: &'a [Uuid],
     pub succeeded: bool,
     pub failure_reason: &'a str,
     pub ip: &'a str,
@@ -126,7 +170,7 @@ pub struct LoginAttempt<'a> {
 pub async fn record_login(pool: &PgPool, a: LoginAttempt<'_>) -> sqlx::Result<()> {
     sqlx::query(
         "insert into login_log (id, login_type, principal, account_id, enterprise_id, succeeded, \
-         failure_reason, ip, user_agent) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         failure_reason, ip, user_agent, enterprise_ids) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(Uuid::new_v4())
     .bind(a.login_type)
@@ -137,9 +181,81 @@ pub async fn record_login(pool: &PgPool, a: LoginAttempt<'_>) -> sqlx::Result<()
     .bind(a.failure_reason)
     .bind(a.ip)
     .bind(a.user_agent)
+    .bind(a.enterprise_ids)
     .execute(pool)
     .await?;
     Ok(())
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct LoginLogRow {
+    pub id: Uuid,
+    pub attempted_at: DateTime<Utc>,
+    pub login_type: i16,
+    pub principal: String,
+    pub succeeded: bool,
+    pub failure_reason: String,
+    pub ip: String,
+    pub user_agent: String,
+}
+
+/// Filters of the login log; `None` means any.
+#[derive(Debug, Default)]
+pub struct LoginLogFilter {
+    pub login_type: Option<i16>,
+    pub succeeded: Option<bool>,
+    pub from: Option<DateTime<Utc>>,
+    pub to: Option<DateTime<Utc>>,
+    /// Part of the principal.
+    pub principal: String,
+}
+
+/// One page of an enterprise's login log, newest first, and the total.
+pub async fn list_login_logs(
+    pool: &PgPool,
+    enterprise_id: Uuid,
+    filter: &LoginLogFilter,
+    page: i64,
+    size: i64,
+) -> sqlx::Result<(Vec<LoginLogRow>, i64)> {
+    let pattern = format!(
+        "%{}%",
+        filter
+            .principal
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    );
+    const WHERE: &str = "where $1 = any(enterprise_ids) \
+         and ($2::smallint is null or login_type = $2) \
+         and ($3::boolean is null or succeeded = $3) \
+         and ($4::timestamptz is null or attempted_at >= $4) \
+         and ($5::timestamptz is null or attempted_at <= $5) \
+         and principal like $6";
+    let rows = sqlx::query_as(&format!(
+        "select id, attempted_at, login_type, principal, succeeded, failure_reason, ip, user_agent \
+         from login_log {WHERE} order by attempted_at desc, id limit $7 offset $8"
+    ))
+    .bind(enterprise_id)
+    .bind(filter.login_type)
+    .bind(filter.succeeded)
+    .bind(filter.from)
+    .bind(filter.to)
+    .bind(&pattern)
+    .bind(size)
+    .bind((page - 1) * size)
+    .fetch_all(pool)
+    .await?;
+    let total = sqlx::query_scalar(&format!("select count(*) from login_log {WHERE}"))
+        .bind(enterprise_id)
+        .bind(filter.login_type)
+        .bind(filter.succeeded)
+        .bind(filter.from)
+        .bind(filter.to)
+        .bind(&pattern)
+        .fetch_one(pool)
+        .await?;
+    Ok((rows, total))
 }
 
 /// Creates or refreshes an account with a fixed id (demo data).

@@ -11,7 +11,7 @@ use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
-use crate::store::{self, ENABLED, OrgUnitRow, RoleRow};
+use crate::store::{self, ENABLED, MembershipRow, OrgUnitRow, RoleRow};
 
 pub const PERM_ROLE_LIST: &str = "as:sys:role:getList";
 pub const PERM_ORG_LIST: &str = "as:sys:org:getList";
@@ -47,6 +47,15 @@ fn role_pb(row: &RoleRow) -> pb::Role {
         status: status_pb(row.status),
         user_count: i32::try_from(row.user_count).unwrap_or(i32::MAX),
         create_time: Some(timestamp(row.created_at)),
+    }
+}
+
+fn membership_pb(row: MembershipRow) -> pb::Membership {
+    pb::Membership {
+        enterprise_id: row.enterprise_id.to_string(),
+        enterprise_name: row.enterprise_name,
+        user_id: row.member_id.to_string(),
+        account_id: row.account_id.to_string(),
     }
 }
 
@@ -154,15 +163,27 @@ impl OrgService for OrgApi {
         let rows = store::memberships(&self.pool, account_id)
             .await
             .map_err(ServiceError::from)?;
-        let memberships = rows
-            .into_iter()
-            .map(|r| pb::Membership {
-                enterprise_id: r.enterprise_id.to_string(),
-                enterprise_name: r.enterprise_name,
-                user_id: r.member_id.to_string(),
-            })
-            .collect();
+        let memberships = rows.into_iter().map(membership_pb).collect();
         Ok(Response::new(pb::ListMembershipsResponse { memberships }))
+    }
+
+    async fn find_user_by_we_com_id(
+        &self,
+        request: Request<pb::FindUserByWeComIdRequest>,
+    ) -> Result<Response<pb::FindUserByWeComIdResponse>, Status> {
+        grpc::require_service(&request)?;
+        let req = request.into_inner();
+        let (corp_id, user_id) = (req.corp_id.trim(), req.wecom_user_id.trim());
+        if corp_id.is_empty() || user_id.is_empty() {
+            return Err(ServiceError::not_found().into());
+        }
+        let row = store::membership_by_wecom_id(&self.pool, corp_id, user_id)
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(ServiceError::not_found)?;
+        Ok(Response::new(pb::FindUserByWeComIdResponse {
+            membership: Some(membership_pb(row)),
+        }))
     }
 
     async fn get_enterprise(

@@ -2,8 +2,8 @@
 //! permissions and the shared back-office data.
 
 pub mod catalogue;
-pub mod rules;
 mod grpc;
+pub mod rules;
 pub mod seed;
 mod startup;
 mod store;

@@ -30,8 +30,15 @@ pub const LOCK_CAR: &str = "as:lockcar";
 pub const INSURANCE: &str = "as:insurance";
 
 /// Every bill value (rule 2).
-const BILL_VALUES: [&str; 7] =
-    ["as:b2b:bill", "bill:biz:pageInfo", BILL_PAGE_PAY, BILL_RECONCILIATION, BILL_SETTLEMENT, B2B_BILL_RECOVER, BILL_RECOVER];
+const BILL_VALUES: [&str; 7] = [
+    "as:b2b:bill",
+    "bill:biz:pageInfo",
+    BILL_PAGE_PAY,
+    BILL_RECONCILIATION,
+    BILL_SETTLEMENT,
+    B2B_BILL_RECOVER,
+    BILL_RECOVER,
+];
 
 /// Charging values (rule 8).
 fn is_charging(value: &str) -> bool {
@@ -39,7 +46,7 @@ fn is_charging(value: &str) -> bool {
 }
 
 /// Which lists an enterprise is on.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ListMembership {
     pub white: bool,
     /// On the configured SF id list (SF group also needs the white list).
@@ -66,12 +73,20 @@ pub struct Groups {
 impl ListMembership {
     pub fn groups(&self) -> Groups {
         let sf = self.white && self.sf_list;
-        Groups { white: self.white, sf, mt: self.mt, b2b: !self.mt && !sf }
+        Groups {
+            white: self.white,
+            sf,
+            mt: self.mt,
+            b2b: !self.mt && !sf,
+        }
     }
 }
 
 /// The values `granted` by roles that survive the enterprise's lists.
-pub fn effective_permissions<'a>(granted: impl IntoIterator<Item = &'a str>, lists: &ListMembership) -> BTreeSet<String> {
+pub fn effective_permissions<'a>(
+    granted: impl IntoIterator<Item = &'a str>,
+    lists: &ListMembership,
+) -> BTreeSet<String> {
     let g = lists.groups();
     granted
         .into_iter()
@@ -131,29 +146,60 @@ mod tests {
 
     /// Lists under which nothing but the group rules apply.
     fn open(lists: ListMembership) -> ListMembership {
-        ListMembership { behavior_analysis: true, lock_car_list_empty: true, order_center: true, ..lists }
+        ListMembership {
+            behavior_analysis: true,
+            lock_car_list_empty: true,
+            order_center: true,
+            ..lists
+        }
     }
 
     #[test]
     fn groups_b2b_is_neither_mt_nor_sf_and_sf_needs_the_white_list() {
         assert!(ListMembership::default().groups().b2b);
-        assert!(!ListMembership { mt: true, ..Default::default() }.groups().b2b);
-        let sf = ListMembership { white: true, sf_list: true, ..Default::default() }.groups();
+        assert!(
+            !ListMembership {
+                mt: true,
+                ..Default::default()
+            }
+            .groups()
+            .b2b
+        );
+        let sf = ListMembership {
+            white: true,
+            sf_list: true,
+            ..Default::default()
+        }
+        .groups();
         assert!(sf.sf && !sf.b2b);
-        let not_white = ListMembership { sf_list: true, ..Default::default() }.groups();
+        let not_white = ListMembership {
+            sf_list: true,
+            ..Default::default()
+        }
+        .groups();
         assert!(!not_white.sf && not_white.b2b);
     }
 
     #[test]
     fn rule1_white_listed_mt_loses_pre_and_b2b_pay_values() {
-        let e = effective(open(ListMembership { white: true, mt: true, ..Default::default() }));
-        assert!(!has(&e, "pre:as:fence") && !has(&e, BILL_PAGE_PAY) && !has(&e, BILL_RECONCILIATION));
+        let e = effective(open(ListMembership {
+            white: true,
+            mt: true,
+            ..Default::default()
+        }));
+        assert!(
+            !has(&e, "pre:as:fence") && !has(&e, BILL_PAGE_PAY) && !has(&e, BILL_RECONCILIATION)
+        );
         assert!(has(&e, B2B_BILL_RECOVER) && has(&e, BILL_RECOVER) && has(&e, "bill:biz:pageInfo"));
     }
 
     #[test]
     fn rule2_white_listed_sf_loses_every_bill_value() {
-        let e = effective(open(ListMembership { white: true, sf_list: true, ..Default::default() }));
+        let e = effective(open(ListMembership {
+            white: true,
+            sf_list: true,
+            ..Default::default()
+        }));
         for v in BILL_VALUES {
             assert!(!has(&e, v), "{v}");
         }
@@ -162,9 +208,22 @@ mod tests {
 
     #[test]
     fn rule3_everyone_else_loses_bill_recovery() {
-        for lists in [ListMembership::default(), ListMembership { mt: true, ..Default::default() }, ListMembership { white: true, ..Default::default() }] {
-            let e = effective(open(lists.clone()));
-            assert!(!has(&e, B2B_BILL_RECOVER) && !has(&e, BILL_RECOVER), "{lists:?}");
+        for lists in [
+            ListMembership::default(),
+            ListMembership {
+                mt: true,
+                ..Default::default()
+            },
+            ListMembership {
+                white: true,
+                ..Default::default()
+            },
+        ] {
+            let e = effective(open(lists));
+            assert!(
+                !has(&e, B2B_BILL_RECOVER) && !has(&e, BILL_RECOVER),
+                "{lists:?}"
+            );
             assert!(has(&e, "pre:as:fence"), "{lists:?}");
         }
     }
@@ -172,13 +231,30 @@ mod tests {
     #[test]
     fn rule4_order_centre_only_for_its_list_or_sf() {
         assert!(!has(&effective(ListMembership::default()), ORDER_CENTER));
-        assert!(has(&effective(ListMembership { order_center: true, ..Default::default() }), ORDER_CENTER));
-        assert!(has(&effective(ListMembership { white: true, sf_list: true, ..Default::default() }), ORDER_CENTER));
+        assert!(has(
+            &effective(ListMembership {
+                order_center: true,
+                ..Default::default()
+            }),
+            ORDER_CENTER
+        ));
+        assert!(has(
+            &effective(ListMembership {
+                white: true,
+                sf_list: true,
+                ..Default::default()
+            }),
+            ORDER_CENTER
+        ));
     }
 
     #[test]
     fn rule5_sf_loses_settlement_and_refunds() {
-        let e = effective(open(ListMembership { white: true, sf_list: true, ..Default::default() }));
+        let e = effective(open(ListMembership {
+            white: true,
+            sf_list: true,
+            ..Default::default()
+        }));
         assert!(!has(&e, BILL_SETTLEMENT) && !has(&e, REFUND));
         let b2b = effective(open(ListMembership::default()));
         assert!(has(&b2b, BILL_SETTLEMENT) && has(&b2b, REFUND));
@@ -186,27 +262,60 @@ mod tests {
 
     #[test]
     fn rule6_behaviour_analysis_only_on_its_list() {
-        assert!(!has(&effective(ListMembership::default()), BEHAVIOR_ANALYSIS));
-        assert!(has(&effective(ListMembership { behavior_analysis: true, ..Default::default() }), BEHAVIOR_ANALYSIS));
+        assert!(!has(
+            &effective(ListMembership::default()),
+            BEHAVIOR_ANALYSIS
+        ));
+        assert!(has(
+            &effective(ListMembership {
+                behavior_analysis: true,
+                ..Default::default()
+            }),
+            BEHAVIOR_ANALYSIS
+        ));
     }
 
     #[test]
     fn rule7_lock_management_when_listed_or_the_list_is_empty() {
         assert!(!has(&effective(ListMembership::default()), LOCK_CAR));
-        assert!(has(&effective(ListMembership { lock_car: true, ..Default::default() }), LOCK_CAR));
-        assert!(has(&effective(ListMembership { lock_car_list_empty: true, ..Default::default() }), LOCK_CAR));
+        assert!(has(
+            &effective(ListMembership {
+                lock_car: true,
+                ..Default::default()
+            }),
+            LOCK_CAR
+        ));
+        assert!(has(
+            &effective(ListMembership {
+                lock_car_list_empty: true,
+                ..Default::default()
+            }),
+            LOCK_CAR
+        ));
     }
 
     #[test]
     fn rule8_charge_blacklist_loses_charging() {
-        let e = effective(open(ListMembership { charge_blacklist: true, ..Default::default() }));
+        let e = effective(open(ListMembership {
+            charge_blacklist: true,
+            ..Default::default()
+        }));
         assert!(!has(&e, "oss:pc:energy:management") && !has(&e, "as:charge:card"));
-        assert!(has(&effective(open(ListMembership::default())), "as:charge:card"));
+        assert!(has(
+            &effective(open(ListMembership::default())),
+            "as:charge:card"
+        ));
     }
 
     #[test]
     fn rule9_insurance_blacklist_loses_insurance() {
-        assert!(!has(&effective(open(ListMembership { insurance_blacklist: true, ..Default::default() })), INSURANCE));
+        assert!(!has(
+            &effective(open(ListMembership {
+                insurance_blacklist: true,
+                ..Default::default()
+            })),
+            INSURANCE
+        ));
         assert!(has(&effective(open(ListMembership::default())), INSURANCE));
     }
 
@@ -214,13 +323,25 @@ mod tests {
     fn rule10_b2b_only_values_need_b2b() {
         let b2b = effective(open(ListMembership::default()));
         assert!(has(&b2b, BILL_PAGE_PAY) && has(&b2b, BILL_RECONCILIATION));
-        let mt = effective(open(ListMembership { mt: true, ..Default::default() }));
+        let mt = effective(open(ListMembership {
+            mt: true,
+            ..Default::default()
+        }));
         assert!(!has(&mt, BILL_PAGE_PAY) && !has(&mt, BILL_RECONCILIATION));
     }
 
     #[test]
     fn values_not_named_by_any_rule_always_survive() {
-        for lists in [ListMembership::default(), ListMembership { white: true, sf_list: true, charge_blacklist: true, insurance_blacklist: true, ..Default::default() }] {
+        for lists in [
+            ListMembership::default(),
+            ListMembership {
+                white: true,
+                sf_list: true,
+                charge_blacklist: true,
+                insurance_blacklist: true,
+                ..Default::default()
+            },
+        ] {
             assert!(has(&effective(lists), "as:sys:car"));
         }
     }

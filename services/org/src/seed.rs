@@ -12,6 +12,20 @@ pub const DEMO_ENTERPRISE: &str = "演示物流有限公司";
 /// Demo enterprise B, for tenant-isolation tests.
 pub const DEMO_ENTERPRISE_B: &str = "示例冷链科技有限公司";
 
+/// WeCom corp ids of demo enterprises A and B.
+pub const DEMO_CORP_A: &str = "wwdemo0000000001";
+pub const DEMO_CORP_B: &str = "wwdemo0000000002";
+
+/// WeCom identities of the demo members: (corp id, WeCom user id, username,
+/// display name). The same list feeds the local WeCom stand-in's directory.
+pub const DEMO_WECOM_USERS: [(&str, &str, &str, &str); 5] = [
+    (DEMO_CORP_A, "zhangsan", "demo", "演示管理员"),
+    (DEMO_CORP_A, "lisi", "demo_ops", "运营专员"),
+    (DEMO_CORP_A, "zhaoliu", "demo_multi", "跨企业专员"),
+    (DEMO_CORP_B, "wangwu", "demo2", "冷链管理员"),
+    (DEMO_CORP_B, "zhaoliu", "demo_multi", "跨企业专员"),
+];
+
 /// Permissions of the demo operations role: vehicles and the home page, no system settings.
 const OPERATIONS_PERMISSIONS: [&str; 8] = [
     "oss:pc:vehicle:management",
@@ -145,14 +159,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
         .map(|p| (*p).to_owned())
         .collect();
 
-    let a = enterprise(
-        pool,
-        "a",
-        DEMO_ENTERPRISE,
-        "DEMO-LOGISTICS",
-        "wwdemo0000000001",
-    )
-    .await?;
+    let a = enterprise(pool, "a", DEMO_ENTERPRISE, "DEMO-LOGISTICS", DEMO_CORP_A).await?;
     org_tree(
         pool,
         a,
@@ -248,14 +255,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
 
-    let b = enterprise(
-        pool,
-        "b",
-        DEMO_ENTERPRISE_B,
-        "DEMO-COLDCHAIN",
-        "wwdemo0000000002",
-    )
-    .await?;
+    let b = enterprise(pool, "b", DEMO_ENTERPRISE_B, "DEMO-COLDCHAIN", DEMO_CORP_B).await?;
     org_tree(
         pool,
         b,
@@ -303,5 +303,45 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
         admin_b,
     )
     .await?;
+
+    // One person in both enterprises: operations in A, administrator in B.
+    member(
+        pool,
+        a,
+        "demo_multi",
+        "跨企业专员",
+        "13800000004",
+        "a-hangzhou",
+        ops_a,
+    )
+    .await?;
+    member(
+        pool,
+        b,
+        "demo_multi",
+        "跨企业专员",
+        "13800000004",
+        "b-beijing",
+        admin_b,
+    )
+    .await?;
+    wecom_user_ids(pool).await?;
+    Ok(())
+}
+
+/// Gives the demo members their WeCom user ids (only where none is set yet).
+async fn wecom_user_ids(pool: &PgPool) -> sqlx::Result<()> {
+    for (corp_id, wecom_user_id, username, _) in DEMO_WECOM_USERS {
+        sqlx::query(
+            "update member m set wecom_user_id = $3, updated_at = now() from enterprise e \
+             where e.id = m.enterprise_id and e.wecom_corp_id = $1 and m.user_name = $2 \
+             and m.wecom_user_id is null",
+        )
+        .bind(corp_id)
+        .bind(username)
+        .bind(wecom_user_id)
+        .execute(pool)
+        .await?;
+    }
     Ok(())
 }

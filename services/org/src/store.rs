@@ -35,17 +35,36 @@ pub struct MembershipRow {
     pub enterprise_id: Uuid,
     pub enterprise_name: String,
     pub member_id: Uuid,
+    pub account_id: Uuid,
 }
 
 /// Enabled memberships of an account in enabled enterprises.
 pub async fn memberships(pool: &PgPool, account_id: Uuid) -> sqlx::Result<Vec<MembershipRow>> {
     sqlx::query_as(
-        "select e.id as enterprise_id, e.name as enterprise_name, m.id as member_id \
+        "select e.id as enterprise_id, e.name as enterprise_name, m.id as member_id, m.account_id \
          from member m join enterprise e on e.id = m.enterprise_id \
          where m.account_id = $1 and m.status = 1 and e.status = 1 order by e.name",
     )
     .bind(account_id)
     .fetch_all(pool)
+    .await
+}
+
+/// The enabled member with this WeCom user id in the enabled enterprise that
+/// owns the corp id.
+pub async fn membership_by_wecom_id(
+    pool: &PgPool,
+    corp_id: &str,
+    wecom_user_id: &str,
+) -> sqlx::Result<Option<MembershipRow>> {
+    sqlx::query_as(
+        "select e.id as enterprise_id, e.name as enterprise_name, m.id as member_id, m.account_id \
+         from member m join enterprise e on e.id = m.enterprise_id \
+         where e.wecom_corp_id = $1 and m.wecom_user_id = $2 and m.status = 1 and e.status = 1",
+    )
+    .bind(corp_id)
+    .bind(wecom_user_id)
+    .fetch_optional(pool)
     .await
 }
 
