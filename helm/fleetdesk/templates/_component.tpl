@@ -87,6 +87,9 @@ spec:
             {{- include "fleetdesk.databaseEnv" $ctx | nindent 12 }}
             {{- end }}
             {{- include "fleetdesk.signingKeyEnv" $ctx | nindent 12 }}
+            {{- if eq $c "auth" }}
+            {{- include "fleetdesk.authEnv" $ctx | nindent 12 }}
+            {{- end }}
             - name: OTEL_SERVICE_NAME
               value: fleetdesk-{{ $c }}
             {{- with $ctx.Values.global.extraEnv }}

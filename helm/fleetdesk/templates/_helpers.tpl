@@ -108,3 +108,38 @@ app.kubernetes.io/component: {{ . }}
       name: {{ include "fleetdesk.signingKeySecretName" . }}
       key: {{ .Values.global.internalSigningKey.secretKey }}
 {{- end }}
+
+{{- define "fleetdesk.authSecretName" -}}
+{{- .Values.auth.sms.existingSecret | default (printf "%s-auth" (include "fleetdesk.fullname" .)) }}
+{{- end }}
+
+{{/* Environment only the auth service gets: SMS and WeCom settings. */}}
+{{- define "fleetdesk.authEnv" -}}
+- name: FLEETDESK_SMS_CODE_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "fleetdesk.authSecretName" . }}
+      key: sms-code-key
+{{- with .Values.auth.sms.providerUrl }}
+- name: FLEETDESK_SMS_PROVIDER_URL
+  value: {{ . | quote }}
+- name: FLEETDESK_SMS_PROVIDER_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "fleetdesk.authSecretName" $ }}
+      key: sms-provider-key
+{{- end }}
+{{- with .Values.auth.wecom.corpId }}
+- name: FLEETDESK_WECOM_CORP_ID
+  value: {{ . | quote }}
+- name: FLEETDESK_WECOM_AGENT_ID
+  value: {{ $.Values.auth.wecom.agentId | quote }}
+- name: FLEETDESK_WECOM_REDIRECT_URI
+  value: {{ $.Values.auth.wecom.redirectUri | quote }}
+- name: FLEETDESK_WECOM_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "fleetdesk.authSecretName" $ }}
+      key: wecom-secret
+{{- end }}
+{{- end }}
