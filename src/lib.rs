@@ -24,7 +24,7 @@ pub const SCHEMAS: [fleetdesk_kit::service::Schema; 5] = [
 pub async fn migrate(common: &CommonConfig) -> anyhow::Result<()> {
     db::ensure_database(&common.database_url).await?;
     for schema in SCHEMAS {
-        let pool = db::connect(&common.database_url, schema.name, 2).await?;
+        let pool = db::connect_owner(&common.database_url, schema.name, 2).await?;
         db::migrate(&pool, schema.migrator)
             .await
             .with_context(|| format!("migrate {}", schema.name))?;
@@ -36,11 +36,11 @@ pub async fn migrate(common: &CommonConfig) -> anyhow::Result<()> {
 
 /// Loads the demo data (idempotent).
 pub async fn seed(common: &CommonConfig) -> anyhow::Result<()> {
-    let auth = db::connect(&common.database_url, fleetdesk_auth::SCHEMA.name, 2).await?;
+    let auth = db::connect_owner(&common.database_url, fleetdesk_auth::SCHEMA.name, 2).await?;
     fleetdesk_auth::seed::run(&auth)
         .await
         .context("seed auth")?;
-    let org = db::connect(&common.database_url, fleetdesk_org::SCHEMA.name, 2).await?;
+    let org = db::connect_owner(&common.database_url, fleetdesk_org::SCHEMA.name, 2).await?;
     fleetdesk_org::seed::run(&org).await.context("seed org")?;
     tracing::info!("Demo data loaded.");
     Ok(())

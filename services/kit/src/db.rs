@@ -40,17 +40,42 @@ pub async fn ensure_database(url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A pool whose connections all use `schema`, creating the schema if needed.
+/// The role every service pool acts as: neither owner of the tables nor
+/// BYPASSRLS, so row-level security applies to it. Created by [`migrate`].
+pub const APP_ROLE: &str = "fleetdesk_app";
+
+/// A pool for serving: every connection uses `schema` and acts as
+/// [`APP_ROLE`], so tenant policies bind it. Run [`migrate`] first.
 pub async fn connect(url: &str, schema: &str, max_connections: u32) -> anyhow::Result<PgPool> {
+    open_pool(url, schema, max_connections, true).await
+}
+
+/// A pool acting as the connecting (owning) user: for migrations and demo data only.
+pub async fn connect_owner(
+    url: &str,
+    schema: &str,
+    max_connections: u32,
+) -> anyhow::Result<PgPool> {
+    open_pool(url, schema, max_connections, false).await
+}
+
+async fn open_pool(
+    url: &str,
+    schema: &str,
+    max_connections: u32,
+    as_app: bool,
+) -> anyhow::Result<PgPool> {
     let base = PgConnectOptions::from_str(url).context("parse DATABASE_URL")?;
-    let mut conn = PgConnection::connect_with(&base)
-        .await
-        .context("connect to PostgreSQL")?;
-    sqlx::query(&format!("create schema if not exists \"{schema}\""))
-        .execute(&mut conn)
-        .await
-        .context("create schema")?;
-    conn.close().await.ok();
+    if !as_app {
+        let mut conn = PgConnection::connect_with(&base)
+            .await
+            .context("connect to PostgreSQL")?;
+        sqlx::query(&format!("create schema if not exists \"{schema}\""))
+            .execute(&mut conn)
+            .await
+            .context("create schema")?;
+        conn.close().await.ok();
+    }
 
     let options = base.options([
         ("search_path", schema),
@@ -58,12 +83,48 @@ pub async fn connect(url: &str, schema: &str, max_connections: u32) -> anyhow::R
         ("plan_cache_mode", "force_generic_plan"),
         ("timezone", "UTC"),
     ]);
-    PgPoolOptions::new()
+    let mut pool = PgPoolOptions::new()
         .max_connections(max_connections)
-        .acquire_timeout(std::time::Duration::from_secs(10))
-        .connect_with(options)
+        .acquire_timeout(std::time::Duration::from_secs(10));
+    if as_app {
+        pool = pool.after_connect(|conn, _meta| {
+            Box::pin(async move {
+                sqlx::query(&format!("set role {APP_ROLE}"))
+                    .execute(conn)
+                    .await?;
+                Ok(())
+            })
+        });
+    }
+    pool.connect_with(options)
         .await
-        .with_context(|| format!("open pool for schema {schema}"))
+        .with_context(|| format!("open pool for schema {schema} (has `fleetdesk migrate` run?)"))
+}
+
+/// Begins a transaction acting for one tenant: tenant policies show and
+/// accept only that enterprise's rows.
+pub async fn begin_tenant(
+    pool: &PgPool,
+    enterprise_id: uuid::Uuid,
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("select set_config('app.enterprise_id', $1, true)")
+        .bind(enterprise_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+    Ok(tx)
+}
+
+/// Begins a transaction for a service-level task that must cross tenants
+/// (resolving a person's memberships, relays, operator lists). Use sparingly.
+pub async fn begin_service(
+    pool: &PgPool,
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("select set_config('app.scope', 'service', true)")
+        .execute(&mut *tx)
+        .await?;
+    Ok(tx)
 }
 
 /// Applies the kit's migrations and then the service's, in one history table
@@ -77,5 +138,39 @@ pub async fn migrate(pool: &PgPool, service: &Migrator) -> anyhow::Result<()> {
         ..Migrator::DEFAULT
     };
     combined.run(pool).await.context("apply migrations")?;
+    grant_app_role(pool).await
+}
+
+/// Creates [`APP_ROLE`] if needed and lets it use the schema's tables.
+async fn grant_app_role(pool: &PgPool) -> anyhow::Result<()> {
+    // Roles are cluster-wide: parallel migrations may race to create it.
+    sqlx::query(&format!(
+        "do $$ begin create role {APP_ROLE} nologin; \
+         exception when duplicate_object or unique_violation then null; end $$"
+    ))
+    .execute(pool)
+    .await
+    .context("create app role")?;
+    let schema: String = sqlx::query_scalar("select current_schema()")
+        .fetch_one(pool)
+        .await?;
+    for statement in [
+        format!("grant {APP_ROLE} to current_user"),
+        format!("grant usage on schema {{schema}} to {APP_ROLE}"),
+        format!(
+            "grant select, insert, update, delete on all tables in schema {{schema}} to {APP_ROLE}"
+        ),
+        format!("grant usage, select on all sequences in schema {{schema}} to {APP_ROLE}"),
+    ] {
+        let statement = statement.replace("{schema}", &format!("\"{schema}\""));
+        if let Err(err) = sqlx::query(&statement).execute(pool).await {
+            // A superuser needs no membership; granting it to oneself may be refused.
+            let harmless =
+                matches!(&err, sqlx::Error::Database(db) if db.code().as_deref() == Some("0LP01"));
+            if !harmless {
+                return Err(err).with_context(|| format!("grant: {statement}"));
+            }
+        }
+    }
     Ok(())
 }

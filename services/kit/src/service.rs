@@ -44,15 +44,17 @@ impl Runtime {
         schema: Schema,
         verifier: TokenVerifier,
     ) -> anyhow::Result<Runtime> {
+        if config.migrate_on_start {
+            let owner = db::connect_owner(&config.common.database_url, schema.name, 1).await?;
+            db::migrate(&owner, schema.migrator).await?;
+            owner.close().await;
+        }
         let pool = db::connect(
             &config.common.database_url,
             schema.name,
             config.common.db_max_connections,
         )
         .await?;
-        if config.migrate_on_start {
-            db::migrate(&pool, schema.migrator).await?;
-        }
         let nats = events::connect_nats(
             &config.common.nats_url,
             &format!("fleetdesk-{}", schema.name),

@@ -11,7 +11,7 @@ use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
 async fn outbox_pool(db: &TestDb) -> PgPool {
-    let pool = db::connect(&db.url, "kit_test", 4).await.unwrap();
+    let pool = db::connect_owner(&db.url, "kit_test", 4).await.unwrap();
     db::migrate(&pool, &Migrator::DEFAULT).await.unwrap();
     pool
 }
