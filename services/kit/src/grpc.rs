@@ -104,18 +104,41 @@ fn request_span(req: &http::Request<()>) -> tracing::Span {
     span
 }
 
-/// Serves one gRPC service with health and reflection until shutdown.
-pub async fn serve<S>(listener: TcpListener, service: S, shutdown: Shutdown) -> anyhow::Result<()>
-where
-    S: tower::Service<http::Request<tonic::body::Body>, Error = Infallible>
-        + NamedService
+/// A tonic service a server can host: what `Router::add_service` needs.
+pub trait GrpcService:
+    tower::Service<
+        http::Request<tonic::body::Body>,
+        Error = Infallible,
+        Response: axum::response::IntoResponse,
+        Future: Send + 'static,
+    > + NamedService
+    + Clone
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<S> GrpcService for S where
+    S: tower::Service<
+            http::Request<tonic::body::Body>,
+            Error = Infallible,
+            Response: axum::response::IntoResponse,
+            Future: Send + 'static,
+        > + NamedService
         + Clone
         + Send
         + Sync
-        + 'static,
-    S::Response: axum::response::IntoResponse,
-    S::Future: Send + 'static,
+        + 'static
 {
+}
+
+/// Serves one gRPC service with health and reflection until shutdown.
+pub async fn serve<S: GrpcService>(
+    listener: TcpListener,
+    service: S,
+    shutdown: Shutdown,
+) -> anyhow::Result<()> {
     let (health_reporter, health) = tonic_health::server::health_reporter();
     health_reporter
         .set_service_status(S::NAME, tonic_health::ServingStatus::Serving)

@@ -2,12 +2,9 @@
 //! NATS connection and its outbox relay, and a gRPC server behind the
 //! internal-token check.
 
-use std::convert::Infallible;
-
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;
 use tokio::net::TcpListener;
-use tonic::server::NamedService;
 
 use crate::config::ServiceConfig;
 use crate::events::{self, OutboxRelay};
@@ -76,17 +73,11 @@ impl Runtime {
 
     /// Serves `service` (already wrapped in [`grpc::authenticate`]) and relays
     /// the outbox until shutdown.
-    pub async fn run<S>(self, service: S, shutdown: Shutdown) -> anyhow::Result<()>
-    where
-        S: tower::Service<http::Request<tonic::body::Body>, Error = Infallible>
-            + NamedService
-            + Clone
-            + Send
-            + Sync
-            + 'static,
-        S::Response: axum::response::IntoResponse,
-        S::Future: Send + 'static,
-    {
+    pub async fn run<S: grpc::GrpcService>(
+        self,
+        service: S,
+        shutdown: Shutdown,
+    ) -> anyhow::Result<()> {
         let relay = tokio::spawn(
             OutboxRelay::new(self.pool.clone(), events::jetstream(self.nats)).run(shutdown.clone()),
         );
