@@ -1,5 +1,6 @@
 // Shared set-up of the console browser tests: Debian's Chromium driven by
 // playwright-core against a running stack (BASE_URL, default the gateway).
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,4 +61,38 @@ export async function screenshot(page, name) {
 export async function sessionToken(context) {
   const cookies = await context.cookies();
   return cookies.find((c) => c.name === 'enterpriseToken')?.value;
+}
+
+/** Calls the gateway directly (set-up and checks outside the browser). */
+export async function callApi(method, path, { body, token } = {}) {
+  const res = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: { platformId: '1', 'Content-Type': 'application/json', ...(token ? { token } : {}) },
+    body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+  });
+  return res.json();
+}
+
+/** The development SMS sender's messages to `phone`, newest first. */
+export async function smsOutbox(phone) {
+  const answer = await callApi('GET', `/api/v1/dev/sms-outbox?phone=${phone}`);
+  assert.equal(answer.code, 200, `sms outbox: ${answer.msg}`);
+  return answer.data;
+}
+
+/** Waits for a message to `phone` newer than the ones in `before` and gives its code. */
+export async function waitForSmsCode(phone, before, timeoutMs = 10_000) {
+  const seen = new Set(before.map((m) => `${m.sentTime}|${m.code}`));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const fresh = (await smsOutbox(phone)).find((m) => !seen.has(`${m.sentTime}|${m.code}`));
+    if (fresh) return fresh.code;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no SMS code reached ${phone}`);
+}
+
+/** The text of the newest toast. */
+export function toast(page, text) {
+  return page.locator('.ant-message-notice').getByText(text);
 }

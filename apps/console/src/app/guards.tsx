@@ -9,7 +9,7 @@ import { LOGOUT_DELAY_MS } from '@/config/constants';
 import { HOME_PATH } from '@/config/routes';
 import type { ResolvedRoute } from '@/lib/access';
 import { forceLogout, meQueryOptions, useAccess } from '@/lib/auth';
-import { enterpriseToken } from '@/lib/session';
+import { enterpriseToken, rememberExpireAuthPath, sessionToken } from '@/lib/session';
 import { PageLoading } from '@/components/page-loading';
 import { DomainPage } from './domain-page';
 
@@ -29,8 +29,19 @@ export function loginRedirect(search: string): string {
 
 export function RequireSession() {
   const location = useLocation();
-  if (!enterpriseToken()) return <Navigate to={loginRedirect(location.search)} replace />;
+  if (!enterpriseToken()) {
+    // A personal session still has to choose its enterprise.
+    if (sessionToken()) return <Navigate to={{ pathname: '/selectNet', search: location.search }} replace />;
+    rememberExpireAuthPath(location.pathname + location.search);
+    return <Navigate to={loginRedirect(location.search)} replace />;
+  }
   return <Outlet />;
+}
+
+/** /selectNet needs a session (personal, or an enterprise one switching). */
+export function RequireAnySession({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  return sessionToken() ? children : <Navigate to={loginRedirect(location.search)} replace />;
 }
 
 /** `/login` with a session goes to the workbench. */

@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { HOME_PATH, routeTree } from '@/config/routes';
 import { flatten, resolveTree } from '@/lib/access';
 import { PageLoading } from '@/components/page-loading';
-import { PublicOnly, RequireSession, RouteGate, SessionBootstrap } from './guards';
+import { PublicOnly, RequireAnySession, RequireSession, RouteGate, SessionBootstrap } from './guards';
 
 const LoginPage = lazy(() => import('@/features/auth/routes/login'));
 const SelectNetPage = lazy(() => import('@/features/auth/routes/select-net'));
@@ -21,7 +21,7 @@ const tableRoutes: RouteObject[] = flatten(resolveTree(routeTree)).map((route) =
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <PublicOnly>{lazyPage(<LoginPage />)}</PublicOnly> },
-  { path: '/selectNet', element: lazyPage(<SelectNetPage />) },
+  { path: '/selectNet', element: <RequireAnySession>{lazyPage(<SelectNetPage />)}</RequireAnySession> },
   {
     element: <RequireSession />,
     children: [

@@ -34,3 +34,7 @@ export const CHAT_OPEN_HOUR = 8;
 export const CHAT_CLOSE_HOUR = 22;
 
 export const QR_FRAME = { width: 250, height: 300 } as const;
+/** A QR `state` lives 10 minutes; the frame is replaced a little before. */
+export const QR_STATE_REFRESH_MS = 9 * 60_000 + 30_000;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 20;

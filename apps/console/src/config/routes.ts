@@ -10,7 +10,7 @@ export type Domain = 'workbench' | 'vehicles' | 'finance' | 'charging' | 'system
 
 export type IconName =
   | 'home' | 'car' | 'finance' | 'energy' | 'setting' | 'assets' | 'monitor' | 'report' | 'tool' | 'risk'
-  | 'order' | 'bill' | 'invoice' | 'refund' | 'charge' | 'org' | 'role' | 'user' | 'help';
+  | 'order' | 'bill' | 'invoice' | 'refund' | 'charge' | 'org' | 'role' | 'user' | 'help' | 'history';
 
 /** Enterprise white lists that a route also needs (spec §6). */
 export type EnterpriseList = 'orderCenter' | 'behaviorAnalysis' | 'lockCar';
@@ -184,6 +184,7 @@ export const routeTree: RouteNode[] = [
       leaf('roleManagement', { icon: 'role', group: 1, permissionValue: 'as:sys:role:getList' }),
       leaf('userManagement', { icon: 'user', group: 1, permissionValue: 'as:sys:user:getList' }),
       hidden('addUser', { permissionValue: 'as:sys:user:getList' }),
+      leaf('loginLog', { icon: 'history', group: 1, permissionValue: 'as:sys:loginfo' }),
       group('helpCenter', { icon: 'help', group: 2 }, [
         leaf('operationManual', { permissionValue: 'oss:help:center' }),
         leaf('feedback', { permissionValue: '*' }),
@@ -210,4 +211,6 @@ export const NAV_GROUPS = ['dashboard', 'carManagement', 'financialManagement', 
 export const NO_TAB_PATHS = ['/dashboard', '/downloadRecord', '/myCoupons', '/notice', '/carFiles', '/noticeDetails', '/approve', '/approveDetails'];
 
 export const HOME_PATH = '/dashboard';
+/** The login log (`loginfoListPage`), also linked from the user menu. */
+export const LOGIN_LOG_PATH = '/systemSetting/loginLog';
 export const PUBLIC_PATHS = ['/login', '/selectNet'];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, vi } from 'vitest';
-import { api, ApiError, callUnpublished, Code, setSessionExpiredHandler } from './api-client';
+import { api, ApiError, Code, parseRetryAfter, setSessionExpiredHandler } from './api-client';
 import * as notify from './notify';
 import { setCookie } from './cookies';
 
@@ -98,7 +98,28 @@ describe('request client (spec §8, ARCHITECTURE §3)', () => {
 
   it('stays quiet for silent calls', async () => {
     fetchMock.mockReturnValue(answer(404, { code: 4004, msg: 'not found', data: null }));
-    await expect(callUnpublished('get', '/api/v1/auth/wecom/app-info', { silent: true })).rejects.toMatchObject({ code: 4004 });
+    await expect(api.get('/api/v1/auth/wecom/app-info', { silent: true })).rejects.toMatchObject({ code: 4004 });
     expect(toast).not.toHaveBeenCalled();
+  });
+
+  it('keeps the wait of a 4029 answer from Retry-After', async () => {
+    fetchMock.mockReturnValue(
+      Promise.resolve(new Response(JSON.stringify({ code: 4029, msg: '请 42 秒后再试', data: null }), { status: 429, headers: { 'Retry-After': '42' } })),
+    );
+    await expect(api.post('/api/v1/auth/sms-code', { body: { phone: '13800000001', purpose: 'login' } })).rejects.toMatchObject({
+      code: Code.RateLimited,
+      retryAfterSeconds: 42,
+    });
+    expect(toast).toHaveBeenCalledWith('请 42 秒后再试');
+    expect(parseRetryAfter(' 7 ')).toBe(7);
+    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT')).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+
+  it('sends a given token instead of the session one', async () => {
+    setCookie('enterpriseToken', 'tok-e', 30);
+    fetchMock.mockReturnValue(answer(200, { code: 200, msg: 'ok', data: null }));
+    await api.post('/api/v1/auth/logout', { token: 'tok-p' });
+    expect(fetchMock.mock.calls[0][1].headers.token).toBe('tok-p');
   });
 });

@@ -8,7 +8,7 @@ import { LOGOUT_DELAY_MS, REQUEST_TIMEOUT_MS } from '@/config/constants';
 import type { paths } from './api/schema';
 import { i18n } from './i18n';
 import { toastError } from './notify';
-import { clearSession, platformId, sessionToken } from './session';
+import { clearSession, platformId, rememberExpireAuthPath, sessionToken } from './session';
 import { trimDeep } from './trim';
 
 export const Code = {
@@ -37,6 +37,8 @@ export class ApiError extends Error {
     readonly code: number,
     message: string,
     readonly fields: FieldError[] = [],
+    /** 4029: seconds until the call may be made again (the `Retry-After` header). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -64,6 +66,8 @@ export interface CallOptions {
   noRedirect?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Send this token instead of the session's (ending a second session on logout). */
+  token?: string;
 }
 
 interface RequestInit<P extends keyof paths, M extends Method> extends CallOptions {
@@ -86,6 +90,7 @@ function scheduleForcedLogout(): void {
   if (logoutScheduled) return;
   logoutScheduled = true;
   setTimeout(() => {
+    rememberExpireAuthPath(window.location.pathname + window.location.search);
     clearSession();
     logoutScheduled = false;
     onSessionExpired();
@@ -108,17 +113,17 @@ function buildUrl(template: string, pathParams?: object, query?: object): string
   return url;
 }
 
-function headers(hasBody: boolean): Record<string, string> {
+function headers(hasBody: boolean, tokenOverride?: string): Record<string, string> {
   const h: Record<string, string> = { Accept: 'application/json', platformId: platformId() };
   if (hasBody) h['Content-Type'] = 'application/json';
-  const token = sessionToken();
+  const token = tokenOverride ?? sessionToken();
   if (token) h.token = token;
   if (window.location.hostname.includes('gray')) h.gray = '1';
   return h;
 }
 
 /** Decide what the user sees for a failed answer, and fail the call. */
-function fail(code: number, msg: string, fields: FieldError[], opts: CallOptions): never {
+function fail(code: number, msg: string, fields: FieldError[], opts: CallOptions, retryAfterSeconds?: number): never {
   let text: string;
   switch (code) {
     case Code.SessionInvalid:
@@ -138,7 +143,13 @@ function fail(code: number, msg: string, fields: FieldError[], opts: CallOptions
       text = msg || i18n.t('request.abnormal');
   }
   if (!opts.silent) toastError(text);
-  throw new ApiError(code, text, fields);
+  throw new ApiError(code, text, fields, retryAfterSeconds);
+}
+
+/** `Retry-After` in seconds (the gateway sends seconds, never a date). */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value.trim());
 }
 
 async function send(
@@ -155,7 +166,7 @@ async function send(
   try {
     response = await fetch(buildUrl(path, init.path, init.query), {
       method: method.toUpperCase(),
-      headers: headers(body !== undefined),
+      headers: headers(body !== undefined, init.token),
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
     });
@@ -170,20 +181,12 @@ async function send(
   if (code === Code.Ok) return envelope.data;
   const msg = typeof envelope.msg === 'string' ? envelope.msg : typeof envelope.message === 'string' ? envelope.message : '';
   const fields = code === Code.Validation ? ((envelope.data as { fields?: FieldError[] } | null)?.fields ?? []) : [];
-  return fail(Number.isFinite(code) ? code : response.status >= 500 ? Code.Internal : Code.Network, msg, fields, init);
+  const retryAfter = code === Code.RateLimited ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
+  return fail(Number.isFinite(code) ? code : response.status >= 500 ? Code.Internal : Code.Network, msg, fields, init, retryAfter);
 }
 
 function request<P extends keyof paths, M extends Method>(method: M, path: P, init: RequestInit<P, M> = {}): Promise<ApiData<P, M>> {
   return send(method, path, init as CallOptions & { query?: object; path?: object; body?: unknown }) as Promise<ApiData<P, M>>;
-}
-
-/**
- * A call to an endpoint the gateway's OpenAPI document does not publish yet (the
- * sign-in methods of the identity issue). Its answer is `unknown`: the caller
- * checks the shape. Move the call to `api` once the endpoint is published.
- */
-export function callUnpublished(method: Method, path: `/api/v1/${string}`, init: CallOptions & { body?: unknown } = {}): Promise<unknown> {
-  return send(method, path, init);
 }
 
 /** Typed calls, checked against the generated OpenAPI types. */

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { routeTree } from '@/config/routes';
 import { computeAccess, principalOf, type Access, type Principal } from './access';
 import { api, type ApiData } from './api-client';
-import { clearSession } from './session';
+import { clearSession, personalToken, rememberExpireAuthPath, sessionToken } from './session';
 
 export type CurrentUser = ApiData<'/api/v1/me', 'get'>;
 
@@ -46,19 +46,31 @@ export function useHasPermission(value: string): boolean {
   return principal?.permissions.has(value) ?? false;
 }
 
-/** Spec §4: logout calls the server, clears the session and reloads on /login. */
-export async function logout(): Promise<void> {
+/** Ends one session on the server; failures do not matter (it ends locally anyway). */
+export async function endSession(token: string | undefined): Promise<void> {
+  if (!token) return;
   try {
-    await api.post('/api/v1/auth/logout', { silent: true, noRedirect: true });
+    await api.post('/api/v1/auth/logout', { silent: true, noRedirect: true, token });
   } catch {
     // The session ends locally whatever the server says.
   }
+}
+
+/**
+ * Spec §4: logout calls the server, clears the session and reloads on /login.
+ * The personal session an enterprise was chosen from ends too.
+ */
+export async function logout(): Promise<void> {
+  const current = sessionToken();
+  const personal = personalToken();
+  await Promise.all([endSession(current), personal !== current ? endSession(personal) : undefined]);
   clearSession();
   window.location.assign('/login');
 }
 
-/** Forced logout: the same without the server call. */
+/** Forced logout: the same without the server call; the page is reopened after the next sign-in. */
 export function forceLogout(): void {
+  rememberExpireAuthPath(window.location.pathname + window.location.search);
   clearSession();
   window.location.assign('/login');
 }

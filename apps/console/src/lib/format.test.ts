@@ -7,6 +7,12 @@ describe('date helpers (spec §9)', () => {
     expect(toDate(1_700_000_000_123)?.getTime()).toBe(1_700_000_000_123);
   });
 
+  it('reads RFC 3339 times from the server and local yyyy-MM-dd HH:mm:ss', () => {
+    expect(toDate('2026-11-22T00:32:04Z')?.getTime()).toBe(Date.UTC(2026, 10, 22, 0, 32, 4));
+    expect(toDate('2026-11-22T08:32:04+08:00')?.getTime()).toBe(Date.UTC(2026, 10, 22, 0, 32, 4));
+    expect(toDate('2026-11-22 08:32:04')?.getTime()).toBe(new Date(2026, 10, 22, 8, 32, 4).getTime());
+  });
+
   it('formats year-month-day hour:minute:second by default, zero-padded', () => {
     expect(formatTime(new Date(2024, 0, 5, 3, 4, 5))).toBe('2024-01-05 03:04:05');
   });

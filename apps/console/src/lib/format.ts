@@ -10,14 +10,18 @@ export const BLANK = '--';
 const WEEKDAYS = ['日', '一', '二', '三', '四', '五', '六'];
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** Dates, millisecond or 10-digit second timestamps (numbers or digit strings), or date strings. */
+/**
+ * Dates, millisecond or 10-digit second timestamps (numbers or digit strings),
+ * RFC 3339 strings, or `yyyy-MM-dd[ HH:mm:ss]` strings (local time).
+ */
 export function toDate(value: Date | number | string | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
   let input: number | string = value;
   if (typeof input === 'string' && /^\d+$/.test(input)) input = Number(input);
   if (typeof input === 'number' && String(Math.trunc(input)).length === 10) input *= 1000;
-  const date = typeof input === 'number' ? new Date(input) : new Date(input.replace(/-/g, '/'));
+  const iso = typeof input === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(input);
+  const date = typeof input === 'number' || iso ? new Date(input) : new Date(input.replace(/-/g, '/'));
   return Number.isNaN(date.getTime()) ? null : date;
 }
 

@@ -16,6 +16,11 @@ export function enterpriseToken(): string | undefined {
   return getCookie('enterpriseToken') || undefined;
 }
 
+/** The personal session of someone who still has to choose an enterprise (spec §3). */
+export function personalToken(): string | undefined {
+  return getCookie('personalToken') || undefined;
+}
+
 /** The token sent with every call: the enterprise session first, else the personal one. */
 export function sessionToken(): string | undefined {
   return enterpriseToken() ?? (getCookie('personalToken') || undefined);
@@ -25,9 +30,20 @@ export function platformId(): string {
   return getCookie('platformId') || DEFAULT_PLATFORM_ID;
 }
 
+/**
+ * Stores a new session. A personal one (fresh sign-in of a member of several
+ * enterprises) replaces whatever enterprise session the browser still had; an
+ * enterprise one sits next to the personal session it was chosen from.
+ */
 export function saveSession(token: string, kind: SessionKind): void {
+  if (kind === 'personal') removeCookie('enterpriseToken');
   setCookie(kind === 'enterprise' ? 'enterpriseToken' : 'personalToken', token, COOKIE_DAYS);
   setCookie('platformId', DEFAULT_PLATFORM_ID, COOKIE_DAYS);
+}
+
+/** Forgets the personal session (the server ended it, e.g. after a password change). */
+export function dropPersonalToken(): void {
+  removeCookie('personalToken');
 }
 
 /** Forget every session item (the server call, if any, is the caller's business). */
@@ -35,6 +51,18 @@ export function clearSession(): void {
   COOKIE_KEYS.forEach(removeCookie);
   STORAGE_KEYS.forEach((k) => localStorage.removeItem(k));
   sessionStorage.removeItem(VISITED_VIEWS_KEY);
+}
+
+/** Paths not worth reopening after the next sign-in: the sign-in pages and the workbench. */
+const NOT_REOPENED = /^\/(login|selectNet|dashboard|redirect|401|404)?(\/|\?|$)/;
+
+/**
+ * Remembers the page a user was on (or asked for) when the session was missing or
+ * ran out, so the next sign-in reopens it (spec §4, expireAuthPath).
+ */
+export function rememberExpireAuthPath(path: string): void {
+  if (!path.startsWith('/') || NOT_REOPENED.test(path)) return;
+  localStorage.setItem(EXPIRE_AUTH_PATH, path);
 }
 
 /** A path that needed a fresh sign-in, opened in a new window after the next login. */

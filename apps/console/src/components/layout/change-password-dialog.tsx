@@ -1,7 +1,7 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '@/components/app-dialog';
-import { trimInput } from '@/lib/validators';
+import { passwordRules, trimInput } from '@/lib/validators';
 
 export interface ChangePasswordForm {
   oldPassword: string;
@@ -13,7 +13,7 @@ export interface ChangePasswordForm {
 export function ChangePasswordDialog({ open, onClose, onSubmit }: { open: boolean; onClose: () => void; onSubmit: (values: ChangePasswordForm) => Promise<void> }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ChangePasswordForm>();
-  const length = { min: 8, max: 20, message: t('password.length') };
+  const rules = passwordRules(t);
   return (
     <AppDialog
       title={t('password.title')}
@@ -29,29 +29,14 @@ export function ChangePasswordDialog({ open, onClose, onSubmit }: { open: boolea
       }}
     >
       <Form form={form} layout="horizontal" labelCol={{ flex: '105px' }} validateTrigger="onBlur" name="change-password">
-        <Form.Item label={t('password.old')} name="oldPassword" normalize={trimInput} rules={[{ required: true, message: t('password.oldRequired') }]}>
+        <Form.Item label={t('password.old')} name="oldPassword" normalize={trimInput} rules={rules.oldPassword} validateFirst>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item label={t('password.new')} name="newPassword" normalize={trimInput} rules={[{ required: true, message: t('password.newRequired') }, length]}>
-          <Input.Password autoComplete="new-password" />
+        <Form.Item label={t('password.new')} name="newPassword" normalize={trimInput} rules={rules.newPassword} validateFirst>
+          <Input.Password autoComplete="new-password" maxLength={64} />
         </Form.Item>
-        <Form.Item
-          label={t('password.confirm')}
-          name="confirmNewPaw"
-          normalize={trimInput}
-          dependencies={['newPassword']}
-          rules={[
-            { required: true, message: t('password.confirmRequired') },
-            length,
-            ({ getFieldValue }) => ({
-              validator: (_, value: string) => {
-                if (!value) return Promise.reject(new Error(t('password.confirmEmpty')));
-                return value === getFieldValue('newPassword') ? Promise.resolve() : Promise.reject(new Error(t('password.mismatch')));
-              },
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
+        <Form.Item label={t('password.confirm')} name="confirmNewPaw" normalize={trimInput} dependencies={['newPassword']} rules={rules.confirmNewPaw} validateFirst>
+          <Input.Password autoComplete="new-password" maxLength={64} />
         </Form.Item>
       </Form>
     </AppDialog>

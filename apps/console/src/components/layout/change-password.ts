@@ -1,16 +1,24 @@
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { toastWarning } from '@/lib/notify';
-import type { ChangePasswordForm } from './change-password-dialog';
+import { api } from '@/lib/api-client';
+import type { components } from '@/lib/api/schema';
+import { toastSuccess } from '@/lib/notify';
+import { dropPersonalToken } from '@/lib/session';
 
-/**
- * Submits a password change. The gateway has no password endpoint yet (identity
- * issue); until it does, the dialog validates and says the service is not open.
- */
+export type ChangePasswordRequest = Required<components['schemas']['ChangePasswordRequest']>;
+
+/** The password change of spec §5: every other session of the account ends, this one stays. */
+export const changePassword = (body: ChangePasswordRequest) => api.post('/api/v1/auth/password', { body });
+
+/** Submits the dialog: 修改密码成功 and the user stays signed in with the current session. */
 export function useChangePassword(onDone: () => void) {
   const { t } = useTranslation();
-  return async (values: ChangePasswordForm): Promise<void> => {
-    void values;
-    toastWarning(t('password.unavailable'));
+  const { mutateAsync } = useMutation({ mutationFn: changePassword });
+  return async (values: ChangePasswordRequest): Promise<void> => {
+    await mutateAsync(values);
+    // The personal session this enterprise was chosen from was one of the others.
+    dropPersonalToken();
+    toastSuccess(t('password.changed'));
     onDone();
   };
 }

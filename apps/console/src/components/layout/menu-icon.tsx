@@ -1,6 +1,6 @@
 import {
   AccountBookOutlined, ApartmentOutlined, AlertOutlined, BarChartOutlined, CarOutlined, CustomerServiceOutlined,
-  DashboardOutlined, DatabaseOutlined, FileTextOutlined, HomeOutlined, MoneyCollectOutlined, ProfileOutlined,
+  DashboardOutlined, DatabaseOutlined, FileTextOutlined, HistoryOutlined, HomeOutlined, MoneyCollectOutlined, ProfileOutlined,
   QuestionCircleOutlined, RadarChartOutlined, RollbackOutlined, SettingOutlined, TeamOutlined, ThunderboltOutlined,
   ToolOutlined, UserOutlined,
 } from '@ant-design/icons';
@@ -27,6 +27,7 @@ const icons: Record<IconName, ReactNode> = {
   role: <TeamOutlined />,
   user: <UserOutlined />,
   help: <QuestionCircleOutlined />,
+  history: <HistoryOutlined />,
 };
 
 export function MenuIcon({ name }: { name?: IconName }) {

@@ -1,26 +1,37 @@
-import { BgColorsOutlined, DownloadOutlined, GiftOutlined, GlobalOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { BgColorsOutlined, DownloadOutlined, GiftOutlined, GlobalOutlined, HistoryOutlined, KeyOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { Avatar, Popover } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AVATAR_HOVER_DELAY_MS } from '@/config/constants';
+import { LOGIN_LOG_PATH } from '@/config/routes';
 import { LANGUAGE_LABELS, switchLanguage } from '@/components/language-switch';
 import { logout, useAccess, useHasPermission } from '@/lib/auth';
+import { enterprisesQueryOptions } from '@/lib/enterprises';
 import { currentLanguage, LANGUAGES } from '@/lib/i18n';
 import { toastSuccess } from '@/lib/notify';
 import { THEME_COLORS, usePreferences } from '@/lib/preferences';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { useChangePassword } from './change-password';
+import { SwitchEnterpriseDialog } from './switch-enterprise-dialog';
 
-/** Avatar popup (opens after 750 ms): password, coupons, exports, language, theme colour, logout. */
+/**
+ * Avatar popup (opens after 750 ms): password, enterprise switch (members of
+ * several enterprises), login log, coupons, exports, language, theme colour, logout.
+ */
 export function UserMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { user } = useAccess();
+  const { user, access } = useAccess();
   const canSeeCoupons = useHasPermission('as:coupon:pageInfo');
+  const canSeeLoginLog = access?.canOpen(LOGIN_LOG_PATH) ?? false;
   const { themeColor, setThemeColor } = usePreferences();
   const [open, setOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [switchOpen, setSwitchOpen] = useState(false);
+  const { data: enterprises } = useQuery({ ...enterprisesQueryOptions(), enabled: open, staleTime: 5 * 60_000, gcTime: 5 * 60_000 });
+  const canSwitch = (enterprises?.length ?? 0) > 1;
   const changePassword = useChangePassword(() => setPasswordOpen(false));
   const lng = currentLanguage();
   const go = (path: string) => {
@@ -40,10 +51,24 @@ export function UserMenu() {
       </div>
       <ul className="fd-user__items">
         <li>
-          <button type="button" onClick={() => { setOpen(false); setPasswordOpen(true); }}>
+          <button type="button" onClick={() => { setOpen(false); setPasswordOpen(true); }} data-testid="change-password">
             <KeyOutlined /> {t('user.changePassword')}
           </button>
         </li>
+        {canSwitch && (
+          <li>
+            <button type="button" onClick={() => { setOpen(false); setSwitchOpen(true); }} data-testid="switch-enterprise">
+              <SwapOutlined /> {t('enterprise.switch')}
+            </button>
+          </li>
+        )}
+        {canSeeLoginLog && (
+          <li>
+            <button type="button" onClick={() => go(LOGIN_LOG_PATH)}>
+              <HistoryOutlined /> {t('route.loginLog')}
+            </button>
+          </li>
+        )}
         {canSeeCoupons && (
           <li>
             <button type="button" onClick={() => go('/myCoupons')}>
@@ -100,6 +125,7 @@ export function UserMenu() {
         </button>
       </Popover>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} onSubmit={changePassword} />
+      <SwitchEnterpriseDialog open={switchOpen} onClose={() => setSwitchOpen(false)} />
     </>
   );
 }

@@ -4,6 +4,22 @@
  */
 
 export interface paths {
+    "/api/v1/auth/enterprises": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["enterprises"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -20,6 +36,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/login-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_login_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/logout": {
         parameters: {
             query?: never;
@@ -30,6 +62,102 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["change_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password/reset-by-phone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reset_password_by_phone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/select-enterprise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["select_enterprise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sms-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["send_sms_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/wecom/app-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["wecom_app_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dev/sms-outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["sms_outbox"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -136,6 +264,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The change-password form (spec §5). */
+        ChangePasswordRequest: {
+            /** @description The new password again (the console's field name). */
+            confirmNewPaw?: string;
+            /** @description 8 to 20 characters. */
+            newPassword?: string;
+            oldPassword?: string;
+        };
+        DevSmsBody: {
+            /** @description The 6-digit code in the text, for tests. */
+            code: string;
+            phone: string;
+            sentTime: string;
+            text: string;
+        };
         /** @description Empty `data` of answers that carry nothing. */
         Empty: Record<string, never>;
         EnterpriseBody: {
@@ -147,6 +290,13 @@ export interface components {
             creditCode: string;
             id: string;
             name: string;
+        };
+        /** @description An enterprise the person belongs to. */
+        EnterpriseChoice: {
+            /** @description True for the enterprise of the session making the call. */
+            current: boolean;
+            enterpriseId: string;
+            enterpriseName: string;
         };
         /** @description Switches the enterprise lists give the user's enterprise (spec §6). */
         EnterpriseFlagsBody: {
@@ -237,6 +387,38 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_LoginLogBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    id: string;
+                    ip: string;
+                    /** @description RFC 3339 (UTC). */
+                    loginTime: string;
+                    /**
+                     * Format: int32
+                     * @description 1 account, 2 phone code, 3 WeCom.
+                     */
+                    loginType: number;
+                    /** @description Why it failed; empty on success. */
+                    message: string;
+                    /** @description The account name, masked phone or WeCom user that was tried. */
+                    principal: string;
+                    succeeded: boolean;
+                    userAgent: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_RoleBody: {
             /**
              * Format: int32
@@ -302,6 +484,56 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_SmsCodeData: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int32
+                 * @description Seconds until another code may be asked for (the countdown).
+                 */
+                resendAfterSeconds: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_DevSmsBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description The 6-digit code in the text, for tests. */
+                code: string;
+                phone: string;
+                sentTime: string;
+                text: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_EnterpriseChoice: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description True for the enterprise of the session making the call. */
+                current: boolean;
+                enterpriseId: string;
+                enterpriseName: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_OrgNodeBody: {
             /**
              * Format: int32
@@ -341,6 +573,31 @@ export interface components {
             /** @description Human-readable message, in Chinese. */
             msg: string;
         };
+        /** @description Every response body. */
+        Envelope_WeComAppInfo: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description What the console needs to show WeCom's QR frame (spec `getAppPCInfo`). */
+            data: {
+                agentid: string;
+                /** @description The corp id. */
+                appid: string;
+                /** @description The QR frame page; the console adds appid, agentid, redirect_uri and state. */
+                qrconnect_url: string;
+                /** @description Where WeCom sends the browser back with `code` and `state`. */
+                redirect_uri: string;
+                /**
+                 * @description Pass it to the frame and back with the code: valid 10 minutes, once,
+                 *     and only from this browser.
+                 */
+                state: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
         LoginData: {
             /** @description When the session ends (RFC 3339). */
             expireTime: string;
@@ -349,8 +606,26 @@ export interface components {
             /** @description Session token: send it in the `token` header. */
             token: string;
         };
+        LoginLogBody: {
+            id: string;
+            ip: string;
+            /** @description RFC 3339 (UTC). */
+            loginTime: string;
+            /**
+             * Format: int32
+             * @description 1 account, 2 phone code, 3 WeCom.
+             */
+            loginType: number;
+            /** @description Why it failed; empty on success. */
+            message: string;
+            /** @description The account name, masked phone or WeCom user that was tried. */
+            principal: string;
+            succeeded: boolean;
+            userAgent: string;
+        };
         /** @description Sign-in by account (1), phone code (2) or WeCom (3). */
         LoginRequest: {
+            /** @description WeCom: the `code` the QR frame sent back. */
             authToken?: string;
             /**
              * Format: int32
@@ -359,6 +634,8 @@ export interface components {
             loginType: number;
             password?: string;
             phone?: string;
+            /** @description WeCom: the `state` that came back with the code. */
+            state?: string;
             username?: string;
             verifyCode?: string;
         };
@@ -400,6 +677,13 @@ export interface components {
         PermissionRef: {
             permissionValue: string;
         };
+        ResetPasswordRequest: {
+            /** @description 8 to 20 characters. */
+            newPassword?: string;
+            phone?: string;
+            /** @description The code from `POST /auth/sms-code` with purpose `reset-password`. */
+            verifyCode?: string;
+        };
         RoleBody: {
             createTime: string;
             /**
@@ -424,6 +708,38 @@ export interface components {
             id: string;
             name: string;
         };
+        SelectEnterpriseRequest: {
+            enterpriseId?: string;
+        };
+        SmsCodeData: {
+            /**
+             * Format: int32
+             * @description Seconds until another code may be asked for (the countdown).
+             */
+            resendAfterSeconds: number;
+        };
+        /** @description Asks for an SMS code. */
+        SmsCodeRequest: {
+            /** @description 11 digits starting with 1. */
+            phone?: string;
+            /** @description `login` (default) or `reset-password`. */
+            purpose?: string | null;
+        };
+        /** @description What the console needs to show WeCom's QR frame (spec `getAppPCInfo`). */
+        WeComAppInfo: {
+            agentid: string;
+            /** @description The corp id. */
+            appid: string;
+            /** @description The QR frame page; the console adds appid, agentid, redirect_uri and state. */
+            qrconnect_url: string;
+            /** @description Where WeCom sends the browser back with `code` and `state`. */
+            redirect_uri: string;
+            /**
+             * @description Pass it to the frame and back with the code: valid 10 minutes, once,
+             *     and only from this browser.
+             */
+            state: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -433,6 +749,26 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    enterprises: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's enterprises, for /selectNet and switching */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_EnterpriseChoice"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -457,6 +793,41 @@ export interface operations {
             };
         };
     };
+    list_login_logs: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description 1 account, 2 phone code, 3 WeCom. */
+                loginType?: number;
+                /** @description true: successes only; false: failures only. */
+                succeeded?: boolean;
+                /** @description From this time: RFC 3339, or `yyyy-MM-dd HH:mm:ss` in China time (UTC+8). */
+                startTime?: string;
+                /** @description Until this time, same formats. */
+                endTime?: string;
+                /** @description Part of the account name or masked phone. */
+                principal?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign-in attempts of the enterprise's members, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LoginLogBody"];
+                };
+            };
+        };
+    };
     logout: {
         parameters: {
             query?: never;
@@ -473,6 +844,152 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description 修改密码成功; every other session of the account has ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    reset_password_by_phone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Password set; every session of the account has ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    select_enterprise: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelectEnterpriseRequest"];
+            };
+        };
+        responses: {
+            /** @description A new enterprise session; the calling session stays valid */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoginData"];
+                };
+            };
+        };
+    };
+    send_sms_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SmsCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Code sent (also for phones without an account, which get nothing) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SmsCodeData"];
+                };
+            };
+            /** @description 4029: a sending limit; Retry-After says how long to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    wecom_app_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description QR frame settings and a fresh state; sets the browser binding cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WeComAppInfo"];
+                };
+            };
+        };
+    };
+    sms_outbox: {
+        parameters: {
+            query?: {
+                /** @description Only messages to this phone. */
+                phone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Development only: SMS the development sender recorded, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_DevSmsBody"];
                 };
             };
         };

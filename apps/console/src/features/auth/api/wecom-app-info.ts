@@ -1,29 +1,43 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callUnpublished } from '@/lib/api-client';
+import { api, type ApiData } from '@/lib/api-client';
+import { QR_STATE_REFRESH_MS } from '@/config/constants';
 
-export interface WeComAppInfo {
-  appid: string;
-  redirect_uri: string;
-}
-
-function isAppInfo(data: unknown): data is WeComAppInfo {
-  const d = data as Partial<WeComAppInfo> | null;
-  return typeof d?.appid === 'string' && typeof d.redirect_uri === 'string';
-}
+export type WeComAppInfo = ApiData<'/api/v1/auth/wecom/app-info', 'get'>;
 
 /**
- * Workplace-chat app info for the QR frame (identity issue: not in the OpenAPI
- * document yet). Silent: the frame shows its own failure state.
+ * Workplace-chat app info for one QR frame (spec `getAppPCInfo`). Every answer
+ * carries a fresh `state` (single use, 10 minutes, bound to this browser by an
+ * HttpOnly cookie), so it is never cached: each frame asks again, and a frame
+ * open for nearly 10 minutes is replaced. Silent: the frame shows its own failure.
  */
-export async function getWeComAppInfo(): Promise<WeComAppInfo> {
-  const data = await callUnpublished('get', '/api/v1/auth/wecom/app-info', { silent: true });
-  if (!isAppInfo(data)) throw new Error('workplace-chat app info: unexpected answer');
-  return data;
-}
+export const getWeComAppInfo = () => api.get('/api/v1/auth/wecom/app-info', { silent: true });
 
 export const weComAppInfoQueryOptions = () =>
-  queryOptions({ queryKey: ['auth', 'wecom-app-info'], queryFn: getWeComAppInfo, staleTime: 5 * 60_000, retry: false });
+  queryOptions({
+    queryKey: ['auth', 'wecom-app-info'],
+    queryFn: getWeComAppInfo,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    refetchInterval: QR_STATE_REFRESH_MS,
+    refetchIntervalInBackground: true,
+  });
 
-export function useWeComAppInfo() {
-  return useQuery(weComAppInfoQueryOptions());
+export function useWeComAppInfo(enabled = true) {
+  return useQuery({ ...weComAppInfoQueryOptions(), enabled });
+}
+
+/** The frame's address: WeCom's QR page with the app, return address and state. */
+export function qrFrameUrl(info: WeComAppInfo): string {
+  const url = new URL(info.qrconnect_url);
+  url.searchParams.set('appid', info.appid);
+  url.searchParams.set('agentid', info.agentid);
+  url.searchParams.set('redirect_uri', info.redirect_uri);
+  url.searchParams.set('state', info.state);
+  // Embedded mode: WeCom posts the return address to this page instead of
+  // navigating inside the frame.
+  url.searchParams.set('login_type', 'jssdk');
+  return url.toString();
 }

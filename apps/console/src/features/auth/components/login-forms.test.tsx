@@ -59,7 +59,7 @@ describe('sign-in forms (spec §4/§5)', () => {
 
   it('enables sending only for a valid phone, then counts down 60 s as 重新发送(n)', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    fetchMock.mockReturnValue(answer({ code: 200, msg: 'ok', data: null }));
+    fetchMock.mockReturnValue(answer({ code: 200, msg: 'ok', data: { resendAfterSeconds: 60 } }));
     renderWithProviders(<PhoneLoginForm />);
     const send = () => screen.getByRole('button', { name: /发送验证码|重新发送/ });
     expect(send()).toBeDisabled();
@@ -85,6 +85,87 @@ describe('sign-in forms (spec §4/§5)', () => {
     fireEvent.click(send);
     await waitFor(() => expect(notify.toastError).toHaveBeenCalledWith('发送过于频繁'));
     await waitFor(() => expect(screen.getByRole('button', { name: '发送验证码' })).toBeEnabled());
+  });
+
+  it('counts down the wait a limit gave (4029 with Retry-After)', async () => {
+    fetchMock.mockReturnValue(
+      Promise.resolve(new Response(JSON.stringify({ code: 4029, msg: '验证码已发送，请 42 秒后再试', data: null }), { status: 429, headers: { 'Retry-After': '42' } })),
+    );
+    renderWithProviders(<PhoneLoginForm />);
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800138000' } });
+    const send = await screen.findByRole('button', { name: '发送验证码' });
+    await waitFor(() => expect(send).toBeEnabled());
+    fireEvent.click(send);
+    await waitFor(() => expect(notify.toastError).toHaveBeenCalledWith('验证码已发送，请 42 秒后再试'));
+    expect(await screen.findByRole('button', { name: '重新发送(42)' })).toBeDisabled();
+  });
+
+  it('signs in with loginType 2, phone and code', async () => {
+    fetchMock.mockReturnValue(answer({ code: 200, msg: 'ok', data: { token: 'tok-2', expireTime: '', sessionKind: 'enterprise' } }));
+    renderWithProviders(
+      <Routes>
+        <Route path="/login" element={<PhoneLoginForm />} />
+        <Route path="/" element={<div>landed</div>} />
+      </Routes>,
+      { route: '/login' },
+    );
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800000002' } });
+    await userEvent.type(screen.getByPlaceholderText('请输入验证码'), '123456{Enter}');
+    expect(await screen.findByText('landed')).toBeInTheDocument();
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ loginType: 2, phone: '13800000002', verifyCode: '123456' });
+    expect(localStorage.getItem('loginPhone')).toBe('13800000002');
+  });
+
+  it('sends a personal session on to /selectNet, keeping a detail-link parameter', async () => {
+    fetchMock.mockReturnValue(answer({ code: 200, msg: 'ok', data: { token: 'tok-p', expireTime: '', sessionKind: 'personal' } }));
+    renderWithProviders(
+      <Routes>
+        <Route path="/login" element={<AccountLoginForm />} />
+        <Route path="/selectNet" element={<div>choose</div>} />
+      </Routes>,
+      { route: '/login?tDeliveryCode=T9' },
+    );
+    await userEvent.type(screen.getByPlaceholderText('请输入账号'), 'demo_multi');
+    await userEvent.type(screen.getByPlaceholderText('请输入密码'), 'Demo@12345{Enter}');
+    expect(await screen.findByText('choose')).toBeInTheDocument();
+    expect(document.cookie).toContain('personalToken=tok-p');
+    expect(document.cookie).not.toContain('enterpriseToken=');
+    document.cookie = 'personalToken=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+  });
+
+  it('opens a stored expired-auth path in a new window after sign-in', async () => {
+    localStorage.setItem('expireAuthPath', '/systemSetting/loginLog');
+    const open = vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    fetchMock.mockReturnValue(answer({ code: 200, msg: 'ok', data: { token: 'tok-9', expireTime: '', sessionKind: 'enterprise' } }));
+    renderWithProviders(
+      <Routes>
+        <Route path="/login" element={<AccountLoginForm />} />
+        <Route path="/" element={<div>landed</div>} />
+      </Routes>,
+      { route: '/login' },
+    );
+    await userEvent.type(screen.getByPlaceholderText('请输入账号'), 'demo');
+    await userEvent.type(screen.getByPlaceholderText('请输入密码'), 'Demo@12345{Enter}');
+    expect(await screen.findByText('landed')).toBeInTheDocument();
+    expect(open).toHaveBeenCalledWith('/systemSetting/loginLog', '_blank');
+    expect(localStorage.getItem('expireAuthPath')).toBeNull();
+  });
+
+  it('opens the expired-auth path in place when the new window is blocked', async () => {
+    localStorage.setItem('expireAuthPath', '/systemSetting/loginLog');
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    fetchMock.mockReturnValue(answer({ code: 200, msg: 'ok', data: { token: 'tok-9', expireTime: '', sessionKind: 'enterprise' } }));
+    renderWithProviders(
+      <Routes>
+        <Route path="/login" element={<AccountLoginForm />} />
+        <Route path="/" element={<div>landed</div>} />
+        <Route path="/systemSetting/loginLog" element={<div>login log</div>} />
+      </Routes>,
+      { route: '/login' },
+    );
+    await userEvent.type(screen.getByPlaceholderText('请输入账号'), 'demo');
+    await userEvent.type(screen.getByPlaceholderText('请输入密码'), 'Demo@12345{Enter}');
+    expect(await screen.findByText('login log')).toBeInTheDocument();
   });
 
   it('asks for the code when Enter submits without one', async () => {

@@ -1,27 +1,14 @@
 import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SMS_RESEND_SECONDS } from '@/config/constants';
-import { isValidPhone, trimInput } from '@/lib/validators';
+import { phoneRules, trimInput } from '@/lib/validators';
 import { LoginType, useLogin } from '../api/login';
-import { useSendSmsCode } from '../api/send-sms-code';
+import { SmsCodeButton } from './sms-code-button';
 import { useAfterLogin } from './use-after-login';
 
 interface PhoneForm {
   phone: string;
   verifyCode: string;
-}
-
-/** Counts down once a second from `seconds` after `start()`; 0 when idle. */
-export function useCountdown(seconds: number) {
-  const [remaining, setRemaining] = useState(0);
-  useEffect(() => {
-    if (remaining <= 0) return;
-    const timer = setTimeout(() => setRemaining((n) => n - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [remaining]);
-  return { remaining, start: () => setRemaining(seconds) };
 }
 
 export function PhoneLoginForm() {
@@ -30,9 +17,6 @@ export function PhoneLoginForm() {
   const phone = Form.useWatch('phone', form);
   const afterLogin = useAfterLogin();
   const { mutate: login, isPending } = useLogin(afterLogin);
-  const countdown = useCountdown(SMS_RESEND_SECONDS);
-  const { mutate: send, isPending: sending } = useSendSmsCode(countdown.start);
-  const canSend = !!phone && isValidPhone(phone) && countdown.remaining === 0 && !sending;
 
   return (
     <Form<PhoneForm>
@@ -48,10 +32,7 @@ export function PhoneLoginForm() {
       <Form.Item
         name="phone"
         normalize={trimInput}
-        rules={[
-          { required: true, message: t('login.phoneRequired') },
-          { validator: (_, v: string) => (isValidPhone(v) ? Promise.resolve() : Promise.reject(new Error(t('login.phoneInvalid')))) },
-        ]}
+        rules={phoneRules(t)}
       >
         <Input prefix={<MobileOutlined />} placeholder={t('login.phonePlaceholder')} inputMode="numeric" autoComplete="tel" />
       </Form.Item>
@@ -62,11 +43,7 @@ export function PhoneLoginForm() {
           maxLength={6}
           inputMode="numeric"
           autoComplete="one-time-code"
-          suffix={
-            <Button type="link" size="small" className="fd-login__send" disabled={!canSend} loading={sending} onClick={() => send(phone)}>
-              {countdown.remaining > 0 ? t('login.resend', { n: countdown.remaining }) : t('login.send')}
-            </Button>
-          }
+          suffix={<SmsCodeButton phone={phone} purpose="login" />}
         />
       </Form.Item>
       <Button type="primary" htmlType="submit" block loading={isPending}>

@@ -1,45 +1,41 @@
 import { QrcodeOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { QR_FRAME } from '@/config/constants';
-import { useWeComAppInfo } from '../api/wecom-app-info';
-import { LoginType, useLogin } from '../api/login';
-import { useAfterLogin } from './use-after-login';
-
-const WECOM_QR_URL = 'https://open.work.weixin.qq.com/wwopen/sso/qrConnect';
+import { qrFrameUrl, useWeComAppInfo, type WeComAppInfo } from '../api/wecom-app-info';
 
 /**
- * Workplace-chat QR sign-in (spec §4): the frame shows the QR code; after the scan the
- * browser returns to /login with `code`, which signs in with loginType 3.
+ * In embedded mode WeCom's frame posts the return address (the redirect URI with
+ * `code` and `state`) to this page, which then navigates there (spec §4).
+ */
+export function weComReturnAddress(data: unknown, origin: string, info: WeComAppInfo | undefined): string | undefined {
+  if (!info || typeof data !== 'string') return undefined;
+  if (origin !== new URL(info.qrconnect_url).origin) return undefined;
+  return data.startsWith(info.redirect_uri) && /[?&]code=/.test(data) ? data : undefined;
+}
+
+/**
+ * Workplace-chat QR sign-in: WeCom's QR page in the 250×300 frame, with app info
+ * (and so a fresh `state`) fetched for every frame and replaced before the state
+ * runs out. After the scan the browser comes back to /login with `code` and
+ * `state`, which the sign-in page turns into a loginType 3 sign-in.
  */
 export function QrLogin() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
   const { data, isPending, isError, refetch, isFetching } = useWeComAppInfo();
-  const afterLogin = useAfterLogin();
-  const { mutate: login, isPending: signingIn } = useLogin(afterLogin);
-  const code = params.get('code');
-  const tried = useRef(false);
 
   useEffect(() => {
-    if (!code || tried.current) return;
-    tried.current = true;
-    login({ loginType: LoginType.WorkplaceChat, authToken: code, verifyCode: '1' }, {
-      onError: () =>
-        setParams(
-          (p) => {
-            p.delete('code');
-            return p;
-          },
-          { replace: true },
-        ),
-    });
-  }, [code, login, setParams]);
+    const onMessage = (event: MessageEvent) => {
+      const target = weComReturnAddress(event.data, event.origin, data);
+      if (target) window.location.assign(target);
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [data]);
 
   let body;
-  if (isPending || signingIn) {
+  if (isPending) {
     body = <Spin />;
   } else if (isError || !data) {
     body = (
@@ -52,15 +48,21 @@ export function QrLogin() {
       </div>
     );
   } else {
-    const src = `${WECOM_QR_URL}?${new URLSearchParams({ appid: data.appid, redirect_uri: data.redirect_uri, state: 'fleetdesk', login_type: 'jssdk' })}`;
-    body = <iframe title={t('login.tabQr')} src={src} width={QR_FRAME.width} height={QR_FRAME.height} frameBorder={0} />;
+    body = <iframe key={data.state} title={t('login.tabQr')} src={qrFrameUrl(data)} width={QR_FRAME.width} height={QR_FRAME.height} frameBorder={0} data-testid="qr-iframe" />;
   }
   return (
     <div className="fd-qr">
       <div className="fd-qr__frame" style={{ width: QR_FRAME.width, height: QR_FRAME.height }} data-testid="qr-frame">
         {body}
       </div>
-      <div className="fd-qr__hint">{t('login.qrHint')}</div>
+      <div className="fd-qr__hint">
+        {t('login.qrHint')}
+        {data && (
+          <Button type="link" size="small" icon={<ReloadOutlined />} loading={isFetching} onClick={() => void refetch()} data-testid="qr-refresh">
+            {t('login.qrRefresh')}
+          </Button>
+        )}
+      </div>
     </div>
   );
 }

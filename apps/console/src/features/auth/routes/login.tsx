@@ -1,4 +1,5 @@
-import { Card, Tabs } from 'antd';
+import { Button, Card, Spin, Tabs } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { APP_NAME, APP_VERSION } from '@/config/constants';
 import { LanguageSwitch } from '@/components/language-switch';
@@ -7,6 +8,10 @@ import { usePageTitle } from '@/components/use-page-title';
 import { AccountLoginForm } from '../components/account-login-form';
 import { PhoneLoginForm } from '../components/phone-login-form';
 import { QrLogin } from '../components/qr-login';
+import { useWeComReturn } from '../components/use-wecom-return';
+
+/** Loaded on first use: keeps the sign-in page's first download small. */
+const ResetPasswordDialog = lazy(() => import('../components/reset-password-dialog'));
 
 /** Hosts (production portals) where the account tab is hidden; set at build time. */
 const ACCOUNT_HIDDEN_HOSTS = (import.meta.env.VITE_ACCOUNT_LOGIN_HIDDEN_HOSTS ?? '').split(',').map((h: string) => h.trim()).filter(Boolean);
@@ -14,6 +19,9 @@ const ACCOUNT_HIDDEN_HOSTS = (import.meta.env.VITE_ACCOUNT_LOGIN_HIDDEN_HOSTS ??
 export default function LoginPage() {
   const { t } = useTranslation();
   usePageTitle('route.login');
+  const { signingIn } = useWeComReturn();
+  const [resetOpen, setResetOpen] = useState(false);
+  const [tab, setTab] = useState('qr');
   const showAccount = !ACCOUNT_HIDDEN_HOSTS.includes(window.location.hostname);
   const items = [
     { key: 'qr', label: t('login.tabQr'), children: <QrLogin /> },
@@ -42,9 +50,30 @@ export default function LoginPage() {
         </section>
         <Card className="fd-login__card" variant="borderless">
           <h2 className="fd-login__welcome">{t('login.welcome')}</h2>
-          <Tabs defaultActiveKey="qr" centered items={items} destroyOnHidden />
+          {signingIn ? (
+            <div className="fd-login__returning" data-testid="wecom-signing-in">
+              <Spin size="large" />
+              <div>{t('login.qrSigningIn')}</div>
+            </div>
+          ) : (
+            <>
+              <Tabs activeKey={tab} onChange={setTab} centered items={items} destroyOnHidden />
+              {tab !== 'qr' && (
+                <div className="fd-login__extra">
+                  <Button type="link" size="small" onClick={() => setResetOpen(true)}>
+                    {t('reset.link')}
+                  </Button>
+                </div>
+              )}
+            </>
+          )}
         </Card>
       </main>
+      {resetOpen && (
+        <Suspense fallback={null}>
+          <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} />
+        </Suspense>
+      )}
       <footer className="fd-login__footer">
         © {new Date().getFullYear()} {APP_NAME} · {APP_VERSION}
       </footer>
