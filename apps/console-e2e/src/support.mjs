@@ -37,7 +37,8 @@ export async function newPage(browser, options = {}) {
     viewport: { width: 1440, height: 900 },
     ...options,
   });
-  context.setDefaultTimeout(15_000);
+  // Generous: CI shares two cores between the stack, the browser and the build.
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   return { context, page };
 }
