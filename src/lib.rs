@@ -146,8 +146,15 @@ impl Stack {
             grpc_addr: "127.0.0.1:0".to_owned(),
             migrate_on_start: false,
         };
-        let org =
-            fleetdesk_org::Application::build(service_config(&common), signer.verifier()).await?;
+        // Org and auth call each other: org learns auth's address once auth is up.
+        let mut org = fleetdesk_org::Application::build(
+            fleetdesk_org::Config {
+                service: service_config(&common),
+                auth_url: "http://127.0.0.1:1".to_owned(),
+            },
+            signer.clone(),
+        )
+        .await?;
         let org_url = format!("http://127.0.0.1:{}", org.port());
         let auth = fleetdesk_auth::Application::build(
             fleetdesk_auth::Config {
@@ -170,6 +177,7 @@ impl Stack {
             fleetdesk_finance::Application::build(service_config(&common), signer.verifier())
                 .await?;
         let url = |port: u16| format!("http://127.0.0.1:{port}");
+        org.use_auth(&url(auth.port()))?;
         let grpc_ports = vec![
             ("auth", auth.port()),
             ("org", org.port()),

@@ -38,7 +38,7 @@ enum Target {
     /// The auth service.
     Auth(fleetdesk_auth::Config),
     /// The org service.
-    Org(ServiceConfig),
+    Org(fleetdesk_org::Config),
     /// The vehicle service.
     Vehicle(ServiceConfig),
     /// The energy service.
@@ -149,8 +149,8 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 .await
         }
         Target::Org(config) => {
-            let verifier = config.common.signer()?.verifier();
-            fleetdesk_org::Application::build(config, verifier)
+            let signer = config.service.common.signer()?;
+            fleetdesk_org::Application::build(config, signer)
                 .await?
                 .run_until_stopped(shutdown)
                 .await

@@ -194,6 +194,10 @@ impl Application {
             self.nats.clone(),
             self.sessions.clone(),
         ));
+        tokio::spawn(session::follow_principal_changes(
+            self.nats.clone(),
+            self.sessions.clone(),
+        ));
         tracing::info!(addr = %self.listener.local_addr()?, "Gateway listening.");
         let service = self
             .router

@@ -21,6 +21,9 @@ use crate::state::AppState;
 
 /// Subject on which auth announces ended sessions.
 pub const SESSION_REVOKED_SUBJECT: &str = "fleetdesk.auth.session.revoked";
+/// Subject on which org announces that principals changed (user disabled,
+/// roles or lists edited).
+pub const PRINCIPAL_CHANGED_SUBJECT: &str = "fleetdesk.org.principal.changed";
 
 /// A signed-in person acting in one enterprise.
 #[derive(Debug, Clone)]
@@ -146,6 +149,26 @@ impl SessionCache {
         entries.insert(hash, (Instant::now(), resolved));
     }
 
+    /// Drops cached principals of `enterprise_id` (every enterprise when
+    /// `None`), only those of `user_ids` unless it is empty.
+    pub fn evict_principals(&self, enterprise_id: Option<&str>, user_ids: &[String]) {
+        self.entries.lock().expect("session cache lock").retain(
+            |_, (_, resolved)| match resolved {
+                Resolved::Personal(_) => true,
+                Resolved::Enterprise(p) => {
+                    let enterprise = enterprise_id.is_none_or(|e| e == p.enterprise_id);
+                    let user = user_ids.is_empty() || user_ids.contains(&p.user_id);
+                    !(enterprise && user)
+                }
+            },
+        );
+    }
+
+    /// Drops every cached principal of one enterprise (after a change made here).
+    pub fn evict_enterprise(&self, enterprise_id: &str) {
+        self.evict_principals(Some(enterprise_id), &[]);
+    }
+
     pub fn evict(&self, hash: &TokenHash) {
         self.entries
             .lock()
@@ -256,5 +279,74 @@ pub async fn follow_revocations(client: async_nats::Client, cache: std::sync::Ar
         if let Some(hash) = hash {
             cache.evict(&hash);
         }
+    }
+}
+
+/// What org's principal-changed event says.
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PrincipalChanged {
+    enterprise_id: Option<String>,
+    #[serde(default)]
+    user_ids: Vec<String>,
+}
+
+/// Evicts principals that org announces as changed, until the connection closes.
+pub async fn follow_principal_changes(
+    client: async_nats::Client,
+    cache: std::sync::Arc<SessionCache>,
+) {
+    let mut subscription = match client.subscribe(PRINCIPAL_CHANGED_SUBJECT).await {
+        Ok(s) => s,
+        Err(err) => {
+            tracing::warn!(error = %err, "Cannot follow principal changes; relying on cache expiry.");
+            return;
+        }
+    };
+    while let Some(message) = subscription.next().await {
+        match serde_json::from_slice::<PrincipalChanged>(&message.payload) {
+            Ok(change) => {
+                cache.evict_principals(change.enterprise_id.as_deref(), &change.user_ids);
+            }
+            Err(err) => tracing::warn!(error = %err, "Unreadable principal change ignored."),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn principal(enterprise: &str, user: &str) -> Resolved {
+        Resolved::Enterprise(Principal {
+            session_id: String::new(),
+            account_id: String::new(),
+            user_id: user.into(),
+            enterprise_id: enterprise.into(),
+            enterprise_name: String::new(),
+            name: String::new(),
+            user_name: String::new(),
+            avatar_url: String::new(),
+            roles: Vec::new(),
+            permissions: HashSet::new(),
+            flags: EnterpriseFlags::default(),
+            expires_at: Utc::now() + chrono::Duration::days(1),
+            token: String::new(),
+        })
+    }
+
+    #[test]
+    fn principal_changes_evict_only_what_they_name() {
+        let cache = SessionCache::new(Duration::from_secs(60));
+        cache.put([1; 32], principal("a", "u1"));
+        cache.put([2; 32], principal("a", "u2"));
+        cache.put([3; 32], principal("b", "u1"));
+        cache.evict_principals(Some("a"), &["u1".to_owned()]);
+        assert!(cache.get(&[1; 32]).is_none());
+        assert!(cache.get(&[2; 32]).is_some() && cache.get(&[3; 32]).is_some());
+        cache.evict_enterprise("a");
+        assert!(cache.get(&[2; 32]).is_none() && cache.get(&[3; 32]).is_some());
+        cache.evict_principals(None, &[]);
+        assert!(cache.get(&[3; 32]).is_none());
     }
 }

@@ -123,6 +123,27 @@ impl TestApp {
         envelope(req.send().await.expect("request")).await
     }
 
+    /// Any method, with a JSON body unless it is GET or DELETE.
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Value,
+    ) -> (u16, Value) {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut req = self
+            .http
+            .request(method.clone(), format!("{}{path}", self.base));
+        if method != reqwest::Method::GET && method != reqwest::Method::DELETE {
+            req = req.json(&body);
+        }
+        if let Some(t) = token {
+            req = req.header("token", t);
+        }
+        envelope(req.send().await.expect("request")).await
+    }
+
     pub async fn sql(&self, statement: &str) {
         let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
         sqlx::query(statement).execute(&pool).await.expect("sql");

@@ -1,15 +1,25 @@
 //! The whole stack in one process against real PostgreSQL and NATS:
 //! services over loopback gRPC, the gateway over real HTTP.
 
+mod approvals;
 mod enterprises;
+mod exports_help;
 mod helpers;
 mod isolation;
 mod lockout;
 mod login_log;
+mod notices;
+mod org_fixtures;
 mod password;
 mod production;
 mod reflection;
+mod route_matrix;
+mod sensitive;
 mod sessions;
+mod shared_data;
+mod shared_isolation;
 mod sign_in;
 mod sms;
+mod system_settings;
+mod tenancy;
 mod wecom;

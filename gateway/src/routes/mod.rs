@@ -1,11 +1,18 @@
 //! Edge routes under `/api/v1`, one module per resource.
 
+pub mod approvals;
 pub mod auth;
 pub mod dev;
+pub mod exports;
+pub mod help;
 pub mod login_logs;
 pub mod me;
+pub mod notices;
 pub mod password;
+pub mod sensitive;
+pub mod shared_data;
 pub mod system;
+pub mod users;
 
 use fleetdesk_proto::common::v1::PageRequest;
 use utoipa_axum::router::OpenApiRouter;
@@ -22,6 +29,13 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(dev::router())
         .merge(me::router())
         .merge(system::router())
+        .merge(users::router())
+        .merge(shared_data::router())
+        .merge(notices::router())
+        .merge(approvals::router())
+        .merge(exports::router())
+        .merge(help::router())
+        .merge(sensitive::router())
 }
 
 /// Page sizes a list accepts.

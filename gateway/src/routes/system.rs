@@ -1,4 +1,6 @@
-//! System settings: organisations, roles, the permission catalogue.
+//! System settings: organisations, roles, the permission catalogue. Every
+//! change evicts the enterprise's cached principals here at once (other
+//! gateways hear org's principal-changed event).
 
 use axum::extract::{Path, State};
 use fleetdesk_proto::org::v1 as pb;
@@ -7,18 +9,47 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::envelope::{ApiResult, Envelope, Ok, Page};
-use crate::extract::TrimmedQuery;
+use crate::envelope::{ApiError, ApiResult, Empty, Envelope, Ok, Page};
+use crate::extract::{TrimmedJson, TrimmedQuery};
 use crate::routes::{paging, rfc3339};
 use crate::session::Principal;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list_roles))
-        .routes(routes!(get_role))
-        .routes(routes!(list_orgs))
+        .routes(routes!(list_roles, create_role))
+        .routes(routes!(get_role, update_role, delete_role))
+        .routes(routes!(list_orgs, create_org))
+        .routes(routes!(update_org))
+        .routes(routes!(move_org))
+        .routes(routes!(set_org_status))
         .routes(routes!(list_permissions))
+        .routes(routes!(permission_tree))
+}
+
+/// A status field of a request body: 1 enabled, 2 disabled.
+pub fn status_field(status: Option<i32>) -> Result<i32, ApiError> {
+    match status {
+        Some(1) => Result::Ok(pb::EnabledStatus::Enabled as i32),
+        Some(2) => Result::Ok(pb::EnabledStatus::Disabled as i32),
+        None => Err(ApiError::invalid("status", "请选择状态")),
+        Some(_) => Err(ApiError::invalid(
+            "status",
+            "状态只能是 1（启用）或 2（停用）",
+        )),
+    }
+}
+
+/// A data scope from a body's `dataScope` kind (1..5) and org ids; `None` when absent.
+pub fn data_scope_field(
+    kind: Option<i32>,
+    org_ids: Vec<String>,
+) -> Result<Option<pb::DataScope>, ApiError> {
+    match kind {
+        None | Some(0) => Result::Ok(None),
+        Some(k @ 1..=5) => Result::Ok(Some(pb::DataScope { kind: k, org_ids })),
+        Some(_) => Err(ApiError::invalid("dataScope", "数据权限只能是 1 到 5")),
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -111,6 +142,100 @@ async fn get_role(
     Result::Ok(Ok(RoleBody::from(answer.role.unwrap_or_default())))
 }
 
+/// A role as the role form sends it.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RoleForm {
+    pub name: String,
+    pub description: String,
+    /// Values of the permission catalogue.
+    pub permission_values: Vec<String>,
+    /// 1 self, 2 org, 3 org subtree, 4 custom, 5 whole enterprise.
+    pub data_scope: Option<i32>,
+    /// The organisation for 2/3 (empty: the user's own), the set for 4.
+    pub data_scope_org_ids: Vec<String>,
+    /// 1 enabled, 2 disabled (updates only; unchanged when absent).
+    pub status: Option<i32>,
+}
+
+#[utoipa::path(
+    post, path = "/system/roles", tag = "system",
+    request_body = RoleForm,
+    responses((status = 200, description = "The new role", body = Envelope<RoleBody>)),
+    security(("token" = ["as:sys:role:edit"]))
+)]
+async fn create_role(
+    State(state): State<AppState>,
+    principal: Principal,
+    TrimmedJson(form): TrimmedJson<RoleForm>,
+) -> ApiResult<RoleBody> {
+    let request = pb::CreateRoleRequest {
+        name: form.name,
+        description: form.description,
+        permission_values: form.permission_values,
+        data_scope: data_scope_field(form.data_scope, form.data_scope_org_ids)?,
+    };
+    let answer = state
+        .org()
+        .create_role(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(RoleBody::from(answer.role.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    put, path = "/system/roles/{id}", tag = "system",
+    params(("id" = String, Path, description = "Role id")),
+    request_body = RoleForm,
+    responses((status = 200, description = "The changed role", body = Envelope<RoleBody>)),
+    security(("token" = ["as:sys:role:edit"]))
+)]
+async fn update_role(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<RoleForm>,
+) -> ApiResult<RoleBody> {
+    let status = match form.status {
+        None => 0,
+        some => status_field(some)?,
+    };
+    let request = pb::UpdateRoleRequest {
+        id,
+        name: form.name,
+        description: form.description,
+        permission_values: form.permission_values,
+        data_scope: data_scope_field(form.data_scope, form.data_scope_org_ids)?,
+        status,
+    };
+    let answer = state
+        .org()
+        .update_role(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    state.sessions.evict_enterprise(&principal.enterprise_id);
+    Result::Ok(Ok(RoleBody::from(answer.role.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    delete, path = "/system/roles/{id}", tag = "system",
+    params(("id" = String, Path, description = "Role id")),
+    responses((status = 200, description = "Deleted; its members lose it at once", body = Envelope<Empty>)),
+    security(("token" = ["as:sys:role:edit"]))
+)]
+async fn delete_role(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<Empty> {
+    state
+        .org()
+        .delete_role(state.as_user(&principal, pb::DeleteRoleRequest { id }))
+        .await?;
+    state.sessions.evict_enterprise(&principal.enterprise_id);
+    Result::Ok(Ok(Empty {}))
+}
+
 /// An organisation node in the console's shape; `childs` is left out when empty.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -178,6 +303,145 @@ async fn list_orgs(
         .collect()))
 }
 
+/// A new organisation.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OrgCreateForm {
+    /// The parent; empty for a top node.
+    pub parent_id: String,
+    pub org_code: String,
+    pub name: String,
+    pub sort: i32,
+}
+
+#[utoipa::path(
+    post, path = "/system/orgs", tag = "system",
+    request_body = OrgCreateForm,
+    responses((status = 200, description = "The new organisation", body = Envelope<OrgNodeBody>)),
+    security(("token" = ["as:sys:org:edit"]))
+)]
+async fn create_org(
+    State(state): State<AppState>,
+    principal: Principal,
+    TrimmedJson(form): TrimmedJson<OrgCreateForm>,
+) -> ApiResult<OrgNodeBody> {
+    let request = pb::CreateOrgUnitRequest {
+        parent_id: form.parent_id,
+        org_code: form.org_code,
+        name: form.name,
+        sort: form.sort,
+    };
+    let answer = state
+        .org()
+        .create_org_unit(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(OrgNodeBody::from(answer.org_unit.unwrap_or_default())))
+}
+
+/// An organisation's code, name and place among its siblings.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OrgUpdateForm {
+    pub org_code: String,
+    pub name: String,
+    pub sort: i32,
+}
+
+#[utoipa::path(
+    put, path = "/system/orgs/{id}", tag = "system",
+    params(("id" = String, Path, description = "Organisation id")),
+    request_body = OrgUpdateForm,
+    responses((status = 200, description = "The changed organisation", body = Envelope<OrgNodeBody>)),
+    security(("token" = ["as:sys:org:edit"]))
+)]
+async fn update_org(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<OrgUpdateForm>,
+) -> ApiResult<OrgNodeBody> {
+    let request = pb::UpdateOrgUnitRequest {
+        id,
+        name: form.name,
+        org_code: form.org_code,
+        sort: form.sort,
+    };
+    let answer = state
+        .org()
+        .update_org_unit(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(OrgNodeBody::from(answer.org_unit.unwrap_or_default())))
+}
+
+/// Where an organisation (with its subtree) moves.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OrgMoveForm {
+    /// The new parent; empty for the top. Never the node itself or below it.
+    pub parent_id: String,
+}
+
+#[utoipa::path(
+    post, path = "/system/orgs/{id}/move", tag = "system",
+    params(("id" = String, Path, description = "Organisation id")),
+    request_body = OrgMoveForm,
+    responses((status = 200, description = "The moved organisation", body = Envelope<OrgNodeBody>)),
+    security(("token" = ["as:sys:org:edit"]))
+)]
+async fn move_org(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<OrgMoveForm>,
+) -> ApiResult<OrgNodeBody> {
+    let request = pb::MoveOrgUnitRequest {
+        id,
+        new_parent_id: form.parent_id,
+    };
+    let answer = state
+        .org()
+        .move_org_unit(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    state.sessions.evict_enterprise(&principal.enterprise_id);
+    Result::Ok(Ok(OrgNodeBody::from(answer.org_unit.unwrap_or_default())))
+}
+
+/// A new status.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StatusForm {
+    /// 1 enabled, 2 disabled.
+    pub status: Option<i32>,
+}
+
+#[utoipa::path(
+    post, path = "/system/orgs/{id}/status", tag = "system",
+    params(("id" = String, Path, description = "Organisation id")),
+    request_body = StatusForm,
+    responses((status = 200, description = "Disabling takes the subtree along; enabling needs an enabled parent", body = Envelope<OrgNodeBody>)),
+    security(("token" = ["as:sys:org:edit"]))
+)]
+async fn set_org_status(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<StatusForm>,
+) -> ApiResult<OrgNodeBody> {
+    let request = pb::SetOrgUnitStatusRequest {
+        id,
+        status: status_field(form.status)?,
+    };
+    let answer = state
+        .org()
+        .set_org_unit_status(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(OrgNodeBody::from(answer.org_unit.unwrap_or_default())))
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionBody {
@@ -185,6 +449,8 @@ pub struct PermissionBody {
     pub label_zh: String,
     pub label_en: String,
     pub label_ja: String,
+    /// The value it is grouped under; empty at the top.
+    pub parent_value: String,
 }
 
 #[utoipa::path(
@@ -209,6 +475,116 @@ async fn list_permissions(
             label_zh: p.label_zh,
             label_en: p.label_en,
             label_ja: p.label_ja,
+            parent_value: p.parent_value,
         })
         .collect()))
+}
+
+/// One node of the catalogue tree (the role form's function permissions).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionNode {
+    pub value: String,
+    pub label_zh: String,
+    pub label_en: String,
+    pub label_ja: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(no_recursion)]
+    pub children: Vec<PermissionNode>,
+}
+
+/// Nests catalogue entries (in catalogue order) under their parents; an
+/// entry whose parent is unknown sits at the top.
+pub fn permission_tree_of(list: Vec<pb::Permission>) -> Vec<PermissionNode> {
+    use std::collections::{HashMap, HashSet};
+    let known: HashSet<String> = list.iter().map(|p| p.value.clone()).collect();
+    let mut children: HashMap<String, Vec<pb::Permission>> = HashMap::new();
+    for p in list {
+        let parent = if known.contains(&p.parent_value) && p.parent_value != p.value {
+            p.parent_value.clone()
+        } else {
+            String::new()
+        };
+        children.entry(parent).or_default().push(p);
+    }
+    fn build(
+        parent: &str,
+        children: &mut HashMap<String, Vec<pb::Permission>>,
+    ) -> Vec<PermissionNode> {
+        children
+            .remove(parent)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| PermissionNode {
+                children: build(&p.value, children),
+                value: p.value,
+                label_zh: p.label_zh,
+                label_en: p.label_en,
+                label_ja: p.label_ja,
+            })
+            .collect()
+    }
+    build("", &mut children)
+}
+
+#[utoipa::path(
+    get, path = "/system/permissions/tree", tag = "system",
+    responses((status = 200, description = "The permission catalogue as a tree of groups", body = Envelope<Vec<PermissionNode>>)),
+    security(("token" = ["as:sys:role:getList"]))
+)]
+async fn permission_tree(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> ApiResult<Vec<PermissionNode>> {
+    let answer = state
+        .org()
+        .list_permissions(state.as_user(&principal, pb::ListPermissionsRequest {}))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(permission_tree_of(answer.permissions)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn perm(value: &str, parent: &str) -> pb::Permission {
+        pb::Permission {
+            value: value.into(),
+            parent_value: parent.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_catalogue_nests_under_its_groups_in_order() {
+        let tree = permission_tree_of(vec![
+            perm("sys", ""),
+            perm("sys:org", "sys"),
+            perm("sys:role", "sys"),
+            perm("orphan", "gone"),
+        ]);
+        assert_eq!(tree.len(), 2);
+        assert_eq!(tree[0].children[1].value, "sys:role");
+        assert_eq!(tree[1].value, "orphan");
+    }
+
+    #[test]
+    fn statuses_and_scopes_are_checked() {
+        assert!(status_field(None).is_err());
+        assert!(status_field(Some(3)).is_err());
+        assert_eq!(
+            status_field(Some(2)).unwrap(),
+            pb::EnabledStatus::Disabled as i32
+        );
+        assert!(data_scope_field(Some(6), vec![]).is_err());
+        assert!(data_scope_field(None, vec![]).unwrap().is_none());
+        assert_eq!(
+            data_scope_field(Some(4), vec!["x".into()])
+                .unwrap()
+                .unwrap()
+                .kind,
+            4
+        );
+    }
 }

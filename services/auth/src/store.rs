@@ -1,6 +1,7 @@
 //! Queries of the auth schema.
 
 use chrono::{DateTime, Utc};
+use fleetdesk_kit::db;
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
@@ -77,7 +78,9 @@ pub async fn insert_session(pool: &PgPool, new: NewSession<'_>) -> sqlx::Result<
     } else {
         SESSION_PERSONAL
     };
-    sqlx::query_as(
+    // Sessions are service data (found by token before any tenant is known).
+    let mut tx = db::begin_service(pool).await?;
+    let row = sqlx::query_as(
         "insert into session (id, token_hash, account_id, kind, enterprise_id, expires_at) \
          values ($1, $2, $3, $4, $5, $6) \
          returning id, account_id, kind, enterprise_id, created_at, expires_at, revoked_at",
@@ -88,8 +91,10 @@ pub async fn insert_session(pool: &PgPool, new: NewSession<'_>) -> sqlx::Result<
     .bind(kind)
     .bind(new.enterprise_id)
     .bind(new.expires_at)
-    .fetch_one(pool)
-    .await
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(row)
 }
 
 /// Ends every live session of an account except the one of `keep`, in the
@@ -134,7 +139,7 @@ pub async fn session_by_token_hash(
          from session where token_hash = $1",
     )
     .bind(token_hash)
-    .fetch_optional(pool)
+    .fetch_optional(&mut *db::begin_service(pool).await?)
     .await
 }
 
@@ -168,6 +173,8 @@ pub struct LoginAttempt<'a> {
 }
 
 pub async fn record_login(pool: &PgPool, a: LoginAttempt<'_>) -> sqlx::Result<()> {
+    // Written before (or without) any tenant: a service-level write.
+    let mut tx = db::begin_service(pool).await?;
     sqlx::query(
         "insert into login_log (id, login_type, principal, account_id, enterprise_id, succeeded, \
          failure_reason, ip, user_agent, enterprise_ids) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -182,9 +189,9 @@ pub async fn record_login(pool: &PgPool, a: LoginAttempt<'_>) -> sqlx::Result<()
     .bind(a.ip)
     .bind(a.user_agent)
     .bind(a.enterprise_ids)
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
-    Ok(())
+    tx.commit().await
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -232,6 +239,7 @@ pub async fn list_login_logs(
          and ($4::timestamptz is null or attempted_at >= $4) \
          and ($5::timestamptz is null or attempted_at <= $5) \
          and principal like $6";
+    let mut tx = db::begin_tenant(pool, enterprise_id).await?;
     let rows = sqlx::query_as(&format!(
         "select id, attempted_at, login_type, principal, succeeded, failure_reason, ip, user_agent \
          from login_log {WHERE} order by attempted_at desc, id limit $7 offset $8"
@@ -244,7 +252,7 @@ pub async fn list_login_logs(
     .bind(&pattern)
     .bind(size)
     .bind((page - 1) * size)
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
     let total = sqlx::query_scalar(&format!("select count(*) from login_log {WHERE}"))
         .bind(enterprise_id)
@@ -253,9 +261,31 @@ pub async fn list_login_logs(
         .bind(filter.from)
         .bind(filter.to)
         .bind(&pattern)
-        .fetch_one(pool)
+        .fetch_one(&mut *tx)
         .await?;
     Ok((rows, total))
+}
+
+/// Creates an account; unique violations name `account_username_key` or `account_phone_key`.
+pub async fn insert_account(
+    pool: &PgPool,
+    id: Uuid,
+    username: &str,
+    name: &str,
+    phone: Option<&str>,
+    password_hash: Option<&str>,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into account (id, username, name, phone, password_hash) values ($1, $2, $3, $4, $5)",
+    )
+    .bind(id)
+    .bind(username)
+    .bind(name)
+    .bind(phone)
+    .bind(password_hash)
+    .execute(pool)
+    .await?;
+    Ok(())
 }
 
 /// Creates or refreshes an account with a fixed id (demo data).

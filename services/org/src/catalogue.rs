@@ -1,6 +1,9 @@
 //! The permission catalogue: every permission value the product knows, with
-//! its labels. `permissions.json` beside this file is the one source; the
-//! `permission` table is kept in step with it.
+//! its labels, the group it sits under, the console routes it opens and the
+//! gateway operations (`GET /api/v1/system/roles`) it guards.
+//! `permissions.json` beside this file is the one source; the `permission`
+//! table is kept in step with it, and a stack test checks the operations
+//! against the gateway's route table.
 
 use sqlx::PgPool;
 
@@ -10,6 +13,15 @@ pub struct PermissionEntry {
     pub zh: String,
     pub en: String,
     pub ja: String,
+    /// The value this one is grouped under; none at the top of the tree.
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// Console route paths the value opens.
+    #[serde(default)]
+    pub routes: Vec<String>,
+    /// Gateway operations (`METHOD /api/v1/path`) that require the value.
+    #[serde(default)]
+    pub operations: Vec<String>,
 }
 
 /// The catalogue as shipped.
@@ -24,16 +36,23 @@ pub async fn sync(pool: &PgPool) -> sqlx::Result<()> {
     let zh: Vec<&str> = entries.iter().map(|e| e.zh.as_str()).collect();
     let en: Vec<&str> = entries.iter().map(|e| e.en.as_str()).collect();
     let ja: Vec<&str> = entries.iter().map(|e| e.ja.as_str()).collect();
+    let parents: Vec<Option<&str>> = entries.iter().map(|e| e.parent.as_deref()).collect();
+    let sorts: Vec<i32> = (0..entries.len())
+        .map(|i| i32::try_from(i).unwrap_or(i32::MAX))
+        .collect();
     sqlx::query(
-        "insert into permission (value, label_zh, label_en, label_ja) \
-         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[]) \
+        "insert into permission (value, label_zh, label_en, label_ja, parent_value, sort) \
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) \
          on conflict (value) do update set label_zh = excluded.label_zh, \
-         label_en = excluded.label_en, label_ja = excluded.label_ja",
+         label_en = excluded.label_en, label_ja = excluded.label_ja, \
+         parent_value = excluded.parent_value, sort = excluded.sort",
     )
     .bind(&values)
     .bind(&zh)
     .bind(&en)
     .bind(&ja)
+    .bind(&parents)
+    .bind(&sorts)
     .execute(pool)
     .await?;
     Ok(())
@@ -57,6 +76,39 @@ mod tests {
                 e.value
             );
             assert_ne!(e.value, "*", "'*' is an access rule, not a permission");
+        }
+    }
+
+    #[test]
+    fn every_parent_is_a_catalogue_value_and_the_tree_has_no_cycle() {
+        let entries = entries();
+        let parent: std::collections::HashMap<&str, Option<&str>> = entries
+            .iter()
+            .map(|e| (e.value.as_str(), e.parent.as_deref()))
+            .collect();
+        for e in &entries {
+            let mut at = e.parent.as_deref();
+            let mut steps = 0;
+            while let Some(p) = at {
+                assert!(parent.contains_key(p), "{} has unknown parent {p}", e.value);
+                at = parent[p];
+                steps += 1;
+                assert!(steps < entries.len(), "{} sits in a cycle", e.value);
+            }
+        }
+    }
+
+    #[test]
+    fn operations_name_a_method_and_an_api_path() {
+        for e in entries() {
+            for op in &e.operations {
+                let (method, path) = op.split_once(' ').expect("METHOD /path");
+                assert!(
+                    ["GET", "POST", "PUT", "DELETE", "PATCH"].contains(&method),
+                    "{op}"
+                );
+                assert!(path.starts_with("/api/v1/"), "{op}");
+            }
         }
     }
 }

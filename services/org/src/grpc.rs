@@ -1,357 +1,333 @@
-//! The OrgService gRPC handlers. Tenant-owned reads take the enterprise from
-//! the verified caller, never from the request, so another tenant's id is
-//! simply not found.
+//! The OrgService gRPC handlers: one thin method per RPC, delegating to the
+//! module of its subject. Tenant-owned calls take the enterprise from the
+//! verified caller, never from the request, so another tenant's id is simply
+//! not found.
 
-use std::collections::HashMap;
-
-use fleetdesk_kit::convert::{self, timestamp};
-use fleetdesk_kit::{ServiceError, grpc, mask};
 use fleetdesk_proto::org::v1::{self as pb, org_service_server::OrgService};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
-use uuid::Uuid;
 
-use crate::store::{self, ENABLED, MembershipRow, OrgUnitRow, RoleRow};
-
-pub const PERM_ROLE_LIST: &str = "as:sys:role:getList";
-pub const PERM_ORG_LIST: &str = "as:sys:org:getList";
+use crate::users::AuthLink;
+use crate::{lists, orgs, principal, roles, users};
 
 #[derive(Clone, Debug)]
 pub struct OrgApi {
     pub pool: PgPool,
-}
-
-fn status_pb(status: i16) -> i32 {
-    if status == ENABLED {
-        pb::EnabledStatus::Enabled as i32
-    } else {
-        pb::EnabledStatus::Disabled as i32
-    }
-}
-
-fn data_scope_pb(kind: i16, org_ids: &[Uuid]) -> pb::DataScope {
-    pb::DataScope {
-        kind: i32::from(kind),
-        org_ids: org_ids.iter().map(Uuid::to_string).collect(),
-    }
-}
-
-fn role_pb(row: &RoleRow) -> pb::Role {
-    pb::Role {
-        id: row.id.to_string(),
-        enterprise_id: row.enterprise_id.to_string(),
-        name: row.name.clone(),
-        description: row.description.clone(),
-        permission_values: row.permission_values.clone(),
-        data_scope: Some(data_scope_pb(row.data_scope_kind, &row.data_scope_org_ids)),
-        status: status_pb(row.status),
-        user_count: i32::try_from(row.user_count).unwrap_or(i32::MAX),
-        create_time: Some(timestamp(row.created_at)),
-    }
-}
-
-fn membership_pb(row: MembershipRow) -> pb::Membership {
-    pb::Membership {
-        enterprise_id: row.enterprise_id.to_string(),
-        enterprise_name: row.enterprise_name,
-        user_id: row.member_id.to_string(),
-        account_id: row.account_id.to_string(),
-    }
-}
-
-/// How much a data scope reaches, to pick the broadest of a user's roles.
-fn scope_breadth(kind: i16) -> u8 {
-    match pb::DataScopeKind::try_from(i32::from(kind)) {
-        Ok(pb::DataScopeKind::Enterprise) => 5,
-        Ok(pb::DataScopeKind::OrgSubtree) => 4,
-        Ok(pb::DataScopeKind::Custom) => 3,
-        Ok(pb::DataScopeKind::Org) => 2,
-        Ok(pb::DataScopeKind::Self_) => 1,
-        Ok(pb::DataScopeKind::Unspecified) | Err(_) => 0,
-    }
-}
-
-/// Nests flat rows (ordered parents first) into trees.
-fn org_tree(rows: Vec<OrgUnitRow>) -> Vec<pb::OrgUnit> {
-    let mut children: HashMap<Option<Uuid>, Vec<OrgUnitRow>> = HashMap::new();
-    let ids: std::collections::HashSet<Uuid> = rows.iter().map(|r| r.id).collect();
-    for row in rows {
-        // A node whose parent is filtered out (disabled) becomes a root.
-        let parent = row.parent_id.filter(|p| ids.contains(p));
-        children.entry(parent).or_default().push(row);
-    }
-    fn build(
-        parent: Option<Uuid>,
-        children: &mut HashMap<Option<Uuid>, Vec<OrgUnitRow>>,
-    ) -> Vec<pb::OrgUnit> {
-        let rows = children.remove(&parent).unwrap_or_default();
-        rows.into_iter()
-            .map(|row| pb::OrgUnit {
-                id: row.id.to_string(),
-                enterprise_id: row.enterprise_id.to_string(),
-                parent_id: row.parent_id.map(|p| p.to_string()).unwrap_or_default(),
-                org_code: row.org_code.clone(),
-                name: row.name.clone(),
-                level: row.level,
-                sort: row.sort,
-                status: status_pb(row.status),
-                children: build(Some(row.id), children),
-                create_time: Some(timestamp(row.created_at)),
-            })
-            .collect()
-    }
-    build(None, &mut children)
+    /// For creating sign-in accounts when users are added.
+    pub auth: AuthLink,
 }
 
 #[tonic::async_trait]
 impl OrgService for OrgApi {
+    // --- Principals, enterprises and lists ---
+
     async fn get_principal(
         &self,
         request: Request<pb::GetPrincipalRequest>,
     ) -> Result<Response<pb::GetPrincipalResponse>, Status> {
-        grpc::require_service(&request)?;
-        let req = request.into_inner();
-        let account_id = convert::id(&req.account_id)?;
-        let enterprise_id = convert::id(&req.enterprise_id)?;
-        let enterprise = store::enterprise(&self.pool, enterprise_id)
-            .await
-            .map_err(ServiceError::from)?
-            .filter(|e| e.status == ENABLED)
-            .ok_or_else(ServiceError::unauthenticated)?;
-        let member = store::member_of_account(&self.pool, enterprise_id, account_id)
-            .await
-            .map_err(ServiceError::from)?
-            .filter(|m| m.status == ENABLED)
-            .ok_or_else(ServiceError::unauthenticated)?;
-        let roles = store::roles_of_member(&self.pool, enterprise_id, member.id)
-            .await
-            .map_err(ServiceError::from)?;
-        let mut permission_values: Vec<String> = roles
-            .iter()
-            .flat_map(|r| r.permission_values.iter().cloned())
-            .collect();
-        permission_values.sort_unstable();
-        permission_values.dedup();
-        let data_scope = roles
-            .iter()
-            .max_by_key(|r| scope_breadth(r.data_scope_kind))
-            .map(|r| data_scope_pb(r.data_scope_kind, &r.data_scope_org_ids));
-        let principal = pb::Principal {
-            user_id: member.id.to_string(),
-            account_id: member.account_id.to_string(),
-            enterprise_id: enterprise.id.to_string(),
-            enterprise_name: enterprise.name,
-            name: member.name,
-            user_name: member.user_name,
-            avatar_url: member.avatar_url,
-            roles: roles.iter().map(role_pb).collect(),
-            permission_values,
-            data_scope,
-            flags: Some(pb::EnterpriseFlags::default()),
-        };
-        Ok(Response::new(pb::GetPrincipalResponse {
-            principal: Some(principal),
-        }))
+        Ok(Response::new(principal::get(&self.pool, request).await?))
     }
 
     async fn list_memberships(
         &self,
         request: Request<pb::ListMembershipsRequest>,
     ) -> Result<Response<pb::ListMembershipsResponse>, Status> {
-        grpc::require_service(&request)?;
-        let account_id = convert::id(&request.get_ref().account_id)?;
-        let rows = store::memberships(&self.pool, account_id)
-            .await
-            .map_err(ServiceError::from)?;
-        let memberships = rows.into_iter().map(membership_pb).collect();
-        Ok(Response::new(pb::ListMembershipsResponse { memberships }))
+        Ok(Response::new(
+            principal::memberships(&self.pool, request).await?,
+        ))
     }
 
     async fn find_user_by_we_com_id(
         &self,
         request: Request<pb::FindUserByWeComIdRequest>,
     ) -> Result<Response<pb::FindUserByWeComIdResponse>, Status> {
-        grpc::require_service(&request)?;
-        let req = request.into_inner();
-        let (corp_id, user_id) = (req.corp_id.trim(), req.wecom_user_id.trim());
-        if corp_id.is_empty() || user_id.is_empty() {
-            return Err(ServiceError::not_found().into());
-        }
-        let row = store::membership_by_wecom_id(&self.pool, corp_id, user_id)
-            .await
-            .map_err(ServiceError::from)?
-            .ok_or_else(ServiceError::not_found)?;
-        Ok(Response::new(pb::FindUserByWeComIdResponse {
-            membership: Some(membership_pb(row)),
-        }))
+        Ok(Response::new(
+            principal::by_wecom_id(&self.pool, request).await?,
+        ))
     }
 
     async fn get_enterprise(
         &self,
         request: Request<pb::GetEnterpriseRequest>,
     ) -> Result<Response<pb::GetEnterpriseResponse>, Status> {
-        let tenant = grpc::tenant(&request)?;
-        // Only one's own enterprise; any other id is not found.
-        if convert::id(&request.get_ref().enterprise_id)? != tenant {
-            return Err(ServiceError::not_found().into());
-        }
-        let row = store::enterprise(&self.pool, tenant)
-            .await
-            .map_err(ServiceError::from)?
-            .ok_or_else(ServiceError::not_found)?;
-        let enterprise = pb::Enterprise {
-            id: row.id.to_string(),
-            name: row.name,
-            code: row.code,
-            status: status_pb(row.status),
-            credit_code: row.credit_code,
-            contact_name: row.contact_name,
-            contact_phone_masked: mask::centre(&row.contact_phone),
-            wecom_corp_id: row.wecom_corp_id.unwrap_or_default(),
-            create_time: Some(timestamp(row.created_at)),
-        };
-        Ok(Response::new(pb::GetEnterpriseResponse {
-            enterprise: Some(enterprise),
-            flags: Some(pb::EnterpriseFlags::default()),
-        }))
+        Ok(Response::new(
+            principal::enterprise(&self.pool, request).await?,
+        ))
     }
+
+    async fn list_enterprise_list_entries(
+        &self,
+        request: Request<pb::ListEnterpriseListEntriesRequest>,
+    ) -> Result<Response<pb::ListEnterpriseListEntriesResponse>, Status> {
+        Ok(Response::new(lists::entries(&self.pool, request).await?))
+    }
+
+    async fn set_enterprise_list_membership(
+        &self,
+        request: Request<pb::SetEnterpriseListMembershipRequest>,
+    ) -> Result<Response<pb::SetEnterpriseListMembershipResponse>, Status> {
+        Ok(Response::new(lists::set(&self.pool, request).await?))
+    }
+
+    // --- Organisation tree ---
 
     async fn list_org_units(
         &self,
         request: Request<pb::ListOrgUnitsRequest>,
     ) -> Result<Response<pb::ListOrgUnitsResponse>, Status> {
-        grpc::require_permission(&request, PERM_ORG_LIST)?;
-        let tenant = grpc::tenant(&request)?;
-        let req = request.into_inner();
-        let rows = store::org_units(&self.pool, tenant, req.include_disabled)
-            .await
-            .map_err(ServiceError::from)?;
-        let needle = req.name_contains.trim();
-        let rows = if needle.is_empty() {
-            rows
-        } else {
-            keep_matches_with_ancestors(rows, needle)
-        };
-        Ok(Response::new(pb::ListOrgUnitsResponse {
-            roots: org_tree(rows),
-        }))
+        Ok(Response::new(orgs::list(&self.pool, request).await?))
     }
+
+    async fn create_org_unit(
+        &self,
+        request: Request<pb::CreateOrgUnitRequest>,
+    ) -> Result<Response<pb::CreateOrgUnitResponse>, Status> {
+        Ok(Response::new(orgs::create(&self.pool, request).await?))
+    }
+
+    async fn update_org_unit(
+        &self,
+        request: Request<pb::UpdateOrgUnitRequest>,
+    ) -> Result<Response<pb::UpdateOrgUnitResponse>, Status> {
+        Ok(Response::new(orgs::update(&self.pool, request).await?))
+    }
+
+    async fn move_org_unit(
+        &self,
+        request: Request<pb::MoveOrgUnitRequest>,
+    ) -> Result<Response<pb::MoveOrgUnitResponse>, Status> {
+        Ok(Response::new(orgs::move_unit(&self.pool, request).await?))
+    }
+
+    async fn set_org_unit_status(
+        &self,
+        request: Request<pb::SetOrgUnitStatusRequest>,
+    ) -> Result<Response<pb::SetOrgUnitStatusResponse>, Status> {
+        Ok(Response::new(orgs::set_status(&self.pool, request).await?))
+    }
+
+    // --- Permissions, roles and users ---
 
     async fn list_permissions(
         &self,
         request: Request<pb::ListPermissionsRequest>,
     ) -> Result<Response<pb::ListPermissionsResponse>, Status> {
-        grpc::caller(&request)?;
-        let rows = store::permissions(&self.pool)
-            .await
-            .map_err(ServiceError::from)?;
-        let permissions = rows
-            .into_iter()
-            .map(|r| pb::Permission {
-                value: r.value,
-                label_zh: r.label_zh,
-                label_en: r.label_en,
-                label_ja: r.label_ja,
-            })
-            .collect();
-        Ok(Response::new(pb::ListPermissionsResponse { permissions }))
+        Ok(Response::new(
+            roles::permissions(&self.pool, request).await?,
+        ))
     }
 
     async fn list_roles(
         &self,
         request: Request<pb::ListRolesRequest>,
     ) -> Result<Response<pb::ListRolesResponse>, Status> {
-        grpc::require_permission(&request, PERM_ROLE_LIST)?;
-        let tenant = grpc::tenant(&request)?;
-        let req = request.into_inner();
-        let (page, size) = convert::page(req.page.as_ref());
-        let (rows, total) =
-            store::list_roles(&self.pool, tenant, req.name_contains.trim(), page, size)
-                .await
-                .map_err(ServiceError::from)?;
-        Ok(Response::new(pb::ListRolesResponse {
-            roles: rows.iter().map(role_pb).collect(),
-            page: Some(convert::page_info(page, size, total)),
-        }))
+        Ok(Response::new(roles::list(&self.pool, request).await?))
     }
 
     async fn get_role(
         &self,
         request: Request<pb::GetRoleRequest>,
     ) -> Result<Response<pb::GetRoleResponse>, Status> {
-        grpc::require_permission(&request, PERM_ROLE_LIST)?;
-        let tenant = grpc::tenant(&request)?;
-        let id = convert::id(&request.get_ref().id)?;
-        let row = store::role(&self.pool, tenant, id)
-            .await
-            .map_err(ServiceError::from)?
-            .ok_or_else(ServiceError::not_found)?;
-        Ok(Response::new(pb::GetRoleResponse {
-            role: Some(role_pb(&row)),
-        }))
-    }
-}
-
-/// Nodes whose name contains `needle`, with their ancestors so the tree stays whole.
-fn keep_matches_with_ancestors(rows: Vec<OrgUnitRow>, needle: &str) -> Vec<OrgUnitRow> {
-    let parent: HashMap<Uuid, Option<Uuid>> = rows.iter().map(|r| (r.id, r.parent_id)).collect();
-    let mut keep = std::collections::HashSet::new();
-    for row in rows.iter().filter(|r| r.name.contains(needle)) {
-        let mut at = Some(row.id);
-        while let Some(id) = at {
-            if !keep.insert(id) {
-                break;
-            }
-            at = parent.get(&id).copied().flatten();
-        }
-    }
-    rows.into_iter().filter(|r| keep.contains(&r.id)).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn unit(id: u128, parent: Option<u128>, name: &str, level: i32) -> OrgUnitRow {
-        OrgUnitRow {
-            id: Uuid::from_u128(id),
-            enterprise_id: Uuid::nil(),
-            parent_id: parent.map(Uuid::from_u128),
-            org_code: format!("C{id}"),
-            name: name.into(),
-            level,
-            sort: 0,
-            status: ENABLED,
-            created_at: chrono::Utc::now(),
-        }
+        Ok(Response::new(roles::get(&self.pool, request).await?))
     }
 
-    fn names(tree: &[pb::OrgUnit]) -> Vec<String> {
-        tree.iter()
-            .flat_map(|n| std::iter::once(n.name.clone()).chain(names(&n.children)))
-            .collect()
+    async fn create_role(
+        &self,
+        request: Request<pb::CreateRoleRequest>,
+    ) -> Result<Response<pb::CreateRoleResponse>, Status> {
+        Ok(Response::new(roles::create(&self.pool, request).await?))
     }
 
-    #[test]
-    fn flat_rows_nest_into_a_tree() {
-        let tree = org_tree(vec![
-            unit(1, None, "总部", 1),
-            unit(2, Some(1), "华东", 2),
-            unit(3, Some(2), "上海", 3),
-        ]);
-        assert_eq!(tree.len(), 1);
-        assert_eq!(tree[0].children[0].children[0].name, "上海");
+    async fn update_role(
+        &self,
+        request: Request<pb::UpdateRoleRequest>,
+    ) -> Result<Response<pb::UpdateRoleResponse>, Status> {
+        Ok(Response::new(roles::update(&self.pool, request).await?))
     }
 
-    #[test]
-    fn a_name_search_keeps_the_path_to_each_match() {
-        let rows = vec![
-            unit(1, None, "总部", 1),
-            unit(2, Some(1), "华东", 2),
-            unit(3, Some(2), "上海", 3),
-            unit(4, Some(1), "华南", 2),
-        ];
-        let tree = org_tree(keep_matches_with_ancestors(rows, "上海"));
-        assert_eq!(names(&tree), vec!["总部", "华东", "上海"]);
+    async fn delete_role(
+        &self,
+        request: Request<pb::DeleteRoleRequest>,
+    ) -> Result<Response<pb::DeleteRoleResponse>, Status> {
+        Ok(Response::new(roles::delete(&self.pool, request).await?))
+    }
+
+    async fn list_users(
+        &self,
+        request: Request<pb::ListUsersRequest>,
+    ) -> Result<Response<pb::ListUsersResponse>, Status> {
+        Ok(Response::new(users::list(&self.pool, request).await?))
+    }
+
+    async fn get_user(
+        &self,
+        request: Request<pb::GetUserRequest>,
+    ) -> Result<Response<pb::GetUserResponse>, Status> {
+        Ok(Response::new(users::get(&self.pool, request).await?))
+    }
+
+    async fn create_user(
+        &self,
+        request: Request<pb::CreateUserRequest>,
+    ) -> Result<Response<pb::CreateUserResponse>, Status> {
+        Ok(Response::new(
+            users::create(&self.pool, &self.auth, request).await?,
+        ))
+    }
+
+    async fn update_user(
+        &self,
+        request: Request<pb::UpdateUserRequest>,
+    ) -> Result<Response<pb::UpdateUserResponse>, Status> {
+        Ok(Response::new(users::update(&self.pool, request).await?))
+    }
+
+    async fn set_user_status(
+        &self,
+        request: Request<pb::SetUserStatusRequest>,
+    ) -> Result<Response<pb::SetUserStatusResponse>, Status> {
+        Ok(Response::new(users::set_status(&self.pool, request).await?))
+    }
+
+    // --- Shared data, notices, approvals, exports, help, sensitive data ---
+
+    async fn get_simple_dict_by_type(
+        &self,
+        request: Request<pb::GetSimpleDictByTypeRequest>,
+    ) -> Result<Response<pb::GetSimpleDictByTypeResponse>, Status> {
+        crate::dict::get_simple_dict_by_type(&self.pool, request).await
+    }
+
+    async fn list_areas(
+        &self,
+        request: Request<pb::ListAreasRequest>,
+    ) -> Result<Response<pb::ListAreasResponse>, Status> {
+        crate::areas::list_areas(&self.pool, request).await
+    }
+
+    async fn count_unread_notices(
+        &self,
+        request: Request<pb::CountUnreadNoticesRequest>,
+    ) -> Result<Response<pb::CountUnreadNoticesResponse>, Status> {
+        crate::notices::count_unread(&self.pool, request).await
+    }
+
+    async fn list_notices(
+        &self,
+        request: Request<pb::ListNoticesRequest>,
+    ) -> Result<Response<pb::ListNoticesResponse>, Status> {
+        crate::notices::list(&self.pool, request).await
+    }
+
+    async fn get_notice(
+        &self,
+        request: Request<pb::GetNoticeRequest>,
+    ) -> Result<Response<pb::GetNoticeResponse>, Status> {
+        crate::notices::get(&self.pool, request).await
+    }
+
+    async fn mark_notices_read(
+        &self,
+        request: Request<pb::MarkNoticesReadRequest>,
+    ) -> Result<Response<pb::MarkNoticesReadResponse>, Status> {
+        crate::notices::mark_read(&self.pool, request).await
+    }
+
+    async fn count_pending_approvals(
+        &self,
+        request: Request<pb::CountPendingApprovalsRequest>,
+    ) -> Result<Response<pb::CountPendingApprovalsResponse>, Status> {
+        crate::approvals::count_pending(&self.pool, request).await
+    }
+
+    async fn list_approvals(
+        &self,
+        request: Request<pb::ListApprovalsRequest>,
+    ) -> Result<Response<pb::ListApprovalsResponse>, Status> {
+        crate::approvals::list(&self.pool, request).await
+    }
+
+    async fn get_approval(
+        &self,
+        request: Request<pb::GetApprovalRequest>,
+    ) -> Result<Response<pb::GetApprovalResponse>, Status> {
+        crate::approvals::get(&self.pool, request).await
+    }
+
+    async fn decide_approval(
+        &self,
+        request: Request<pb::DecideApprovalRequest>,
+    ) -> Result<Response<pb::DecideApprovalResponse>, Status> {
+        crate::approvals::decide(&self.pool, request).await
+    }
+
+    async fn list_vehicle_allotment_approvals(
+        &self,
+        request: Request<pb::ListVehicleAllotmentApprovalsRequest>,
+    ) -> Result<Response<pb::ListVehicleAllotmentApprovalsResponse>, Status> {
+        crate::approvals::list_vehicle_allotments(&self.pool, request).await
+    }
+
+    async fn list_export_records(
+        &self,
+        request: Request<pb::ListExportRecordsRequest>,
+    ) -> Result<Response<pb::ListExportRecordsResponse>, Status> {
+        crate::exports::list(&self.pool, request).await
+    }
+
+    async fn get_export_record(
+        &self,
+        request: Request<pb::GetExportRecordRequest>,
+    ) -> Result<Response<pb::GetExportRecordResponse>, Status> {
+        crate::exports::get(&self.pool, request).await
+    }
+
+    async fn create_export_record(
+        &self,
+        request: Request<pb::CreateExportRecordRequest>,
+    ) -> Result<Response<pb::CreateExportRecordResponse>, Status> {
+        crate::exports::create(&self.pool, request).await
+    }
+
+    async fn list_help_articles(
+        &self,
+        request: Request<pb::ListHelpArticlesRequest>,
+    ) -> Result<Response<pb::ListHelpArticlesResponse>, Status> {
+        crate::help::list_articles(&self.pool, request).await
+    }
+
+    async fn get_help_article(
+        &self,
+        request: Request<pb::GetHelpArticleRequest>,
+    ) -> Result<Response<pb::GetHelpArticleResponse>, Status> {
+        crate::help::get_article(&self.pool, request).await
+    }
+
+    async fn submit_feedback(
+        &self,
+        request: Request<pb::SubmitFeedbackRequest>,
+    ) -> Result<Response<pb::SubmitFeedbackResponse>, Status> {
+        crate::help::submit_feedback(&self.pool, request).await
+    }
+
+    async fn list_feedback(
+        &self,
+        request: Request<pb::ListFeedbackRequest>,
+    ) -> Result<Response<pb::ListFeedbackResponse>, Status> {
+        crate::help::list_feedback(&self.pool, request).await
+    }
+
+    async fn reveal_sensitive(
+        &self,
+        request: Request<pb::RevealSensitiveRequest>,
+    ) -> Result<Response<pb::RevealSensitiveResponse>, Status> {
+        crate::sensitive::reveal(&self.pool, request).await
+    }
+
+    async fn list_sensitive_view_logs(
+        &self,
+        request: Request<pb::ListSensitiveViewLogsRequest>,
+    ) -> Result<Response<pb::ListSensitiveViewLogsResponse>, Status> {
+        crate::sensitive::list_logs(&self.pool, request).await
     }
 }

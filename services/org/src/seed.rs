@@ -1,8 +1,9 @@
 //! Demo data: two enterprises for isolation tests. Idempotent: fixed ids and
 //! upserts, so running it again changes nothing.
 
+use fleetdesk_kit::db;
 use fleetdesk_kit::demo_id;
-use sqlx::PgPool;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::catalogue;
@@ -51,7 +52,7 @@ fn id(kind: &str, key: &str) -> Uuid {
 }
 
 async fn enterprise(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     key: &str,
     name: &str,
     code: &str,
@@ -66,12 +67,12 @@ async fn enterprise(
     .bind(name)
     .bind(code)
     .bind(corp_id)
-    .execute(pool)
+    .execute(&mut *conn)
     .await?;
     Ok(eid)
 }
 
-async fn org_tree(pool: &PgPool, eid: Uuid, nodes: &[OrgNode]) -> sqlx::Result<()> {
+async fn org_tree(conn: &mut PgConnection, eid: Uuid, nodes: &[OrgNode]) -> sqlx::Result<()> {
     for n in nodes {
         sqlx::query(
             "insert into org_unit (id, enterprise_id, parent_id, org_code, name, level) \
@@ -83,14 +84,14 @@ async fn org_tree(pool: &PgPool, eid: Uuid, nodes: &[OrgNode]) -> sqlx::Result<(
         .bind(n.code)
         .bind(n.name)
         .bind(n.level)
-        .execute(pool)
+        .execute(&mut *conn)
         .await?;
     }
     Ok(())
 }
 
 async fn role(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     eid: Uuid,
     key: &str,
     name: &str,
@@ -105,7 +106,7 @@ async fn role(
     .bind(eid)
     .bind(name)
     .bind(description)
-    .execute(pool)
+    .execute(&mut *conn)
     .await?;
     sqlx::query(
         "insert into role_permission (enterprise_id, role_id, permission_value) \
@@ -114,13 +115,13 @@ async fn role(
     .bind(eid)
     .bind(rid)
     .bind(permissions)
-    .execute(pool)
+    .execute(&mut *conn)
     .await?;
     Ok(rid)
 }
 
 async fn member(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     eid: Uuid,
     username: &str,
     name: &str,
@@ -140,28 +141,30 @@ async fn member(
     .bind(username)
     .bind(phone)
     .bind(id("org", org_key))
-    .execute(pool)
+    .execute(&mut *conn)
     .await?;
     sqlx::query("insert into member_role (enterprise_id, member_id, role_id) values ($1, $2, $3) on conflict do nothing")
         .bind(eid)
         .bind(mid)
         .bind(role_id)
-        .execute(pool)
+        .execute(&mut *conn)
         .await?;
     Ok(())
 }
 
 pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     catalogue::sync(pool).await?;
+    // Tenant tables are under row-level security even for their owner.
+    let mut tx = db::begin_service(pool).await?;
     let every_permission: Vec<String> = catalogue::entries().into_iter().map(|e| e.value).collect();
     let operations: Vec<String> = OPERATIONS_PERMISSIONS
         .iter()
         .map(|p| (*p).to_owned())
         .collect();
 
-    let a = enterprise(pool, "a", DEMO_ENTERPRISE, "DEMO-LOGISTICS", DEMO_CORP_A).await?;
+    let a = enterprise(&mut tx, "a", DEMO_ENTERPRISE, "DEMO-LOGISTICS", DEMO_CORP_A).await?;
     org_tree(
-        pool,
+        &mut tx,
         a,
         &[
             OrgNode {
@@ -217,7 +220,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     let admin_a = role(
-        pool,
+        &mut tx,
         a,
         "a-admin",
         "超级管理员",
@@ -226,7 +229,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     let ops_a = role(
-        pool,
+        &mut tx,
         a,
         "a-ops",
         "车辆运营",
@@ -235,7 +238,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     member(
-        pool,
+        &mut tx,
         a,
         "demo",
         "演示管理员",
@@ -245,7 +248,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     member(
-        pool,
+        &mut tx,
         a,
         "demo_ops",
         "运营专员",
@@ -255,9 +258,16 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
 
-    let b = enterprise(pool, "b", DEMO_ENTERPRISE_B, "DEMO-COLDCHAIN", DEMO_CORP_B).await?;
+    let b = enterprise(
+        &mut tx,
+        "b",
+        DEMO_ENTERPRISE_B,
+        "DEMO-COLDCHAIN",
+        DEMO_CORP_B,
+    )
+    .await?;
     org_tree(
-        pool,
+        &mut tx,
         b,
         &[
             OrgNode {
@@ -285,7 +295,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     let admin_b = role(
-        pool,
+        &mut tx,
         b,
         "b-admin",
         "超级管理员",
@@ -294,7 +304,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     member(
-        pool,
+        &mut tx,
         b,
         "demo2",
         "冷链管理员",
@@ -306,7 +316,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
 
     // One person in both enterprises: operations in A, administrator in B.
     member(
-        pool,
+        &mut tx,
         a,
         "demo_multi",
         "跨企业专员",
@@ -316,7 +326,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     member(
-        pool,
+        &mut tx,
         b,
         "demo_multi",
         "跨企业专员",
@@ -325,12 +335,14 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
         admin_b,
     )
     .await?;
-    wecom_user_ids(pool).await?;
+    wecom_user_ids(&mut tx).await?;
+    tx.commit().await?;
+    crate::seed_shared::run(pool).await?;
     Ok(())
 }
 
 /// Gives the demo members their WeCom user ids (only where none is set yet).
-async fn wecom_user_ids(pool: &PgPool) -> sqlx::Result<()> {
+async fn wecom_user_ids(conn: &mut PgConnection) -> sqlx::Result<()> {
     for (corp_id, wecom_user_id, username, _) in DEMO_WECOM_USERS {
         sqlx::query(
             "update member m set wecom_user_id = $3, updated_at = now() from enterprise e \
@@ -340,7 +352,7 @@ async fn wecom_user_ids(pool: &PgPool) -> sqlx::Result<()> {
         .bind(corp_id)
         .bind(username)
         .bind(wecom_user_id)
-        .execute(pool)
+        .execute(&mut *conn)
         .await?;
     }
     Ok(())

@@ -1,11 +1,25 @@
-//! Queries of the org schema. Every tenant-owned query takes the enterprise id
-//! and filters on it.
+//! Queries of the org schema. Each runs on the caller's transaction: a
+//! tenant transaction (db::begin_tenant) for tenant-owned rows, a
+//! service-scoped one (db::begin_service) where a query must cross tenants.
+//! Tenant-owned queries still name the enterprise: the policy is the second line.
 
 use chrono::{DateTime, Utc};
-use sqlx::{FromRow, PgPool};
+use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 pub const ENABLED: i16 = 1;
+pub const DISABLED: i16 = 2;
+
+/// A LIKE pattern matching `needle` anywhere, with its wildcards escaped.
+pub fn like_pattern(needle: &str) -> String {
+    format!(
+        "%{}%",
+        needle
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    )
+}
 
 #[derive(Debug, Clone, FromRow)]
 pub struct EnterpriseRow {
@@ -20,13 +34,13 @@ pub struct EnterpriseRow {
     pub created_at: DateTime<Utc>,
 }
 
-pub async fn enterprise(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<EnterpriseRow>> {
+pub async fn enterprise(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<EnterpriseRow>> {
     sqlx::query_as(
         "select id, name, code, status, credit_code, contact_name, contact_phone, wecom_corp_id, created_at \
          from enterprise where id = $1",
     )
     .bind(id)
-    .fetch_optional(pool)
+    .fetch_optional(conn)
     .await
 }
 
@@ -39,21 +53,24 @@ pub struct MembershipRow {
 }
 
 /// Enabled memberships of an account in enabled enterprises.
-pub async fn memberships(pool: &PgPool, account_id: Uuid) -> sqlx::Result<Vec<MembershipRow>> {
+pub async fn memberships(
+    conn: &mut PgConnection,
+    account_id: Uuid,
+) -> sqlx::Result<Vec<MembershipRow>> {
     sqlx::query_as(
         "select e.id as enterprise_id, e.name as enterprise_name, m.id as member_id, m.account_id \
          from member m join enterprise e on e.id = m.enterprise_id \
          where m.account_id = $1 and m.status = 1 and e.status = 1 order by e.name",
     )
     .bind(account_id)
-    .fetch_all(pool)
+    .fetch_all(conn)
     .await
 }
 
 /// The enabled member with this WeCom user id in the enabled enterprise that
 /// owns the corp id.
 pub async fn membership_by_wecom_id(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     corp_id: &str,
     wecom_user_id: &str,
 ) -> sqlx::Result<Option<MembershipRow>> {
@@ -64,7 +81,7 @@ pub async fn membership_by_wecom_id(
     )
     .bind(corp_id)
     .bind(wecom_user_id)
-    .fetch_optional(pool)
+    .fetch_optional(conn)
     .await
 }
 
@@ -79,7 +96,7 @@ pub struct MemberRow {
 }
 
 pub async fn member_of_account(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     enterprise_id: Uuid,
     account_id: Uuid,
 ) -> sqlx::Result<Option<MemberRow>> {
@@ -89,7 +106,7 @@ pub async fn member_of_account(
     )
     .bind(enterprise_id)
     .bind(account_id)
-    .fetch_optional(pool)
+    .fetch_optional(conn)
     .await
 }
 
@@ -116,7 +133,7 @@ const ROLE_SELECT: &str = "select r.id, r.enterprise_id, r.name, r.description, 
 
 /// Enabled roles of a member.
 pub async fn roles_of_member(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     enterprise_id: Uuid,
     member_id: Uuid,
 ) -> sqlx::Result<Vec<RoleRow>> {
@@ -126,24 +143,18 @@ pub async fn roles_of_member(
     ))
     .bind(enterprise_id)
     .bind(member_id)
-    .fetch_all(pool)
+    .fetch_all(conn)
     .await
 }
 
 pub async fn list_roles(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     enterprise_id: Uuid,
     name_contains: &str,
     page: i64,
     size: i64,
 ) -> sqlx::Result<(Vec<RoleRow>, i64)> {
-    let pattern = format!(
-        "%{}%",
-        name_contains
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_")
-    );
+    let pattern = like_pattern(name_contains);
     let rows = sqlx::query_as(&format!(
         "{ROLE_SELECT} where r.enterprise_id = $1 and r.name like $2 \
          order by r.created_at, r.id limit $3 offset $4"
@@ -152,24 +163,28 @@ pub async fn list_roles(
     .bind(&pattern)
     .bind(size)
     .bind((page - 1) * size)
-    .fetch_all(pool)
+    .fetch_all(&mut *conn)
     .await?;
     let total =
         sqlx::query_scalar("select count(*) from role where enterprise_id = $1 and name like $2")
             .bind(enterprise_id)
             .bind(&pattern)
-            .fetch_one(pool)
+            .fetch_one(conn)
             .await?;
     Ok((rows, total))
 }
 
-pub async fn role(pool: &PgPool, enterprise_id: Uuid, id: Uuid) -> sqlx::Result<Option<RoleRow>> {
+pub async fn role(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    id: Uuid,
+) -> sqlx::Result<Option<RoleRow>> {
     sqlx::query_as(&format!(
         "{ROLE_SELECT} where r.enterprise_id = $1 and r.id = $2"
     ))
     .bind(enterprise_id)
     .bind(id)
-    .fetch_optional(pool)
+    .fetch_optional(conn)
     .await
 }
 
@@ -187,7 +202,7 @@ pub struct OrgUnitRow {
 }
 
 pub async fn org_units(
-    pool: &PgPool,
+    conn: &mut PgConnection,
     enterprise_id: Uuid,
     include_disabled: bool,
 ) -> sqlx::Result<Vec<OrgUnitRow>> {
@@ -197,7 +212,7 @@ pub async fn org_units(
     )
     .bind(enterprise_id)
     .bind(include_disabled)
-    .fetch_all(pool)
+    .fetch_all(conn)
     .await
 }
 
@@ -207,10 +222,11 @@ pub struct PermissionRow {
     pub label_zh: String,
     pub label_en: String,
     pub label_ja: String,
+    pub parent_value: Option<String>,
 }
 
-pub async fn permissions(pool: &PgPool) -> sqlx::Result<Vec<PermissionRow>> {
-    sqlx::query_as("select value, label_zh, label_en, label_ja from permission order by value")
-        .fetch_all(pool)
+pub async fn permissions(conn: &mut PgConnection) -> sqlx::Result<Vec<PermissionRow>> {
+    sqlx::query_as("select value, label_zh, label_en, label_ja, parent_value from permission order by sort, value")
+        .fetch_all(conn)
         .await
 }

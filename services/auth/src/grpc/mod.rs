@@ -1,6 +1,7 @@
 //! The AuthService gRPC handlers: validate, act, answer. Each RPC is a thin
 //! method here; the work lives in the submodules by subject.
 
+mod accounts;
 mod login_log;
 mod password;
 mod sessions;
@@ -277,6 +278,18 @@ impl AuthService for AuthApi {
             .map_err(ServiceError::from)?
             .ok_or_else(ServiceError::not_found)?;
         Ok(Response::new(pb::GetAccountResponse {
+            account: Some(account_pb(&row)),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_account(
+        &self,
+        request: Request<pb::CreateAccountRequest>,
+    ) -> Result<Response<pb::CreateAccountResponse>, Status> {
+        grpc::require_service(&request)?;
+        let row = self.new_account(request.into_inner()).await?;
+        Ok(Response::new(pb::CreateAccountResponse {
             account: Some(account_pb(&row)),
         }))
     }

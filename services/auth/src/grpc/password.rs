@@ -15,7 +15,11 @@ use crate::store::{self, ACCOUNT_ACTIVE};
 const LENGTH: &str = "长度在 8 到 20 个字符";
 
 /// A new password: 8 to 20 characters (spec §5).
-fn check_new_password(field: &str, value: &str, missing: &str) -> Result<(), ServiceError> {
+pub(super) fn check_new_password(
+    field: &str,
+    value: &str,
+    missing: &str,
+) -> Result<(), ServiceError> {
     required(field, value, missing)?;
     let length = value.chars().count();
     if !(8..=20).contains(&length) {
@@ -90,7 +94,7 @@ impl AuthApi {
             .await
             .map_err(hash_error)?;
         let keep = credentials::token_hash(&req.current_token);
-        let mut tx = self.pool.begin().await?;
+        let mut tx = fleetdesk_kit::db::begin_service(&self.pool).await?;
         store::set_password(&mut tx, account.id, &hash).await?;
         let ended =
             end_account_sessions(&mut tx, account.id, Some(&keep), "password-changed").await?;
@@ -132,7 +136,7 @@ impl AuthApi {
             .hash(req.new_password)
             .await
             .map_err(hash_error)?;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = fleetdesk_kit::db::begin_service(&self.pool).await?;
         store::set_password(&mut tx, account.id, &hash).await?;
         let ended = end_account_sessions(&mut tx, account.id, None, "password-reset").await?;
         tx.commit().await?;

@@ -116,7 +116,7 @@ impl AuthApi {
     /// Ends the session of `token` (logout).
     pub(super) async fn end_session(&self, token: &str) -> Result<(), ServiceError> {
         let token_hash = credentials::token_hash(token);
-        let mut tx = self.pool.begin().await?;
+        let mut tx = fleetdesk_kit::db::begin_service(&self.pool).await?;
         let Some(session_id) = store::revoke_session(&mut tx, &token_hash, "logout").await? else {
             return Err(ServiceError::unauthenticated());
         };

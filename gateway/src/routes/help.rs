@@ -1,0 +1,279 @@
+//! Help centre: the operation manual, feedback with attachments, and the
+//! online customer-service page. Open to every signed-in user.
+
+use axum::extract::{Path, State};
+use chrono::{FixedOffset, NaiveTime, Utc};
+use fleetdesk_proto::org::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
+use crate::extract::{TrimmedJson, TrimmedQuery};
+use crate::routes::{paging, rfc3339};
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_articles))
+        .routes(routes!(get_article))
+        .routes(routes!(submit_feedback, list_feedback))
+        .routes(routes!(customer_service))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleBody {
+    pub id: String,
+    pub title: String,
+    pub category: String,
+    /// Markdown; only in the detail.
+    pub content: String,
+    pub sort: i32,
+    pub update_time: String,
+}
+
+impl From<pb::HelpArticle> for ArticleBody {
+    fn from(a: pb::HelpArticle) -> Self {
+        ArticleBody {
+            id: a.id,
+            title: a.title,
+            category: a.category,
+            content: a.content_markdown,
+            sort: a.sort,
+            update_time: rfc3339(a.update_time.as_ref()),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ArticleQuery {
+    /// One category only.
+    pub category: Option<String>,
+}
+
+#[utoipa::path(
+    get, path = "/help/articles", tag = "help",
+    params(ArticleQuery),
+    responses((status = 200, description = "Operation manual pages, without bodies", body = Envelope<Vec<ArticleBody>>)),
+    security(("token" = []))
+)]
+async fn list_articles(
+    State(state): State<AppState>,
+    principal: Principal,
+    TrimmedQuery(query): TrimmedQuery<ArticleQuery>,
+) -> ApiResult<Vec<ArticleBody>> {
+    let request = pb::ListHelpArticlesRequest {
+        category: query.category.unwrap_or_default(),
+    };
+    let answer = state
+        .org()
+        .list_help_articles(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer
+        .articles
+        .into_iter()
+        .map(ArticleBody::from)
+        .collect()))
+}
+
+#[utoipa::path(
+    get, path = "/help/articles/{id}", tag = "help",
+    params(("id" = String, Path, description = "Manual page id")),
+    responses((status = 200, description = "One manual page", body = Envelope<ArticleBody>)),
+    security(("token" = []))
+)]
+async fn get_article(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<ArticleBody> {
+    let answer = state
+        .org()
+        .get_help_article(state.as_user(&principal, pb::GetHelpArticleRequest { id }))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(ArticleBody::from(answer.article.unwrap_or_default())))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedbackBody {
+    pub id: String,
+    pub user_name: String,
+    pub content: String,
+    /// Masked by the server.
+    pub contact: String,
+    pub attachment_keys: Vec<String>,
+    pub create_time: String,
+}
+
+impl From<pb::Feedback> for FeedbackBody {
+    fn from(f: pb::Feedback) -> Self {
+        FeedbackBody {
+            id: f.id,
+            user_name: f.user_name,
+            content: f.content,
+            contact: f.contact,
+            attachment_keys: f.attachment_keys,
+            create_time: rfc3339(f.create_time.as_ref()),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedbackRequest {
+    /// At most 500 characters.
+    #[serde(default)]
+    pub content: String,
+    /// Phone or other contact, optional.
+    #[serde(default)]
+    pub contact: String,
+    /// Keys of uploaded files, at most 10.
+    #[serde(default)]
+    pub attachment_keys: Vec<String>,
+}
+
+#[utoipa::path(
+    post, path = "/help/feedback", tag = "help",
+    request_body = FeedbackRequest,
+    responses((status = 200, description = "Feedback received", body = Envelope<FeedbackBody>)),
+    security(("token" = []))
+)]
+async fn submit_feedback(
+    State(state): State<AppState>,
+    principal: Principal,
+    TrimmedJson(body): TrimmedJson<FeedbackRequest>,
+) -> Result<OkWith<FeedbackBody>, ApiError> {
+    let request = pb::SubmitFeedbackRequest {
+        content: body.content,
+        attachment_keys: body.attachment_keys,
+        contact: body.contact,
+    };
+    let answer = state
+        .org()
+        .submit_feedback(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(OkWith {
+        msg: "提交成功，感谢您的反馈",
+        data: FeedbackBody::from(answer.feedback.unwrap_or_default()),
+    })
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FeedbackQuery {
+    /// Page from 1.
+    pub page: Option<i32>,
+    /// 5, 10, 20, 50 or 100 (default 20).
+    pub size: Option<i32>,
+}
+
+#[utoipa::path(
+    get, path = "/help/feedback", tag = "help",
+    params(FeedbackQuery),
+    responses((status = 200, description = "The user's own feedback, newest first", body = Envelope<Page<FeedbackBody>>)),
+    security(("token" = []))
+)]
+async fn list_feedback(
+    State(state): State<AppState>,
+    principal: Principal,
+    TrimmedQuery(query): TrimmedQuery<FeedbackQuery>,
+) -> ApiResult<Page<FeedbackBody>> {
+    let request = pb::ListFeedbackRequest {
+        page: Some(paging(query.page, query.size)?),
+    };
+    let answer = state
+        .org()
+        .list_feedback(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .feedbacks
+            .into_iter()
+            .map(FeedbackBody::from)
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// The online customer page and the shell's float.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerServiceBody {
+    pub phone: String,
+    /// Chat hours in China time, e.g. 08:00-22:00.
+    pub hours: String,
+    pub email: String,
+    /// Chat is staffed right now.
+    pub chat_available: bool,
+}
+
+/// Whether `now` (China time, HH:MM) lies within `hours` ("08:00-22:00").
+pub fn within_hours(hours: &str, now: NaiveTime) -> bool {
+    let parse = |s: &str| NaiveTime::parse_from_str(s.trim(), "%H:%M").ok();
+    match hours.split_once('-').map(|(a, b)| (parse(a), parse(b))) {
+        Some((Some(start), Some(end))) => start <= now && now < end,
+        _ => false,
+    }
+}
+
+#[utoipa::path(
+    get, path = "/help/customer-service", tag = "help",
+    responses((status = 200, description = "Customer-service phone, chat hours and whether chat is open now", body = Envelope<CustomerServiceBody>)),
+    security(("token" = []))
+)]
+async fn customer_service(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> ApiResult<CustomerServiceBody> {
+    let answer = state
+        .org()
+        .get_simple_dict_by_type(state.as_user(
+            &principal,
+            pb::GetSimpleDictByTypeRequest {
+                r#type: "CUSTOMER_SERVICE".to_owned(),
+            },
+        ))
+        .await?
+        .into_inner();
+    let setting = |key: &str| {
+        answer
+            .entries
+            .iter()
+            .find(|e| e.value == key)
+            .map(|e| e.label.clone())
+            .unwrap_or_default()
+    };
+    let hours = setting("hours");
+    let china = FixedOffset::east_opt(8 * 3600).expect("UTC+8");
+    let now = Utc::now().with_timezone(&china).time();
+    Result::Ok(Ok(CustomerServiceBody {
+        chat_available: within_hours(&hours, now),
+        phone: setting("phone"),
+        email: setting("email"),
+        hours,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_is_open_within_its_hours_only() {
+        let at = |h, m| NaiveTime::from_hms_opt(h, m, 0).unwrap();
+        assert!(within_hours("08:00-22:00", at(8, 0)));
+        assert!(within_hours("08:00-22:00", at(21, 59)));
+        assert!(!within_hours("08:00-22:00", at(22, 0)));
+        assert!(!within_hours("08:00-22:00", at(7, 59)));
+        assert!(!within_hours("", at(12, 0)));
+    }
+}

@@ -1,0 +1,405 @@
+//! The organisation tree: list (within the caller's data scope), create,
+//! update, move (never under itself or a descendant) and enable/disable.
+//! Disabling a node disables its whole subtree; enabling needs an enabled parent.
+
+use std::collections::{HashMap, HashSet};
+
+use fleetdesk_kit::convert::{self, timestamp};
+use fleetdesk_kit::{ErrorCode, ServiceError, db, grpc};
+use fleetdesk_proto::org::v1 as pb;
+use sqlx::{PgConnection, PgPool};
+use tonic::Request;
+use uuid::Uuid;
+
+use crate::roles::{at_most, caller, conflict, status_from_pb, status_pb};
+use crate::scope::{self, Reach};
+use crate::store::{self, DISABLED, ENABLED, OrgUnitRow};
+
+pub const PERM_ORG_LIST: &str = "as:sys:org:getList";
+pub const PERM_ORG_EDIT: &str = "as:sys:org:edit";
+
+const SELECT: &str = "select id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at from org_unit";
+
+fn node_pb(row: &OrgUnitRow, children: Vec<pb::OrgUnit>) -> pb::OrgUnit {
+    pb::OrgUnit {
+        id: row.id.to_string(),
+        enterprise_id: row.enterprise_id.to_string(),
+        parent_id: row.parent_id.map(|p| p.to_string()).unwrap_or_default(),
+        org_code: row.org_code.clone(),
+        name: row.name.clone(),
+        level: row.level,
+        sort: row.sort,
+        status: status_pb(row.status),
+        children,
+        create_time: Some(timestamp(row.created_at)),
+    }
+}
+
+/// Nests flat rows (ordered parents first) into trees.
+pub fn org_tree(rows: Vec<OrgUnitRow>) -> Vec<pb::OrgUnit> {
+    let mut children: HashMap<Option<Uuid>, Vec<OrgUnitRow>> = HashMap::new();
+    let ids: HashSet<Uuid> = rows.iter().map(|r| r.id).collect();
+    for row in rows {
+        // A node whose parent is filtered out (disabled, out of scope) becomes a root.
+        let parent = row.parent_id.filter(|p| ids.contains(p));
+        children.entry(parent).or_default().push(row);
+    }
+    fn build(
+        parent: Option<Uuid>,
+        children: &mut HashMap<Option<Uuid>, Vec<OrgUnitRow>>,
+    ) -> Vec<pb::OrgUnit> {
+        let rows = children.remove(&parent).unwrap_or_default();
+        rows.into_iter()
+            .map(|row| {
+                let kids = build(Some(row.id), children);
+                node_pb(&row, kids)
+            })
+            .collect()
+    }
+    build(None, &mut children)
+}
+
+/// Nodes whose name contains `needle`, with their ancestors so the tree stays whole.
+pub fn keep_matches_with_ancestors(rows: Vec<OrgUnitRow>, needle: &str) -> Vec<OrgUnitRow> {
+    let parent: HashMap<Uuid, Option<Uuid>> = rows.iter().map(|r| (r.id, r.parent_id)).collect();
+    let mut keep = HashSet::new();
+    for row in rows.iter().filter(|r| r.name.contains(needle)) {
+        let mut at = Some(row.id);
+        while let Some(id) = at {
+            if !keep.insert(id) {
+                break;
+            }
+            at = parent.get(&id).copied().flatten();
+        }
+    }
+    rows.into_iter().filter(|r| keep.contains(&r.id)).collect()
+}
+
+pub async fn list(
+    pool: &PgPool,
+    request: Request<pb::ListOrgUnitsRequest>,
+) -> Result<pb::ListOrgUnitsResponse, ServiceError> {
+    grpc::require_permission(&request, PERM_ORG_LIST)?;
+    let (tenant, member) = caller(&request)?;
+    let req = request.into_inner();
+    let mut tx = db::begin_tenant(pool, tenant).await?;
+    let reach = scope::of_caller(&mut tx, member).await?;
+    let rows = store::org_units(&mut tx, tenant, req.include_disabled).await?;
+    let rows: Vec<OrgUnitRow> = rows
+        .into_iter()
+        .filter(|r| reach.sees_org(Some(r.id)))
+        .collect();
+    let needle = req.name_contains.trim();
+    let rows = if needle.is_empty() {
+        rows
+    } else {
+        keep_matches_with_ancestors(rows, needle)
+    };
+    Ok(pb::ListOrgUnitsResponse {
+        roots: org_tree(rows),
+    })
+}
+
+/// One node of the tenant within the caller's reach, else 4004.
+async fn visible(
+    conn: &mut PgConnection,
+    reach: &Reach,
+    id: Uuid,
+) -> Result<OrgUnitRow, ServiceError> {
+    let row: Option<OrgUnitRow> = sqlx::query_as(&format!("{SELECT} where id = $1"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    row.filter(|r| reach.sees_org(Some(r.id)))
+        .ok_or_else(ServiceError::not_found)
+}
+
+fn check_name_code(name: &str, code: &str) -> Result<(), ServiceError> {
+    if name.is_empty() {
+        return Err(ServiceError::invalid("name", "请输入机构名称"));
+    }
+    at_most("name", name, 50, "机构名称")?;
+    if code.is_empty() {
+        return Err(ServiceError::invalid("orgCode", "请输入机构编码"));
+    }
+    let valid = code.chars().count() <= 32
+        && code
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !valid {
+        return Err(ServiceError::invalid(
+            "orgCode",
+            "机构编码为 1 到 32 位字母、数字、- 或 _",
+        ));
+    }
+    Ok(())
+}
+
+fn code_taken(err: sqlx::Error) -> ServiceError {
+    match &err {
+        sqlx::Error::Database(db) if db.constraint() == Some("org_unit_code_key") => {
+            conflict("orgCode", "机构编码已存在")
+        }
+        _ => ServiceError::from(err),
+    }
+}
+
+/// An optional parent id field: empty means the top of the tree.
+fn parent_field(value: &str) -> Result<Option<Uuid>, ServiceError> {
+    match value.trim() {
+        "" => Ok(None),
+        v => convert::id(v).map(Some),
+    }
+}
+
+pub async fn create(
+    pool: &PgPool,
+    request: Request<pb::CreateOrgUnitRequest>,
+) -> Result<pb::CreateOrgUnitResponse, ServiceError> {
+    grpc::require_permission(&request, PERM_ORG_EDIT)?;
+    let (tenant, member) = caller(&request)?;
+    let req = request.into_inner();
+    let (name, code) = (req.name.trim(), req.org_code.trim());
+    check_name_code(name, code)?;
+    let parent_id = parent_field(&req.parent_id)?;
+    let mut tx = db::begin_tenant(pool, tenant).await?;
+    let reach = scope::of_caller(&mut tx, member).await?;
+    let level = match parent_id {
+        Some(p) => {
+            let parent = visible(&mut tx, &reach, p).await?;
+            if parent.status != ENABLED {
+                return Err(ServiceError::new(ErrorCode::Conflict, "上级机构已停用"));
+            }
+            parent.level + 1
+        }
+        // Only a member who reaches the whole enterprise may add a top node.
+        None if reach.all => 1,
+        None => return Err(ServiceError::invalid("parentId", "请选择上级机构")),
+    };
+    let id = Uuid::new_v4();
+    let row: OrgUnitRow = sqlx::query_as(
+        "insert into org_unit (id, enterprise_id, parent_id, org_code, name, level, sort) \
+         values ($1, $2, $3, $4, $5, $6, $7) \
+         returning id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at",
+    )
+    .bind(id)
+    .bind(tenant)
+    .bind(parent_id)
+    .bind(code)
+    .bind(name)
+    .bind(level)
+    .bind(req.sort)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(code_taken)?;
+    tx.commit().await?;
+    tracing::info!(org_id = %id, "Organisation created.");
+    Ok(pb::CreateOrgUnitResponse {
+        org_unit: Some(node_pb(&row, Vec::new())),
+    })
+}
+
+pub async fn update(
+    pool: &PgPool,
+    request: Request<pb::UpdateOrgUnitRequest>,
+) -> Result<pb::UpdateOrgUnitResponse, ServiceError> {
+    grpc::require_permission(&request, PERM_ORG_EDIT)?;
+    let (tenant, member) = caller(&request)?;
+    let req = request.into_inner();
+    let id = convert::id(&req.id)?;
+    let mut tx = db::begin_tenant(pool, tenant).await?;
+    let reach = scope::of_caller(&mut tx, member).await?;
+    visible(&mut tx, &reach, id).await?;
+    let (name, code) = (req.name.trim(), req.org_code.trim());
+    check_name_code(name, code)?;
+    let row: OrgUnitRow = sqlx::query_as(
+        "update org_unit set name = $3, org_code = $4, sort = $5, updated_at = now() \
+         where enterprise_id = $1 and id = $2 \
+         returning id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at",
+    )
+    .bind(tenant)
+    .bind(id)
+    .bind(name)
+    .bind(code)
+    .bind(req.sort)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(code_taken)?;
+    tx.commit().await?;
+    Ok(pb::UpdateOrgUnitResponse {
+        org_unit: Some(node_pb(&row, Vec::new())),
+    })
+}
+
+/// Ids of `id` and everything below it.
+async fn subtree_ids(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar(
+        "with recursive sub as (select id from org_unit where id = $1 \
+         union all select c.id from org_unit c join sub s on c.parent_id = s.id) select id from sub",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await
+}
+
+pub async fn move_unit(
+    pool: &PgPool,
+    request: Request<pb::MoveOrgUnitRequest>,
+) -> Result<pb::MoveOrgUnitResponse, ServiceError> {
+    grpc::require_permission(&request, PERM_ORG_EDIT)?;
+    let (tenant, member) = caller(&request)?;
+    let req = request.into_inner();
+    let id = convert::id(&req.id)?;
+    let new_parent = parent_field(&req.new_parent_id)?;
+    let mut tx = db::begin_tenant(pool, tenant).await?;
+    let reach = scope::of_caller(&mut tx, member).await?;
+    visible(&mut tx, &reach, id).await?;
+    // Serialise moves of one tenant, so two concurrent moves cannot make a cycle.
+    sqlx::query("select pg_advisory_xact_lock(hashtext($1::text))")
+        .bind(tenant)
+        .execute(&mut *tx)
+        .await?;
+    let level = match new_parent {
+        Some(p) => {
+            let parent = visible(&mut tx, &reach, p).await?;
+            if subtree_ids(&mut tx, id).await?.contains(&p) {
+                return Err(ServiceError::invalid(
+                    "newParentId",
+                    "不能移动到自身或下级机构",
+                ));
+            }
+            parent.level + 1
+        }
+        None if reach.all => 1,
+        None => return Err(ServiceError::invalid("newParentId", "请选择上级机构")),
+    };
+    sqlx::query("update org_unit set parent_id = $2, updated_at = now() where id = $1")
+        .bind(id)
+        .bind(new_parent)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "with recursive sub as (select id, $2::int as lvl from org_unit where id = $1 \
+         union all select c.id, s.lvl + 1 from org_unit c join sub s on c.parent_id = s.id) \
+         update org_unit o set level = sub.lvl from sub where o.id = sub.id",
+    )
+    .bind(id)
+    .bind(level)
+    .execute(&mut *tx)
+    .await?;
+    let row: OrgUnitRow = sqlx::query_as(&format!("{SELECT} where id = $1"))
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    tracing::info!(org_id = %id, "Organisation moved.");
+    Ok(pb::MoveOrgUnitResponse {
+        org_unit: Some(node_pb(&row, Vec::new())),
+    })
+}
+
+pub async fn set_status(
+    pool: &PgPool,
+    request: Request<pb::SetOrgUnitStatusRequest>,
+) -> Result<pb::SetOrgUnitStatusResponse, ServiceError> {
+    grpc::require_permission(&request, PERM_ORG_EDIT)?;
+    let (tenant, member) = caller(&request)?;
+    let req = request.into_inner();
+    let id = convert::id(&req.id)?;
+    let status =
+        status_from_pb(req.status)?.ok_or_else(|| ServiceError::invalid("status", "请选择状态"))?;
+    let mut tx = db::begin_tenant(pool, tenant).await?;
+    let reach = scope::of_caller(&mut tx, member).await?;
+    let row = visible(&mut tx, &reach, id).await?;
+    if status == DISABLED {
+        let ids = subtree_ids(&mut tx, id).await?;
+        sqlx::query("update org_unit set status = 2, updated_at = now() where id = any($1)")
+            .bind(&ids)
+            .execute(&mut *tx)
+            .await?;
+    } else {
+        if let Some(p) = row.parent_id {
+            let parent_status: i16 =
+                sqlx::query_scalar("select status from org_unit where id = $1")
+                    .bind(p)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            if parent_status != ENABLED {
+                return Err(ServiceError::new(
+                    ErrorCode::Conflict,
+                    "上级机构已停用，请先启用上级机构",
+                ));
+            }
+        }
+        sqlx::query("update org_unit set status = 1, updated_at = now() where id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let row: OrgUnitRow = sqlx::query_as(&format!("{SELECT} where id = $1"))
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(pb::SetOrgUnitStatusResponse {
+        org_unit: Some(node_pb(&row, Vec::new())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(id: u128, parent: Option<u128>, name: &str, level: i32) -> OrgUnitRow {
+        OrgUnitRow {
+            id: Uuid::from_u128(id),
+            enterprise_id: Uuid::nil(),
+            parent_id: parent.map(Uuid::from_u128),
+            org_code: format!("C{id}"),
+            name: name.into(),
+            level,
+            sort: 0,
+            status: ENABLED,
+            created_at: chrono::Utc::now(),
+        }
+    }
+
+    fn names(tree: &[pb::OrgUnit]) -> Vec<String> {
+        tree.iter()
+            .flat_map(|n| std::iter::once(n.name.clone()).chain(names(&n.children)))
+            .collect()
+    }
+
+    #[test]
+    fn flat_rows_nest_into_a_tree() {
+        let tree = org_tree(vec![
+            unit(1, None, "总部", 1),
+            unit(2, Some(1), "华东", 2),
+            unit(3, Some(2), "上海", 3),
+        ]);
+        assert_eq!(tree.len(), 1);
+        assert_eq!(tree[0].children[0].children[0].name, "上海");
+    }
+
+    #[test]
+    fn a_name_search_keeps_the_path_to_each_match() {
+        let rows = vec![
+            unit(1, None, "总部", 1),
+            unit(2, Some(1), "华东", 2),
+            unit(3, Some(2), "上海", 3),
+            unit(4, Some(1), "华南", 2),
+        ];
+        let tree = org_tree(keep_matches_with_ancestors(rows, "上海"));
+        assert_eq!(names(&tree), vec!["总部", "华东", "上海"]);
+    }
+
+    #[test]
+    fn names_and_codes_are_checked_with_field_names() {
+        let field = |n: &str, c: &str| check_name_code(n, c).unwrap_err().fields[0].field.clone();
+        assert_eq!(field("", "A1"), "name");
+        assert_eq!(field("华东", ""), "orgCode");
+        assert_eq!(field("华东", "A 1"), "orgCode");
+        assert_eq!(field(&"长".repeat(51), "A1"), "name");
+        assert!(check_name_code("华东", "A-01_x").is_ok());
+    }
+}

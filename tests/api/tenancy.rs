@@ -1,0 +1,186 @@
+//! Tenant isolation as PostgreSQL enforces it and as the edge shows it:
+//! every table carrying an enterprise id, in every schema, has row-level
+//! security enabled and forced with a policy; and a tenant-B token on any
+//! tenant-A id of any route answers 4004 and changes nothing.
+
+use serde_json::json;
+
+use crate::helpers::{TestApp, spawn_app};
+
+/// (schema.table, has an `id` column) of every table with enterprise_id(s).
+const TENANT_TABLES: &str = "
+select n.nspname || '.' || c.relname as name,
+       c.relrowsecurity, c.relforcerowsecurity,
+       exists(select 1 from pg_policy p where p.polrelid = c.oid) as has_policy,
+       exists(select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'id'
+              and a.atttypid = 'uuid'::regtype and not a.attisdropped) as has_id,
+       exists(select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'enterprise_id'
+              and not a.attisdropped) as has_enterprise_id
+from pg_class c join pg_namespace n on n.oid = c.relnamespace
+where c.relkind in ('r', 'p')
+  and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%'
+  and exists(select 1 from pg_attribute a where a.attrelid = c.oid
+             and a.attname in ('enterprise_id', 'enterprise_ids') and not a.attisdropped)
+order by 1";
+
+type TableRow = (String, bool, bool, bool, bool, bool);
+
+async fn tenant_tables(app: &TestApp) -> Vec<TableRow> {
+    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let rows = sqlx::query_as(TENANT_TABLES)
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    rows
+}
+
+#[tokio::test]
+async fn every_tenant_owned_table_in_every_schema_has_forced_row_level_security() {
+    let app = spawn_app().await;
+    let tables = tenant_tables(&app).await;
+    let names: Vec<&str> = tables.iter().map(|t| t.0.as_str()).collect();
+    for expected in [
+        "auth.login_log",
+        "auth.session",
+        "org.member",
+        "org.org_unit",
+        "org.role",
+        "org.enterprise_list_entry",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} not found among {names:?}"
+        );
+    }
+    let unprotected: Vec<&str> = tables
+        .iter()
+        .filter(|(_, rls, force, policy, _, _)| !(*rls && *force && *policy))
+        .map(|t| t.0.as_str())
+        .collect();
+    assert!(
+        unprotected.is_empty(),
+        "tables without RLS + FORCE + policy: {unprotected:?}"
+    );
+
+    // The role the services act as may not step around the policies.
+    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let (bypass, superuser): (bool, bool) = sqlx::query_as(
+        "select rolbypassrls, rolsuper from pg_roles where rolname = 'fleetdesk_app'",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert!(!bypass && !superuser);
+    let owned: i64 = sqlx::query_scalar(
+        "select count(*) from pg_tables where tableowner = 'fleetdesk_app' and schemaname in ('auth', 'org')",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(owned, 0);
+}
+
+/// A fingerprint of every tenant-owned table.
+async fn snapshot(app: &TestApp, tables: &[TableRow]) -> Vec<(String, String)> {
+    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let mut out = Vec::new();
+    for (name, ..) in tables {
+        let digest: String = sqlx::query_scalar(&format!(
+            "select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from {name} t"
+        ))
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        out.push((name.clone(), digest));
+    }
+    pool.close().await;
+    out
+}
+
+/// Up to a few ids of enterprise A from every tenant-owned table with an id.
+async fn ids_of_a(app: &TestApp, tables: &[TableRow]) -> Vec<(String, String)> {
+    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let mut out = Vec::new();
+    for (name, _, _, _, has_id, has_enterprise_id) in tables {
+        if !has_id || !has_enterprise_id {
+            continue;
+        }
+        let ids: Vec<String> = sqlx::query_scalar(&format!(
+            "select t.id::text from {name} t where t.enterprise_id = \
+             (select id from org.enterprise where code = 'DEMO-LOGISTICS') order by t.id limit 3"
+        ))
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        out.extend(ids.into_iter().map(|id| (name.clone(), id)));
+    }
+    pool.close().await;
+    out
+}
+
+/// A body that passes the edge checks of every write route, so the answer
+/// comes from the lookup of the id.
+fn any_body() -> serde_json::Value {
+    json!({
+        "status": 2, "name": "改名", "orgCode": "Z99", "sort": 0, "parentId": "",
+        "description": "", "permissionValues": [], "dataScope": 5, "dataScopeOrgIds": [],
+        "roleIds": [], "orgId": "", "approve": true, "comment": "同意", "ids": [],
+        "all": false, "sensitiveType": 1, "pageUrl": "/x", "sourceModule": "x",
+        "content": "x", "contact": "", "attachmentKeys": []
+    })
+}
+
+#[tokio::test]
+async fn a_tenant_b_token_on_every_tenant_a_id_of_every_route_finds_nothing_and_changes_nothing() {
+    let app = spawn_app().await;
+    let token_b = app.token("demo2").await;
+    let tables = tenant_tables(&app).await;
+    let ids = ids_of_a(&app, &tables).await;
+    assert!(ids.len() >= 12, "enterprise A has ids to try: {ids:?}");
+    let table =
+        fleetdesk_gateway::access::AccessTable::from_openapi(&fleetdesk_gateway::api().1).unwrap();
+    let routes: Vec<(String, String)> = table
+        .entries()
+        .filter(|(_, path, _)| path.contains('{'))
+        .map(|(m, p, _)| (m.to_owned(), p.to_owned()))
+        .collect();
+    assert!(routes.len() >= 8, "{routes:?}");
+
+    let before = snapshot(&app, &tables).await;
+    let mut wrong = Vec::new();
+    let mut tries = 0;
+    for (method, route) in &routes {
+        for (source, id) in &ids {
+            let mut path = route.clone();
+            while let Some(open) = path.find('{') {
+                let close = open + path[open..].find('}').unwrap();
+                path.replace_range(open..=close, id);
+            }
+            let (status, body) = app.send(method, &path, Some(&token_b), any_body()).await;
+            tries += 1;
+            if (status, body["code"].as_u64()) != (404, Some(4004)) {
+                wrong.push(format!(
+                    "{method} {route} with {source} id: {status} {body}"
+                ));
+            }
+        }
+    }
+    let after = snapshot(&app, &tables).await;
+    assert!(
+        wrong.is_empty(),
+        "{} of {tries} answers were not 4004:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    let changed: Vec<&String> = before
+        .iter()
+        .zip(&after)
+        .filter(|(b, a)| b.1 != a.1)
+        .map(|(b, _)| &b.0)
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "tables changed by tenant B: {changed:?}"
+    );
+}
