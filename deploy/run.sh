@@ -21,6 +21,9 @@ cat >&2 <<MSG
     demo      演示物流有限公司, every permission
     demo_ops  演示物流有限公司, vehicle operations only
     demo2     示例冷链科技有限公司, every permission
+    demo_multi  both enterprises: choose one on /selectNet
+  Phone sign-in: 13800000001..4; codes appear at /api/v1/dev/sms-outbox?phone=…
+  QR sign-in: the local WeCom stand-in lists the demo users to pick.
   Ctrl-C stops it.
 
 MSG
