@@ -28,7 +28,7 @@ describe('access', () => {
     const { context, page } = await newPage(browser, { viewport: { width: 900, height: 800 } });
     await signIn(page, 'demo');
     await page.goto('/systemSetting/orgManagement');
-    await page.getByText('组织管理 即将上线').waitFor();
+    await page.getByTestId('org-management').waitFor();
     assert.equal(await page.getByTestId('nav-groups').count(), 0);
     assert.equal(await page.getByTestId('sidebar').count(), 0);
     await page.getByRole('button', { name: '菜单' }).click();

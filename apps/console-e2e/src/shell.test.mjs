@@ -60,7 +60,7 @@ describe('shell for demo (every permission)', () => {
 
   it('keeps visited views in the tab bar and runs the context-menu actions', async () => {
     await page.goto('/systemSetting/orgManagement');
-    await page.getByText('组织管理 即将上线').waitFor();
+    await page.getByTestId('org-management').waitFor();
     assert.equal(await page.title(), '组织管理 - 车管家');
     await page.getByTestId('sidebar').getByText('角色管理').click();
     await page.waitForURL('**/systemSetting/roleManagement');
@@ -82,7 +82,7 @@ describe('shell for demo (every permission)', () => {
     await tabs.filter({ hasText: '用户管理' }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: '刷新' }).click();
     await page.waitForURL('**/systemSetting/userManagement');
-    await page.getByText('用户管理 即将上线').waitFor();
+    await page.getByTestId('user-management').waitFor();
 
     await tabs.filter({ hasText: '用户管理' }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: '关闭', exact: true }).click();

@@ -1,8 +1,18 @@
+import { useLocation } from 'react-router';
+import { useHasPermission } from '@/lib/auth';
+import { usePendingApprovalCount, useUnreadNoticeCount } from '@/lib/counts';
+
 /**
- * Unread-notice and pending-approval counts for the navbar badges (fetched after
- * sign-in, not on /selectNet). The gateway does not publish count endpoints yet
- * (organisation issue); until its OpenAPI document has them the counts stay 0.
+ * Unread-notice and pending-approval counts for the navbar badges, fetched after
+ * sign-in (not on /selectNet) for users who may see them (spec §4, §6), refreshed
+ * every minute and whenever a notice is read or an approval decided.
  */
 export function useBadgeCounts(): { notices: number; approvals: number } {
-  return { notices: 0, approvals: 0 };
+  const { pathname } = useLocation();
+  const onShell = pathname !== '/selectNet';
+  const mayReadNotices = useHasPermission('as:message:pageInfo');
+  const mayListApprovals = useHasPermission('as:approval:pageInfo');
+  const notices = useUnreadNoticeCount(onShell && mayReadNotices);
+  const approvals = usePendingApprovalCount(onShell && mayListApprovals);
+  return { notices, approvals };
 }

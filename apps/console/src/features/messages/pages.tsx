@@ -1,7 +1,22 @@
+import { lazy, Suspense } from 'react';
 import type { ResolvedRoute } from '@/lib/access';
 import { ComingSoon } from '@/components/coming-soon';
+import { PageLoading } from '@/components/page-loading';
 
-/** Pages of this domain, loaded as one lazy chunk. Pages not built yet show 'coming soon'. */
+const pages = {
+  notice: lazy(() => import('./routes/notice-list')),
+  noticeDetails: lazy(() => import('./routes/notice-detail')),
+  approve: lazy(() => import('./routes/approval-list')),
+  approveDetails: lazy(() => import('./routes/approval-detail')),
+};
+
+/** Notices and approvals, each page its own lazy chunk. */
 export default function Pages({ route }: { route: ResolvedRoute }) {
-  return <ComingSoon title={route.meta.title} />;
+  const Page = pages[route.name as keyof typeof pages];
+  if (!Page) return <ComingSoon title={route.meta.title} />;
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Page />
+    </Suspense>
+  );
 }

@@ -4,6 +4,102 @@
  */
 
 export interface paths {
+    "/api/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_approvals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["pending_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/vehicle-allotments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_vehicle_allotments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_approval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["decide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_areas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/enterprises": {
         parameters: {
             query?: never;
@@ -164,6 +260,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_dict"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enterprise": {
         parameters: {
             query?: never;
@@ -174,6 +286,102 @@ export interface paths {
         get: operations["enterprise"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/export-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_export_records"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/export-records/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_export_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/help/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_articles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/help/articles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_article"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/help/customer-service": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["customer_service"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/help/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_feedback"];
+        put?: never;
+        post: operations["submit_feedback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -196,6 +404,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_notices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["mark_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["unread_count"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_notice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_regions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sensitive/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sensitive/view-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_view_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/orgs": {
         parameters: {
             query?: never;
@@ -205,7 +525,55 @@ export interface paths {
         };
         get: operations["list_orgs"];
         put?: never;
+        post: operations["create_org"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/orgs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_org"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/orgs/{id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["move_org"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/orgs/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["set_org_status"];
         delete?: never;
         options?: never;
         head?: never;
@@ -228,6 +596,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/permissions/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["permission_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/roles": {
         parameters: {
             query?: never;
@@ -237,7 +621,7 @@ export interface paths {
         };
         get: operations["list_roles"];
         put?: never;
-        post?: never;
+        post: operations["create_role"];
         delete?: never;
         options?: never;
         head?: never;
@@ -252,8 +636,56 @@ export interface paths {
             cookie?: never;
         };
         get: operations["get_role"];
-        put?: never;
+        put: operations["update_role"];
         post?: never;
+        delete: operations["delete_role"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_users"];
+        put?: never;
+        post: operations["create_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_user"];
+        put: operations["update_user"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/users/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["set_user_status"];
         delete?: never;
         options?: never;
         head?: never;
@@ -264,6 +696,63 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApprovalBody: {
+            applicantName: string;
+            /** @description Masked by the server; reveal through `/sensitive/reveal` (subjectKind 2). */
+            applicantPhone: string;
+            applyTime: string;
+            businessId: string;
+            /** @description Empty while pending. */
+            decideTime: string;
+            /** @description Business details of the kind, as JSON. */
+            detail: Record<string, never>;
+            /** @description Who moved it when, oldest first; only in the detail. */
+            history: components["schemas"]["ApprovalStepBody"][];
+            id: string;
+            /**
+             * Format: int32
+             * @description 1 vehicle allotment, 2 charge allocation, 3 refund, 4 invoice.
+             */
+            kind: number;
+            plateNumber: string;
+            /**
+             * Format: int32
+             * @description 1 pending, 2 approved, 3 rejected, 4 withdrawn.
+             */
+            status: number;
+            title: string;
+        };
+        ApprovalStepBody: {
+            comment: string;
+            operateTime: string;
+            operatorId: string;
+            operatorName: string;
+            /**
+             * Format: int32
+             * @description The status this step moved to: 1 submitted (pending), 2 approved, 3 rejected, 4 withdrawn.
+             */
+            status: number;
+        };
+        AreaBody: {
+            code: string;
+            /**
+             * Format: int32
+             * @description 1 province or region, 2 city, 3 district.
+             */
+            level: number;
+            name: string;
+            parentCode: string;
+        };
+        ArticleBody: {
+            category: string;
+            /** @description Markdown; only in the detail. */
+            content: string;
+            id: string;
+            /** Format: int32 */
+            sort: number;
+            title: string;
+            updateTime: string;
+        };
         /** @description The change-password form (spec §5). */
         ChangePasswordRequest: {
             /** @description The new password again (the console's field name). */
@@ -272,12 +761,34 @@ export interface components {
             newPassword?: string;
             oldPassword?: string;
         };
+        /** @description The online customer page and the shell's float. */
+        CustomerServiceBody: {
+            /** @description Chat is staffed right now. */
+            chatAvailable: boolean;
+            email: string;
+            /** @description Chat hours in China time, e.g. 08:00-22:00. */
+            hours: string;
+            phone: string;
+        };
+        DecisionRequest: {
+            /** @description true approves, false rejects. */
+            approve: boolean;
+            /** @description Required when rejecting; at most 200 characters. */
+            comment?: string;
+        };
         DevSmsBody: {
             /** @description The 6-digit code in the text, for tests. */
             code: string;
             phone: string;
             sentTime: string;
             text: string;
+        };
+        DictEntryBody: {
+            dictType: string;
+            label: string;
+            /** Format: int32 */
+            sort: number;
+            value: string;
         };
         /** @description Empty `data` of answers that carry nothing. */
         Empty: Record<string, never>;
@@ -313,6 +824,81 @@ export interface components {
             needOpenPages: string[];
         };
         /** @description Every response body. */
+        Envelope_ApprovalBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                applicantName: string;
+                /** @description Masked by the server; reveal through `/sensitive/reveal` (subjectKind 2). */
+                applicantPhone: string;
+                applyTime: string;
+                businessId: string;
+                /** @description Empty while pending. */
+                decideTime: string;
+                /** @description Business details of the kind, as JSON. */
+                detail: Record<string, never>;
+                /** @description Who moved it when, oldest first; only in the detail. */
+                history: components["schemas"]["ApprovalStepBody"][];
+                id: string;
+                /**
+                 * Format: int32
+                 * @description 1 vehicle allotment, 2 charge allocation, 3 refund, 4 invoice.
+                 */
+                kind: number;
+                plateNumber: string;
+                /**
+                 * Format: int32
+                 * @description 1 pending, 2 approved, 3 rejected, 4 withdrawn.
+                 */
+                status: number;
+                title: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ArticleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                category: string;
+                /** @description Markdown; only in the detail. */
+                content: string;
+                id: string;
+                /** Format: int32 */
+                sort: number;
+                title: string;
+                updateTime: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_CustomerServiceBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The online customer page and the shell's float. */
+            data: {
+                /** @description Chat is staffed right now. */
+                chatAvailable: boolean;
+                email: string;
+                /** @description Chat hours in China time, e.g. 08:00-22:00. */
+                hours: string;
+                phone: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Empty: {
             /**
              * Format: int32
@@ -340,6 +926,59 @@ export interface components {
                 creditCode: string;
                 id: string;
                 name: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ExportRecordBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description Where to download it; only in the detail, empty unless downloadable. */
+                downloadUrl: string;
+                /** @description The file can be downloaded now. */
+                downloadable: boolean;
+                /** @description After this the file is gone. */
+                expireTime: string;
+                failureReason: string;
+                /** @description Empty until finished. */
+                finishTime: string;
+                id: string;
+                /** @description The page the export came from, e.g. carFiles. */
+                module: string;
+                name: string;
+                requestTime: string;
+                requestedByName: string;
+                /** Format: int64 */
+                rowCount: number;
+                /**
+                 * Format: int32
+                 * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired.
+                 */
+                status: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_FeedbackBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                attachmentKeys: string[];
+                /** @description Masked by the server. */
+                contact: string;
+                content: string;
+                createTime: string;
+                id: string;
+                userName: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -387,6 +1026,156 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_NoticeBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description system, approval, export (dictionary NOTICE_CATEGORY). */
+                category: string;
+                content: string;
+                id: string;
+                publishTime: string;
+                read: boolean;
+                /** @description Empty while unread. */
+                readTime: string;
+                title: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_OrgNodeBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An organisation node in the console's shape; `childs` is left out when empty. */
+            data: {
+                childs?: components["schemas"]["OrgNodeBody"][];
+                id: string;
+                /** Format: int32 */
+                level: number;
+                name: string;
+                orgCode: string;
+                parentId: string;
+                /**
+                 * Format: int32
+                 * @description 1 enabled, 2 disabled.
+                 */
+                status: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_ApprovalBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    applicantName: string;
+                    /** @description Masked by the server; reveal through `/sensitive/reveal` (subjectKind 2). */
+                    applicantPhone: string;
+                    applyTime: string;
+                    businessId: string;
+                    /** @description Empty while pending. */
+                    decideTime: string;
+                    /** @description Business details of the kind, as JSON. */
+                    detail: Record<string, never>;
+                    /** @description Who moved it when, oldest first; only in the detail. */
+                    history: components["schemas"]["ApprovalStepBody"][];
+                    id: string;
+                    /**
+                     * Format: int32
+                     * @description 1 vehicle allotment, 2 charge allocation, 3 refund, 4 invoice.
+                     */
+                    kind: number;
+                    plateNumber: string;
+                    /**
+                     * Format: int32
+                     * @description 1 pending, 2 approved, 3 rejected, 4 withdrawn.
+                     */
+                    status: number;
+                    title: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_ExportRecordBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** @description Where to download it; only in the detail, empty unless downloadable. */
+                    downloadUrl: string;
+                    /** @description The file can be downloaded now. */
+                    downloadable: boolean;
+                    /** @description After this the file is gone. */
+                    expireTime: string;
+                    failureReason: string;
+                    /** @description Empty until finished. */
+                    finishTime: string;
+                    id: string;
+                    /** @description The page the export came from, e.g. carFiles. */
+                    module: string;
+                    name: string;
+                    requestTime: string;
+                    requestedByName: string;
+                    /** Format: int64 */
+                    rowCount: number;
+                    /**
+                     * Format: int32
+                     * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired.
+                     */
+                    status: number;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_FeedbackBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    attachmentKeys: string[];
+                    /** @description Masked by the server. */
+                    contact: string;
+                    content: string;
+                    createTime: string;
+                    id: string;
+                    userName: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_LoginLogBody: {
             /**
              * Format: int32
@@ -411,6 +1200,32 @@ export interface components {
                     principal: string;
                     succeeded: boolean;
                     userAgent: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_NoticeBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** @description system, approval, export (dictionary NOTICE_CATEGORY). */
+                    category: string;
+                    content: string;
+                    id: string;
+                    publishTime: string;
+                    read: boolean;
+                    /** @description Empty while unread. */
+                    readTime: string;
+                    title: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -449,6 +1264,95 @@ export interface components {
                 }[];
                 /** Format: int64 */
                 total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_UserBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    accountId: string;
+                    avatar: string;
+                    createTime: string;
+                    /**
+                     * Format: int32
+                     * @description The user's own data scope (1..5); 0 means "from the roles".
+                     */
+                    dataScope: number;
+                    dataScopeOrgIds: string[];
+                    id: string;
+                    name: string;
+                    orgId: string;
+                    orgName: string;
+                    /** @description Masked by the server (centre mode). */
+                    phone: string;
+                    roleIds: string[];
+                    roleNames: string[];
+                    /**
+                     * Format: int32
+                     * @description 1 enabled, 2 disabled.
+                     */
+                    status: number;
+                    userName: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_ViewLogBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    id: string;
+                    ip: string;
+                    /** @description What was viewed, with the value masked. */
+                    logContent: string;
+                    pageUrl: string;
+                    /** Format: int32 */
+                    sensitiveType: number;
+                    sourceModule: string;
+                    subjectId: string;
+                    /** Format: int32 */
+                    subjectKind: number;
+                    viewTime: string;
+                    viewerId: string;
+                    viewerName: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RevealBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description The audit row written with this answer. */
+                logId: string;
+                /** @description ID and licence images (types 4, 5, 6, 7, 9, 10): confirm before showing. */
+                needsConfirmation: boolean;
+                /** @description The unmasked value; for images the file key. */
+                value: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -501,6 +1405,98 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_UpdatedBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Notices that were unread before.
+                 */
+                updated: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_UserBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                accountId: string;
+                avatar: string;
+                createTime: string;
+                /**
+                 * Format: int32
+                 * @description The user's own data scope (1..5); 0 means "from the roles".
+                 */
+                dataScope: number;
+                dataScopeOrgIds: string[];
+                id: string;
+                name: string;
+                orgId: string;
+                orgName: string;
+                /** @description Masked by the server (centre mode). */
+                phone: string;
+                roleIds: string[];
+                roleNames: string[];
+                /**
+                 * Format: int32
+                 * @description 1 enabled, 2 disabled.
+                 */
+                status: number;
+                userName: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_AreaBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                code: string;
+                /**
+                 * Format: int32
+                 * @description 1 province or region, 2 city, 3 district.
+                 */
+                level: number;
+                name: string;
+                parentCode: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_ArticleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                category: string;
+                /** @description Markdown; only in the detail. */
+                content: string;
+                id: string;
+                /** Format: int32 */
+                sort: number;
+                title: string;
+                updateTime: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_DevSmsBody: {
             /**
              * Format: int32
@@ -513,6 +1509,23 @@ export interface components {
                 phone: string;
                 sentTime: string;
                 text: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_DictEntryBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                dictType: string;
+                label: string;
+                /** Format: int32 */
+                sort: number;
+                value: string;
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -568,7 +1581,43 @@ export interface components {
                 labelEn: string;
                 labelJa: string;
                 labelZh: string;
+                /** @description The value it is grouped under; empty at the top. */
+                parentValue: string;
                 value: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_PermissionNode: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                children?: components["schemas"]["PermissionNode"][];
+                labelEn: string;
+                labelJa: string;
+                labelZh: string;
+                value: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_RegionBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                code: string;
+                id: string;
+                name: string;
+                /** @description The region of an operating city; empty for a region. */
+                parentCode: string;
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -597,6 +1646,59 @@ export interface components {
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_i64: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** Format: int64 */
+            data: number;
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        ExportRecordBody: {
+            /** @description Where to download it; only in the detail, empty unless downloadable. */
+            downloadUrl: string;
+            /** @description The file can be downloaded now. */
+            downloadable: boolean;
+            /** @description After this the file is gone. */
+            expireTime: string;
+            failureReason: string;
+            /** @description Empty until finished. */
+            finishTime: string;
+            id: string;
+            /** @description The page the export came from, e.g. carFiles. */
+            module: string;
+            name: string;
+            requestTime: string;
+            requestedByName: string;
+            /** Format: int64 */
+            rowCount: number;
+            /**
+             * Format: int32
+             * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired.
+             */
+            status: number;
+        };
+        FeedbackBody: {
+            attachmentKeys: string[];
+            /** @description Masked by the server. */
+            contact: string;
+            content: string;
+            createTime: string;
+            id: string;
+            userName: string;
+        };
+        FeedbackRequest: {
+            /** @description Keys of uploaded files, at most 10. */
+            attachmentKeys?: string[];
+            /** @description Phone or other contact, optional. */
+            contact?: string;
+            /** @description At most 500 characters. */
+            content?: string;
         };
         LoginData: {
             /** @description When the session ends (RFC 3339). */
@@ -639,6 +1741,12 @@ export interface components {
             username?: string;
             verifyCode?: string;
         };
+        MarkReadRequest: {
+            /** @description Mark every notice of the user read. */
+            all?: boolean;
+            /** @description Notices to mark read. */
+            ids?: string[];
+        };
         /** @description The signed-in user, as the console's user info. */
         MeData: {
             avatar: string;
@@ -652,6 +1760,42 @@ export interface components {
             /** @description Never empty. */
             roles: components["schemas"]["RoleRef"][];
             userName: string;
+        };
+        NoticeBody: {
+            /** @description system, approval, export (dictionary NOTICE_CATEGORY). */
+            category: string;
+            content: string;
+            id: string;
+            publishTime: string;
+            read: boolean;
+            /** @description Empty while unread. */
+            readTime: string;
+            title: string;
+        };
+        /** @description A new organisation. */
+        OrgCreateForm: {
+            /** @default  */
+            name: string;
+            /** @default  */
+            orgCode: string;
+            /**
+             * @description The parent; empty for a top node.
+             * @default
+             */
+            parentId: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            sort: number;
+        };
+        /** @description Where an organisation (with its subtree) moves. */
+        OrgMoveForm: {
+            /**
+             * @description The new parent; empty for the top. Never the node itself or below it.
+             * @default
+             */
+            parentId: string;
         };
         /** @description An organisation node in the console's shape; `childs` is left out when empty. */
         OrgNodeBody: {
@@ -668,7 +1812,29 @@ export interface components {
              */
             status: number;
         };
+        /** @description An organisation's code, name and place among its siblings. */
+        OrgUpdateForm: {
+            /** @default  */
+            name: string;
+            /** @default  */
+            orgCode: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            sort: number;
+        };
         PermissionBody: {
+            labelEn: string;
+            labelJa: string;
+            labelZh: string;
+            /** @description The value it is grouped under; empty at the top. */
+            parentValue: string;
+            value: string;
+        };
+        /** @description One node of the catalogue tree (the role form's function permissions). */
+        PermissionNode: {
+            children?: components["schemas"]["PermissionNode"][];
             labelEn: string;
             labelJa: string;
             labelZh: string;
@@ -677,12 +1843,47 @@ export interface components {
         PermissionRef: {
             permissionValue: string;
         };
+        /** @description A region or operating city in the picker's shape (name, id, code). */
+        RegionBody: {
+            code: string;
+            id: string;
+            name: string;
+            /** @description The region of an operating city; empty for a region. */
+            parentCode: string;
+        };
         ResetPasswordRequest: {
             /** @description 8 to 20 characters. */
             newPassword?: string;
             phone?: string;
             /** @description The code from `POST /auth/sms-code` with purpose `reset-password`. */
             verifyCode?: string;
+        };
+        RevealBody: {
+            /** @description The audit row written with this answer. */
+            logId: string;
+            /** @description ID and licence images (types 4, 5, 6, 7, 9, 10): confirm before showing. */
+            needsConfirmation: boolean;
+            /** @description The unmasked value; for images the file key. */
+            value: string;
+        };
+        /** @description The spec's sensitive-view log payload, naming the value to reveal. */
+        RevealRequest: {
+            /** @description The console page the value is shown on. */
+            pageUrl?: string;
+            /**
+             * Format: int32
+             * @description 1 phone, 2 ID number, 3 bank card, 4 ID front, 5 ID back, 6 licence
+             *     front, 7 licence back, 8 address, 9 ID photo, 10 licence photo.
+             */
+            sensitiveType: number;
+            sourceModule?: string;
+            /** @description Id of the member, approval or feedback. */
+            subjectId?: string;
+            /**
+             * Format: int32
+             * @description 1 member (default), 2 approval applicant, 3 feedback contact.
+             */
+            subjectKind?: number;
         };
         RoleBody: {
             createTime: string;
@@ -704,6 +1905,35 @@ export interface components {
             /** Format: int32 */
             userCount: number;
         };
+        /** @description A role as the role form sends it. */
+        RoleForm: {
+            /**
+             * Format: int32
+             * @description 1 self, 2 org, 3 org subtree, 4 custom, 5 whole enterprise.
+             * @default null
+             */
+            dataScope: number | null;
+            /**
+             * @description The organisation for 2/3 (empty: the user's own), the set for 4.
+             * @default []
+             */
+            dataScopeOrgIds: string[];
+            /** @default  */
+            description: string;
+            /** @default  */
+            name: string;
+            /**
+             * @description Values of the permission catalogue.
+             * @default []
+             */
+            permissionValues: string[];
+            /**
+             * Format: int32
+             * @description 1 enabled, 2 disabled (updates only; unchanged when absent).
+             * @default null
+             */
+            status: number | null;
+        };
         RoleRef: {
             id: string;
             name: string;
@@ -724,6 +1954,109 @@ export interface components {
             phone?: string;
             /** @description `login` (default) or `reset-password`. */
             purpose?: string | null;
+        };
+        /** @description A new status. */
+        StatusForm: {
+            /**
+             * Format: int32
+             * @description 1 enabled, 2 disabled.
+             * @default null
+             */
+            status: number | null;
+        };
+        UpdatedBody: {
+            /**
+             * Format: int64
+             * @description Notices that were unread before.
+             */
+            updated: number;
+        };
+        UserBody: {
+            accountId: string;
+            avatar: string;
+            createTime: string;
+            /**
+             * Format: int32
+             * @description The user's own data scope (1..5); 0 means "from the roles".
+             */
+            dataScope: number;
+            dataScopeOrgIds: string[];
+            id: string;
+            name: string;
+            orgId: string;
+            orgName: string;
+            /** @description Masked by the server (centre mode). */
+            phone: string;
+            roleIds: string[];
+            roleNames: string[];
+            /**
+             * Format: int32
+             * @description 1 enabled, 2 disabled.
+             */
+            status: number;
+            userName: string;
+        };
+        /** @description A new user: the sign-in account is created with them. */
+        UserCreateForm: {
+            /**
+             * Format: int32
+             * @description The user's own data scope (1..5); absent: from the roles.
+             * @default null
+             */
+            dataScope: number | null;
+            /** @default [] */
+            dataScopeOrgIds: string[];
+            /** @default  */
+            name: string;
+            /** @default  */
+            orgId: string;
+            /**
+             * @description Initial password (8 to 20 characters); empty: SMS or WeCom sign-in only.
+             * @default
+             */
+            password: string;
+            /** @default  */
+            phone: string;
+            /** @default [] */
+            roleIds: string[];
+            /**
+             * @description The sign-in account name.
+             * @default
+             */
+            userName: string;
+        };
+        /** @description A user's name, organisation, roles and own data scope. */
+        UserUpdateForm: {
+            /**
+             * Format: int32
+             * @description The user's own data scope (1..5); absent: from the roles.
+             * @default null
+             */
+            dataScope: number | null;
+            /** @default [] */
+            dataScopeOrgIds: string[];
+            /** @default  */
+            name: string;
+            /** @default  */
+            orgId: string;
+            /** @default [] */
+            roleIds: string[];
+        };
+        ViewLogBody: {
+            id: string;
+            ip: string;
+            /** @description What was viewed, with the value masked. */
+            logContent: string;
+            pageUrl: string;
+            /** Format: int32 */
+            sensitiveType: number;
+            sourceModule: string;
+            subjectId: string;
+            /** Format: int32 */
+            subjectKind: number;
+            viewTime: string;
+            viewerId: string;
+            viewerName: string;
         };
         /** @description What the console needs to show WeCom's QR frame (spec `getAppPCInfo`). */
         WeComAppInfo: {
@@ -749,6 +2082,164 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_approvals: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description 1 pending, 2 approved, 3 rejected, 4 withdrawn. */
+                status?: number;
+                /** @description 1 vehicle allotment, 2 charge allocation, 3 refund, 4 invoice. */
+                kind?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approvals of the enterprise, newest first (getApprovalList) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ApprovalBody"];
+                };
+            };
+        };
+    };
+    pending_count: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Number of pending approvals of the enterprise (the badge) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    list_vehicle_allotments: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description 1 pending, 2 approved, 3 rejected, 4 withdrawn. */
+                status?: number;
+                /** @description Plates separated by commas or line breaks, at most 250. */
+                plateNumbers?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vehicle allotment approvals (getVehicleAllotmentList) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ApprovalBody"];
+                };
+            };
+        };
+    };
+    get_approval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Approval id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One approval with its history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ApprovalBody"];
+                };
+            };
+        };
+    };
+    decide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Approval id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Decided (updateApprovalStatus); the approval with its history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ApprovalBody"];
+                };
+            };
+            /** @description 4009: no longer pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    list_areas: {
+        parameters: {
+            query?: {
+                /** @description GB/T 2260 code whose children are listed; 100000 (default) lists the provinces. */
+                parentCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Provinces, the cities of a province, or the districts of a city (GB/T 2260) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AreaBody"];
+                };
+            };
+        };
+    };
     enterprises: {
         parameters: {
             query?: never;
@@ -994,6 +2485,29 @@ export interface operations {
             };
         };
     };
+    list_dict: {
+        parameters: {
+            query?: {
+                /** @description Dictionary type, e.g. `APPROVAL_STATUS`; every entry when absent. */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries of one dictionary (getSimpleDictByType), in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_DictEntryBody"];
+                };
+            };
+        };
+    };
     enterprise: {
         parameters: {
             query?: never;
@@ -1014,6 +2528,173 @@ export interface operations {
             };
         };
     };
+    list_export_records: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired. */
+                status?: number;
+                /** @description One page's exports only. */
+                module?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export records of the enterprise, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ExportRecordBody"];
+                };
+            };
+        };
+    };
+    get_export_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Export record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One export record with its status and download link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+        };
+    };
+    list_articles: {
+        parameters: {
+            query?: {
+                /** @description One category only. */
+                category?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Operation manual pages, without bodies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ArticleBody"];
+                };
+            };
+        };
+    };
+    get_article: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Manual page id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One manual page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ArticleBody"];
+                };
+            };
+        };
+    };
+    customer_service: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Customer-service phone, chat hours and whether chat is open now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CustomerServiceBody"];
+                };
+            };
+        };
+    };
+    list_feedback: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's own feedback, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_FeedbackBody"];
+                };
+            };
+        };
+    };
+    submit_feedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Feedback received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FeedbackBody"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -1030,6 +2711,178 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_MeData"];
+                };
+            };
+        };
+    };
+    list_notices: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description true: read only; false: unread only. */
+                read?: boolean;
+                /** @description One category only. */
+                category?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Notices of the user, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_NoticeBody"];
+                };
+            };
+        };
+    };
+    mark_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadRequest"];
+            };
+        };
+        responses: {
+            /** @description Marked read (updateReadStatus); an unknown id changes nothing and answers 4004 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UpdatedBody"];
+                };
+            };
+        };
+    };
+    unread_count: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Number of unread notices of the user (the shell's badge) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+        };
+    };
+    get_notice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Notice id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One notice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoticeBody"];
+                };
+            };
+        };
+    };
+    list_regions: {
+        parameters: {
+            query?: {
+                /** @description REGIONAL_LIST (default): the regions; OPERATING_CITY: operating cities. */
+                typeCode?: string;
+                /** @description With OPERATING_CITY: only the cities of this region. */
+                parentCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Operating regions, or the operating cities (of a region) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_RegionBody"];
+                };
+            };
+        };
+    };
+    reveal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevealRequest"];
+            };
+        };
+        responses: {
+            /** @description The unmasked value; the view is in the audit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RevealBody"];
+                };
+            };
+        };
+    };
+    list_view_logs: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description One type only (1-10). */
+                sensitiveType?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's sensitive-view audit, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ViewLogBody"];
                 };
             };
         };
@@ -1059,6 +2912,111 @@ export interface operations {
             };
         };
     };
+    create_org: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgCreateForm"];
+            };
+        };
+        responses: {
+            /** @description The new organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrgNodeBody"];
+                };
+            };
+        };
+    };
+    update_org: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgUpdateForm"];
+            };
+        };
+        responses: {
+            /** @description The changed organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrgNodeBody"];
+                };
+            };
+        };
+    };
+    move_org: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgMoveForm"];
+            };
+        };
+        responses: {
+            /** @description The moved organisation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrgNodeBody"];
+                };
+            };
+        };
+    };
+    set_org_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusForm"];
+            };
+        };
+        responses: {
+            /** @description Disabling takes the subtree along; enabling needs an enabled parent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrgNodeBody"];
+                };
+            };
+        };
+    };
     list_permissions: {
         parameters: {
             query?: never;
@@ -1075,6 +3033,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_PermissionBody"];
+                };
+            };
+        };
+    };
+    permission_tree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The permission catalogue as a tree of groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_PermissionNode"];
                 };
             };
         };
@@ -1106,6 +3084,30 @@ export interface operations {
             };
         };
     };
+    create_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleForm"];
+            };
+        };
+        responses: {
+            /** @description The new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoleBody"];
+                };
+            };
+        };
+    };
     get_role: {
         parameters: {
             query?: never;
@@ -1125,6 +3127,189 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_RoleBody"];
+                };
+            };
+        };
+    };
+    update_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleForm"];
+            };
+        };
+        responses: {
+            /** @description The changed role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RoleBody"];
+                };
+            };
+        };
+    };
+    delete_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Role id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; its members lose it at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    list_users: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description Part of the name or account. */
+                name?: string;
+                /** @description An organisation: its members and those below it. */
+                orgId?: string;
+                roleId?: string;
+                /** @description 1 enabled, 2 disabled. */
+                status?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Users within the caller's data scope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_UserBody"];
+                };
+            };
+        };
+    };
+    create_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreateForm"];
+            };
+        };
+        responses: {
+            /** @description The new user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UserBody"];
+                };
+            };
+        };
+    };
+    get_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UserBody"];
+                };
+            };
+        };
+    };
+    update_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdateForm"];
+            };
+        };
+        responses: {
+            /** @description The changed user; takes effect on their next request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UserBody"];
+                };
+            };
+        };
+    };
+    set_user_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusForm"];
+            };
+        };
+        responses: {
+            /** @description A disabled user's next request is refused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UserBody"];
                 };
             };
         };

@@ -1,0 +1,139 @@
+// Notices, approvals, export records and the help centre (spec §2 Other routes,
+// issue 5 item 9): the badges follow the real counts.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { callApi, launch, newPage, screenshot, sessionToken, signIn, toast } from './support.mjs';
+
+/** The number a navbar badge shows (0 when hidden). */
+async function badgeCount(page, testId) {
+  return page.getByTestId(testId).evaluate((button) => {
+    const sup = button.closest('.ant-badge')?.querySelector('sup.ant-scroll-number');
+    return Number(sup?.getAttribute('title') ?? 0);
+  });
+}
+
+async function waitForBadge(page, testId, expected) {
+  await page.waitForFunction(
+    ({ testId, expected }) => {
+      const button = document.querySelector(`[data-testid="${testId}"]`);
+      const sup = button?.closest('.ant-badge')?.querySelector('sup.ant-scroll-number');
+      return Number(sup?.getAttribute('title') ?? 0) === expected;
+    },
+    { testId, expected },
+  );
+}
+
+async function apiData(context, path) {
+  const answer = await callApi('GET', path, { token: await sessionToken(context) });
+  assert.equal(answer.code, 200, `${path}: ${answer.msg}`);
+  return answer.data;
+}
+
+describe('notices, approvals, exports and help centre for demo', () => {
+  let browser;
+  let context;
+  let page;
+  before(async () => {
+    browser = await launch();
+    ({ context, page } = await newPage(browser));
+    await signIn(page, 'demo');
+  });
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('approves a pending approval and the approval badge falls by one', async () => {
+    const pending = await apiData(context, '/api/v1/approvals/count');
+    assert.ok(pending > 0, 'the demo enterprise has pending approvals');
+    await waitForBadge(page, 'approval-badge', pending);
+
+    await page.getByTestId('approval-badge').click();
+    await page.waitForURL('**/approve');
+    const row = page.getByTestId('approval-list').locator('tr.ant-table-row').filter({ hasText: '待审批' }).first();
+    const title = (await row.getByTestId('approval-title').innerText()).trim();
+    await row.getByTestId('approval-title').click();
+    await page.waitForURL('**/approveDetails?id=*');
+    await page.getByTestId('approval-detail').getByText(title).first().waitFor();
+
+    // A rejection without a reason is refused in the dialog.
+    await page.getByTestId('reject-button').click();
+    await page.getByRole('button', { name: '提 交' }).click();
+    await page.getByRole('alert').getByText('请输入驳回原因').waitFor();
+    await page.getByRole('button', { name: '取 消' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+    await page.getByTestId('approve-button').click();
+    await page.getByTestId('decision-comment').fill('同意调拨');
+    await screenshot(page, 'approval-decision');
+    await page.getByRole('button', { name: '提 交' }).click();
+    await toast(page, '审批已通过').waitFor();
+    await page.getByTestId('approval-status').getByText('已通过').waitFor();
+    await page.getByTestId('approval-history').getByText('同意调拨').waitFor();
+    await waitForBadge(page, 'approval-badge', pending - 1);
+    assert.equal(await badgeCount(page, 'approval-badge'), pending - 1);
+    assert.equal(await apiData(context, '/api/v1/approvals/count'), pending - 1);
+    assert.equal(await page.getByTestId('approve-button').count(), 0, 'no second decision');
+  });
+
+  it('opens an unread notice and the notice badge falls by one', async () => {
+    const unread = await apiData(context, '/api/v1/notices/unread-count');
+    assert.ok(unread > 0, 'demo has unread notices');
+    await waitForBadge(page, 'notice-badge', unread);
+
+    await page.getByTestId('notice-badge').click();
+    await page.waitForURL('**/notice');
+    const row = page.getByTestId('notice-list').locator('tr.ant-table-row').filter({ hasText: '未读' }).first();
+    const title = (await row.getByTestId('notice-title').innerText()).trim();
+    await row.getByTestId('notice-title').click();
+    await page.waitForURL('**/noticeDetails?id=*');
+    await page.getByTestId('notice-detail').getByText(title).first().waitFor();
+    await page.getByTestId('notice-content').waitFor();
+    await waitForBadge(page, 'notice-badge', unread - 1);
+    await page.getByTestId('notice-detail').getByText('已读').waitFor();
+    await screenshot(page, 'notice-detail');
+    assert.equal(await apiData(context, '/api/v1/notices/unread-count'), unread - 1);
+
+    // Back on the list the notice reads 已读.
+    await page.goto('/notice');
+    await page.getByTestId('notice-list').locator('tr.ant-table-row').filter({ hasText: title }).getByText('已读').waitFor();
+  });
+
+  it('submits feedback and finds it in my feedback', async () => {
+    const text = `e2e 反馈 ${Date.now()}：车辆档案导出希望支持按组织筛选`;
+    await page.goto('/systemSetting/helpCenter/feedback');
+    await page.getByTestId('feedback-submit').click();
+    await page.getByText('请输入反馈内容').waitFor();
+    await page.getByTestId('feedback-content').fill(text);
+    await page.getByTestId('feedback-contact').fill('13800000001');
+    await page.getByTestId('feedback-submit').click();
+    await toast(page, '提交成功，感谢您的反馈').waitFor();
+    await page.getByTestId('feedback-list').getByText(text).waitFor();
+    assert.equal(await page.getByTestId('feedback-content').inputValue(), '', 'the form clears');
+    await screenshot(page, 'feedback');
+  });
+
+  it('reads the operation manual, online customer page and export records', async () => {
+    await page.goto('/systemSetting/helpCenter/operationManual');
+    const manual = page.getByTestId('operation-manual');
+    await manual.getByRole('menuitem', { name: '如何下载导出文件' }).click();
+    await page.getByTestId('manual-article').getByText('导出文件保留 7 天', { exact: false }).waitFor();
+    await manual.getByRole('menuitem', { name: '登录与切换企业' }).click();
+    await page.getByTestId('manual-article').getByRole('heading', { name: '切换企业', exact: true }).waitFor();
+    await screenshot(page, 'operation-manual');
+
+    await page.goto('/helpCenter/onlineCustomer');
+    await page.getByTestId('customer-phone').getByText('400-800-1234').waitFor();
+    await page.getByTestId('customer-hours').getByText('08:00-22:00').waitFor();
+
+    await page.goto('/downloadRecord');
+    const records = page.getByTestId('download-record');
+    const done = records.locator('tr.ant-table-row').filter({ hasText: '车辆档案导出' });
+    await done.getByText('导出成功').waitFor();
+    assert.equal(await done.getByTestId('export-download').isEnabled(), true);
+    const failed = records.locator('tr.ant-table-row').filter({ hasText: '风险报警记录导出' });
+    await failed.getByText('导出失败').waitFor();
+    assert.equal(await failed.getByTestId('export-download').isEnabled(), false);
+    await screenshot(page, 'download-record');
+  });
+});

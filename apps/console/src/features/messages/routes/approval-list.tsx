@@ -1,0 +1,97 @@
+import { Button, Tag } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
+import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
+import { LoadErrorBanner } from '@/components/load-error';
+import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { formatTime } from '@/lib/format';
+import { APPROVAL_KINDS, APPROVAL_STATUSES, approvalQuery, approvalStatusColor, useApprovals, type Approval } from '../api/approvals';
+
+/** /approve (`getApprovalList`): the enterprise's approvals, filtered by status and kind. */
+export default function ApprovalListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [page, setPage] = useState(FIRST_PAGE);
+  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const query = useMemo(() => approvalQuery(filters, page, size), [filters, page, size]);
+  const { data, isFetching, error, refetch } = useApprovals(query);
+
+  const fields = useMemo<FilterField[]>(
+    () => [
+      { prop: 'status', label: t('approval.status'), type: 'select', width: 130, options: APPROVAL_STATUSES.map((s) => ({ value: s, label: t(`approval.statuses.${s}`) })) },
+      { prop: 'kind', label: t('approval.kind'), type: 'select', width: 150, options: APPROVAL_KINDS.map((k) => ({ value: k, label: t(`approval.kinds.${k}`) })) },
+    ],
+    [t],
+  );
+
+  const open = (row: Approval) => navigate(`/approveDetails?id=${encodeURIComponent(row.id)}`);
+  const columns: TableColumn<Approval>[] = [
+    {
+      prop: 'title',
+      label: t('approval.title'),
+      minWidth: 240,
+      render: (row) => (
+        <Button type="link" className="fd-link-cell" onClick={() => open(row)} data-testid="approval-title">
+          {row.title}
+        </Button>
+      ),
+    },
+    { prop: 'kind', label: t('approval.kind'), width: 130, formatter: (row) => t(`approval.kinds.${row.kind}`, { defaultValue: String(row.kind) }) },
+    { prop: 'businessId', label: t('approval.businessId'), width: 150 },
+    { prop: 'applicantName', label: t('approval.applicant'), width: 120 },
+    { prop: 'applicantPhone', label: t('approval.applicantPhone'), width: 140 },
+    { prop: 'plateNumber', label: t('approval.plateNumber'), width: 110 },
+    {
+      prop: 'status',
+      label: t('approval.status'),
+      width: 100,
+      render: (row) => <Tag color={approvalStatusColor(row.status)}>{t(`approval.statuses.${row.status}`, { defaultValue: String(row.status) })}</Tag>,
+    },
+    { prop: 'applyTime', label: t('approval.applyTime'), width: 180, formatter: (row) => formatTime(row.applyTime) },
+    { prop: 'decideTime', label: t('approval.decideTime'), width: 180, formatter: (row) => formatTime(row.decideTime) },
+    {
+      prop: 'actions',
+      label: t('common.actions'),
+      width: 90,
+      fixed: 'right',
+      render: (row) => (
+        <Button type="link" size="small" onClick={() => open(row)}>
+          {t('common.view')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <div className="fd-list-page" data-testid="approval-list">
+      <FilterBar
+        fields={fields}
+        onSearch={(values) => {
+          setFilters(values);
+          setPage(FIRST_PAGE);
+        }}
+      />
+      <div className="fd-list-page__table">
+        <LoadErrorBanner error={error} onRetry={() => void refetch()} />
+        <PaginatedTable<Approval>
+          rowKey="id"
+          showIndex
+          columns={columns}
+          data={data?.list ?? []}
+          total={data?.total ?? 0}
+          loading={isFetching}
+          page={page}
+          size={size}
+          scrollX={1500}
+          onPageChange={(p, s) => {
+            setPage(p);
+            setSize(s);
+          }}
+        />
+      </div>
+    </div>
+  );
+}

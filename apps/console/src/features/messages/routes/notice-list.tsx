@@ -1,0 +1,107 @@
+import { Button, Tag } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
+import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
+import { LoadErrorBanner } from '@/components/load-error';
+import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { formatTime } from '@/lib/format';
+import { toastSuccess } from '@/lib/notify';
+import { useHasPermission } from '@/lib/auth';
+import { useUnreadNoticeCount } from '@/lib/counts';
+import { NOTICE_CATEGORIES, noticeQuery, useMarkNoticesRead, useNotices, type Notice } from '../api/notices';
+
+/** /notice (`message/pageInfo`): the user's notices, newest first, filtered by read state and category. */
+export default function NoticeListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [page, setPage] = useState(FIRST_PAGE);
+  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const query = useMemo(() => noticeQuery(filters, page, size), [filters, page, size]);
+  const { data, isFetching, error, refetch } = useNotices(query);
+  const unread = useUnreadNoticeCount(useHasPermission('as:message:pageInfo'));
+  const markRead = useMarkNoticesRead();
+
+  const fields = useMemo<FilterField[]>(
+    () => [
+      {
+        prop: 'read',
+        label: t('notice.readState'),
+        type: 'select',
+        width: 120,
+        options: [
+          { value: 'unread', label: t('notice.unread') },
+          { value: 'read', label: t('notice.read') },
+        ],
+      },
+      { prop: 'category', label: t('notice.category'), type: 'select', width: 140, options: NOTICE_CATEGORIES.map((c) => ({ value: c, label: t(`notice.categories.${c}`) })) },
+    ],
+    [t],
+  );
+
+  const open = (row: Notice) => navigate(`/noticeDetails?id=${encodeURIComponent(row.id)}`);
+  const columns: TableColumn<Notice>[] = [
+    {
+      prop: 'title',
+      label: t('notice.title'),
+      minWidth: 240,
+      render: (row) => (
+        <Button type="link" className="fd-link-cell" onClick={() => open(row)} data-testid="notice-title">
+          {!row.read && <span className="fd-dot" aria-label={t('notice.unread')} />}
+          {row.title}
+        </Button>
+      ),
+    },
+    { prop: 'category', label: t('notice.category'), width: 120, formatter: (row) => t(`notice.categories.${row.category}`, { defaultValue: row.category }) },
+    { prop: 'content', label: t('notice.content'), minWidth: 260, showOverflowTooltip: true },
+    { prop: 'publishTime', label: t('notice.publishTime'), width: 180, formatter: (row) => formatTime(row.publishTime) },
+    {
+      prop: 'read',
+      label: t('notice.readState'),
+      width: 100,
+      render: (row) => <Tag color={row.read ? 'default' : 'processing'}>{row.read ? t('notice.read') : t('notice.unread')}</Tag>,
+    },
+  ];
+
+  const markAll = async () => {
+    const answer = await markRead.mutateAsync({ all: true });
+    toastSuccess(t('notice.markedRead', { count: answer.updated }));
+  };
+
+  return (
+    <div className="fd-list-page" data-testid="notice-list">
+      <FilterBar
+        fields={fields}
+        onSearch={(values) => {
+          setFilters(values);
+          setPage(FIRST_PAGE);
+        }}
+      />
+      <div className="fd-list-page__table">
+        <div className="fd-list-page__toolbar">
+          <Button type="primary" disabled={unread === 0} loading={markRead.isPending} onClick={() => void markAll().catch(() => undefined)} data-testid="mark-all-read">
+            {t('notice.markAllRead')}
+          </Button>
+        </div>
+        <LoadErrorBanner error={error} onRetry={() => void refetch()} />
+        <PaginatedTable<Notice>
+          rowKey="id"
+          showIndex
+          columns={columns}
+          data={data?.list ?? []}
+          total={data?.total ?? 0}
+          loading={isFetching}
+          page={page}
+          size={size}
+          scrollX={1000}
+          onPageChange={(p, s) => {
+            setPage(p);
+            setSize(s);
+          }}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
+import { LoadErrorBanner } from '@/components/load-error';
+import { ModuleCard } from '@/components/module-card';
+import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { formatTime } from '@/lib/format';
+import { toastSuccess } from '@/lib/notify';
+import { CONTACT_MAX, FEEDBACK_MAX, useMyFeedback, useSubmitFeedback, type Feedback } from '../api/help';
+
+interface FeedbackForm {
+  content: string;
+  contact?: string;
+}
+
+/** Help centre › feedback (open to all): a form and the user's own feedback, newest first. */
+export default function FeedbackPage() {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<FeedbackForm>();
+  const [page, setPage] = useState(FIRST_PAGE);
+  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const { data, isFetching, error, refetch } = useMyFeedback({ page, size });
+  const submit = useSubmitFeedback();
+
+  const onFinish = async (values: FeedbackForm) => {
+    try {
+      await submit.mutateAsync({ content: values.content.trim(), contact: (values.contact ?? '').trim(), attachmentKeys: [] });
+    } catch {
+      return; // The request client showed why; the form keeps its text.
+    }
+    toastSuccess(t('feedback.submitted'));
+    form.resetFields();
+    setPage(FIRST_PAGE);
+  };
+
+  const columns: TableColumn<Feedback>[] = [
+    { prop: 'createTime', label: t('feedback.time'), width: 180, formatter: (row) => formatTime(row.createTime) },
+    { prop: 'content', label: t('feedback.content'), minWidth: 320, showOverflowTooltip: true },
+    { prop: 'contact', label: t('feedback.contact'), width: 160 },
+  ];
+
+  return (
+    <div className="fd-detail-page" data-testid="feedback-page">
+      <ModuleCard title={t('feedback.formTitle')}>
+        <Form<FeedbackForm> form={form} layout="vertical" onFinish={(v) => void onFinish(v)} className="fd-feedback-form" requiredMark>
+          <Form.Item
+            name="content"
+            label={t('feedback.content')}
+            rules={[
+              { required: true, whitespace: true, message: t('feedback.contentRequired') },
+              { max: FEEDBACK_MAX, message: t('feedback.contentTooLong', { max: FEEDBACK_MAX }) },
+            ]}
+          >
+            <Input.TextArea autoSize={{ minRows: 4, maxRows: 8 }} maxLength={FEEDBACK_MAX} showCount placeholder={t('feedback.contentPlaceholder')} data-testid="feedback-content" />
+          </Form.Item>
+          <Form.Item name="contact" label={t('feedback.contact')} rules={[{ max: CONTACT_MAX, message: t('feedback.contactTooLong', { max: CONTACT_MAX }) }]}>
+            <Input maxLength={CONTACT_MAX} placeholder={t('feedback.contactPlaceholder')} data-testid="feedback-contact" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={submit.isPending} data-testid="feedback-submit">
+            {t('feedback.submit')}
+          </Button>
+        </Form>
+      </ModuleCard>
+      <ModuleCard title={t('feedback.mine')}>
+        <LoadErrorBanner error={error} onRetry={() => void refetch()} />
+        <div data-testid="feedback-list">
+          <PaginatedTable<Feedback>
+            rowKey="id"
+            showIndex
+            columns={columns}
+            data={data?.list ?? []}
+            total={data?.total ?? 0}
+            loading={isFetching}
+            page={page}
+            size={size}
+            onPageChange={(p, s) => {
+              setPage(p);
+              setSize(s);
+            }}
+          />
+        </div>
+      </ModuleCard>
+    </div>
+  );
+}
