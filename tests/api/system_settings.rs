@@ -102,16 +102,17 @@ async fn an_organisation_tree_grows_moves_and_disables_but_never_loops() {
         .post(
             "/api/v1/system/orgs",
             Some(&admin),
-            json!({ "parentId": root, "orgCode": "A03", "name": " 华北大区 " }),
+            json!({ "parentId": root, "orgCode": "A03", "name": " 华北大区 ", "sort": 7 }),
         )
         .await;
     assert_eq!(status, 200, "{north}");
     assert_eq!(
         (
             north["data"]["level"].as_i64(),
-            north["data"]["name"].as_str()
+            north["data"]["name"].as_str(),
+            north["data"]["sort"].as_i64()
         ),
-        (Some(2), Some("华北大区"))
+        (Some(2), Some("华北大区"), Some(7))
     );
     let north = north["data"]["id"].as_str().unwrap().to_owned();
     let (_, beijing) = app

@@ -245,6 +245,8 @@ pub struct OrgNodeBody {
     pub name: String,
     pub parent_id: String,
     pub level: i32,
+    /// Order among siblings.
+    pub sort: i32,
     /// 1 enabled, 2 disabled.
     pub status: i32,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -260,6 +262,7 @@ impl From<pb::OrgUnit> for OrgNodeBody {
             name: u.name,
             parent_id: u.parent_id,
             level: u.level,
+            sort: u.sort,
             status: u.status,
             childs: u.children.into_iter().map(OrgNodeBody::from).collect(),
         }

@@ -1064,6 +1064,11 @@ export interface components {
                 parentId: string;
                 /**
                  * Format: int32
+                 * @description Order among siblings.
+                 */
+                sort: number;
+                /**
+                 * Format: int32
                  * @description 1 enabled, 2 disabled.
                  */
                 status: number;
@@ -1563,6 +1568,11 @@ export interface components {
                 parentId: string;
                 /**
                  * Format: int32
+                 * @description Order among siblings.
+                 */
+                sort: number;
+                /**
+                 * Format: int32
                  * @description 1 enabled, 2 disabled.
                  */
                 status: number;
@@ -1806,6 +1816,11 @@ export interface components {
             name: string;
             orgCode: string;
             parentId: string;
+            /**
+             * Format: int32
+             * @description Order among siblings.
+             */
+            sort: number;
             /**
              * Format: int32
              * @description 1 enabled, 2 disabled.

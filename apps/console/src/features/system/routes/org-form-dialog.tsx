@@ -34,7 +34,7 @@ export function OrgFormDialog({ open, onClose, tree, editing, parentId }: OrgFor
   useEffect(() => {
     if (!open) return;
     form.resetFields();
-    form.setFieldsValue(editing ? { name: editing.name, orgCode: editing.orgCode, sort: 0 } : { parentId, sort: 0 });
+    form.setFieldsValue(editing ? { name: editing.name, orgCode: editing.orgCode, sort: editing.sort } : { parentId, sort: 0 });
   }, [open, editing, parentId, form]);
 
   const submit = async () => {
