@@ -93,13 +93,14 @@ pub struct Stack {
 
 impl Stack {
     /// Starts every service (gRPC on 127.0.0.1, random ports) and the gateway
-    /// on `http_addr`, all sharing one signing key; in development also the
+    /// on `http_addr` (files in `object_store_dir`), all sharing one signing key; in development also the
     /// WeCom stand-in unless a real corp is configured.
     pub async fn start(
         common: CommonConfig,
         sign_in: SignInConfig,
         http_addr: &str,
         console_dir: Option<std::path::PathBuf>,
+        object_store_dir: std::path::PathBuf,
         shutdown: Shutdown,
     ) -> anyhow::Result<Stack> {
         let signer: TokenSigner = common.signer()?;
@@ -198,6 +199,7 @@ impl Stack {
                 body_limit: 2 * 1024 * 1024,
                 session_cache_secs: 10,
                 trust_forwarded_for: false,
+                object_store_dir,
             },
             signer,
             gateway_listener,

@@ -27,6 +27,13 @@ enum Target {
         /// Directory of the built console.
         #[arg(long, env = "FLEETDESK_CONSOLE_DIR")]
         console_dir: Option<std::path::PathBuf>,
+        /// Directory of the object store (uploads, exports, statements).
+        #[arg(
+            long,
+            env = "FLEETDESK_OBJECT_STORE_DIR",
+            default_value = ".data/objects"
+        )]
+        object_store_dir: std::path::PathBuf,
         /// Apply migrations and load demo data before starting.
         #[arg(long, env = "FLEETDESK_DEMO", default_value_t = false)]
         demo: bool,
@@ -118,6 +125,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             common,
             http_addr,
             console_dir,
+            object_store_dir,
             demo,
             sign_in,
         } => {
@@ -125,9 +133,15 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk::migrate(&common).await?;
                 fleetdesk::seed(&common).await?;
             }
-            let stack =
-                fleetdesk::Stack::start(common, sign_in, &http_addr, console_dir, shutdown.clone())
-                    .await?;
+            let stack = fleetdesk::Stack::start(
+                common,
+                sign_in,
+                &http_addr,
+                console_dir,
+                object_store_dir,
+                shutdown.clone(),
+            )
+            .await?;
             if let Some(wecom) = &stack.wecom {
                 tracing::info!(url = %wecom.base_url, "WeCom stand-in is up.");
             }

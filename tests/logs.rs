@@ -128,12 +128,14 @@ async fn no_token_code_or_password_appears_in_any_log_line() {
     for line in logs.lines() {
         for secret in &secrets {
             let found = if secret.len() == 6 && secret.bytes().all(|b| b.is_ascii_digit()) {
-                // A code counts only as a number on its own, not inside a longer one.
+                // A code counts only as a value on its own: not inside a longer
+                // number or word, nor the fraction of a time or duration
+                // ("12.345678Z", "1.234567ms"), where random digits turn up.
                 line.match_indices(secret.as_str()).any(|(at, _)| {
                     let before = line[..at].chars().next_back();
                     let after = line[at + 6..].chars().next();
-                    !before.is_some_and(|c| c.is_ascii_digit())
-                        && !after.is_some_and(|c| c.is_ascii_digit())
+                    !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '.')
+                        && !after.is_some_and(|c| c.is_ascii_alphanumeric())
                 })
             } else {
                 line.contains(secret.as_str())

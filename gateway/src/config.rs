@@ -63,4 +63,12 @@ pub struct Config {
     /// Take the client address from X-Forwarded-For (only behind a trusted proxy).
     #[arg(long, env = "FLEETDESK_TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
+
+    /// Directory of the object store (uploads, exports, statements).
+    #[arg(
+        long,
+        env = "FLEETDESK_OBJECT_STORE_DIR",
+        default_value = ".data/objects"
+    )]
+    pub object_store_dir: std::path::PathBuf,
 }

@@ -6,6 +6,7 @@ pub mod access;
 mod config;
 pub mod envelope;
 mod extract;
+pub mod files;
 mod ops;
 mod routes;
 mod session;
@@ -111,11 +112,15 @@ impl Application {
         )));
         let state = AppState {
             upstreams,
-            signer,
+            signer: signer.clone(),
             sessions: sessions.clone(),
             access: Arc::new(access),
             trust_forwarded_for: config.trust_forwarded_for,
             development: config.common.environment == Environment::Development,
+            files: files::FileStore::local(&config.object_store_dir).map_err(|e| {
+                anyhow::anyhow!("object store {}: {e}", config.object_store_dir.display())
+            })?,
+            links: files::LinkSigner::derive(signer.seed_base64().as_bytes()),
         };
         let openapi = Arc::new(openapi.to_pretty_json()?);
         // The access check covers the declared routes; the document and the

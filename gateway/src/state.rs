@@ -12,6 +12,7 @@ use fleetdesk_proto::vehicle::v1::vehicle_service_client::VehicleServiceClient;
 use tonic::transport::Channel;
 
 use crate::access::AccessTable;
+use crate::files::{FileStore, LinkSigner};
 use crate::session::{Principal, SessionCache};
 
 /// One channel per upstream service.
@@ -47,6 +48,10 @@ pub struct AppState {
     /// Development deployment: development-only routes answer, cookies may
     /// travel over plain HTTP.
     pub development: bool,
+    /// Uploads, exports and statements.
+    pub files: FileStore,
+    /// Signs and checks download links.
+    pub links: LinkSigner,
 }
 
 impl AppState {

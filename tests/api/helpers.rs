@@ -17,13 +17,24 @@ pub struct TestApp {
     pub common: CommonConfig,
     /// The WeCom stand-in this stack talks to.
     pub wecom: WeComStandIn,
+    /// The gateway's object store directory (removed on drop).
+    pub objects: std::path::PathBuf,
     shutdown: Shutdown,
 }
 
 impl Drop for TestApp {
     fn drop(&mut self) {
         self.shutdown.trigger();
+        let _ = std::fs::remove_dir_all(&self.objects);
     }
+}
+
+/// A fresh object store directory under the system's temp dir.
+pub fn object_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!(
+        "fleetdesk-objects-{}",
+        uuid::Uuid::new_v4().simple()
+    ))
 }
 
 pub fn common_config(db: &TestDb) -> CommonConfig {
@@ -53,6 +64,7 @@ pub async fn spawn_second_stack(first: &TestApp) -> (String, Shutdown) {
         SignInConfig::default(),
         "127.0.0.1:0",
         None,
+        first.objects.clone(),
         shutdown.clone(),
     )
     .await
@@ -64,11 +76,13 @@ pub async fn spawn_second_stack(first: &TestApp) -> (String, Shutdown) {
 
 async fn spawn_on(db: TestDb, common: CommonConfig) -> TestApp {
     let shutdown = Shutdown::new();
+    let objects = object_dir();
     let stack = Stack::start(
         common.clone(),
         SignInConfig::default(),
         "127.0.0.1:0",
         None,
+        objects.clone(),
         shutdown.clone(),
     )
     .await
@@ -84,6 +98,7 @@ async fn spawn_on(db: TestDb, common: CommonConfig) -> TestApp {
         grpc_ports,
         common,
         wecom,
+        objects,
         shutdown,
     }
 }

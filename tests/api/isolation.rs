@@ -94,6 +94,10 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
                     "{path}: {body}"
                 );
             }
+        } else if route == "/api/v1/files/download" {
+            // Public by signature: without a link signed for A's key, nothing.
+            let (status, body) = app.get(route, Some(&token_b)).await;
+            assert_eq!((status, body["code"].as_u64()), (404, Some(4004)), "{body}");
         } else {
             let (status, body) = app.get(route, Some(&token_b)).await;
             assert_eq!(status, 200, "{route}: {body}");

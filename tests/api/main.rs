@@ -4,6 +4,7 @@
 mod approvals;
 mod enterprises;
 mod exports_help;
+mod files;
 mod helpers;
 mod isolation;
 mod lockout;
@@ -14,6 +15,7 @@ mod password;
 mod production;
 mod reflection;
 mod route_matrix;
+mod scoped_records;
 mod sensitive;
 mod sessions;
 mod shared_data;

@@ -67,9 +67,16 @@ async fn production_sends_sms_through_the_provider_and_closes_development_helper
     sign_in.wecom.api_base = standin_url;
     sign_in.wecom.redirect_uri = Some("https://console.example/login".into());
     let shutdown = Shutdown::new();
-    let stack = Stack::start(common, sign_in, "127.0.0.1:0", None, shutdown.clone())
-        .await
-        .expect("production stack");
+    let stack = Stack::start(
+        common,
+        sign_in,
+        "127.0.0.1:0",
+        None,
+        crate::helpers::object_dir(),
+        shutdown.clone(),
+    )
+    .await
+    .expect("production stack");
     assert!(
         stack.wecom.is_none(),
         "no stand-in of its own in production"
@@ -134,6 +141,7 @@ async fn production_refuses_to_start_with_the_development_sms_sender() {
         sign_in,
         "127.0.0.1:0",
         None,
+        crate::helpers::object_dir(),
         Shutdown::new(),
     )
     .await
@@ -148,6 +156,7 @@ async fn production_refuses_to_start_with_the_development_sms_sender() {
         SignInConfig::default(),
         "127.0.0.1:0",
         None,
+        crate::helpers::object_dir(),
         Shutdown::new(),
     )
     .await

@@ -56,6 +56,18 @@ describe('notices, approvals, exports and help centre for demo', () => {
     await page.waitForURL('**/approveDetails?id=*');
     await page.getByTestId('approval-detail').getByText(title).first().waitFor();
 
+    // The applicant phone comes masked; revealing it is one audited call (spec §6).
+    const logsBefore = (await apiData(context, '/api/v1/sensitive/view-logs?size=5')).total;
+    const phone = page.getByTestId('approval-detail').getByTestId('masked-value');
+    assert.match((await phone.innerText()).trim(), /^1\d{2}\*{4}\d{4}$/);
+    await page.getByTestId('approval-detail').getByRole('button', { name: '显示' }).click();
+    await page.getByTestId('approval-detail').getByRole('button', { name: '隐藏' }).waitFor();
+    assert.match((await phone.innerText()).trim(), /^1\d{10}$/);
+    const logs = await apiData(context, '/api/v1/sensitive/view-logs?size=5');
+    assert.equal(logs.total, logsBefore + 1, 'one reveal, one audit row');
+    assert.equal(logs.list[0].pageUrl.split('?')[0], '/approveDetails');
+    assert.equal(logs.list[0].sourceModule, 'approval');
+
     // A rejection without a reason is refused in the dialog.
     await page.getByTestId('reject-button').click();
     await page.getByRole('button', { name: '提 交' }).click();
@@ -106,9 +118,19 @@ describe('notices, approvals, exports and help centre for demo', () => {
     await page.getByText('请输入反馈内容').waitFor();
     await page.getByTestId('feedback-content').fill(text);
     await page.getByTestId('feedback-contact').fill('13800000001');
+    // An attachment goes to /files (purpose feedback) first; its key goes with the feedback.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await page.getByTestId('feedback-page').locator('input[type="file"]').setInputFiles({ name: 'e2e-shot.png', mimeType: 'image/png', buffer: png });
+    await page.getByTestId('feedback-page').locator('.ant-upload-list-item-done').first().waitFor();
     await page.getByTestId('feedback-submit').click();
     await toast(page, '提交成功，感谢您的反馈').waitFor();
-    await page.getByTestId('feedback-list').getByText(text).waitFor();
+    const row = page.getByTestId('feedback-list').locator('tr.ant-table-row').filter({ hasText: text });
+    await row.waitFor();
+    const link = row.getByTestId('feedback-attachments').getByRole('link', { name: 'e2e-shot.png' });
+    const href = await link.getAttribute('href');
+    const download = await page.request.get(href);
+    assert.equal(download.status(), 200, 'the attachment link downloads');
+    assert.deepEqual(Buffer.from(await download.body()), png);
     assert.equal(await page.getByTestId('feedback-content').inputValue(), '', 'the form clears');
     await screenshot(page, 'feedback');
   });

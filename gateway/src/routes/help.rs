@@ -11,6 +11,7 @@ use utoipa_axum::routes;
 
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::{TrimmedJson, TrimmedQuery};
+use crate::files::{self, LinkSigner};
 use crate::routes::{paging, rfc3339};
 use crate::session::Principal;
 use crate::state::AppState;
@@ -109,20 +110,56 @@ pub struct FeedbackBody {
     /// Masked by the server.
     pub contact: String,
     pub attachment_keys: Vec<String>,
+    /// The attachments with signed download links (valid for 10 minutes).
+    pub attachments: Vec<AttachmentBody>,
     pub create_time: String,
 }
 
-impl From<pb::Feedback> for FeedbackBody {
-    fn from(f: pb::Feedback) -> Self {
-        FeedbackBody {
-            id: f.id,
-            user_name: f.user_name,
-            content: f.content,
-            contact: f.contact,
-            attachment_keys: f.attachment_keys,
-            create_time: rfc3339(f.create_time.as_ref()),
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentBody {
+    pub key: String,
+    pub name: String,
+    pub url: String,
+}
+
+fn feedback_body(f: pb::Feedback, links: &LinkSigner) -> FeedbackBody {
+    let now = Utc::now().timestamp();
+    FeedbackBody {
+        attachments: f
+            .attachment_keys
+            .iter()
+            .map(|key| AttachmentBody {
+                key: key.clone(),
+                name: files::key_name(key).to_owned(),
+                url: links.link(key, now),
+            })
+            .collect(),
+        id: f.id,
+        user_name: f.user_name,
+        content: f.content,
+        contact: f.contact,
+        attachment_keys: f.attachment_keys,
+        create_time: rfc3339(f.create_time.as_ref()),
+    }
+}
+
+/// Attachments must be files the caller's enterprise uploaded for feedback.
+async fn check_attachments(
+    state: &AppState,
+    principal: &Principal,
+    keys: &[String],
+) -> Result<(), ApiError> {
+    let prefix = format!("{}/feedback/", principal.enterprise_id);
+    for key in keys {
+        if !key.starts_with(&prefix) || !state.files.exists(key).await? {
+            return Err(ApiError::invalid(
+                "attachmentKeys",
+                "附件不存在或已过期，请重新上传",
+            ));
         }
     }
+    Result::Ok(())
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -134,7 +171,7 @@ pub struct FeedbackRequest {
     /// Phone or other contact, optional.
     #[serde(default)]
     pub contact: String,
-    /// Keys of uploaded files, at most 10.
+    /// Keys of files uploaded with purpose feedback (POST /files), at most 10.
     #[serde(default)]
     pub attachment_keys: Vec<String>,
 }
@@ -150,6 +187,7 @@ async fn submit_feedback(
     principal: Principal,
     TrimmedJson(body): TrimmedJson<FeedbackRequest>,
 ) -> Result<OkWith<FeedbackBody>, ApiError> {
+    check_attachments(&state, &principal, &body.attachment_keys).await?;
     let request = pb::SubmitFeedbackRequest {
         content: body.content,
         attachment_keys: body.attachment_keys,
@@ -162,7 +200,7 @@ async fn submit_feedback(
         .into_inner();
     Result::Ok(OkWith {
         msg: "提交成功，感谢您的反馈",
-        data: FeedbackBody::from(answer.feedback.unwrap_or_default()),
+        data: feedback_body(answer.feedback.unwrap_or_default(), &state.links),
     })
 }
 
@@ -198,7 +236,7 @@ async fn list_feedback(
         list: answer
             .feedbacks
             .into_iter()
-            .map(FeedbackBody::from)
+            .map(|f| feedback_body(f, &state.links))
             .collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))

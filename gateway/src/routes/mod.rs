@@ -4,6 +4,7 @@ pub mod approvals;
 pub mod auth;
 pub mod dev;
 pub mod exports;
+pub mod files;
 pub mod help;
 pub mod login_logs;
 pub mod me;
@@ -34,6 +35,7 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(notices::router())
         .merge(approvals::router())
         .merge(exports::router())
+        .merge(files::router())
         .merge(help::router())
         .merge(sensitive::router())
 }

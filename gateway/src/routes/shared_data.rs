@@ -1,5 +1,6 @@
 //! Shared data for pickers and labels: dictionaries, GB/T 2260 areas, and
-//! the operator's regions and operating cities.
+//! the operator's regions and operating cities, and the organisations the
+//! caller's data scope reaches.
 
 use axum::extract::State;
 use fleetdesk_proto::org::v1 as pb;
@@ -18,6 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_dict))
         .routes(routes!(list_areas))
         .routes(routes!(list_regions))
+        .routes(routes!(list_simple_orgs))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -175,6 +177,46 @@ async fn list_regions(
             code: a.code,
             name: a.name,
             parent_code: a.parent_code,
+        })
+        .collect()))
+}
+
+/// An organisation entry of the pickers (getSimpleCurrentOrgs).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SimpleOrgBody {
+    pub name: String,
+    pub org_id: String,
+    pub org_code: String,
+    /// The parent organisation; empty for the enterprise root.
+    pub parent_id: String,
+    /// 1 for the enterprise root, one more per level below.
+    pub level: i32,
+}
+
+#[utoipa::path(
+    get, path = "/orgs/simple", tag = "shared",
+    responses((status = 200, description = "The enabled organisations within the caller's data scope, flat, for pickers (getSimpleCurrentOrgs)", body = Envelope<Vec<SimpleOrgBody>>)),
+    security(("token" = []))
+)]
+async fn list_simple_orgs(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> ApiResult<Vec<SimpleOrgBody>> {
+    let answer = state
+        .org()
+        .list_simple_org_units(state.as_user(&principal, pb::ListSimpleOrgUnitsRequest {}))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer
+        .orgs
+        .into_iter()
+        .map(|o| SimpleOrgBody {
+            name: o.name,
+            org_id: o.id,
+            org_code: o.org_code,
+            parent_id: o.parent_id,
+            level: o.level,
         })
         .collect()))
 }

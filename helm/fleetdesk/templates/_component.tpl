@@ -81,6 +81,8 @@ spec:
               value: "0.0.0.0:8080"
             - name: FLEETDESK_CONSOLE_DIR
               value: /srv/console
+            - name: FLEETDESK_OBJECT_STORE_DIR
+              value: /var/lib/fleetdesk/objects
             {{- else }}
             - name: FLEETDESK_GRPC_ADDR
               value: "0.0.0.0:50051"
@@ -109,12 +111,25 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- if $gateway }}
+            - name: objects
+              mountPath: /var/lib/fleetdesk/objects
+            {{- end }}
             {{- with $v.extraVolumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
       volumes:
         - name: tmp
           emptyDir: {}
+        {{- if $gateway }}
+        - name: objects
+          {{- with $v.objectStore.existingClaim }}
+          persistentVolumeClaim:
+            claimName: {{ . }}
+          {{- else }}
+          emptyDir: {}
+          {{- end }}
+        {{- end }}
         {{- with $v.extraVolumes }}
         {{- toYaml . | nindent 8 }}
         {{- end }}

@@ -1,6 +1,8 @@
 //! Approvals: count, list, detail, approve/reject with a comment, and the
 //! vehicle allotment list. Each approval is a small state machine whose every
-//! move is kept with who and when.
+//! move is kept with who and when. Every read and decision is bounded by the
+//! caller's data scope over the applicant's organisation (and their own
+//! applications); an approval outside it answers 4004 and is never counted.
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::{self, timestamp};
@@ -11,6 +13,7 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::actor::{self, Actor};
+use crate::scope::{self, Reach};
 
 /// Permission of the approval pages (list, detail, count).
 pub const PERM_APPROVALS: &str = "as:approval:pageInfo";
@@ -144,6 +147,12 @@ fn approval_pb(row: ApprovalRow, history: Vec<StepRow>) -> pb::Approval {
     }
 }
 
+/// The data-scope condition over approvals, binding the reach from `$first`
+/// (see [`Reach::condition`]): the applicant's organisation, or the caller's own.
+fn in_reach(first: usize) -> String {
+    Reach::condition("org_id", "applicant_id", first)
+}
+
 /// Optional enum filter: 0 means any; otherwise the code must be known.
 fn filter_code(field: &str, value: i32, max: i32) -> Result<Option<i16>, ServiceError> {
     match value {
@@ -162,12 +171,20 @@ pub async fn count_pending(
     let mut tx = db::begin_tenant(pool, actor.enterprise_id)
         .await
         .map_err(ServiceError::from)?;
-    let count: i64 =
-        sqlx::query_scalar("select count(*) from approval where enterprise_id = $1 and status = 1")
-            .bind(actor.enterprise_id)
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(ServiceError::from)?;
+    let reach = scope::of_caller(&mut tx, actor.member_id)
+        .await
+        .map_err(ServiceError::from)?;
+    let count: i64 = sqlx::query_scalar(&format!(
+        "select count(*) from approval where enterprise_id = $1 and status = 1 and {}",
+        in_reach(2)
+    ))
+    .bind(actor.enterprise_id)
+    .bind(reach.all)
+    .bind(reach.org_list())
+    .bind(reach.own)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(ServiceError::from)?;
     tx.commit().await.map_err(ServiceError::from)?;
     Ok(Response::new(pb::CountPendingApprovalsResponse { count }))
 }
@@ -182,17 +199,24 @@ async fn page_of(
     plates: &[String],
 ) -> Result<(Vec<pb::Approval>, fleetdesk_proto::common::v1::PageInfo), ServiceError> {
     let (page, size) = convert::page(page);
-    let filter = "enterprise_id = $1 and ($2::smallint is null or status = $2) \
-                  and ($3::smallint is null or kind = $3) \
-                  and (cardinality($4::text[]) = 0 or plate_number = any($4))";
+    let filter = format!(
+        "enterprise_id = $1 and ($2::smallint is null or status = $2) \
+         and ($3::smallint is null or kind = $3) \
+         and (cardinality($4::text[]) = 0 or plate_number = any($4)) and {}",
+        in_reach(5)
+    );
     let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let reach = scope::of_caller(&mut tx, actor.member_id).await?;
     let rows: Vec<ApprovalRow> = sqlx::query_as(&format!(
-        "{SELECT} where {filter} order by applied_at desc, id limit $5 offset $6"
+        "{SELECT} where {filter} order by applied_at desc, id limit $8 offset $9"
     ))
     .bind(actor.enterprise_id)
     .bind(status)
     .bind(kind)
     .bind(plates)
+    .bind(reach.all)
+    .bind(reach.org_list())
+    .bind(reach.own)
     .bind(size)
     .bind((page - 1) * size)
     .fetch_all(&mut *tx)
@@ -202,6 +226,9 @@ async fn page_of(
         .bind(status)
         .bind(kind)
         .bind(plates)
+        .bind(reach.all)
+        .bind(reach.org_list())
+        .bind(reach.own)
         .fetch_one(&mut *tx)
         .await?;
     tx.commit().await?;
@@ -258,18 +285,25 @@ pub async fn list_vehicle_allotments(
     }))
 }
 
-/// The approval with its history, within the transaction's tenant.
+/// The approval with its history, within the transaction's tenant and the
+/// caller's reach.
 async fn load(
     tx: &mut PgConnection,
     enterprise_id: Uuid,
+    reach: &Reach,
     id: Uuid,
 ) -> sqlx::Result<Option<pb::Approval>> {
-    let Some(row) =
-        sqlx::query_as::<_, ApprovalRow>(&format!("{SELECT} where enterprise_id = $1 and id = $2"))
-            .bind(enterprise_id)
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?
+    let Some(row) = sqlx::query_as::<_, ApprovalRow>(&format!(
+        "{SELECT} where enterprise_id = $1 and id = $2 and {}",
+        in_reach(3)
+    ))
+    .bind(enterprise_id)
+    .bind(id)
+    .bind(reach.all)
+    .bind(reach.org_list())
+    .bind(reach.own)
+    .fetch_optional(&mut *tx)
+    .await?
     else {
         return Ok(None);
     };
@@ -294,7 +328,10 @@ pub async fn get(
     let mut tx = db::begin_tenant(pool, actor.enterprise_id)
         .await
         .map_err(ServiceError::from)?;
-    let approval = load(&mut tx, actor.enterprise_id, id)
+    let reach = scope::of_caller(&mut tx, actor.member_id)
+        .await
+        .map_err(ServiceError::from)?;
+    let approval = load(&mut tx, actor.enterprise_id, &reach, id)
         .await
         .map_err(ServiceError::from)?
         .ok_or_else(ServiceError::not_found)?;
@@ -339,11 +376,19 @@ pub async fn decide(
     let mut tx = db::begin_tenant(pool, actor.enterprise_id)
         .await
         .map_err(ServiceError::from)?;
-    let current: (i16, i16, String) = sqlx::query_as(
-        "select status, kind, business_id from approval where enterprise_id = $1 and id = $2 for update",
-    )
+    let reach = scope::of_caller(&mut tx, actor.member_id)
+        .await
+        .map_err(ServiceError::from)?;
+    let current: (i16, i16, String) = sqlx::query_as(&format!(
+        "select status, kind, business_id from approval where enterprise_id = $1 and id = $2 \
+         and {} for update",
+        in_reach(3)
+    ))
     .bind(actor.enterprise_id)
     .bind(id)
+    .bind(reach.all)
+    .bind(reach.org_list())
+    .bind(reach.own)
     .fetch_optional(&mut *tx)
     .await
     .map_err(ServiceError::from)?
@@ -391,7 +436,7 @@ pub async fn decide(
     )
     .await
     .map_err(ServiceError::from)?;
-    let approval = load(&mut tx, actor.enterprise_id, id)
+    let approval = load(&mut tx, actor.enterprise_id, &reach, id)
         .await
         .map_err(ServiceError::from)?
         .ok_or_else(ServiceError::not_found)?;

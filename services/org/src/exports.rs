@@ -1,6 +1,8 @@
 //! Export records: what a member asked to export, its status and, once the
 //! file is there, where to download it. The job machinery that fills the
-//! file comes later; the record model and its API are here.
+//! file comes later; the record model and its API are here. A record is seen
+//! within the caller's data scope over the requesting member: their own under
+//! a self scope, those of members in the reached organisations, or all.
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::{self, timestamp};
@@ -11,6 +13,7 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 use crate::actor;
+use crate::scope::{self, Reach};
 
 /// Longest record name and module.
 const MAX_NAME: usize = 100;
@@ -36,6 +39,17 @@ const SELECT: &str = "select id, enterprise_id, name, module, \
      case when status = 3 and expires_at is not null and expires_at <= now() then 5::smallint else status end as status, \
      requested_by, requested_by_name, row_count, file_key, failure_reason, created_at, finished_at, expires_at \
      from export_record";
+
+/// The data-scope condition over export records, binding the reach from
+/// `$first` (see [`Reach::condition`]): the requesting member's organisation,
+/// or the caller's own records.
+fn in_reach(first: usize) -> String {
+    Reach::condition(
+        "(select m.org_id from member m where m.id = export_record.requested_by)",
+        "export_record.requested_by",
+        first,
+    )
+}
 
 fn record_pb(row: ExportRow) -> pb::ExportRecord {
     pb::ExportRecord {
@@ -81,18 +95,27 @@ pub async fn list(
         s @ 1..=5 => i16::try_from(s).ok(),
         _ => return Err(ServiceError::invalid("status", "导出状态无效").into()),
     };
-    let filter = "enterprise_id = $1 and ($2 = '' or module = $2)";
+    let filter = format!(
+        "enterprise_id = $1 and ($2 = '' or module = $2) and {}",
+        in_reach(4)
+    );
     let outer = "($3::smallint is null or status = $3)";
     let mut tx = db::begin_tenant(pool, actor.enterprise_id)
         .await
         .map_err(ServiceError::from)?;
+    let reach = scope::of_caller(&mut tx, actor.member_id)
+        .await
+        .map_err(ServiceError::from)?;
     let rows: Vec<ExportRow> = sqlx::query_as(&format!(
         "select * from ({SELECT} where {filter}) r where {outer} \
-         order by created_at desc, id limit $4 offset $5"
+         order by created_at desc, id limit $7 offset $8"
     ))
     .bind(actor.enterprise_id)
     .bind(req.module.trim())
     .bind(status)
+    .bind(reach.all)
+    .bind(reach.org_list())
+    .bind(reach.own)
     .bind(size)
     .bind((page - 1) * size)
     .fetch_all(&mut *tx)
@@ -104,6 +127,9 @@ pub async fn list(
     .bind(actor.enterprise_id)
     .bind(req.module.trim())
     .bind(status)
+    .bind(reach.all)
+    .bind(reach.org_list())
+    .bind(reach.own)
     .fetch_one(&mut *tx)
     .await
     .map_err(ServiceError::from)?;
@@ -123,13 +149,22 @@ pub async fn get(
     let mut tx = db::begin_tenant(pool, actor.enterprise_id)
         .await
         .map_err(ServiceError::from)?;
-    let row: ExportRow = sqlx::query_as(&format!("{SELECT} where enterprise_id = $1 and id = $2"))
-        .bind(actor.enterprise_id)
-        .bind(id)
-        .fetch_optional(&mut *tx)
+    let reach = scope::of_caller(&mut tx, actor.member_id)
         .await
-        .map_err(ServiceError::from)?
-        .ok_or_else(ServiceError::not_found)?;
+        .map_err(ServiceError::from)?;
+    let row: ExportRow = sqlx::query_as(&format!(
+        "{SELECT} where enterprise_id = $1 and id = $2 and {}",
+        in_reach(3)
+    ))
+    .bind(actor.enterprise_id)
+    .bind(id)
+    .bind(reach.all)
+    .bind(reach.org_list())
+    .bind(reach.own)
+    .fetch_optional(&mut *tx)
+    .await
+    .map_err(ServiceError::from)?
+    .ok_or_else(ServiceError::not_found)?;
     tx.commit().await.map_err(ServiceError::from)?;
     let record = record_pb(row);
     Ok(Response::new(pb::GetExportRecordResponse {

@@ -78,6 +78,13 @@ impl OrgService for OrgApi {
         Ok(Response::new(orgs::list(&self.pool, request).await?))
     }
 
+    async fn list_simple_org_units(
+        &self,
+        request: Request<pb::ListSimpleOrgUnitsRequest>,
+    ) -> Result<Response<pb::ListSimpleOrgUnitsResponse>, Status> {
+        Ok(Response::new(orgs::list_simple(&self.pool, request).await?))
+    }
+
     async fn create_org_unit(
         &self,
         request: Request<pb::CreateOrgUnitRequest>,

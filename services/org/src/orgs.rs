@@ -100,6 +100,27 @@ pub async fn list(
     })
 }
 
+/// The enabled organisations the caller reaches, flat, for pickers
+/// (getSimpleCurrentOrgs). Any member may ask: it shows no more than their
+/// data scope already lets them filter by.
+pub async fn list_simple(
+    pool: &PgPool,
+    request: Request<pb::ListSimpleOrgUnitsRequest>,
+) -> Result<pb::ListSimpleOrgUnitsResponse, ServiceError> {
+    let (tenant, member) = caller(&request)?;
+    let mut tx = db::begin_tenant(pool, tenant).await?;
+    let reach = scope::of_caller(&mut tx, member).await?;
+    let rows = store::org_units(&mut tx, tenant, false).await?;
+    tx.commit().await?;
+    Ok(pb::ListSimpleOrgUnitsResponse {
+        orgs: rows
+            .iter()
+            .filter(|r| reach.sees_org(Some(r.id)))
+            .map(|r| node_pb(r, Vec::new()))
+            .collect(),
+    })
+}
+
 /// One node of the tenant within the caller's reach, else 4004.
 async fn visible(
     conn: &mut PgConnection,

@@ -133,9 +133,10 @@ async fn approval(tx: &mut PgConnection, eid: Uuid, a: DemoApproval<'_>) -> sqlx
     let status: i16 = if a.approved_by.is_some() { 2 } else { 1 };
     let inserted = sqlx::query(
         "insert into approval (id, enterprise_id, kind, title, business_id, applicant_id, applicant_name, \
-         applicant_phone, plate_number, status, detail, applied_at, decided_at) \
+         applicant_phone, plate_number, status, detail, applied_at, decided_at, org_id) \
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() - make_interval(days => $12), \
-         case when $10 = 2 then now() else null end) on conflict (id) do nothing",
+         case when $10 = 2 then now() else null end, \
+         (select org_id from member where id = $6 and enterprise_id = $2)) on conflict (id) do nothing",
     )
     .bind(id)
     .bind(eid)

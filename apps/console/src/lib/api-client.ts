@@ -160,14 +160,16 @@ async function send(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), init.timeoutMs ?? REQUEST_TIMEOUT_MS);
   init.signal?.addEventListener('abort', () => controller.abort());
-  const body = method === 'get' || method === 'delete' ? undefined : trimDeep(init.body ?? {});
+  const form = init.body instanceof FormData ? init.body : undefined;
+  const body = method === 'get' || method === 'delete' ? undefined : (form ?? trimDeep(init.body ?? {}));
   let response: Response;
   let envelope: { code?: unknown; msg?: unknown; message?: unknown; data?: unknown };
   try {
     response = await fetch(buildUrl(path, init.path, init.query), {
       method: method.toUpperCase(),
-      headers: headers(body !== undefined, init.token),
-      body: body === undefined ? undefined : JSON.stringify(body),
+      // A form sets its own multipart Content-Type (with the boundary).
+      headers: headers(body !== undefined && !form, init.token),
+      body: body === undefined ? undefined : form ?? JSON.stringify(body),
       signal: controller.signal,
     });
     envelope = (await response.json()) as typeof envelope;
@@ -187,6 +189,16 @@ async function send(
 
 function request<P extends keyof paths, M extends Method>(method: M, path: P, init: RequestInit<P, M> = {}): Promise<ApiData<P, M>> {
   return send(method, path, init as CallOptions & { query?: object; path?: object; body?: unknown }) as Promise<ApiData<P, M>>;
+}
+
+/** A multipart POST (file uploads): same headers, envelope and error handling; text fields trimmed. */
+export function postForm<P extends PathsFor<'post'>>(path: P, fields: Record<string, string | Blob>, opts: CallOptions = {}): Promise<ApiData<P, 'post'>> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.append(key, value.trim());
+    else form.append(key, value, value instanceof File ? value.name : undefined);
+  }
+  return send('post', path, { ...opts, body: form }) as Promise<ApiData<P, 'post'>>;
 }
 
 /** Typed calls, checked against the generated OpenAPI types. */

@@ -235,6 +235,8 @@ const enUS: Messages = {
     submitted: 'Thank you for your feedback',
     mine: 'My feedback',
     time: 'Submitted',
+    attachments: 'Attachments',
+    attachmentsHint: 'png, jpeg, jpg, webp or gif, each under 5M, up to 10',
   },
   customer: {
     phone: 'Service line',

@@ -235,6 +235,8 @@ const jaJP: Messages = {
     submitted: 'フィードバックありがとうございました',
     mine: '自分のフィードバック',
     time: '送信日時',
+    attachments: '添付ファイル',
+    attachmentsHint: 'png・jpeg・jpg・webp・gif、1ファイル5M未満、最大10件',
   },
   customer: {
     phone: 'サポート電話',

@@ -233,6 +233,8 @@ const zhCN = {
     submitted: '提交成功，感谢您的反馈',
     mine: '我的反馈',
     time: '提交时间',
+    attachments: '附件',
+    attachmentsHint: '支持 png、jpeg、jpg、webp、gif，单个小于 5M，最多 10 张',
   },
   customer: {
     phone: '客服热线',

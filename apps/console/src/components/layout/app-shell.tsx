@@ -8,6 +8,8 @@ import type { ResolvedRoute } from '@/lib/access';
 import { useAccess } from '@/lib/auth';
 import { loadSidebarOpened, saveSidebarOpened } from '@/lib/preferences';
 import { addView, opensTab, setVisitedViews, useVisitedViews } from '@/lib/visited-views';
+import { useApiAreaSource } from '@/components/area-picker/area-api';
+import { AreaSourceContext } from '@/components/area-picker/area-source';
 import { usePageTitle } from '@/components/use-page-title';
 import { Breadcrumbs } from './breadcrumbs';
 import { KeepAliveOutlet } from './keep-alive';
@@ -27,6 +29,7 @@ export default function AppShell() {
   const location = useLocation();
   const { user, access } = useAccess();
   const mobile = useIsMobile();
+  const areaSource = useApiAreaSource();
   const [opened, setOpened] = useState(loadSidebarOpened);
   const [drawer, setDrawer] = useState(false);
   const views = useVisitedViews();
@@ -49,34 +52,36 @@ export default function AppShell() {
   };
 
   return (
-    <div className={`fd-shell${mobile ? ' is-mobile' : ''}`}>
-      <Navbar mobile={mobile} onOpenDrawer={() => setDrawer(true)} />
-      <div className="fd-shell__body">
-        {showSidebar && <Sidebar key={top?.name} items={sideItems} collapsed={collapsed} title={top?.meta.title} />}
-        <div className="fd-shell__content">
-          <div className="fd-shell__bar">
-            {showSidebar && (
-              <Button type="text" size="small" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggle} aria-label={t('shell.toggleSidebar')} data-testid="sidebar-toggle" />
-            )}
-            <Breadcrumbs route={route} />
+    <AreaSourceContext.Provider value={areaSource}>
+      <div className={`fd-shell${mobile ? ' is-mobile' : ''}`}>
+        <Navbar mobile={mobile} onOpenDrawer={() => setDrawer(true)} />
+        <div className="fd-shell__body">
+          {showSidebar && <Sidebar key={top?.name} items={sideItems} collapsed={collapsed} title={top?.meta.title} />}
+          <div className="fd-shell__content">
+            <div className="fd-shell__bar">
+              {showSidebar && (
+                <Button type="text" size="small" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggle} aria-label={t('shell.toggleSidebar')} data-testid="sidebar-toggle" />
+              )}
+              <Breadcrumbs route={route} />
+            </div>
+            {views.length > 0 && <TabBar views={views} />}
+            <main className="fd-shell__main">
+              <KeepAliveOutlet
+                openPaths={views.map((v) => v.path)}
+                cacheable={() => !!route && !route.meta.noCache && opensTab(location.pathname)}
+              />
+            </main>
           </div>
-          {views.length > 0 && <TabBar views={views} />}
-          <main className="fd-shell__main">
-            <KeepAliveOutlet
-              openPaths={views.map((v) => v.path)}
-              cacheable={() => !!route && !route.meta.noCache && opensTab(location.pathname)}
-            />
-          </main>
         </div>
+        {mobile && (
+          <Drawer placement="left" open={drawer} onClose={() => setDrawer(false)} size={280} title={t('shell.menu')} styles={{ body: { padding: 0 } }}>
+            <Sidebar items={access?.menu ?? []} collapsed={false} />
+          </Drawer>
+        )}
+        <ServiceFloat />
+        {user && <Watermark text={user.name} />}
+        <UpdateNotifier />
       </div>
-      {mobile && (
-        <Drawer placement="left" open={drawer} onClose={() => setDrawer(false)} size={280} title={t('shell.menu')} styles={{ body: { padding: 0 } }}>
-          <Sidebar items={access?.menu ?? []} collapsed={false} />
-        </Drawer>
-      )}
-      <ServiceFloat />
-      {user && <Watermark text={user.name} />}
-      <UpdateNotifier />
-    </div>
+    </AreaSourceContext.Provider>
   );
 }

@@ -27,6 +27,8 @@ export interface UploadControlProps extends FileRules {
   /** Extra check before sending; return a message to refuse. */
   beforeUpload?: (file: File) => string | undefined;
   buttonText?: string;
+  /** Told whether files are still on the way (a form refuses to submit meanwhile). */
+  onBusyChange?: (busy: boolean) => void;
 }
 
 /** Tells whether an upload control still has files on the way (forms refuse to submit then). */
@@ -35,13 +37,16 @@ export function hasPendingUploads(files: UploadFile[]): boolean {
 }
 
 /** Upload control with the name, type, size, count, duplicate and in-progress rules of spec §5. */
-export function UploadControl({ value = [], onChange, upload, limit = DEFAULT_FILE_LIMIT, multiple, pictureCard, detail, beforeUpload, buttonText, types, maxSizeMb }: UploadControlProps) {
+export function UploadControl({ value = [], onChange, upload, limit = DEFAULT_FILE_LIMIT, multiple, pictureCard, detail, beforeUpload, buttonText, types, maxSizeMb, onBusyChange }: UploadControlProps) {
   const { t } = useTranslation();
   const [files, setFiles] = useState<UploadFile[]>(() => value.map((v, i) => ({ uid: `init-${i}`, name: v.name, url: v.url, status: 'done' })));
   const [loading, setLoading] = useState<UploadMessage | null>(null);
   const release = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const say = (m: UploadMessage) => t(m.key, m.params);
   const later = (fn: () => void) => setTimeout(fn, MESSAGE_DELAY_MS);
+
+  const busy = hasPendingUploads(files);
+  useEffect(() => onBusyChange?.(busy), [busy, onBusyChange]);
 
   useEffect(() => {
     clearTimeout(release.current);

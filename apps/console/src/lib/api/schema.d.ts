@@ -324,6 +324,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/export-records/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["export_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams a stored file. Public by signature: the link itself is the
+         *     permission, issued only to members of the key's enterprise.
+         */
+        get: operations["download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/help/articles": {
         parameters: {
             query?: never;
@@ -460,6 +512,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["get_notice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/simple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_simple_orgs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -753,6 +821,11 @@ export interface components {
             title: string;
             updateTime: string;
         };
+        AttachmentBody: {
+            key: string;
+            name: string;
+            url: string;
+        };
         /** @description The change-password form (spec §5). */
         ChangePasswordRequest: {
             /** @description The new password again (the console's field name). */
@@ -931,6 +1004,22 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_ExportFileBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description The export's name. */
+                name: string;
+                /** @description A signed download link, valid for 10 minutes. */
+                url: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_ExportRecordBody: {
             /**
              * Format: int32
@@ -973,12 +1062,35 @@ export interface components {
             code: number;
             data: {
                 attachmentKeys: string[];
+                /** @description The attachments with signed download links (valid for 10 minutes). */
+                attachments: components["schemas"]["AttachmentBody"][];
                 /** @description Masked by the server. */
                 contact: string;
                 content: string;
                 createTime: string;
                 id: string;
                 userName: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_FileBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                contentType: string;
+                /** @description Where the file is stored; what other requests name (e.g. attachmentKeys). */
+                key: string;
+                /** @description The stored name. */
+                name: string;
+                /** Format: int64 */
+                size: number;
+                /** @description A signed download link, valid for 10 minutes. */
+                url: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -1167,6 +1279,8 @@ export interface components {
             data: {
                 list: {
                     attachmentKeys: string[];
+                    /** @description The attachments with signed download links (valid for 10 minutes). */
+                    attachments: components["schemas"]["AttachmentBody"][];
                     /** @description Masked by the server. */
                     contact: string;
                     content: string;
@@ -1633,6 +1747,28 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_SimpleOrgBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int32
+                 * @description 1 for the enterprise root, one more per level below.
+                 */
+                level: number;
+                name: string;
+                orgCode: string;
+                orgId: string;
+                /** @description The parent organisation; empty for the enterprise root. */
+                parentId: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_WeComAppInfo: {
             /**
              * Format: int32
@@ -1669,6 +1805,12 @@ export interface components {
             /** @description Human-readable message, in Chinese. */
             msg: string;
         };
+        ExportFileBody: {
+            /** @description The export's name. */
+            name: string;
+            /** @description A signed download link, valid for 10 minutes. */
+            url: string;
+        };
         ExportRecordBody: {
             /** @description Where to download it; only in the detail, empty unless downloadable. */
             downloadUrl: string;
@@ -1695,6 +1837,8 @@ export interface components {
         };
         FeedbackBody: {
             attachmentKeys: string[];
+            /** @description The attachments with signed download links (valid for 10 minutes). */
+            attachments: components["schemas"]["AttachmentBody"][];
             /** @description Masked by the server. */
             contact: string;
             content: string;
@@ -1703,12 +1847,23 @@ export interface components {
             userName: string;
         };
         FeedbackRequest: {
-            /** @description Keys of uploaded files, at most 10. */
+            /** @description Keys of files uploaded with purpose feedback (POST /files), at most 10. */
             attachmentKeys?: string[];
             /** @description Phone or other contact, optional. */
             contact?: string;
             /** @description At most 500 characters. */
             content?: string;
+        };
+        FileBody: {
+            contentType: string;
+            /** @description Where the file is stored; what other requests name (e.g. attachmentKeys). */
+            key: string;
+            /** @description The stored name. */
+            name: string;
+            /** Format: int64 */
+            size: number;
+            /** @description A signed download link, valid for 10 minutes. */
+            url: string;
         };
         LoginData: {
             /** @description When the session ends (RFC 3339). */
@@ -1956,6 +2111,19 @@ export interface components {
         SelectEnterpriseRequest: {
             enterpriseId?: string;
         };
+        /** @description An organisation entry of the pickers (getSimpleCurrentOrgs). */
+        SimpleOrgBody: {
+            /**
+             * Format: int32
+             * @description 1 for the enterprise root, one more per level below.
+             */
+            level: number;
+            name: string;
+            orgCode: string;
+            orgId: string;
+            /** @description The parent organisation; empty for the enterprise root. */
+            parentId: string;
+        };
         SmsCodeData: {
             /**
              * Format: int32
@@ -1985,6 +2153,19 @@ export interface components {
              * @description Notices that were unread before.
              */
             updated: number;
+        };
+        /** @description The multipart form of an upload. */
+        UploadForm: {
+            /**
+             * Format: binary
+             * @description The file; its name must not contain `,` or `+`.
+             */
+            file: string;
+            /**
+             * @description feedback (png/jpeg/jpg/webp/gif, < 5 MB), import (xls/xlsx, < 10 MB)
+             *     or avatar (png/jpeg/jpg/webp/gif, < 2 MB).
+             */
+            purpose: string;
         };
         UserBody: {
             accountId: string;
@@ -2595,6 +2776,80 @@ export interface operations {
             };
         };
     };
+    export_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Export record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed download link of the finished export's file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportFileBody"];
+                };
+            };
+        };
+    };
+    upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadForm"];
+            };
+        };
+        responses: {
+            /** @description Stored; key, name, size, type and a signed download link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FileBody"];
+                };
+            };
+        };
+    };
+    download: {
+        parameters: {
+            query?: {
+                /** @description The file's key. */
+                key?: string;
+                /** @description Unix seconds after which the link is refused. */
+                expires?: number;
+                /** @description HMAC-SHA256 of key and expires, hex. */
+                sig?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes; 4004 for a bad or expired link or a missing file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+        };
+    };
     list_articles: {
         parameters: {
             query?: {
@@ -2822,6 +3077,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_NoticeBody"];
+                };
+            };
+        };
+    };
+    list_simple_orgs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enabled organisations within the caller's data scope, flat, for pickers (getSimpleCurrentOrgs) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_SimpleOrgBody"];
                 };
             };
         };

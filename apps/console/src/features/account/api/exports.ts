@@ -33,9 +33,14 @@ export function useExportRecords(query: ExportQuery) {
   });
 }
 
-/** The download link comes with the detail only, fetched fresh when the user asks. */
+/**
+ * A short-lived signed link to the finished file, fetched fresh when the user
+ * asks: the browser opens it without the session header.
+ */
 export function useDownloadLink() {
   const client = useQueryClient();
   return (id: string) =>
-    client.fetchQuery({ queryKey: [...KEY, 'detail', id], queryFn: () => api.get('/api/v1/export-records/{id}', { path: { id } }), staleTime: 0 }).then((r) => r.downloadUrl);
+    client
+      .fetchQuery({ queryKey: [...KEY, 'file', id], queryFn: () => api.get('/api/v1/export-records/{id}/file', { path: { id } }), staleTime: 0 })
+      .then((r) => r.url);
 }

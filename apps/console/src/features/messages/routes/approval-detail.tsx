@@ -6,9 +6,12 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { LoadErrorResult } from '@/components/load-error';
 import { ModuleCard } from '@/components/module-card';
 import { PageLoading } from '@/components/page-loading';
+import { SensitiveReveal } from '@/components/sensitive-reveal';
 import { ApiError, Code } from '@/lib/api-client';
 import { useHasPermission } from '@/lib/auth';
 import { BLANK, formatTime } from '@/lib/format';
+import { SensitiveType } from '@/lib/mask';
+import { SubjectKind } from '@/lib/sensitive';
 import { APPROVAL_PENDING, KNOWN_DETAIL_FIELDS, approvalStatusColor, detailEntries, useApproval } from '../api/approvals';
 import { DecisionDialog } from './decision-dialog';
 
@@ -65,7 +68,16 @@ export default function ApprovalDetailPage() {
             { key: 'kind', label: t('approval.kind'), children: t(`approval.kinds.${approval.kind}`, { defaultValue: String(approval.kind) }) },
             { key: 'businessId', label: t('approval.businessId'), children: approval.businessId || BLANK },
             { key: 'applicant', label: t('approval.applicant'), children: approval.applicantName || BLANK },
-            { key: 'phone', label: t('approval.applicantPhone'), children: approval.applicantPhone || BLANK },
+            { key: 'phone', label: t('approval.applicantPhone'), children: (
+                <SensitiveReveal
+                  masked={approval.applicantPhone}
+                  sensitiveType={SensitiveType.Phone}
+                  subjectKind={SubjectKind.ApprovalApplicant}
+                  subjectId={approval.id}
+                  sourceModule="approval"
+                />
+              ),
+            },
             { key: 'plate', label: t('approval.plateNumber'), children: approval.plateNumber || BLANK },
             { key: 'applyTime', label: t('approval.applyTime'), children: formatTime(approval.applyTime) || BLANK },
             { key: 'decideTime', label: t('approval.decideTime'), children: formatTime(approval.decideTime) || BLANK },

@@ -46,6 +46,20 @@ describe('approval detail', () => {
       { route: '/approveDetails?id=ap-1' },
     );
 
+  it('reveals the applicant phone through /sensitive/reveal (subject: the approval)', async () => {
+    serve(['as:approval:pageInfo', 'as:sensitive:view'], (url) =>
+      url === '/api/v1/approvals/ap-1' ? ok(approval) : url === '/api/v1/sensitive/reveal' ? ok({ value: '13800000002', needsConfirmation: false, logId: 'l1' }) : undefined,
+    );
+    renderDetail();
+    expect(await screen.findByText('138****0002')).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: '显示' }));
+    expect(await screen.findByText('13800000002')).toBeInTheDocument();
+    expect(calls('POST', '/api/v1/sensitive/reveal')).toHaveLength(1);
+    expect(JSON.parse(String(calls('POST', '/api/v1/sensitive/reveal')[0][1].body))).toEqual({
+      sensitiveType: 1, subjectKind: 2, subjectId: 'ap-1', pageUrl: '/approveDetails?id=ap-1', sourceModule: 'approval',
+    });
+  });
+
   it('refuses a rejection without a reason and sends nothing', async () => {
     serve(['as:approval:pageInfo', 'oss:as:approval'], (url) => (url === '/api/v1/approvals/ap-1' ? ok(approval) : undefined));
     renderDetail();

@@ -1,18 +1,23 @@
-import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import { Button, Form, Input, Space } from 'antd';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
 import { LoadErrorBanner } from '@/components/load-error';
 import { ModuleCard } from '@/components/module-card';
 import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
-import { formatTime } from '@/lib/format';
-import { toastSuccess } from '@/lib/notify';
+import { UploadControl, type FileItem } from '@/components/upload/upload-control';
+import { FEEDBACK_ATTACHMENTS, attachmentKeysOf, uploaderFor } from '@/lib/files';
+import { BLANK, formatTime } from '@/lib/format';
+import { toastSuccess, toastWarning } from '@/lib/notify';
 import { CONTACT_MAX, FEEDBACK_MAX, useMyFeedback, useSubmitFeedback, type Feedback } from '../api/help';
 
 interface FeedbackForm {
   content: string;
   contact?: string;
+  attachments?: FileItem[];
 }
+
+const uploadFeedbackFile = uploaderFor('feedback');
 
 /** Help centre › feedback (open to all): a form and the user's own feedback, newest first. */
 export default function FeedbackPage() {
@@ -22,15 +27,24 @@ export default function FeedbackPage() {
   const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
   const { data, isFetching, error, refetch } = useMyFeedback({ page, size });
   const submit = useSubmitFeedback();
+  const [uploading, setUploading] = useState(false);
+  const [uploaderKey, setUploaderKey] = useState(0);
+  const onBusyChange = useCallback((busy: boolean) => setUploading(busy), []);
 
   const onFinish = async (values: FeedbackForm) => {
+    // Spec §4: a form cannot be sent while a file uploads.
+    if (uploading) {
+      toastWarning(t('upload.inProgress'));
+      return;
+    }
     try {
-      await submit.mutateAsync({ content: values.content.trim(), contact: (values.contact ?? '').trim(), attachmentKeys: [] });
+      await submit.mutateAsync({ content: values.content.trim(), contact: (values.contact ?? '').trim(), attachmentKeys: attachmentKeysOf(values.attachments) });
     } catch {
       return; // The request client showed why; the form keeps its text.
     }
     toastSuccess(t('feedback.submitted'));
     form.resetFields();
+    setUploaderKey((k) => k + 1); // a fresh, empty upload control
     setPage(FIRST_PAGE);
   };
 
@@ -38,6 +52,23 @@ export default function FeedbackPage() {
     { prop: 'createTime', label: t('feedback.time'), width: 180, formatter: (row) => formatTime(row.createTime) },
     { prop: 'content', label: t('feedback.content'), minWidth: 320, showOverflowTooltip: true },
     { prop: 'contact', label: t('feedback.contact'), width: 160 },
+    {
+      prop: 'attachments',
+      label: t('feedback.attachments'),
+      minWidth: 200,
+      render: (row) =>
+        row.attachments.length ? (
+          <Space size={[8, 0]} wrap data-testid="feedback-attachments">
+            {row.attachments.map((a) => (
+              <a key={a.key} href={a.url} target="_blank" rel="noopener noreferrer">
+                {a.name}
+              </a>
+            ))}
+          </Space>
+        ) : (
+          BLANK
+        ),
+    },
   ];
 
   return (
@@ -56,6 +87,18 @@ export default function FeedbackPage() {
           </Form.Item>
           <Form.Item name="contact" label={t('feedback.contact')} rules={[{ max: CONTACT_MAX, message: t('feedback.contactTooLong', { max: CONTACT_MAX }) }]}>
             <Input maxLength={CONTACT_MAX} placeholder={t('feedback.contactPlaceholder')} data-testid="feedback-contact" />
+          </Form.Item>
+          <Form.Item name="attachments" label={t('feedback.attachments')} extra={t('feedback.attachmentsHint')}>
+            <UploadControl
+              key={uploaderKey}
+              upload={uploadFeedbackFile}
+              types={[...FEEDBACK_ATTACHMENTS.types]}
+              maxSizeMb={FEEDBACK_ATTACHMENTS.maxSizeMb}
+              limit={FEEDBACK_ATTACHMENTS.limit}
+              multiple
+              pictureCard
+              onBusyChange={onBusyChange}
+            />
           </Form.Item>
           <Button type="primary" htmlType="submit" loading={submit.isPending} data-testid="feedback-submit">
             {t('feedback.submit')}
