@@ -41,7 +41,10 @@ pub fn common_config(db: &TestDb) -> CommonConfig {
     CommonConfig {
         database_url: db.url.clone(),
         nats_url: fleetdesk_testkit::nats_url(),
-        internal_signing_key: None,
+        // A known key, so tests can call services as another service would.
+        internal_signing_key: Some(
+            fleetdesk_kit::internal_token::TokenSigner::generate().seed_base64(),
+        ),
         environment: Environment::Development,
         db_max_connections: 5,
     }

@@ -2,6 +2,7 @@
 //! services over loopback gRPC, the gateway over real HTTP.
 
 mod approvals;
+mod enterprise_lists;
 mod enterprises;
 mod exports_help;
 mod files;
