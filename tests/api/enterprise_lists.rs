@@ -70,7 +70,7 @@ async fn an_operator_puts_an_enterprise_on_the_sf_group_and_its_next_session_fol
     set(&app, EnterpriseListType::Sf, &enterprise_a, true).await;
     assert_eq!(
         entries(&app, EnterpriseListType::Sf).await,
-        [enterprise_a.clone()]
+        std::slice::from_ref(&enterprise_a)
     );
 
     let (_, me) = app.get("/api/v1/me", Some(&app.token("demo").await)).await;
