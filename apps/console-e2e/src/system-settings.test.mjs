@@ -74,6 +74,7 @@ describe('system settings', () => {
     await roleDialog.getByLabel('角色名称').fill(ROLE_NAME);
     const tree = roleDialog.getByTestId('permission-tree');
     await tree.locator('.ant-tree-treenode').filter({ hasText: '车辆资产' }).locator('.ant-tree-checkbox').click();
+    await tree.locator('.ant-tree-checkbox-checked').nth(1).waitFor();
     assert.equal(await tree.locator('.ant-tree-checkbox-checked').count(), 2, 'vehicle assets and car management checked');
     await screenshot(page, 'role-form');
     await roleDialog.getByRole('button', { name: '提 交' }).click();
@@ -157,6 +158,8 @@ describe('system settings', () => {
     await moveDialog.getByRole('button', { name: '提 交' }).click();
     await moveDialog.waitFor({ state: 'hidden' });
     const row = orgs.locator('tr', { hasText: child });
+    // The tree refetches after the move: wait for the new level rather than read the old one.
+    await row.locator('td').nth(2).filter({ hasText: /^2$/ }).waitFor();
     assert.equal(await row.locator('td').nth(2).innerText(), '2', 'now one level down');
 
     // Disable and enable again.
