@@ -2,10 +2,10 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Tag, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
-import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
+import { type FilterField } from '@/components/filter-bar/filter-bar';
+import { ListPage, useListState } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
-import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { type TableColumn } from '@/components/paginated-table';
 import { formatTime } from '@/lib/format';
 import { toastError } from '@/lib/notify';
 import { EXPORT_STATUSES, exportQuery, exportStatusColor, useDownloadLink, useExportRecords, type ExportRecord } from '../api/exports';
@@ -13,9 +13,7 @@ import { EXPORT_STATUSES, exportQuery, exportStatusColor, useDownloadLink, useEx
 /** /downloadRecord: the enterprise's exports with status and, once ready, a download link. */
 export default function DownloadRecordPage() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const { filters, page, size, search, changePage } = useListState();
   const [fetching, setFetching] = useState('');
   const query = useMemo(() => exportQuery(filters, page, size), [filters, page, size]);
   const { data, isFetching, error, refetch } = useExportRecords(query);
@@ -74,32 +72,12 @@ export default function DownloadRecordPage() {
   ];
 
   return (
-    <div className="fd-list-page" data-testid="download-record">
-      <FilterBar
-        fields={fields}
-        onSearch={(values) => {
-          setFilters(values);
-          setPage(FIRST_PAGE);
-        }}
-      />
-      <div className="fd-list-page__table">
-        <LoadErrorBanner error={error} onRetry={() => void refetch()} />
-        <PaginatedTable<ExportRecord>
-          rowKey="id"
-          showIndex
-          columns={columns}
-          data={data?.list ?? []}
-          total={data?.total ?? 0}
-          loading={isFetching}
-          page={page}
-          size={size}
-          scrollX={1400}
-          onPageChange={(p, s) => {
-            setPage(p);
-            setSize(s);
-          }}
-        />
-      </div>
-    </div>
+    <ListPage<ExportRecord>
+      testId="download-record"
+      fields={fields}
+      onSearch={search}
+      banner={<LoadErrorBanner error={error} onRetry={() => void refetch()} />}
+      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1400, onPageChange: changePage }}
+    />
   );
 }

@@ -1,11 +1,11 @@
 import { Button, Tag } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
-import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
+import { type FilterField } from '@/components/filter-bar/filter-bar';
+import { ListPage, useListState } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
-import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { type TableColumn } from '@/components/paginated-table';
 import { formatTime } from '@/lib/format';
 import { APPROVAL_KINDS, APPROVAL_STATUSES, approvalQuery, approvalStatusColor, useApprovals, type Approval } from '../api/approvals';
 
@@ -13,9 +13,7 @@ import { APPROVAL_KINDS, APPROVAL_STATUSES, approvalQuery, approvalStatusColor, 
 export default function ApprovalListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const { filters, page, size, search, changePage } = useListState();
   const query = useMemo(() => approvalQuery(filters, page, size), [filters, page, size]);
   const { data, isFetching, error, refetch } = useApprovals(query);
 
@@ -66,32 +64,12 @@ export default function ApprovalListPage() {
   ];
 
   return (
-    <div className="fd-list-page" data-testid="approval-list">
-      <FilterBar
-        fields={fields}
-        onSearch={(values) => {
-          setFilters(values);
-          setPage(FIRST_PAGE);
-        }}
-      />
-      <div className="fd-list-page__table">
-        <LoadErrorBanner error={error} onRetry={() => void refetch()} />
-        <PaginatedTable<Approval>
-          rowKey="id"
-          showIndex
-          columns={columns}
-          data={data?.list ?? []}
-          total={data?.total ?? 0}
-          loading={isFetching}
-          page={page}
-          size={size}
-          scrollX={1500}
-          onPageChange={(p, s) => {
-            setPage(p);
-            setSize(s);
-          }}
-        />
-      </div>
-    </div>
+    <ListPage<Approval>
+      testId="approval-list"
+      fields={fields}
+      onSearch={search}
+      banner={<LoadErrorBanner error={error} onRetry={() => void refetch()} />}
+      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1500, onPageChange: changePage }}
+    />
   );
 }

@@ -1,11 +1,11 @@
 import { Button, Tag } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
-import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
+import { type FilterField } from '@/components/filter-bar/filter-bar';
+import { ListPage, useListState } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
-import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { type TableColumn } from '@/components/paginated-table';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import { useHasPermission } from '@/lib/auth';
@@ -16,9 +16,7 @@ import { NOTICE_CATEGORIES, noticeQuery, useMarkNoticesRead, useNotices, type No
 export default function NoticeListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const { filters, page, size, search, changePage } = useListState();
   const query = useMemo(() => noticeQuery(filters, page, size), [filters, page, size]);
   const { data, isFetching, error, refetch } = useNotices(query);
   const unread = useUnreadNoticeCount(useHasPermission('as:message:pageInfo'));
@@ -71,37 +69,17 @@ export default function NoticeListPage() {
   };
 
   return (
-    <div className="fd-list-page" data-testid="notice-list">
-      <FilterBar
-        fields={fields}
-        onSearch={(values) => {
-          setFilters(values);
-          setPage(FIRST_PAGE);
-        }}
-      />
-      <div className="fd-list-page__table">
-        <div className="fd-list-page__toolbar">
-          <Button type="primary" disabled={unread === 0} loading={markRead.isPending} onClick={() => void markAll().catch(() => undefined)} data-testid="mark-all-read">
-            {t('notice.markAllRead')}
-          </Button>
-        </div>
-        <LoadErrorBanner error={error} onRetry={() => void refetch()} />
-        <PaginatedTable<Notice>
-          rowKey="id"
-          showIndex
-          columns={columns}
-          data={data?.list ?? []}
-          total={data?.total ?? 0}
-          loading={isFetching}
-          page={page}
-          size={size}
-          scrollX={1000}
-          onPageChange={(p, s) => {
-            setPage(p);
-            setSize(s);
-          }}
-        />
-      </div>
-    </div>
+    <ListPage<Notice>
+      testId="notice-list"
+      fields={fields}
+      onSearch={search}
+      toolbar={
+        <Button type="primary" disabled={unread === 0} loading={markRead.isPending} onClick={() => void markAll().catch(() => undefined)} data-testid="mark-all-read">
+          {t('notice.markAllRead')}
+        </Button>
+      }
+      banner={<LoadErrorBanner error={error} onRetry={() => void refetch()} />}
+      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1000, onPageChange: changePage }}
+    />
   );
 }

@@ -1,9 +1,9 @@
 import { Tag } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
-import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
-import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { type FilterField } from '@/components/filter-bar/filter-bar';
+import { ListPage, useListState } from '@/components/list-page';
+import { type TableColumn } from '@/components/paginated-table';
 import { formatTime } from '@/lib/format';
 import { LOGIN_TYPES, loginLogQuery, useLoginLogs, type LoginLogEntry } from '../api/login-logs';
 
@@ -14,9 +14,7 @@ import { LOGIN_TYPES, loginLogQuery, useLoginLogs, type LoginLogEntry } from '..
  */
 export default function LoginLogPage() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const { filters, page, size, search, changePage } = useListState();
   const query = useMemo(() => loginLogQuery(filters, page, size), [filters, page, size]);
   const { data, isFetching } = useLoginLogs(query);
 
@@ -55,31 +53,11 @@ export default function LoginLogPage() {
   ];
 
   return (
-    <div className="fd-list-page" data-testid="login-log">
-      <FilterBar
-        fields={fields}
-        onSearch={(values) => {
-          setFilters(values);
-          setPage(FIRST_PAGE);
-        }}
-      />
-      <div className="fd-list-page__table">
-        <PaginatedTable<LoginLogEntry>
-        rowKey="id"
-        showIndex
-        columns={columns}
-        data={data?.list ?? []}
-        total={data?.total ?? 0}
-        loading={isFetching}
-        page={page}
-        size={size}
-        scrollX={1100}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setSize(s);
-          }}
-        />
-      </div>
-    </div>
+    <ListPage<LoginLogEntry>
+      testId="login-log"
+      fields={fields}
+      onSearch={search}
+      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1100, onPageChange: changePage }}
+    />
   );
 }

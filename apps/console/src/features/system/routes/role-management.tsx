@@ -2,9 +2,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Popconfirm, Space, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
-import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
-import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { type FilterField } from '@/components/filter-bar/filter-bar';
+import { ListPage, useListState } from '@/components/list-page';
+import { type TableColumn } from '@/components/paginated-table';
 import { useHasPermission } from '@/lib/auth';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
@@ -22,9 +22,7 @@ export const ROLE_EDIT = 'as:sys:role:edit';
 export default function RoleManagementPage() {
   const { t } = useTranslation();
   const canEdit = useHasPermission(ROLE_EDIT);
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const { filters, page, size, search, changePage } = useListState();
   const query = useMemo(() => roleQuery(filters, page, size), [filters, page, size]);
   const { data, isFetching } = useRoles(query);
   const remove = useDeleteRole();
@@ -76,39 +74,20 @@ export default function RoleManagementPage() {
   ];
 
   return (
-    <div className="fd-list-page" data-testid="role-management">
-      <FilterBar
-        fields={fields}
-        onSearch={(values) => {
-          setFilters(values);
-          setPage(FIRST_PAGE);
-        }}
-      />
-      <div className="fd-list-page__table">
-        {canEdit && (
-          <div className="fd-list-page__toolbar">
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
-              {t('systemSettings.role.add')}
-            </Button>
-          </div>
-        )}
-        <PaginatedTable<Role>
-          rowKey="id"
-          showIndex
-          columns={columns}
-          data={data?.list ?? []}
-          total={data?.total ?? 0}
-          loading={isFetching}
-          page={page}
-          size={size}
-          scrollX={1100}
-          onPageChange={(p, s) => {
-            setPage(p);
-            setSize(s);
-          }}
-        />
-      </div>
+    <ListPage<Role>
+      testId="role-management"
+      fields={fields}
+      onSearch={search}
+      toolbar={
+        canEdit && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+            {t('systemSettings.role.add')}
+          </Button>
+        )
+      }
+      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1100, onPageChange: changePage }}
+    >
       <RoleFormDialog open={!!editing} roleId={editing?.id} onClose={() => setEditing(undefined)} />
-    </div>
+    </ListPage>
   );
 }

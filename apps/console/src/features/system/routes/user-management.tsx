@@ -2,9 +2,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Popconfirm, Space, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
-import { FilterBar, type FilterField, type FilterOption } from '@/components/filter-bar/filter-bar';
-import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
+import { type FilterField, type FilterOption } from '@/components/filter-bar/filter-bar';
+import { ListPage, useListState } from '@/components/list-page';
+import { type TableColumn } from '@/components/paginated-table';
 import { useHasPermission } from '@/lib/auth';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
@@ -29,9 +29,7 @@ const toFilterOptions = (nodes: OrgOption[]): FilterOption[] =>
 export default function UserManagementPage({ startAdding = false }: { startAdding?: boolean }) {
   const { t } = useTranslation();
   const canEdit = useHasPermission(USER_EDIT);
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const { filters, page, size, search, changePage } = useListState();
   const query = useMemo(() => userQuery(filters, page, size), [filters, page, size]);
   const { data, isFetching } = useUsers(query);
   const orgs = useOrgTree({ includeDisabled: true });
@@ -101,39 +99,20 @@ export default function UserManagementPage({ startAdding = false }: { startAddin
   ];
 
   return (
-    <div className="fd-list-page" data-testid="user-management">
-      <FilterBar
-        fields={fields}
-        onSearch={(values) => {
-          setFilters(values);
-          setPage(FIRST_PAGE);
-        }}
-      />
-      <div className="fd-list-page__table">
-        {canEdit && (
-          <div className="fd-list-page__toolbar">
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
-              {t('systemSettings.user.add')}
-            </Button>
-          </div>
-        )}
-        <PaginatedTable<User>
-          rowKey="id"
-          showIndex
-          columns={columns}
-          data={data?.list ?? []}
-          total={data?.total ?? 0}
-          loading={isFetching}
-          page={page}
-          size={size}
-          scrollX={1200}
-          onPageChange={(p, s) => {
-            setPage(p);
-            setSize(s);
-          }}
-        />
-      </div>
+    <ListPage<User>
+      testId="user-management"
+      fields={fields}
+      onSearch={search}
+      toolbar={
+        canEdit && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+            {t('systemSettings.user.add')}
+          </Button>
+        )
+      }
+      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1200, onPageChange: changePage }}
+    >
       <UserFormDialog open={!!editing} userId={editing?.id} onClose={() => setEditing(undefined)} />
-    </div>
+    </ListPage>
   );
 }
