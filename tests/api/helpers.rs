@@ -162,6 +162,26 @@ impl TestApp {
         envelope(req.send().await.expect("request")).await
     }
 
+    /// The one text value `query` selects.
+    pub async fn sql_text(&self, query: &str) -> String {
+        let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
+        let value: String = sqlx::query_scalar(query)
+            .fetch_one(&pool)
+            .await
+            .unwrap_or_else(|e| panic!("{query}: {e}"));
+        pool.close().await;
+        value
+    }
+
+    /// The id of an organisation of demo enterprise A by its code.
+    pub async fn org_a(&self, code: &str) -> String {
+        self.sql_text(&format!(
+            "select o.id::text from org.org_unit o join org.enterprise e on e.id = o.enterprise_id \
+             where e.code = 'DEMO-LOGISTICS' and o.org_code = '{code}'"
+        ))
+        .await
+    }
+
     pub async fn sql(&self, statement: &str) {
         let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
         sqlx::query(statement).execute(&pool).await.expect("sql");

@@ -6,28 +6,6 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, spawn_app};
 
-async fn text(app: &TestApp, query: &str) -> String {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
-    let v: String = sqlx::query_scalar(query)
-        .fetch_one(&pool)
-        .await
-        .unwrap_or_else(|e| panic!("{query}: {e}"));
-    pool.close().await;
-    v
-}
-
-/// The id of an organisation of enterprise A by its code.
-async fn org_a(app: &TestApp, code: &str) -> String {
-    text(
-        app,
-        &format!(
-            "select o.id::text from org.org_unit o join org.enterprise e on e.id = o.enterprise_id \
-             where e.code = 'DEMO-LOGISTICS' and o.org_code = '{code}'"
-        ),
-    )
-    .await
-}
-
 /// Creates (as the administrator) a role with `values` and `scope`, and a user
 /// of the east office in it; returns (user id, the user's token).
 async fn scoped_user(
@@ -45,7 +23,7 @@ async fn scoped_user(
     let (status, body) = app.post("/api/v1/system/roles", Some(admin), role).await;
     assert_eq!(status, 200, "{body}");
     let role_id = body["data"]["id"].as_str().unwrap().to_owned();
-    let east = org_a(app, "A01").await;
+    let east = app.org_a("A01").await;
     let (status, body) = app
         .post(
             "/api/v1/system/users",
@@ -83,7 +61,7 @@ async fn approvals_are_listed_counted_and_opened_only_within_the_data_scope() {
     assert_eq!(seeded_without_org, 0, "every seeded approval has an org");
 
     // The Hangzhou subtree: demo_multi's refund, not demo_ops's Shanghai allotments.
-    let hangzhou = org_a(&app, "A0102").await;
+    let hangzhou = app.org_a("A0102").await;
     let (_, token) = scoped_user(
         &app,
         &admin,
@@ -180,7 +158,7 @@ async fn export_records_follow_the_requesting_member_through_the_data_scope() {
     let (admins, ops) = (by("演示管理员"), by("运营专员"));
 
     // East subtree: demo_ops (Shanghai) is in it, the administrator (root) is not.
-    let east = org_a(&app, "A01").await;
+    let east = app.org_a("A01").await;
     let (_, east_token) = scoped_user(
         &app,
         &admin,
@@ -273,7 +251,7 @@ async fn the_org_picker_lists_enabled_organisations_within_the_data_scope() {
     assert_eq!(root["orgCode"], "A00");
     assert_eq!(root["level"], 1);
     assert_eq!(root["parentId"], "");
-    assert_eq!(root["orgId"], org_a(&app, "A00").await);
+    assert_eq!(root["orgId"], app.org_a("A00").await);
     assert!(root["name"].as_str().is_some_and(|n| !n.is_empty()));
     let shanghai = body["data"]
         .as_array()
@@ -282,11 +260,11 @@ async fn the_org_picker_lists_enabled_organisations_within_the_data_scope() {
         .find(|o| o["orgCode"] == "A0101")
         .unwrap();
     assert_eq!(shanghai["name"], "上海运营中心");
-    assert_eq!(shanghai["parentId"], org_a(&app, "A01").await);
+    assert_eq!(shanghai["parentId"], app.org_a("A01").await);
     assert_eq!(shanghai["level"], 3);
 
     // Any member of the enterprise may ask; no permission is needed.
-    let east = org_a(&app, "A01").await;
+    let east = app.org_a("A01").await;
     let (_, token) = scoped_user(
         &app,
         &admin,
@@ -303,7 +281,7 @@ async fn the_org_picker_lists_enabled_organisations_within_the_data_scope() {
     // Disabled organisations are not offered.
     let (status, body) = app
         .post(
-            &format!("/api/v1/system/orgs/{}/status", org_a(&app, "A0102").await),
+            &format!("/api/v1/system/orgs/{}/status", app.org_a("A0102").await),
             Some(&admin),
             json!({ "status": 2 }),
         )

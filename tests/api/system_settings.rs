@@ -8,35 +8,11 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, eventually, get_at, login_at, spawn_app, spawn_second_stack};
 
-async fn one(app: &TestApp, query: &str) -> String {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
-    let v: String = sqlx::query_scalar(query)
-        .fetch_one(&pool)
-        .await
-        .unwrap_or_else(|e| panic!("{query}: {e}"));
-    pool.close().await;
-    v
-}
-
-async fn org_id(app: &TestApp, code: &str) -> String {
-    one(
-        app,
-        &format!(
-            "select o.id::text from org.org_unit o join org.enterprise e on e.id = o.enterprise_id \
-             where e.code = 'DEMO-LOGISTICS' and o.org_code = '{code}'"
-        ),
-    )
-    .await
-}
-
 async fn member_id(app: &TestApp, user_name: &str) -> String {
-    one(
-        app,
-        &format!(
-            "select m.id::text from org.member m join org.enterprise e on e.id = m.enterprise_id \
+    app.sql_text(&format!(
+        "select m.id::text from org.member m join org.enterprise e on e.id = m.enterprise_id \
              where e.code = 'DEMO-LOGISTICS' and m.user_name = '{user_name}'"
-        ),
-    )
+    ))
     .await
 }
 
@@ -74,7 +50,7 @@ async fn user_with_role(
     let (status, body) = app.post("/api/v1/system/roles", Some(admin), role).await;
     assert_eq!(status, 200, "{body}");
     let role_id = body["data"]["id"].as_str().unwrap().to_owned();
-    let east = org_id(app, "A01").await;
+    let east = app.org_a("A01").await;
     let (status, body) = app
         .post(
             "/api/v1/system/users",
@@ -95,8 +71,8 @@ async fn user_with_role(
 async fn an_organisation_tree_grows_moves_and_disables_but_never_loops() {
     let app = spawn_app().await;
     let admin = app.token("demo").await;
-    let root = org_id(&app, "A00").await;
-    let east = org_id(&app, "A01").await;
+    let root = app.org_a("A00").await;
+    let east = app.org_a("A01").await;
 
     let (status, north) = app
         .post(
@@ -299,7 +275,7 @@ async fn roles_take_catalogue_values_shown_as_a_tree_and_a_data_scope() {
         (400, "name", Some("请输入角色名称"))
     );
 
-    let east = org_id(&app, "A01").await;
+    let east = app.org_a("A01").await;
     let (status, created) = app
         .post("/api/v1/system/roles", Some(&admin), json!({ "name": "调度员", "permissionValues": ["as:sys:car", "as:sys:car"], "dataScope": 3, "dataScopeOrgIds": [east] }))
         .await;
@@ -355,7 +331,7 @@ async fn roles_take_catalogue_values_shown_as_a_tree_and_a_data_scope() {
 async fn a_new_user_signs_in_with_only_their_roles_and_sees_only_their_subtree() {
     let app = spawn_app().await;
     let admin = app.token("demo").await;
-    let east = org_id(&app, "A01").await;
+    let east = app.org_a("A01").await;
     let (_, user_id, token) = user_with_role(
         &app,
         &admin,
@@ -410,7 +386,7 @@ async fn a_new_user_signs_in_with_only_their_roles_and_sees_only_their_subtree()
     assert_eq!((status, body["code"].as_u64()), (404, Some(4004)));
 
     // The administrator filters by organisation (and everything below it).
-    let shanghai = org_id(&app, "A0101").await;
+    let shanghai = app.org_a("A0101").await;
     let (_, filtered) = app
         .get(
             &format!("/api/v1/system/users?orgId={shanghai}"),
@@ -450,7 +426,7 @@ async fn a_new_user_signs_in_with_only_their_roles_and_sees_only_their_subtree()
 async fn removing_a_role_or_disabling_a_user_bites_on_the_next_request() {
     let app = spawn_app().await;
     let admin = app.token("demo").await;
-    let east = org_id(&app, "A01").await;
+    let east = app.org_a("A01").await;
     let (role_id, user_id, token) = user_with_role(
         &app,
         &admin,

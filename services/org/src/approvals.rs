@@ -9,7 +9,7 @@ use fleetdesk_kit::convert::{self, timestamp};
 use fleetdesk_kit::{ErrorCode, ServiceError, db, events, grpc, mask};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::{FromRow, PgConnection, PgPool};
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 use uuid::Uuid;
 
 use crate::actor::{self, Actor};
@@ -165,15 +165,11 @@ fn filter_code(field: &str, value: i32, max: i32) -> Result<Option<i16>, Service
 pub async fn count_pending(
     pool: &PgPool,
     request: Request<pb::CountPendingApprovalsRequest>,
-) -> Result<Response<pb::CountPendingApprovalsResponse>, Status> {
+) -> Result<Response<pb::CountPendingApprovalsResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_APPROVALS)?;
     let actor = actor::of(&request)?;
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
-    let reach = scope::of_caller(&mut tx, actor.member_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let reach = scope::of_caller(&mut tx, actor.member_id).await?;
     let count: i64 = sqlx::query_scalar(&format!(
         "select count(*) from approval where enterprise_id = $1 and status = 1 and {}",
         in_reach(2)
@@ -183,9 +179,8 @@ pub async fn count_pending(
     .bind(reach.org_list())
     .bind(reach.own)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::CountPendingApprovalsResponse { count }))
 }
 
@@ -243,7 +238,7 @@ async fn page_of(
 pub async fn list(
     pool: &PgPool,
     request: Request<pb::ListApprovalsRequest>,
-) -> Result<Response<pb::ListApprovalsResponse>, Status> {
+) -> Result<Response<pb::ListApprovalsResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_APPROVALS)?;
     let actor = actor::of(&request)?;
     let req = request.into_inner();
@@ -259,7 +254,7 @@ pub async fn list(
 pub async fn list_vehicle_allotments(
     pool: &PgPool,
     request: Request<pb::ListVehicleAllotmentApprovalsRequest>,
-) -> Result<Response<pb::ListVehicleAllotmentApprovalsResponse>, Status> {
+) -> Result<Response<pb::ListVehicleAllotmentApprovalsResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_APPROVALS)?;
     let actor = actor::of(&request)?;
     let req = request.into_inner();
@@ -274,8 +269,7 @@ pub async fn list_vehicle_allotments(
         return Err(ServiceError::invalid(
             "plateNumbers",
             format!("每次批量查询，最大不超过{MAX_PLATES}台"),
-        )
-        .into());
+        ));
     }
     let kind = Some(pb::ApprovalKind::VehicleAllotment as i16);
     let (approvals, page) = page_of(pool, actor, req.page.as_ref(), status, kind, &plates).await?;
@@ -321,21 +315,16 @@ async fn load(
 pub async fn get(
     pool: &PgPool,
     request: Request<pb::GetApprovalRequest>,
-) -> Result<Response<pb::GetApprovalResponse>, Status> {
+) -> Result<Response<pb::GetApprovalResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_APPROVALS)?;
     let actor = actor::of(&request)?;
     let id = convert::id(&request.get_ref().id)?;
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
-    let reach = scope::of_caller(&mut tx, actor.member_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let reach = scope::of_caller(&mut tx, actor.member_id).await?;
     let approval = load(&mut tx, actor.enterprise_id, &reach, id)
-        .await
-        .map_err(ServiceError::from)?
+        .await?
         .ok_or_else(ServiceError::not_found)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    tx.commit().await?;
     Ok(Response::new(pb::GetApprovalResponse {
         approval: Some(approval),
     }))
@@ -358,7 +347,7 @@ struct Decided {
 pub async fn decide(
     pool: &PgPool,
     request: Request<pb::DecideApprovalRequest>,
-) -> Result<Response<pb::DecideApprovalResponse>, Status> {
+) -> Result<Response<pb::DecideApprovalResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_DECIDE)?;
     let actor = actor::of(&request)?;
     let req = request.into_inner();
@@ -369,16 +358,12 @@ pub async fn decide(
         Action::Approve
     } else {
         if comment.is_empty() {
-            return Err(ServiceError::invalid("comment", "请填写驳回原因").into());
+            return Err(ServiceError::invalid("comment", "请填写驳回原因"));
         }
         Action::Reject
     };
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
-    let reach = scope::of_caller(&mut tx, actor.member_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let reach = scope::of_caller(&mut tx, actor.member_id).await?;
     let current: (i16, i16, String) = sqlx::query_as(&format!(
         "select status, kind, business_id from approval where enterprise_id = $1 and id = $2 \
          and {} for update",
@@ -390,14 +375,11 @@ pub async fn decide(
     .bind(reach.org_list())
     .bind(reach.own)
     .fetch_optional(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?
+    .await?
     .ok_or_else(ServiceError::not_found)?;
     let state = State::from_code(current.0).ok_or_else(|| ServiceError::of(ErrorCode::Internal))?;
-    let next = state.apply(action).map_err(ServiceError::from)?;
-    let operator_name = actor::name(&mut tx, &actor)
-        .await
-        .map_err(ServiceError::from)?;
+    let next = state.apply(action)?;
+    let operator_name = actor::name(&mut tx, &actor).await?;
     sqlx::query(
         "update approval set status = $3, decided_at = now(), updated_at = now() \
          where enterprise_id = $1 and id = $2",
@@ -406,8 +388,7 @@ pub async fn decide(
     .bind(id)
     .bind(next.code())
     .execute(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     sqlx::query(
         "insert into approval_step (id, enterprise_id, approval_id, status, operator_id, operator_name, comment) \
          values ($1, $2, $3, $4, $5, $6, $7)",
@@ -420,8 +401,7 @@ pub async fn decide(
     .bind(&operator_name)
     .bind(comment)
     .execute(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     events::enqueue(
         &mut tx,
         DECIDED_SUBJECT,
@@ -434,13 +414,11 @@ pub async fn decide(
             operator_id: actor.member_id,
         },
     )
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     let approval = load(&mut tx, actor.enterprise_id, &reach, id)
-        .await
-        .map_err(ServiceError::from)?
+        .await?
         .ok_or_else(ServiceError::not_found)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    tx.commit().await?;
     tracing::info!(approval_id = %id, status = next.code(), "Approval decided.");
     Ok(Response::new(pb::DecideApprovalResponse {
         approval: Some(approval),

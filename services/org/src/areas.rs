@@ -5,7 +5,7 @@ use fleetdesk_kit::{ServiceError, grpc};
 use fleetdesk_proto::org::v1 as pb;
 use gb2260::Division;
 use sqlx::{FromRow, PgPool};
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
 /// Parent code whose children are the provinces (spec §9).
 pub const PROVINCE_ROOT: &str = "100000";
@@ -77,7 +77,7 @@ struct OperatingAreaRow {
 pub async fn list_areas(
     pool: &PgPool,
     request: Request<pb::ListAreasRequest>,
-) -> Result<Response<pb::ListAreasResponse>, Status> {
+) -> Result<Response<pb::ListAreasResponse>, ServiceError> {
     grpc::caller(&request)?;
     let req = request.into_inner();
     let parent = req.parent_code.trim();
@@ -92,8 +92,7 @@ pub async fn list_areas(
             .bind(kind)
             .bind(parent)
             .fetch_all(pool)
-            .await
-            .map_err(ServiceError::from)?;
+            .await?;
             rows.into_iter()
                 .map(|r| pb::AreaNode {
                     code: r.code,
@@ -104,7 +103,7 @@ pub async fn list_areas(
                 })
                 .collect()
         }
-        _ => return Err(ServiceError::invalid("typeCode", "区域类型无效").into()),
+        _ => return Err(ServiceError::invalid("typeCode", "区域类型无效")),
     };
     Ok(Response::new(pb::ListAreasResponse { areas }))
 }

@@ -4,7 +4,7 @@
 use fleetdesk_kit::{ServiceError, grpc};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::{FromRow, PgPool};
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 
 #[derive(Debug, FromRow)]
 struct DictRow {
@@ -19,7 +19,7 @@ struct DictRow {
 pub async fn get_simple_dict_by_type(
     pool: &PgPool,
     request: Request<pb::GetSimpleDictByTypeRequest>,
-) -> Result<Response<pb::GetSimpleDictByTypeResponse>, Status> {
+) -> Result<Response<pb::GetSimpleDictByTypeResponse>, ServiceError> {
     grpc::caller(&request)?;
     let dict_type = request.get_ref().r#type.trim();
     let rows: Vec<DictRow> = sqlx::query_as(
@@ -28,8 +28,7 @@ pub async fn get_simple_dict_by_type(
     )
     .bind(dict_type)
     .fetch_all(pool)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     Ok(Response::new(pb::GetSimpleDictByTypeResponse {
         entries: rows
             .into_iter()

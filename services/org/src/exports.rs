@@ -9,7 +9,7 @@ use fleetdesk_kit::convert::{self, timestamp};
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::{FromRow, PgPool};
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 use uuid::Uuid;
 
 use crate::actor;
@@ -86,26 +86,22 @@ pub fn download_url(record: &pb::ExportRecord) -> String {
 pub async fn list(
     pool: &PgPool,
     request: Request<pb::ListExportRecordsRequest>,
-) -> Result<Response<pb::ListExportRecordsResponse>, Status> {
+) -> Result<Response<pb::ListExportRecordsResponse>, ServiceError> {
     let actor = actor::of(&request)?;
     let req = request.into_inner();
     let (page, size) = convert::page(req.page.as_ref());
     let status = match req.status {
         0 => None,
         s @ 1..=5 => i16::try_from(s).ok(),
-        _ => return Err(ServiceError::invalid("status", "导出状态无效").into()),
+        _ => return Err(ServiceError::invalid("status", "导出状态无效")),
     };
     let filter = format!(
         "enterprise_id = $1 and ($2 = '' or module = $2) and {}",
         in_reach(4)
     );
     let outer = "($3::smallint is null or status = $3)";
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
-    let reach = scope::of_caller(&mut tx, actor.member_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let reach = scope::of_caller(&mut tx, actor.member_id).await?;
     let rows: Vec<ExportRow> = sqlx::query_as(&format!(
         "select * from ({SELECT} where {filter}) r where {outer} \
          order by created_at desc, id limit $7 offset $8"
@@ -119,8 +115,7 @@ pub async fn list(
     .bind(size)
     .bind((page - 1) * size)
     .fetch_all(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     let total: i64 = sqlx::query_scalar(&format!(
         "select count(*) from ({SELECT} where {filter}) r where {outer}"
     ))
@@ -131,9 +126,8 @@ pub async fn list(
     .bind(reach.org_list())
     .bind(reach.own)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::ListExportRecordsResponse {
         records: rows.into_iter().map(record_pb).collect(),
         page: Some(convert::page_info(page, size, total)),
@@ -143,15 +137,11 @@ pub async fn list(
 pub async fn get(
     pool: &PgPool,
     request: Request<pb::GetExportRecordRequest>,
-) -> Result<Response<pb::GetExportRecordResponse>, Status> {
+) -> Result<Response<pb::GetExportRecordResponse>, ServiceError> {
     let actor = actor::of(&request)?;
     let id = convert::id(&request.get_ref().id)?;
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
-    let reach = scope::of_caller(&mut tx, actor.member_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let reach = scope::of_caller(&mut tx, actor.member_id).await?;
     let row: ExportRow = sqlx::query_as(&format!(
         "{SELECT} where enterprise_id = $1 and id = $2 and {}",
         in_reach(3)
@@ -162,10 +152,9 @@ pub async fn get(
     .bind(reach.org_list())
     .bind(reach.own)
     .fetch_optional(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?
+    .await?
     .ok_or_else(ServiceError::not_found)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    tx.commit().await?;
     let record = record_pb(row);
     Ok(Response::new(pb::GetExportRecordResponse {
         download_url: download_url(&record),
@@ -177,15 +166,15 @@ pub async fn get(
 pub async fn create(
     pool: &PgPool,
     request: Request<pb::CreateExportRecordRequest>,
-) -> Result<Response<pb::CreateExportRecordResponse>, Status> {
+) -> Result<Response<pb::CreateExportRecordResponse>, ServiceError> {
     let actor = actor::of(&request)?;
     let req = request.into_inner();
     let (name, module) = (req.name.trim(), req.module.trim());
     if name.is_empty() {
-        return Err(ServiceError::invalid("name", "请输入导出名称").into());
+        return Err(ServiceError::invalid("name", "请输入导出名称"));
     }
     if module.is_empty() {
-        return Err(ServiceError::invalid("module", "请输入导出模块").into());
+        return Err(ServiceError::invalid("module", "请输入导出模块"));
     }
     actor::limit("name", name, MAX_NAME)?;
     actor::limit("module", module, MAX_NAME)?;
@@ -196,12 +185,8 @@ pub async fn create(
             .map_err(|_| ServiceError::invalid("filtersJson", "筛选条件不是有效的 JSON"))?
     };
     let id = Uuid::new_v4();
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
-    let requested_by_name = actor::name(&mut tx, &actor)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let requested_by_name = actor::name(&mut tx, &actor).await?;
     let row: ExportRow = sqlx::query_as(
         "insert into export_record (id, enterprise_id, name, module, requested_by, requested_by_name, filters) \
          values ($1, $2, $3, $4, $5, $6, $7) \
@@ -216,9 +201,8 @@ pub async fn create(
     .bind(&requested_by_name)
     .bind(&filters)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::CreateExportRecordResponse {
         record: Some(record_pb(row)),
     }))

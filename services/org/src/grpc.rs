@@ -202,139 +202,139 @@ impl OrgService for OrgApi {
         &self,
         request: Request<pb::GetSimpleDictByTypeRequest>,
     ) -> Result<Response<pb::GetSimpleDictByTypeResponse>, Status> {
-        crate::dict::get_simple_dict_by_type(&self.pool, request).await
+        Ok(crate::dict::get_simple_dict_by_type(&self.pool, request).await?)
     }
 
     async fn list_areas(
         &self,
         request: Request<pb::ListAreasRequest>,
     ) -> Result<Response<pb::ListAreasResponse>, Status> {
-        crate::areas::list_areas(&self.pool, request).await
+        Ok(crate::areas::list_areas(&self.pool, request).await?)
     }
 
     async fn count_unread_notices(
         &self,
         request: Request<pb::CountUnreadNoticesRequest>,
     ) -> Result<Response<pb::CountUnreadNoticesResponse>, Status> {
-        crate::notices::count_unread(&self.pool, request).await
+        Ok(crate::notices::count_unread(&self.pool, request).await?)
     }
 
     async fn list_notices(
         &self,
         request: Request<pb::ListNoticesRequest>,
     ) -> Result<Response<pb::ListNoticesResponse>, Status> {
-        crate::notices::list(&self.pool, request).await
+        Ok(crate::notices::list(&self.pool, request).await?)
     }
 
     async fn get_notice(
         &self,
         request: Request<pb::GetNoticeRequest>,
     ) -> Result<Response<pb::GetNoticeResponse>, Status> {
-        crate::notices::get(&self.pool, request).await
+        Ok(crate::notices::get(&self.pool, request).await?)
     }
 
     async fn mark_notices_read(
         &self,
         request: Request<pb::MarkNoticesReadRequest>,
     ) -> Result<Response<pb::MarkNoticesReadResponse>, Status> {
-        crate::notices::mark_read(&self.pool, request).await
+        Ok(crate::notices::mark_read(&self.pool, request).await?)
     }
 
     async fn count_pending_approvals(
         &self,
         request: Request<pb::CountPendingApprovalsRequest>,
     ) -> Result<Response<pb::CountPendingApprovalsResponse>, Status> {
-        crate::approvals::count_pending(&self.pool, request).await
+        Ok(crate::approvals::count_pending(&self.pool, request).await?)
     }
 
     async fn list_approvals(
         &self,
         request: Request<pb::ListApprovalsRequest>,
     ) -> Result<Response<pb::ListApprovalsResponse>, Status> {
-        crate::approvals::list(&self.pool, request).await
+        Ok(crate::approvals::list(&self.pool, request).await?)
     }
 
     async fn get_approval(
         &self,
         request: Request<pb::GetApprovalRequest>,
     ) -> Result<Response<pb::GetApprovalResponse>, Status> {
-        crate::approvals::get(&self.pool, request).await
+        Ok(crate::approvals::get(&self.pool, request).await?)
     }
 
     async fn decide_approval(
         &self,
         request: Request<pb::DecideApprovalRequest>,
     ) -> Result<Response<pb::DecideApprovalResponse>, Status> {
-        crate::approvals::decide(&self.pool, request).await
+        Ok(crate::approvals::decide(&self.pool, request).await?)
     }
 
     async fn list_vehicle_allotment_approvals(
         &self,
         request: Request<pb::ListVehicleAllotmentApprovalsRequest>,
     ) -> Result<Response<pb::ListVehicleAllotmentApprovalsResponse>, Status> {
-        crate::approvals::list_vehicle_allotments(&self.pool, request).await
+        Ok(crate::approvals::list_vehicle_allotments(&self.pool, request).await?)
     }
 
     async fn list_export_records(
         &self,
         request: Request<pb::ListExportRecordsRequest>,
     ) -> Result<Response<pb::ListExportRecordsResponse>, Status> {
-        crate::exports::list(&self.pool, request).await
+        Ok(crate::exports::list(&self.pool, request).await?)
     }
 
     async fn get_export_record(
         &self,
         request: Request<pb::GetExportRecordRequest>,
     ) -> Result<Response<pb::GetExportRecordResponse>, Status> {
-        crate::exports::get(&self.pool, request).await
+        Ok(crate::exports::get(&self.pool, request).await?)
     }
 
     async fn create_export_record(
         &self,
         request: Request<pb::CreateExportRecordRequest>,
     ) -> Result<Response<pb::CreateExportRecordResponse>, Status> {
-        crate::exports::create(&self.pool, request).await
+        Ok(crate::exports::create(&self.pool, request).await?)
     }
 
     async fn list_help_articles(
         &self,
         request: Request<pb::ListHelpArticlesRequest>,
     ) -> Result<Response<pb::ListHelpArticlesResponse>, Status> {
-        crate::help::list_articles(&self.pool, request).await
+        Ok(crate::help::list_articles(&self.pool, request).await?)
     }
 
     async fn get_help_article(
         &self,
         request: Request<pb::GetHelpArticleRequest>,
     ) -> Result<Response<pb::GetHelpArticleResponse>, Status> {
-        crate::help::get_article(&self.pool, request).await
+        Ok(crate::help::get_article(&self.pool, request).await?)
     }
 
     async fn submit_feedback(
         &self,
         request: Request<pb::SubmitFeedbackRequest>,
     ) -> Result<Response<pb::SubmitFeedbackResponse>, Status> {
-        crate::help::submit_feedback(&self.pool, request).await
+        Ok(crate::help::submit_feedback(&self.pool, request).await?)
     }
 
     async fn list_feedback(
         &self,
         request: Request<pb::ListFeedbackRequest>,
     ) -> Result<Response<pb::ListFeedbackResponse>, Status> {
-        crate::help::list_feedback(&self.pool, request).await
+        Ok(crate::help::list_feedback(&self.pool, request).await?)
     }
 
     async fn reveal_sensitive(
         &self,
         request: Request<pb::RevealSensitiveRequest>,
     ) -> Result<Response<pb::RevealSensitiveResponse>, Status> {
-        crate::sensitive::reveal(&self.pool, request).await
+        Ok(crate::sensitive::reveal(&self.pool, request).await?)
     }
 
     async fn list_sensitive_view_logs(
         &self,
         request: Request<pb::ListSensitiveViewLogsRequest>,
     ) -> Result<Response<pb::ListSensitiveViewLogsResponse>, Status> {
-        crate::sensitive::list_logs(&self.pool, request).await
+        Ok(crate::sensitive::list_logs(&self.pool, request).await?)
     }
 }

@@ -6,7 +6,7 @@ use fleetdesk_kit::convert::{self, timestamp};
 use fleetdesk_kit::{ServiceError, db, grpc, mask};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::{FromRow, PgPool};
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 use uuid::Uuid;
 
 use crate::actor;
@@ -47,7 +47,7 @@ fn article_pb(row: ArticleRow, with_content: bool) -> pb::HelpArticle {
 pub async fn list_articles(
     pool: &PgPool,
     request: Request<pb::ListHelpArticlesRequest>,
-) -> Result<Response<pb::ListHelpArticlesResponse>, Status> {
+) -> Result<Response<pb::ListHelpArticlesResponse>, ServiceError> {
     grpc::caller(&request)?;
     let rows: Vec<ArticleRow> = sqlx::query_as(
         "select id, title, category, content_markdown, sort, updated_at from help_article \
@@ -55,8 +55,7 @@ pub async fn list_articles(
     )
     .bind(request.get_ref().category.trim())
     .fetch_all(pool)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     Ok(Response::new(pb::ListHelpArticlesResponse {
         articles: rows.into_iter().map(|r| article_pb(r, false)).collect(),
     }))
@@ -65,7 +64,7 @@ pub async fn list_articles(
 pub async fn get_article(
     pool: &PgPool,
     request: Request<pb::GetHelpArticleRequest>,
-) -> Result<Response<pb::GetHelpArticleResponse>, Status> {
+) -> Result<Response<pb::GetHelpArticleResponse>, ServiceError> {
     grpc::caller(&request)?;
     let id = convert::id(&request.get_ref().id)?;
     let row: ArticleRow = sqlx::query_as(
@@ -73,8 +72,7 @@ pub async fn get_article(
     )
     .bind(id)
     .fetch_optional(pool)
-    .await
-    .map_err(ServiceError::from)?
+    .await?
     .ok_or_else(ServiceError::not_found)?;
     Ok(Response::new(pb::GetHelpArticleResponse {
         article: Some(article_pb(row, true)),
@@ -120,14 +118,14 @@ fn check_key(key: &str) -> Result<(), ServiceError> {
 pub async fn submit_feedback(
     pool: &PgPool,
     request: Request<pb::SubmitFeedbackRequest>,
-) -> Result<Response<pb::SubmitFeedbackResponse>, Status> {
+) -> Result<Response<pb::SubmitFeedbackResponse>, ServiceError> {
     let actor = actor::of(&request)?;
     let member = actor.member()?;
     let req = request.into_inner();
     let content = req.content.trim();
     let contact = req.contact.trim();
     if content.is_empty() {
-        return Err(ServiceError::invalid("content", "请输入反馈内容").into());
+        return Err(ServiceError::invalid("content", "请输入反馈内容"));
     }
     actor::limit("content", content, MAX_CONTENT)?;
     actor::limit("contact", contact, MAX_CONTACT)?;
@@ -140,16 +138,11 @@ pub async fn submit_feedback(
         return Err(ServiceError::invalid(
             "attachmentKeys",
             format!("附件最多 {MAX_ATTACHMENTS} 个"),
-        )
-        .into());
+        ));
     }
     keys.iter().try_for_each(|k| check_key(k))?;
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
-    let user_name = actor::name(&mut tx, &actor)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let user_name = actor::name(&mut tx, &actor).await?;
     let row: FeedbackRow = sqlx::query_as(
         "insert into feedback (id, enterprise_id, member_id, user_name, content, contact, attachment_keys) \
          values ($1, $2, $3, $4, $5, $6, $7) \
@@ -163,9 +156,8 @@ pub async fn submit_feedback(
     .bind(contact)
     .bind(&keys)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::SubmitFeedbackResponse {
         feedback: Some(feedback_pb(row)),
     }))
@@ -175,13 +167,11 @@ pub async fn submit_feedback(
 pub async fn list_feedback(
     pool: &PgPool,
     request: Request<pb::ListFeedbackRequest>,
-) -> Result<Response<pb::ListFeedbackResponse>, Status> {
+) -> Result<Response<pb::ListFeedbackResponse>, ServiceError> {
     let actor = actor::of(&request)?;
     let member = actor.member()?;
     let (page, size) = convert::page(request.get_ref().page.as_ref());
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     let rows: Vec<FeedbackRow> = sqlx::query_as(
         "select id, enterprise_id, user_name, content, contact, attachment_keys, created_at from feedback \
          where enterprise_id = $1 and member_id = $2 order by created_at desc, id limit $3 offset $4",
@@ -191,17 +181,15 @@ pub async fn list_feedback(
     .bind(size)
     .bind((page - 1) * size)
     .fetch_all(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     let total: i64 = sqlx::query_scalar(
         "select count(*) from feedback where enterprise_id = $1 and member_id = $2",
     )
     .bind(actor.enterprise_id)
     .bind(member)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::ListFeedbackResponse {
         feedbacks: rows.into_iter().map(feedback_pb).collect(),
         page: Some(convert::page_info(page, size, total)),

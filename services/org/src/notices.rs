@@ -6,7 +6,7 @@ use fleetdesk_kit::convert::{self, timestamp};
 use fleetdesk_kit::{ServiceError, db, grpc};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::{FromRow, PgPool};
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 use uuid::Uuid;
 
 use crate::actor;
@@ -47,12 +47,10 @@ const SELECT: &str = "select n.id, n.enterprise_id, n.title, n.content, n.catego
 pub async fn count_unread(
     pool: &PgPool,
     request: Request<pb::CountUnreadNoticesRequest>,
-) -> Result<Response<pb::CountUnreadNoticesResponse>, Status> {
+) -> Result<Response<pb::CountUnreadNoticesResponse>, ServiceError> {
     let actor = actor::of(&request)?;
     let member = actor.member()?;
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     let count: i64 = sqlx::query_scalar(&format!(
         "select count(*) from notice n where {VISIBLE} and not exists \
          (select 1 from notice_read r where r.notice_id = n.id and r.member_id = $2)"
@@ -60,16 +58,15 @@ pub async fn count_unread(
     .bind(actor.enterprise_id)
     .bind(member)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::CountUnreadNoticesResponse { count }))
 }
 
 pub async fn list(
     pool: &PgPool,
     request: Request<pb::ListNoticesRequest>,
-) -> Result<Response<pb::ListNoticesResponse>, Status> {
+) -> Result<Response<pb::ListNoticesResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_NOTICES)?;
     let actor = actor::of(&request)?;
     let member = actor.member()?;
@@ -79,9 +76,7 @@ pub async fn list(
         "{VISIBLE} and ($3::bool is null or (r.read_at is not null) = $3) \
          and ($4 = '' or n.category = $4)"
     );
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     let rows: Vec<NoticeRow> = sqlx::query_as(&format!(
         "{SELECT} where {filter} order by n.published_at desc, n.id limit $5 offset $6"
     ))
@@ -92,8 +87,7 @@ pub async fn list(
     .bind(size)
     .bind((page - 1) * size)
     .fetch_all(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     let total: i64 = sqlx::query_scalar(&format!(
         "select count(*) from notice n left join notice_read r \
          on r.notice_id = n.id and r.member_id = $2 where {filter}"
@@ -103,9 +97,8 @@ pub async fn list(
     .bind(req.read)
     .bind(req.category.trim())
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::ListNoticesResponse {
         notices: rows.into_iter().map(notice_pb).collect(),
         page: Some(convert::page_info(page, size, total)),
@@ -115,23 +108,20 @@ pub async fn list(
 pub async fn get(
     pool: &PgPool,
     request: Request<pb::GetNoticeRequest>,
-) -> Result<Response<pb::GetNoticeResponse>, Status> {
+) -> Result<Response<pb::GetNoticeResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_NOTICES)?;
     let actor = actor::of(&request)?;
     let member = actor.member()?;
     let id = convert::id(&request.get_ref().id)?;
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     let row: NoticeRow = sqlx::query_as(&format!("{SELECT} where {VISIBLE} and n.id = $3"))
         .bind(actor.enterprise_id)
         .bind(member)
         .bind(id)
         .fetch_optional(&mut *tx)
-        .await
-        .map_err(ServiceError::from)?
+        .await?
         .ok_or_else(ServiceError::not_found)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    tx.commit().await?;
     Ok(Response::new(pb::GetNoticeResponse {
         notice: Some(notice_pb(row)),
     }))
@@ -142,7 +132,7 @@ pub async fn get(
 pub async fn mark_read(
     pool: &PgPool,
     request: Request<pb::MarkNoticesReadRequest>,
-) -> Result<Response<pb::MarkNoticesReadResponse>, Status> {
+) -> Result<Response<pb::MarkNoticesReadResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_NOTICES)?;
     let actor = actor::of(&request)?;
     let member = actor.member()?;
@@ -153,11 +143,9 @@ pub async fn mark_read(
         .map(|id| convert::id(id))
         .collect::<Result<Vec<Uuid>, _>>()?;
     if !req.all && ids.is_empty() {
-        return Err(ServiceError::invalid("ids", "请选择要标记为已读的消息").into());
+        return Err(ServiceError::invalid("ids", "请选择要标记为已读的消息"));
     }
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     if !req.all {
         let visible: i64 = sqlx::query_scalar(&format!(
             "select count(distinct n.id) from notice n where {VISIBLE} and n.id = any($3)"
@@ -166,13 +154,12 @@ pub async fn mark_read(
         .bind(member)
         .bind(&ids)
         .fetch_one(&mut *tx)
-        .await
-        .map_err(ServiceError::from)?;
+        .await?;
         let mut distinct = ids.clone();
         distinct.sort_unstable();
         distinct.dedup();
         if visible != distinct.len() as i64 {
-            return Err(ServiceError::not_found().into());
+            return Err(ServiceError::not_found());
         }
     }
     let updated = sqlx::query(&format!(
@@ -185,10 +172,9 @@ pub async fn mark_read(
     .bind(req.all)
     .bind(&ids)
     .execute(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?
+    .await?
     .rows_affected();
-    tx.commit().await.map_err(ServiceError::from)?;
+    tx.commit().await?;
     Ok(Response::new(pb::MarkNoticesReadResponse {
         updated: i64::try_from(updated).unwrap_or(i64::MAX),
     }))

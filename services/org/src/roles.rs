@@ -78,11 +78,8 @@ pub fn at_most(field: &str, value: &str, max: usize, label: &str) -> Result<(), 
 
 /// The caller's tenant and member (none for a service acting for the tenant).
 pub fn caller<T>(request: &Request<T>) -> Result<(Uuid, Option<Uuid>), ServiceError> {
-    let tenant = grpc::tenant(request)?;
-    let member = grpc::caller(request)?
-        .user_id()
-        .and_then(|id| Uuid::parse_str(id).ok());
-    Ok((tenant, member))
+    let actor = crate::actor::of(request)?;
+    Ok((actor.enterprise_id, actor.member_id))
 }
 
 struct RoleForm {

@@ -7,7 +7,7 @@ use fleetdesk_kit::convert::{self, timestamp};
 use fleetdesk_kit::{ServiceError, db, grpc, mask};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::{FromRow, PgConnection, PgPool};
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response};
 use uuid::Uuid;
 
 use crate::actor;
@@ -156,7 +156,7 @@ async fn value_of(
 pub async fn reveal(
     pool: &PgPool,
     request: Request<pb::RevealSensitiveRequest>,
-) -> Result<Response<pb::RevealSensitiveResponse>, Status> {
+) -> Result<Response<pb::RevealSensitiveResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_SENSITIVE)?;
     let actor = actor::of(&request)?;
     let viewer = actor.member()?;
@@ -173,13 +173,9 @@ pub async fn reveal(
         other => other,
     };
 
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     let value = value_of(&mut tx, actor.enterprise_id, subject, subject_id, kind).await?;
-    let viewer_name = actor::name(&mut tx, &actor)
-        .await
-        .map_err(ServiceError::from)?;
+    let viewer_name = actor::name(&mut tx, &actor).await?;
     let log_id = Uuid::new_v4();
     sqlx::query(
         "insert into sensitive_view_log (id, enterprise_id, sensitive_type, subject_kind, subject_id, \
@@ -198,10 +194,9 @@ pub async fn reveal(
     .bind(&viewer_name)
     .bind(req.ip.trim())
     .execute(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     // The value leaves only once its audit row is durable.
-    tx.commit().await.map_err(ServiceError::from)?;
+    tx.commit().await?;
     tracing::info!(%log_id, sensitive_type = kind.0 as i32, %subject_id, "Sensitive value revealed.");
     Ok(Response::new(pb::RevealSensitiveResponse {
         value,
@@ -228,7 +223,7 @@ struct LogRow {
 pub async fn list_logs(
     pool: &PgPool,
     request: Request<pb::ListSensitiveViewLogsRequest>,
-) -> Result<Response<pb::ListSensitiveViewLogsResponse>, Status> {
+) -> Result<Response<pb::ListSensitiveViewLogsResponse>, ServiceError> {
     grpc::require_permission(&request, PERM_SENSITIVE)?;
     let actor = actor::of(&request)?;
     let req = request.into_inner();
@@ -238,9 +233,7 @@ pub async fn list_logs(
     };
     let (page, size) = convert::page(req.page.as_ref());
     let filter = "enterprise_id = $1 and ($2::smallint is null or sensitive_type = $2)";
-    let mut tx = db::begin_tenant(pool, actor.enterprise_id)
-        .await
-        .map_err(ServiceError::from)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     let rows: Vec<LogRow> = sqlx::query_as(&format!(
         "select id, sensitive_type, subject_kind, subject_id, log_content, page_url, source_module, \
          viewer_id, viewer_name, ip, viewed_at from sensitive_view_log where {filter} \
@@ -251,17 +244,15 @@ pub async fn list_logs(
     .bind(size)
     .bind((page - 1) * size)
     .fetch_all(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
+    .await?;
     let total: i64 = sqlx::query_scalar(&format!(
         "select count(*) from sensitive_view_log where {filter}"
     ))
     .bind(actor.enterprise_id)
     .bind(kind)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(ServiceError::from)?;
-    tx.commit().await.map_err(ServiceError::from)?;
+    .await?;
+    tx.commit().await?;
     Ok(Response::new(pb::ListSensitiveViewLogsResponse {
         logs: rows
             .into_iter()
