@@ -53,13 +53,24 @@ async fn seed_is_idempotent() {
 #[tokio::test]
 async fn production_refuses_to_start_without_a_signing_key() {
     let db = TestDb::new().await;
-    let status = fleetdesk(&db)
+    let output = fleetdesk(&db)
         .args(["org"])
         .env("FLEETDESK_ENV", "production")
         .env("FLEETDESK_GRPC_ADDR", "127.0.0.1:0")
-        .status()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
         .unwrap();
-    assert!(!status.success());
+    assert!(!output.status.success());
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        said.contains("FLEETDESK_INTERNAL_SIGNING_KEY is required in production"),
+        "refused for the missing key, not something else: {said}"
+    );
 }
 
 #[tokio::test]
