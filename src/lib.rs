@@ -25,7 +25,8 @@ pub async fn migrate(common: &CommonConfig) -> anyhow::Result<()> {
     db::ensure_database(&common.database_url).await?;
     for schema in SCHEMAS {
         let pool = db::connect_owner(&common.database_url, schema.name, 2).await?;
-        db::migrate(&pool, schema.migrator)
+        schema
+            .migrate(&pool)
             .await
             .with_context(|| format!("migrate {}", schema.name))?;
         pool.close().await;
@@ -43,6 +44,64 @@ pub async fn seed(common: &CommonConfig) -> anyhow::Result<()> {
     let org = db::connect_owner(&common.database_url, fleetdesk_org::SCHEMA.name, 2).await?;
     fleetdesk_org::seed::run(&org).await.context("seed org")?;
     tracing::info!("Demo data loaded.");
+    Ok(())
+}
+
+/// The demo enterprise's vehicles, drivers and usage records (idempotent);
+/// `seed` and `all --demo` load them after [`seed`].
+pub async fn seed_vehicles(common: &CommonConfig) -> anyhow::Result<()> {
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    fleetdesk_vehicle::seed::run(&vehicle)
+        .await
+        .context("seed vehicle")?;
+    Ok(())
+}
+
+/// Most vehicles `seed --vehicles` generates.
+pub const MAX_SCALE_VEHICLES: usize = 1_000_000;
+
+/// Scale data (`seed --vehicles N`): org's 200 scale enterprises (demo
+/// enterprise A the largest, with a tenth), then N vehicles over them by COPY.
+/// Idempotent per enterprise. Prints rows/s.
+pub async fn seed_scale(common: &CommonConfig, vehicles: usize) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        vehicles <= MAX_SCALE_VEHICLES,
+        "--vehicles takes at most {MAX_SCALE_VEHICLES}"
+    );
+    let org = db::connect_owner(&common.database_url, fleetdesk_org::SCHEMA.name, 2).await?;
+    let tenants = fleetdesk_org::seed_scale::run(&org)
+        .await
+        .context("seed scale enterprises")?;
+    let sizes = fleetdesk_vehicle::seed::split(vehicles, tenants.len());
+    let tenants: Vec<fleetdesk_vehicle::seed::ScaleTenant> = tenants
+        .into_iter()
+        .zip(sizes)
+        .enumerate()
+        .map(|(i, (t, size))| fleetdesk_vehicle::seed::ScaleTenant {
+            enterprise_id: t.enterprise_id,
+            org_ids: t.org_ids,
+            creator: t.creator,
+            name: t.name,
+            // The demo enterprise already holds the demo vehicles.
+            vehicles: if i == 0 {
+                size.saturating_sub(fleetdesk_vehicle::seed::DEMO_VEHICLES)
+            } else {
+                size
+            },
+        })
+        .collect();
+    let pool = db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    let report = fleetdesk_vehicle::seed::scale(&pool, &tenants)
+        .await
+        .context("seed scale vehicles")?;
+    println!(
+        "scale seed: {} vehicles written, {} already there, {:.1} s, {:.0} rows/s",
+        report.written,
+        report.skipped,
+        report.seconds,
+        report.rows_per_second()
+    );
     Ok(())
 }
 
@@ -81,6 +140,18 @@ pub struct WeComStandIn {
     pub base_url: String,
 }
 
+/// What a stack is started with besides the common settings.
+#[derive(Debug, Clone, Default)]
+pub struct StackParts {
+    pub sign_in: SignInConfig,
+    /// Directory of the built console.
+    pub console_dir: Option<std::path::PathBuf>,
+    /// Directory of the gateway's object store.
+    pub object_store_dir: std::path::PathBuf,
+    /// The gateway's browser policy.
+    pub edge: fleetdesk_gateway::EdgeSettings,
+}
+
 /// A running all-in-one stack: every service on a loopback port, the gateway in front.
 #[derive(Debug)]
 pub struct Stack {
@@ -103,6 +174,29 @@ impl Stack {
         object_store_dir: std::path::PathBuf,
         shutdown: Shutdown,
     ) -> anyhow::Result<Stack> {
+        let parts = StackParts {
+            sign_in,
+            console_dir,
+            object_store_dir,
+            edge: fleetdesk_gateway::EdgeSettings::default(),
+        };
+        Stack::start_with(common, parts, http_addr, shutdown).await
+    }
+
+    /// Like [`Stack::start`], with the gateway's browser policy (CORS
+    /// origins, map tile host) given too.
+    pub async fn start_with(
+        common: CommonConfig,
+        parts: StackParts,
+        http_addr: &str,
+        shutdown: Shutdown,
+    ) -> anyhow::Result<Stack> {
+        let StackParts {
+            sign_in,
+            console_dir,
+            object_store_dir,
+            edge,
+        } = parts;
         let signer: TokenSigner = common.signer()?;
         let mut tasks = JoinSet::new();
         // Bound first: WeCom's redirect URI names the gateway's address.
@@ -142,16 +236,20 @@ impl Stack {
         wecom
             .redirect_uri
             .get_or_insert_with(|| format!("http://{gateway_addr}/login"));
+        // The gateway's CSP lets the login page frame the QR page auth hands out.
+        let wecom_qr_url = wecom.qr_connect_url.clone();
         let service_config = |common: &CommonConfig| ServiceConfig {
             common: common.clone(),
             grpc_addr: "127.0.0.1:0".to_owned(),
             migrate_on_start: false,
+            object_store_dir: object_store_dir.clone(),
         };
         // Org and auth call each other: org learns auth's address once auth is up.
         let mut org = fleetdesk_org::Application::build(
             fleetdesk_org::Config {
                 service: service_config(&common),
                 auth_url: "http://127.0.0.1:1".to_owned(),
+                customer_service: Default::default(),
             },
             signer.clone(),
         )
@@ -168,9 +266,10 @@ impl Stack {
             signer.clone(),
         )
         .await?;
-        let vehicle =
+        let mut vehicle =
             fleetdesk_vehicle::Application::build(service_config(&common), signer.verifier())
                 .await?;
+        vehicle.follow_org(&org_url, signer.clone())?;
         let energy =
             fleetdesk_energy::Application::build(service_config(&common), signer.verifier())
                 .await?;
@@ -200,6 +299,8 @@ impl Stack {
                 session_cache_secs: 10,
                 trust_forwarded_for: false,
                 object_store_dir,
+                wecom_qr_url,
+                edge,
             },
             signer,
             gateway_listener,

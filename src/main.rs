@@ -1,7 +1,7 @@
 //! `fleetdesk`: one binary, many targets.
 
 use clap::{Parser, Subcommand};
-use fleetdesk_kit::config::{CommonConfig, ServiceConfig};
+use fleetdesk_kit::config::{CommonConfig, DomainServiceConfig, ServiceConfig};
 use fleetdesk_kit::{Shutdown, telemetry};
 
 #[derive(Debug, Parser)]
@@ -39,6 +39,8 @@ enum Target {
         demo: bool,
         #[command(flatten)]
         sign_in: fleetdesk::SignInConfig,
+        #[command(flatten)]
+        edge: fleetdesk_gateway::EdgeSettings,
     },
     /// The edge HTTP gateway.
     Gateway(fleetdesk_gateway::Config),
@@ -47,7 +49,7 @@ enum Target {
     /// The org service.
     Org(fleetdesk_org::Config),
     /// The vehicle service.
-    Vehicle(ServiceConfig),
+    Vehicle(DomainServiceConfig),
     /// The energy service.
     Energy(ServiceConfig),
     /// The finance service.
@@ -61,6 +63,11 @@ enum Target {
     Seed {
         #[command(flatten)]
         common: CommonConfig,
+        /// Also generate this many vehicles (at most 1,000,000) over 200
+        /// enterprises, the demo enterprise the largest with a tenth (COPY;
+        /// idempotent per enterprise).
+        #[arg(long)]
+        vehicles: Option<usize>,
     },
     /// Print the edge API's OpenAPI document.
     Openapi,
@@ -128,20 +135,21 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             object_store_dir,
             demo,
             sign_in,
+            edge,
         } => {
             if demo {
                 fleetdesk::migrate(&common).await?;
                 fleetdesk::seed(&common).await?;
+                fleetdesk::seed_vehicles(&common).await?;
             }
-            let stack = fleetdesk::Stack::start(
-                common,
+            let parts = fleetdesk::StackParts {
                 sign_in,
-                &http_addr,
                 console_dir,
                 object_store_dir,
-                shutdown.clone(),
-            )
-            .await?;
+                edge,
+            };
+            let stack =
+                fleetdesk::Stack::start_with(common, parts, &http_addr, shutdown.clone()).await?;
             if let Some(wecom) = &stack.wecom {
                 tracing::info!(url = %wecom.base_url, "WeCom stand-in is up.");
             }
@@ -170,11 +178,11 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 .await
         }
         Target::Vehicle(config) => {
-            let verifier = config.common.signer()?.verifier();
-            fleetdesk_vehicle::Application::build(config, verifier)
-                .await?
-                .run_until_stopped(shutdown)
-                .await
+            let signer = config.service.common.signer()?;
+            let mut vehicle =
+                fleetdesk_vehicle::Application::build(config.service, signer.verifier()).await?;
+            vehicle.follow_org(&config.org_url, signer)?;
+            vehicle.run_until_stopped(shutdown).await
         }
         Target::Energy(config) => {
             let verifier = config.common.signer()?.verifier();
@@ -191,7 +199,14 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 .await
         }
         Target::Migrate { common } => fleetdesk::migrate(&common).await,
-        Target::Seed { common } => fleetdesk::seed(&common).await,
+        Target::Seed { common, vehicles } => {
+            fleetdesk::seed(&common).await?;
+            fleetdesk::seed_vehicles(&common).await?;
+            match vehicles {
+                Some(n) => fleetdesk::seed_scale(&common, n).await,
+                None => Ok(()),
+            }
+        }
         Target::Openapi => Ok(()),
         Target::WecomStandin { addr, secret } => {
             let listener = tokio::net::TcpListener::bind(&addr).await?;

@@ -27,7 +27,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use fleetdesk_kit::{ErrorCode, ServiceError};
 
-use crate::envelope::ApiError;
+use crate::envelope::{self, ApiError};
 use crate::extract::session_token;
 use crate::session::{self, Person, Principal};
 use crate::state::AppState;
@@ -92,9 +92,24 @@ impl AccessTable {
         }
     }
 
+    /// The access of a route; HEAD is served by GET and shares its decision.
     pub fn get(&self, method: &Method, path: &str) -> Option<&Access> {
+        let method = if method == Method::HEAD {
+            Method::GET
+        } else {
+            method.clone()
+        };
         self.routes
             .get(&(method.as_str().to_owned(), path.to_owned()))
+    }
+
+    /// The methods a declared path answers (empty for an unknown path).
+    pub fn methods_of(&self, path: &str) -> Vec<&str> {
+        self.routes
+            .keys()
+            .filter(|(_, p)| p == path)
+            .map(|(m, _)| m.as_str())
+            .collect()
     }
 
     /// Every (method, path, access), for tests and the catalogue.
@@ -105,7 +120,7 @@ impl AccessTable {
     }
 }
 
-fn access_of(requirements: &[serde_json::Value]) -> Access {
+pub fn access_of(requirements: &[serde_json::Value]) -> Access {
     let mut scopes = Vec::new();
     for requirement in requirements {
         let Some(map) = requirement.as_object() else {
@@ -139,8 +154,14 @@ pub async fn enforce(State(state): State<AppState>, mut req: Request, next: Next
         return next.run(req).await;
     };
     let Some(access) = state.access.get(req.method(), &path).cloned() else {
-        tracing::error!(%path, "Route has no access decision; refused.");
-        return ApiError::code(ErrorCode::Internal).into_response();
+        let allowed = state.access.methods_of(&path);
+        if allowed.is_empty() {
+            tracing::error!(%path, "Route has no access decision; refused.");
+            return ApiError::code(ErrorCode::Internal).into_response();
+        }
+        // A declared path asked with a method it does not answer (TRACE,
+        // OPTIONS, GET on a write-only path…).
+        return envelope::method_not_allowed(&allowed);
     };
     if access == Access::Public {
         return next.run(req).await;

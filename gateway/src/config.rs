@@ -2,6 +2,8 @@
 
 use fleetdesk_kit::config::CommonConfig;
 
+use crate::policy::{EdgeSettings, WECOM_QR_CONNECT_URL};
+
 #[derive(Debug, Clone, clap::Args)]
 pub struct Config {
     #[command(flatten)]
@@ -60,7 +62,9 @@ pub struct Config {
     #[arg(long, env = "FLEETDESK_SESSION_CACHE_SECS", default_value_t = 10)]
     pub session_cache_secs: u64,
 
-    /// Take the client address from X-Forwarded-For (only behind a trusted proxy).
+    /// Take the client address from X-Forwarded-For and the scheme from
+    /// X-Forwarded-Proto (only behind a trusted proxy; HSTS is sent when that
+    /// proxy says the request came over TLS).
     #[arg(long, env = "FLEETDESK_TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
 
@@ -71,4 +75,12 @@ pub struct Config {
         default_value = ".data/objects"
     )]
     pub object_store_dir: std::path::PathBuf,
+
+    /// WeCom's QR sign-in page (the same setting auth reads): the login page
+    /// frames it, so the Content-Security-Policy allows its origin.
+    #[arg(long = "wecom-qr-url", env = "FLEETDESK_WECOM_QR_URL", default_value = WECOM_QR_CONNECT_URL)]
+    pub wecom_qr_url: String,
+
+    #[command(flatten)]
+    pub edge: EdgeSettings,
 }

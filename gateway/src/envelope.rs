@@ -138,3 +138,21 @@ impl IntoResponse for ApiError {
         response
     }
 }
+
+/// The edge code of a method a path does not answer (HTTP 405). Not a service
+/// error: only the edge routes by method.
+pub const METHOD_NOT_ALLOWED: u32 = 4005;
+
+/// 405 in the envelope, with the `Allow` header listing what the path answers.
+pub fn method_not_allowed(allowed: &[&str]) -> Response {
+    let body = Envelope {
+        code: METHOD_NOT_ALLOWED,
+        msg: "不支持该请求方法".to_owned(),
+        data: serde_json::Value::Null,
+    };
+    let mut response = (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response();
+    if let Result::Ok(allow) = HeaderValue::from_str(&allowed.join(", ")) {
+        response.headers_mut().insert(header::ALLOW, allow);
+    }
+    response
+}

@@ -1,28 +1,19 @@
-//! Files (uploads, exports, statements) in the object store (ARCHITECTURE §5):
-//! a local directory for now (`FLEETDESK_OBJECT_STORE_DIR`); an
-//! S3-compatible store later through object_store's
-//! `["aws-base", "reqwest", "ring"]` features (not `aws`, which pulls aws-lc).
-//!
-//! Keys are namespaced by enterprise: `<enterprise_id>/<purpose>/<uuid>/<name>`.
-//! Downloads are short-lived links signed with HMAC-SHA256 over the key and
-//! the expiry; a link is only ever issued after the caller's enterprise was
-//! checked against the key (or the record that names it).
+//! Uploads and downloads on top of the object store (`kit::files`, shared
+//! with the services that write files such as exports): what each upload
+//! purpose accepts, and short-lived download links signed with HMAC-SHA256
+//! over the key and the expiry. A link is only ever issued after the
+//! caller's enterprise was checked against the key (or the record that
+//! names it).
 
-use std::sync::Arc;
-
-use bytes::Bytes;
-use fleetdesk_kit::{ErrorCode, ServiceError};
+use fleetdesk_kit::ServiceError;
+pub use fleetdesk_kit::files::{
+    FileStore, GONE, content_type, extension, gone, key_name, sanitise,
+};
 use hmac::{Hmac, Mac};
-use object_store::local::LocalFileSystem;
-use object_store::path::Path;
-use object_store::{GetResult, ObjectStore, ObjectStoreExt, PutPayload};
 use sha2::Sha256;
 
 /// How long a download link stays valid.
 pub const LINK_TTL_SECS: i64 = 10 * 60;
-
-/// The answer to a missing object, a bad or an expired link.
-pub const GONE: &str = "文件不存在或已过期";
 
 /// Image types the upload control accepts (spec §9).
 const IMAGES: &[&str] = &["png", "jpeg", "jpg", "webp", "gif"];
@@ -96,58 +87,44 @@ impl Purpose {
     }
 }
 
-/// The lower-case extension of a name, empty without one.
-pub fn extension(name: &str) -> String {
-    name.rsplit_once('.')
-        .map(|(_, ext)| ext.to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
-/// The content type of a stored name, from its extension.
-pub fn content_type(name: &str) -> &'static str {
-    match extension(name).as_str() {
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "webp" => "image/webp",
-        "gif" => "image/gif",
-        "xls" => "application/vnd.ms-excel",
-        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        "csv" => "text/csv; charset=utf-8",
-        "pdf" => "application/pdf",
-        _ => "application/octet-stream",
+/// The image type the first bytes of `bytes` say it is (magic numbers), if any.
+pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("png")
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some("jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("gif")
+    } else if bytes.len() >= 12 && bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WEBP" {
+        Some("webp")
+    } else {
+        None
     }
 }
 
-/// A file name safe as one key segment: its last path component, letters
-/// (any script), digits and `.-_()` kept, everything else `_`, at most 80
-/// characters keeping the extension, never starting with a dot.
-pub fn sanitise(name: &str) -> String {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or_default().trim();
-    let mut clean: String = base
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '(' | ')') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    const MAX: usize = 80;
-    if clean.chars().count() > MAX {
-        let ext = extension(&clean);
-        let keep = MAX.saturating_sub(ext.chars().count() + 1);
-        let stem: String = clean.chars().take(keep).collect();
-        clean = if ext.is_empty() {
-            stem
-        } else {
-            format!("{stem}.{ext}")
+impl Purpose {
+    /// For image purposes: the content must be an image of the type its name
+    /// says (jpg and jpeg are one), whatever the name claims.
+    pub fn check_content(&self, name: &str, bytes: &[u8]) -> Result<(), ServiceError> {
+        if self.types != IMAGES {
+            return Ok(());
+        }
+        let claimed = match extension(name).as_str() {
+            "jpg" => "jpeg".to_owned(),
+            other => other.to_owned(),
         };
+        match sniff_image(bytes) {
+            Some(found) if found == claimed => Ok(()),
+            Some(_) => Err(ServiceError::invalid(
+                "file",
+                "文件内容与扩展名不符，请上传真实格式的图片",
+            )),
+            None => Err(ServiceError::invalid(
+                "file",
+                format!("文件内容不是图片，请上传 {} 格式的图片", IMAGES.join("/")),
+            )),
+        }
     }
-    if clean.starts_with('.') || clean.is_empty() {
-        clean.insert(0, '_');
-    }
-    clean
 }
 
 /// A fresh key for an upload of `enterprise_id`.
@@ -158,75 +135,6 @@ pub fn new_key(enterprise_id: &str, purpose: &Purpose, name: &str) -> String {
         uuid::Uuid::new_v4(),
         sanitise(name)
     )
-}
-
-/// The name part of a key (its last segment).
-pub fn key_name(key: &str) -> &str {
-    key.rsplit('/').next().unwrap_or(key)
-}
-
-/// The object store.
-#[derive(Clone, Debug)]
-pub struct FileStore {
-    store: Arc<dyn ObjectStore>,
-}
-
-fn internal(err: &object_store::Error) -> ServiceError {
-    ServiceError::internal(err)
-}
-
-/// A key as a store path; `None` for keys that are not well-formed.
-fn path(key: &str) -> Option<Path> {
-    if key.is_empty() || key.starts_with('/') || key.ends_with('/') {
-        return None;
-    }
-    Path::parse(key).ok()
-}
-
-impl FileStore {
-    /// The store in a local directory, created when missing.
-    pub fn local(dir: &std::path::Path) -> anyhow::Result<FileStore> {
-        std::fs::create_dir_all(dir)?;
-        let store = LocalFileSystem::new_with_prefix(dir)?.with_automatic_cleanup(true);
-        Ok(FileStore {
-            store: Arc::new(store),
-        })
-    }
-
-    pub async fn put(&self, key: &str, bytes: Bytes) -> Result<(), ServiceError> {
-        let path = path(key).ok_or_else(|| ServiceError::invalid("key", "文件名无效"))?;
-        self.store
-            .put(&path, PutPayload::from(bytes))
-            .await
-            .map_err(|e| internal(&e))?;
-        Ok(())
-    }
-
-    /// Whether an object exists at `key`.
-    pub async fn exists(&self, key: &str) -> Result<bool, ServiceError> {
-        let Some(path) = path(key) else {
-            return Ok(false);
-        };
-        match self.store.head(&path).await {
-            Ok(_) => Ok(true),
-            Err(object_store::Error::NotFound { .. }) => Ok(false),
-            Err(e) => Err(internal(&e)),
-        }
-    }
-
-    /// The object at `key`; 4004 when there is none.
-    pub async fn get(&self, key: &str) -> Result<GetResult, ServiceError> {
-        let path = path(key).ok_or_else(gone)?;
-        match self.store.get(&path).await {
-            Ok(found) => Ok(found),
-            Err(object_store::Error::NotFound { .. }) => Err(gone()),
-            Err(e) => Err(internal(&e)),
-        }
-    }
-}
-
-pub fn gone() -> ServiceError {
-    ServiceError::new(ErrorCode::NotFound, GONE)
 }
 
 /// Signs and checks download links.
@@ -340,16 +248,44 @@ mod tests {
     }
 
     #[test]
-    fn sanitised_names_are_one_safe_segment() {
-        assert_eq!(sanitise("../../etc/passwd"), "passwd");
-        assert_eq!(sanitise("C:\\x\\车辆 列表(1).xlsx"), "车辆_列表(1).xlsx");
-        assert_eq!(sanitise(".hidden"), "_.hidden");
-        assert_eq!(sanitise("a%2F?#.png"), "a_2F__.png");
-        let long = sanitise(&format!("{}.xlsx", "长".repeat(200)));
-        assert_eq!(long.chars().count(), 80);
-        assert!(long.ends_with(".xlsx"));
-        let key = new_key("e1", &purpose("avatar").unwrap(), "我.png");
-        assert!(path(&key).is_some(), "{key}");
+    fn images_are_checked_by_their_content_not_their_name() {
+        let feedback = purpose("feedback").unwrap();
+        let png = b"\x89PNG\r\n\x1a\n....";
+        let jpeg = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0];
+        assert!(feedback.check_content("a.png", png).is_ok());
+        assert!(feedback.check_content("a.JPG", &jpeg).is_ok());
+        assert!(feedback.check_content("a.jpeg", &jpeg).is_ok());
+        assert!(feedback.check_content("a.gif", b"GIF89a..").is_ok());
+        assert!(
+            feedback
+                .check_content("a.webp", b"RIFF\0\0\0\0WEBPVP8 ")
+                .is_ok()
+        );
+        let not_image = feedback
+            .check_content("a.png", b"MZ\x90\0 an exe")
+            .unwrap_err();
+        assert_eq!(not_image.fields[0].field, "file");
+        assert!(
+            not_image.message.contains("不是图片"),
+            "{}",
+            not_image.message
+        );
+        assert!(feedback.check_content("a.png", &jpeg).is_err());
+        assert!(feedback.check_content("a.png", b"").is_err());
+        // Workbooks are not images: the import purpose does not sniff.
+        assert!(
+            purpose("import")
+                .unwrap()
+                .check_content("a.xlsx", b"xlsx")
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn upload_keys_are_namespaced_and_keep_the_name() {
+        let key = new_key("e1", &purpose("avatar").unwrap(), "../我.png");
+        assert!(fleetdesk_kit::files::path(&key).is_some(), "{key}");
+        assert!(key.starts_with("e1/avatar/"));
         assert_eq!(key_name(&key), "我.png");
     }
 

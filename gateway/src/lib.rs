@@ -4,10 +4,16 @@
 
 pub mod access;
 mod config;
+mod console;
 pub mod envelope;
+mod error_docs;
 mod extract;
 pub mod files;
+mod idempotency;
+pub mod imports;
+mod list;
 mod ops;
+pub mod policy;
 mod routes;
 mod session;
 mod state;
@@ -23,12 +29,12 @@ use fleetdesk_kit::config::Environment;
 use fleetdesk_kit::internal_token::TokenSigner;
 use fleetdesk_kit::{ErrorCode, Shutdown, events, grpc};
 use tokio::net::TcpListener;
-use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 
 pub use config::Config;
+pub use policy::EdgeSettings;
 
 use crate::access::AccessTable;
 use crate::envelope::ApiError;
@@ -64,11 +70,16 @@ impl utoipa::Modify for TokenScheme {
     }
 }
 
-/// The `/api/v1` routes with their OpenAPI document.
+/// The `/api/v1` routes with their OpenAPI document, every operation's error
+/// answers included.
 pub fn api() -> (axum::Router<AppState>, utoipa::openapi::OpenApi) {
-    OpenApiRouter::with_openapi(<ApiDoc as utoipa::OpenApi>::openapi())
+    let (router, doc) = OpenApiRouter::with_openapi(<ApiDoc as utoipa::OpenApi>::openapi())
         .nest("/api/v1", routes::api_v1())
-        .split_for_parts()
+        .split_for_parts();
+    let mut json = serde_json::to_value(&doc).expect("OpenAPI serialises");
+    error_docs::document(&mut json);
+    let doc = serde_json::from_value(json).expect("the documented OpenAPI reads back");
+    (router, doc)
 }
 
 /// The OpenAPI document, for generating console types without a server.
@@ -140,6 +151,10 @@ impl Application {
                 }),
             )
             .route(
+                "/api",
+                any(|| async { ApiError::code(ErrorCode::NotFound) }),
+            )
+            .route(
                 "/api/{*rest}",
                 any(|| async { ApiError::code(ErrorCode::NotFound) }),
             );
@@ -147,6 +162,7 @@ impl Application {
         let mut router = axum::Router::new()
             .merge(api_router)
             .merge(ops::router())
+            .layer(axum::middleware::from_fn(extract::refuse_nul_in_uri))
             .layer(axum::middleware::from_fn(ops::track))
             .layer(DefaultBodyLimit::max(config.body_limit))
             .layer(
@@ -173,14 +189,21 @@ impl Application {
             .as_ref()
             .filter(|d| d.join("index.html").exists())
         {
-            // Client-side routes fall back to index.html.
-            let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
-            router = router.fallback_service(files);
+            router = router.merge(console::router(dir));
         } else {
             router = router.fallback(|| async {
                 (axum::http::StatusCode::NOT_FOUND, "console not built").into_response()
             });
         }
+        let browser_policy = Arc::new(policy::Policy::new(
+            &config.edge,
+            &config.wecom_qr_url,
+            config.trust_forwarded_for,
+        ));
+        let router = router.layer(axum::middleware::from_fn_with_state(
+            browser_policy,
+            policy::apply,
+        ));
         let nats = events::connect_nats(&config.common.nats_url, "fleetdesk-gateway").await?;
         Ok(Application {
             listener,

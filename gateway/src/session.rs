@@ -11,19 +11,15 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::internal_token::Claims;
-use fleetdesk_kit::{ErrorCode, ServiceError};
-use fleetdesk_proto::auth::v1::{ResolveSessionRequest, SessionKind};
-use fleetdesk_proto::org::v1::{EnterpriseFlags, GetPrincipalRequest, Role};
+use fleetdesk_kit::reach::ReachClaim;
+use fleetdesk_kit::{ErrorCode, ServiceError, subjects};
+use fleetdesk_proto::auth::v1::{ResolveSessionRequest, SessionKind, SessionRevoked};
+use fleetdesk_proto::org::v1::{EnterpriseFlags, GetPrincipalRequest, PrincipalChanged, Role};
 use futures::StreamExt as _;
+use prost::Message as _;
 use sha2::{Digest as _, Sha256};
 
 use crate::state::AppState;
-
-/// Subject on which auth announces ended sessions.
-pub const SESSION_REVOKED_SUBJECT: &str = "fleetdesk.auth.session.revoked";
-/// Subject on which org announces that principals changed (user disabled,
-/// roles or lists edited).
-pub const PRINCIPAL_CHANGED_SUBJECT: &str = "fleetdesk.org.principal.changed";
 
 /// A signed-in person acting in one enterprise.
 #[derive(Debug, Clone)]
@@ -39,6 +35,8 @@ pub struct Principal {
     pub roles: Vec<Role>,
     pub permissions: HashSet<String>,
     pub flags: EnterpriseFlags,
+    /// How far the person's data reaches, as org computed it.
+    pub reach: ReachClaim,
     pub expires_at: DateTime<Utc>,
     /// The raw token, needed to end the session.
     pub token: String,
@@ -82,6 +80,7 @@ impl Principal {
             ent: Some(self.enterprise_id.clone()),
             acc: Some(self.account_id.clone()),
             perms,
+            reach: Some(self.reach.clone()),
             iat: 0,
             exp: 0,
         }
@@ -242,6 +241,7 @@ async fn resolve_any(state: &AppState, token: &str) -> Result<Resolved, ServiceE
             roles: principal.roles,
             permissions: principal.permission_values.into_iter().collect(),
             flags: principal.flags.unwrap_or_default(),
+            reach: reach_claim(principal.reach.as_ref()),
             expires_at,
             token: token.to_owned(),
         })
@@ -258,9 +258,25 @@ async fn resolve_any(state: &AppState, token: &str) -> Result<Resolved, ServiceE
     Ok(resolved)
 }
 
+/// The reach org computed, as the internal token carries it. Ids that are
+/// not uuids are dropped (they could match nothing anyway); no reach at all
+/// leaves only the person's own rows.
+fn reach_claim(reach: Option<&fleetdesk_proto::org::v1::Reach>) -> ReachClaim {
+    let ids = |ids: &[String]| -> Vec<uuid::Uuid> {
+        ids.iter()
+            .filter_map(|id| uuid::Uuid::parse_str(id).ok())
+            .collect()
+    };
+    reach.map_or_else(ReachClaim::default, |r| ReachClaim {
+        all: r.all,
+        subtrees: ids(&r.subtree_org_ids),
+        orgs: ids(&r.org_ids),
+    })
+}
+
 /// Evicts sessions that auth announces as ended, until the connection closes.
 pub async fn follow_revocations(client: async_nats::Client, cache: std::sync::Arc<SessionCache>) {
-    let mut subscription = match client.subscribe(SESSION_REVOKED_SUBJECT).await {
+    let mut subscription = match client.subscribe(subjects::AUTH_SESSION_REVOKED).await {
         Ok(s) => s,
         Err(err) => {
             tracing::warn!(error = %err, "Cannot follow session revocations; relying on cache expiry.");
@@ -268,27 +284,13 @@ pub async fn follow_revocations(client: async_nats::Client, cache: std::sync::Ar
         }
     };
     while let Some(message) = subscription.next().await {
-        let hash = serde_json::from_slice::<serde_json::Value>(&message.payload)
+        let hash = SessionRevoked::decode(message.payload.as_ref())
             .ok()
-            .and_then(|v| {
-                v.get("tokenHash")
-                    .and_then(|h| h.as_str())
-                    .and_then(|h| hex::decode(h).ok())
-            })
-            .and_then(|bytes| TokenHash::try_from(bytes).ok());
+            .and_then(|event| TokenHash::try_from(event.token_hash).ok());
         if let Some(hash) = hash {
             cache.evict(&hash);
         }
     }
-}
-
-/// What org's principal-changed event says.
-#[derive(Debug, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PrincipalChanged {
-    enterprise_id: Option<String>,
-    #[serde(default)]
-    user_ids: Vec<String>,
 }
 
 /// Evicts principals that org announces as changed, until the connection closes.
@@ -296,7 +298,7 @@ pub async fn follow_principal_changes(
     client: async_nats::Client,
     cache: std::sync::Arc<SessionCache>,
 ) {
-    let mut subscription = match client.subscribe(PRINCIPAL_CHANGED_SUBJECT).await {
+    let mut subscription = match client.subscribe(subjects::ORG_PRINCIPAL_CHANGED).await {
         Ok(s) => s,
         Err(err) => {
             tracing::warn!(error = %err, "Cannot follow principal changes; relying on cache expiry.");
@@ -304,9 +306,10 @@ pub async fn follow_principal_changes(
         }
     };
     while let Some(message) = subscription.next().await {
-        match serde_json::from_slice::<PrincipalChanged>(&message.payload) {
+        match PrincipalChanged::decode(message.payload.as_ref()) {
             Ok(change) => {
-                cache.evict_principals(change.enterprise_id.as_deref(), &change.user_ids);
+                let enterprise = Some(change.enterprise_id.as_str()).filter(|e| !e.is_empty());
+                cache.evict_principals(enterprise, &change.user_ids);
             }
             Err(err) => tracing::warn!(error = %err, "Unreadable principal change ignored."),
         }
@@ -330,9 +333,35 @@ mod tests {
             roles: Vec::new(),
             permissions: HashSet::new(),
             flags: EnterpriseFlags::default(),
+            reach: ReachClaim::default(),
             expires_at: Utc::now() + chrono::Duration::days(1),
             token: String::new(),
         })
+    }
+
+    #[test]
+    fn orgs_reach_is_signed_into_the_internal_token() {
+        let (root, single) = (uuid::Uuid::from_u128(3), uuid::Uuid::from_u128(4));
+        let reach = fleetdesk_proto::org::v1::Reach {
+            all: false,
+            subtree_org_ids: vec![root.to_string(), "not-a-uuid".into()],
+            org_ids: vec![single.to_string()],
+        };
+        let Resolved::Enterprise(mut principal) = principal("a", "u1") else {
+            unreachable!()
+        };
+        principal.reach = reach_claim(Some(&reach));
+        let claims = principal.claims();
+        assert_eq!(
+            claims.reach,
+            Some(ReachClaim {
+                all: false,
+                subtrees: vec![root],
+                orgs: vec![single],
+            })
+        );
+        // No reach from org leaves only the person's own rows.
+        assert_eq!(reach_claim(None), ReachClaim::default());
     }
 
     #[test]

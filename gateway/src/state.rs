@@ -8,11 +8,19 @@ use fleetdesk_proto::auth::v1::auth_service_client::AuthServiceClient;
 use fleetdesk_proto::energy::v1::energy_service_client::EnergyServiceClient;
 use fleetdesk_proto::finance::v1::finance_service_client::FinanceServiceClient;
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
-use fleetdesk_proto::vehicle::v1::vehicle_service_client::VehicleServiceClient;
+use fleetdesk_proto::vehicle::v1::asset_service_client::AssetServiceClient;
+use fleetdesk_proto::vehicle::v1::maintenance_service_client::MaintenanceServiceClient;
+use fleetdesk_proto::vehicle::v1::risk_service_client::RiskServiceClient;
+use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
 use tonic::transport::Channel;
 
+/// Metadata with the caller's display name (UTF-8) for change logs.
+const OPERATOR_NAME_KEY: &str = "operator-name-bin";
+
 use crate::access::AccessTable;
+use crate::envelope::ApiError;
 use crate::files::{FileStore, LinkSigner};
+use crate::idempotency::IdempotencyKey;
 use crate::session::{Principal, SessionCache};
 
 /// One channel per upstream service.
@@ -63,8 +71,24 @@ impl AppState {
         OrgServiceClient::new(self.upstreams.org.clone())
     }
 
-    pub fn vehicle(&self) -> VehicleServiceClient<Channel> {
-        VehicleServiceClient::new(self.upstreams.vehicle.clone())
+    /// Vehicle assets: vehicles, bindings, private cars, drivers, usage records.
+    pub fn assets(&self) -> AssetServiceClient<Channel> {
+        AssetServiceClient::new(self.upstreams.vehicle.clone())
+    }
+
+    /// Monitoring: geofences, positions, remote lock, operation reports.
+    pub fn telemetry(&self) -> TelemetryServiceClient<Channel> {
+        TelemetryServiceClient::new(self.upstreams.vehicle.clone())
+    }
+
+    /// Risk control: alarms, accidents, warnings, video.
+    pub fn risk(&self) -> RiskServiceClient<Channel> {
+        RiskServiceClient::new(self.upstreams.vehicle.clone())
+    }
+
+    /// Vehicle management: violations, maintenance, inspections, repairs, insurance.
+    pub fn maintenance(&self) -> MaintenanceServiceClient<Channel> {
+        MaintenanceServiceClient::new(self.upstreams.vehicle.clone())
     }
 
     pub fn energy(&self) -> EnergyServiceClient<Channel> {
@@ -80,8 +104,26 @@ impl AppState {
         fleetdesk_kit::grpc::outgoing(message, &self.signer, &Claims::service("gateway"))
     }
 
-    /// A request made on behalf of a signed-in user in their enterprise.
+    /// A request made on behalf of a signed-in user in their enterprise. It
+    /// carries the user's display name for the services' change logs.
     pub fn as_user<T>(&self, principal: &Principal, message: T) -> tonic::Request<T> {
-        fleetdesk_kit::grpc::outgoing(message, &self.signer, &principal.claims())
+        let mut req = fleetdesk_kit::grpc::outgoing(message, &self.signer, &principal.claims());
+        req.metadata_mut().insert_bin(
+            OPERATOR_NAME_KEY,
+            tonic::metadata::MetadataValue::from_bytes(principal.name.as_bytes()),
+        );
+        req
+    }
+
+    /// [`AppState::as_user`] for a create that takes an `Idempotency-Key`.
+    pub fn as_user_once<T>(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        message: T,
+    ) -> Result<tonic::Request<T>, ApiError> {
+        let mut req = self.as_user(principal, message);
+        key.apply(&mut req)?;
+        Ok(req)
     }
 }

@@ -8,6 +8,10 @@ use crate::helpers::spawn_app;
 async fn export_records_show_status_and_a_link_only_when_the_file_is_ready() {
     let app = spawn_app().await;
     let token = app.token("demo_ops").await;
+    // The seed has only the failed export; a finished and a running one are added.
+    app.export_record("demo", "车辆档案导出", 3, "exports/a/car-files.xlsx")
+        .await;
+    app.export_record("demo", "账单明细导出", 2, "").await;
     let (status, list) = app.get("/api/v1/export-records", Some(&token)).await;
     assert_eq!(status, 200, "{list}");
     assert_eq!(
@@ -60,6 +64,19 @@ async fn export_records_show_status_and_a_link_only_when_the_file_is_ready() {
         .await;
     assert_eq!(detail["data"]["status"], 5);
     assert_eq!(detail["data"]["downloadUrl"], "");
+}
+
+#[tokio::test]
+async fn the_demo_seed_has_no_export_the_system_does_not_back() {
+    let app = spawn_app().await;
+    let token = app.token("demo").await;
+    let (_, list) = app.get("/api/v1/export-records", Some(&token)).await;
+    let records = list["data"]["list"].as_array().unwrap();
+    assert!(!records.is_empty(), "{list}");
+    for r in records {
+        // Nothing finished without its file, nothing running that will never finish.
+        assert_eq!(r["status"], 4, "{r}");
+    }
 }
 
 #[tokio::test]
@@ -116,6 +133,8 @@ async fn feedback_keeps_attachments_and_masks_the_contact() {
         json!({ "content": "x".repeat(501) }),
         json!({ "content": "ok", "attachmentKeys": ["a,b.png"] }),
         json!({ "content": "ok", "attachmentKeys": vec!["a.png"; 11] }),
+        // The contact is a phone or an e-mail (the hint says 手机号或邮箱).
+        json!({ "content": "ok", "contact": "abc" }),
     ] {
         let (status, body) = app
             .post("/api/v1/help/feedback", Some(&token), bad.clone())
@@ -125,12 +144,21 @@ async fn feedback_keeps_attachments_and_masks_the_contact() {
 }
 
 #[tokio::test]
-async fn the_customer_service_page_gives_phone_and_hours() {
+async fn the_customer_service_page_gives_the_configured_line_hours_and_next_opening() {
     let app = spawn_app().await;
+    // demo_ops holds no system-settings permission: customer service is for everyone.
     let token = app.token("demo_ops").await;
     let (status, body) = app.get("/api/v1/help/customer-service", Some(&token)).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["data"]["phone"], "400-800-1234");
-    assert_eq!(body["data"]["hours"], "08:00-22:00");
-    assert!(body["data"]["chatAvailable"].is_boolean());
+    let data = &body["data"];
+    assert_eq!(data["phone"], "400-820-8820", "the org service's settings");
+    assert_eq!(data["hours"], "08:00-22:00");
+    assert_eq!(data["email"], "kefu@fleetdesk.cn");
+    let open = data["chatAvailable"].as_bool().unwrap();
+    let next = data["nextOpenTime"].as_str().unwrap();
+    // Open: no next opening; closed: the next 08:00 China time.
+    assert_eq!(open, next.is_empty(), "{data}");
+    if !open {
+        assert!(next.contains("T08:00:00+08:00"), "{next}");
+    }
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, envelope, spawn_app};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n fleetdesk test image";
+const JPEG: &[u8] = b"\xff\xd8\xff\xe0 fleetdesk test photo";
 
 async fn upload(
     app: &TestApp,
@@ -133,7 +134,7 @@ async fn an_upload_downloads_through_its_signed_link_only() {
 async fn uploads_follow_the_upload_controls_rules() {
     let app = spawn_app().await;
     let token = app.token("demo_ops").await;
-    let cases: [(&str, &str, Vec<u8>, &str, &str); 7] = [
+    let cases: [(&str, &str, Vec<u8>, &str, &str); 9] = [
         (
             "feedback",
             "a,b.png",
@@ -183,6 +184,21 @@ async fn uploads_follow_the_upload_controls_rules() {
             "purpose",
             "用途只能是 feedback、import 或 avatar",
         ),
+        // The content decides, not the name: a program renamed .png, a JPEG named .png.
+        (
+            "feedback",
+            "截图.png",
+            b"MZ\x90\0 not a picture".to_vec(),
+            "file",
+            "文件内容不是图片，请上传 png/jpeg/jpg/webp/gif 格式的图片",
+        ),
+        (
+            "avatar",
+            "me.png",
+            JPEG.to_vec(),
+            "file",
+            "文件内容与扩展名不符，请上传真实格式的图片",
+        ),
     ];
     for (purpose, name, bytes, field, message) in cases {
         let (status, body) = upload(&app, &token, purpose, name, bytes).await;
@@ -229,14 +245,7 @@ async fn feedback_takes_only_the_enterprises_own_feedback_uploads() {
     let app = spawn_app().await;
     let token = app.token("demo_ops").await;
     let (_, first) = upload(&app, &token, "feedback", "截图1.png", PNG.to_vec()).await;
-    let (_, second) = upload(
-        &app,
-        &token,
-        "feedback",
-        "截图2.jpg",
-        b"jpeg bytes".to_vec(),
-    )
-    .await;
+    let (_, second) = upload(&app, &token, "feedback", "截图2.jpg", JPEG.to_vec()).await;
     let keys = [&first, &second].map(|b| b["data"]["key"].as_str().unwrap().to_owned());
     let (status, sent) = app
         .post(
@@ -255,10 +264,7 @@ async fn feedback_takes_only_the_enterprises_own_feedback_uploads() {
     let (status, _, _, bytes) = download(&app, attachments[0]["url"].as_str().unwrap()).await;
     assert_eq!((status, bytes.as_slice()), (200, PNG));
     let (_, kind, _, bytes) = download(&app, attachments[1]["url"].as_str().unwrap()).await;
-    assert_eq!(
-        (kind.as_str(), bytes.as_slice()),
-        ("image/jpeg", &b"jpeg bytes"[..])
-    );
+    assert_eq!((kind.as_str(), bytes.as_slice()), ("image/jpeg", JPEG));
 
     // Keys not uploaded, of another purpose, or of another enterprise: 4000.
     let (_, import) = upload(&app, &token, "import", "a.xlsx", b"xlsx".to_vec()).await;
@@ -302,6 +308,9 @@ async fn feedback_takes_only_the_enterprises_own_feedback_uploads() {
 async fn a_finished_export_downloads_for_its_enterprise_only() {
     let app = spawn_app().await;
     let token = app.token("demo_ops").await;
+    app.export_record("demo", "车辆档案导出", 3, "exports/a/car-files.xlsx")
+        .await;
+    app.export_record("demo", "账单明细导出", 2, "").await;
     let (_, list) = app.get("/api/v1/export-records", Some(&token)).await;
     let records = list["data"]["list"].as_array().unwrap();
     let id_of = |status: i64| {

@@ -182,6 +182,27 @@ impl TestApp {
         .await
     }
 
+    /// An export record of demo enterprise A requested by `user_name` (the demo
+    /// seed has only a failed one): 3 finished with `file_key`, 2 running, … .
+    pub async fn export_record(
+        &self,
+        user_name: &str,
+        name: &str,
+        status: i16,
+        file_key: &str,
+    ) -> String {
+        self.sql_text(&format!(
+            "insert into org.export_record (id, enterprise_id, name, module, status, requested_by, \
+             requested_by_name, row_count, file_key, finished_at, expires_at) \
+             select gen_random_uuid(), m.enterprise_id, '{name}', 'carFiles', {status}, m.id, m.name, \
+             case when {status} = 3 then 128 else 0 end, '{file_key}', \
+             case when {status} = 3 then now() end, case when {status} = 3 then now() + interval '7 days' end \
+             from org.member m join org.enterprise e on e.id = m.enterprise_id \
+             where e.code = 'DEMO-LOGISTICS' and m.user_name = '{user_name}' returning id::text"
+        ))
+        .await
+    }
+
     pub async fn sql(&self, statement: &str) {
         let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
         sqlx::query(statement).execute(&pool).await.expect("sql");

@@ -94,6 +94,11 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
                     "{path}: {body}"
                 );
             }
+        } else if route == "/api/v1/operation-logs" {
+            // A log names its business: without one it is a 4000, never a
+            // list (tenancy.rs sends A's business ids and gets 4004).
+            let (status, body) = app.get(route, Some(&token_b)).await;
+            assert_eq!((status, body["code"].as_u64()), (400, Some(4000)), "{body}");
         } else if route == "/api/v1/files/download" {
             // Public by signature: without a link signed for A's key, nothing.
             let (status, body) = app.get(route, Some(&token_b)).await;

@@ -2,8 +2,11 @@
 //! services over loopback gRPC, the gateway over real HTTP.
 
 mod approvals;
+mod drivers;
+mod edge;
 mod enterprise_lists;
 mod enterprises;
+mod export_jobs;
 mod exports_help;
 mod files;
 mod helpers;
@@ -12,6 +15,8 @@ mod lockout;
 mod login_log;
 mod notices;
 mod org_fixtures;
+mod org_replica;
+mod org_rules;
 mod password;
 mod production;
 mod reflection;
@@ -25,4 +30,7 @@ mod sign_in;
 mod sms;
 mod system_settings;
 mod tenancy;
+mod usage_records;
+mod vehicles;
+mod vehicles_plans;
 mod wecom;

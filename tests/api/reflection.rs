@@ -52,7 +52,10 @@ async fn reflection_lists_every_service_and_its_methods_on_each_target() {
     let expected_services = [
         ("auth", "fleetdesk.auth.v1.AuthService"),
         ("org", "fleetdesk.org.v1.OrgService"),
-        ("vehicle", "fleetdesk.vehicle.v1.VehicleService"),
+        ("vehicle", "fleetdesk.vehicle.v1.AssetService"),
+        ("vehicle", "fleetdesk.vehicle.v1.TelemetryService"),
+        ("vehicle", "fleetdesk.vehicle.v1.RiskService"),
+        ("vehicle", "fleetdesk.vehicle.v1.MaintenanceService"),
         ("energy", "fleetdesk.energy.v1.EnergyService"),
         ("finance", "fleetdesk.finance.v1.FinanceService"),
     ];

@@ -144,6 +144,10 @@ async fn approvals_are_listed_counted_and_opened_only_within_the_data_scope() {
 async fn export_records_follow_the_requesting_member_through_the_data_scope() {
     let app = spawn_app().await;
     let admin = app.token("demo").await;
+    // Besides the seeded (failed) export of demo_ops: the administrator's finished and running ones.
+    app.export_record("demo", "车辆档案导出", 3, "exports/a/car-files.xlsx")
+        .await;
+    app.export_record("demo", "账单明细导出", 2, "").await;
     let (_, all) = app.get("/api/v1/export-records", Some(&admin)).await;
     assert_eq!(all["data"]["total"], 3, "{all}");
     let by = |name: &str| -> String {

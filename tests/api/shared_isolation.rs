@@ -48,7 +48,7 @@ async fn enterprise_b_gets_4004_for_every_enterprise_a_id_and_changes_nothing() 
     let notices = ids_of_a(&app, "notice").await;
     let approvals = ids_of_a(&app, "approval").await;
     let exports = ids_of_a(&app, "export_record").await;
-    assert!(notices.len() >= 3 && approvals.len() >= 4 && exports.len() >= 3);
+    assert!(notices.len() >= 3 && approvals.len() >= 4 && !exports.is_empty());
 
     for id in &notices {
         let path = format!("/api/v1/notices/{id}");

@@ -79,6 +79,14 @@ async fn the_sixth_try_after_five_wrong_ones_is_refused_even_with_the_right_code
     for _ in 0..5 {
         assert_eq!(app.login_sms(DEMO_PHONE, wrong).await.0, 400);
     }
+    // Five failures from one address lock the account for it...
+    let (status, body) = app.login_sms(DEMO_PHONE, &code).await;
+    assert_eq!(
+        (status, body["msg"].as_str()),
+        (429, Some("登录失败次数过多，账号已锁定，请 15 分钟后再试"))
+    );
+    // ...and, lock or not, the code itself is spent.
+    app.sql("delete from auth.sign_in_guard").await;
     let (status, body) = app.login_sms(DEMO_PHONE, &code).await;
     assert_eq!(
         (status, body["msg"].as_str()),

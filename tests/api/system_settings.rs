@@ -111,7 +111,7 @@ async fn an_organisation_tree_grows_moves_and_disables_but_never_loops() {
         .await;
     assert_eq!(
         (status, field(&body), body["msg"].as_str()),
-        (400, "name", Some("请输入机构名称"))
+        (400, "name", Some("请输入组织名称"))
     );
     let (status, body) = app
         .post(
@@ -122,7 +122,7 @@ async fn an_organisation_tree_grows_moves_and_disables_but_never_loops() {
         .await;
     assert_eq!(
         (status, body["code"].as_u64(), body["msg"].as_str()),
-        (409, Some(4009), Some("机构编码已存在"))
+        (409, Some(4009), Some("组织编码已存在"))
     );
 
     // Moving takes the subtree along and renumbers levels.
@@ -293,7 +293,7 @@ async fn roles_take_catalogue_values_shown_as_a_tree_and_a_data_scope() {
         .post(
             "/api/v1/system/roles",
             Some(&admin),
-            role(json!([]), json!(5)),
+            role(json!(["as:sys:car"]), json!(5)),
         )
         .await;
     assert_eq!(
@@ -332,7 +332,7 @@ async fn a_new_user_signs_in_with_only_their_roles_and_sees_only_their_subtree()
     let app = spawn_app().await;
     let admin = app.token("demo").await;
     let east = app.org_a("A01").await;
-    let (_, user_id, token) = user_with_role(
+    let (role_id, user_id, token) = user_with_role(
         &app,
         &admin,
         "qianba",
@@ -396,24 +396,25 @@ async fn a_new_user_signs_in_with_only_their_roles_and_sees_only_their_subtree()
     assert_eq!(filtered["data"]["total"], 1);
     assert_eq!(filtered["data"]["list"][0]["userName"], "demo_ops");
 
-    // Adding the same account twice is a conflict naming the field.
+    // Adding the same person twice is a conflict (linking finds them already here).
     let (status, body) = app
         .post(
             "/api/v1/system/users",
             Some(&admin),
-            json!({ "name": "重复", "userName": "qianba", "phone": "13900002222", "orgId": east }),
+            json!({ "name": "重复", "userName": "qianba", "phone": "13900002222", "orgId": east,
+                    "roleIds": [role_id] }),
         )
         .await;
     assert_eq!(
         (status, body["msg"].as_str()),
-        (409, Some("账号已存在")),
+        (409, Some("该人员已是本企业成员")),
         "{body}"
     );
     let (status, body) = app
         .post(
             "/api/v1/system/users",
             Some(&admin),
-            json!({ "name": "新人", "userName": "xinren", "phone": "139", "orgId": east }),
+            json!({ "name": "新人", "userName": "xinren", "phone": "139", "orgId": east, "roleIds": [role_id] }),
         )
         .await;
     assert_eq!(
@@ -439,12 +440,21 @@ async fn removing_a_role_or_disabling_a_user_bites_on_the_next_request() {
     // Warm the gateway's principal cache.
     assert_eq!(app.get("/api/v1/system/users", Some(&token)).await.0, 200);
 
+    // Every user keeps a role: the user-list role is swapped for one without it.
+    let (status, other) = app
+        .post(
+            "/api/v1/system/roles",
+            Some(&admin),
+            json!({ "name": "仅消息", "permissionValues": ["as:message:pageInfo"], "dataScope": 5 }),
+        )
+        .await;
+    assert_eq!(status, 200, "{other}");
     let (status, body) = app
         .send(
             "PUT",
             &format!("/api/v1/system/users/{user_id}"),
             Some(&admin),
-            json!({ "name": "钱八", "orgId": east, "roleIds": [] }),
+            json!({ "name": "钱八", "orgId": east, "roleIds": [other["data"]["id"]] }),
         )
         .await;
     assert_eq!(status, 200, "{body}");

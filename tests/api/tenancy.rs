@@ -47,6 +47,10 @@ async fn every_tenant_owned_table_in_every_schema_has_forced_row_level_security(
         "org.org_unit",
         "org.role",
         "org.enterprise_list_entry",
+        "vehicle.vehicle",
+        "vehicle.vehicle_binding",
+        "vehicle.private_car",
+        "vehicle.idempotency_key",
     ] {
         assert!(
             names.contains(&expected),
@@ -131,9 +135,67 @@ fn any_body() -> serde_json::Value {
     })
 }
 
+/// The same for vehicle routes, whose forms take enum names: a valid vehicle.
+fn body_for(route: &str) -> serde_json::Value {
+    if route.starts_with("/api/v1/drivers") {
+        return json!({
+            "orgId": "", "name": "改名", "phone": "13912345678", "idNumber": "11010519491231002X",
+            "licenceClass": "C1", "licenceExpireTime": "2030-01-01", "status": "ACTIVE",
+            "sensitiveType": 1
+        });
+    }
+    if route.starts_with("/api/v1/usage-records") {
+        return json!({
+            "vehicleId": "", "contractNo": "ZL-1", "startTime": "2026-01-01",
+            "endTime": "2027-01-01", "rent": { "monthlyRentFen": 100000, "termMonths": 12 }
+        });
+    }
+    if !(route.starts_with("/api/v1/vehicle") || route.starts_with("/api/v1/private-car")) {
+        return any_body();
+    }
+    json!({
+        "orgId": "", "plateNumber": "粤BD12345", "vin": "1M8GDM9AXKP042788", "brand": "比亚迪",
+        "model": "T5", "category": "LIGHT_TRUCK", "energyType": "BATTERY_ELECTRIC",
+        "ownershipType": "RENTED", "status": "IDLE", "batteryCapacityWh": 81000,
+        "terminalId": "T-1", "terminalSim": "14412345678", "approve": true, "remark": ""
+    })
+}
+
+/// Gives enterprise A a vehicle with a terminal binding and a private car,
+/// so their ids are among those tenant B tries.
+async fn vehicle_rows_of_a(app: &TestApp) {
+    let admin = app.token("demo").await;
+    let (_, orgs) = app.get("/api/v1/system/orgs", Some(&admin)).await;
+    let org = orgs["data"][0]["id"].clone();
+    let mut vehicle = body_for("/api/v1/vehicles");
+    vehicle["orgId"] = org.clone();
+    let (status, body) = app.post("/api/v1/vehicles", Some(&admin), vehicle).await;
+    assert_eq!(status, 200, "{body}");
+    // A driver and a usage record of A, with their operation-log rows.
+    let mut driver = body_for("/api/v1/drivers");
+    driver["orgId"] = org.clone();
+    let (status, created) = app.post("/api/v1/drivers", Some(&admin), driver).await;
+    assert_eq!(status, 200, "{created}");
+    let mut usage = body_for("/api/v1/usage-records");
+    usage["vehicleId"] = body["data"]["id"].clone();
+    let (status, created) = app.post("/api/v1/usage-records", Some(&admin), usage).await;
+    assert_eq!(status, 200, "{created}");
+    let (status, body) = app
+        .post(
+            "/api/v1/private-cars",
+            Some(&admin),
+            json!({ "orgId": org, "plateNumber": "浙A88888", "vin": "1M8GDM9AXKP042788",
+                    "brand": "大众", "model": "朗逸", "energyType": "FUEL",
+                    "ownerName": "张三", "ownerPhone": "13912345678" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
 #[tokio::test]
 async fn a_tenant_b_token_on_every_tenant_a_id_of_every_route_finds_nothing_and_changes_nothing() {
     let app = spawn_app().await;
+    vehicle_rows_of_a(&app).await;
     let token_b = app.token("demo2").await;
     let tables = tenant_tables(&app).await;
     let ids = ids_of_a(&app, &tables).await;
@@ -157,7 +219,9 @@ async fn a_tenant_b_token_on_every_tenant_a_id_of_every_route_finds_nothing_and_
                 let close = open + path[open..].find('}').unwrap();
                 path.replace_range(open..=close, id);
             }
-            let (status, body) = app.send(method, &path, Some(&token_b), any_body()).await;
+            let (status, body) = app
+                .send(method, &path, Some(&token_b), body_for(route))
+                .await;
             tries += 1;
             if (status, body["code"].as_u64()) != (404, Some(4004)) {
                 wrong.push(format!(

@@ -41,7 +41,7 @@ describe('identity', () => {
     await page.goto('/login');
     await page.getByRole('tab', { name: '手机号登录' }).click();
     await page.getByPlaceholder('请输入手机号').fill(phone);
-    await page.getByRole('button', { name: '发送验证码' }).click();
+    await page.getByRole('button', { name: '发送', exact: true }).click();
     const countdown = page.getByRole('button', { name: /重新发送\(\d+\)/ });
     await countdown.waitFor();
     assert.equal(await countdown.isDisabled(), true, 'locked while counting down');
@@ -53,7 +53,7 @@ describe('identity', () => {
     await other.page.goto('/login');
     await other.page.getByRole('tab', { name: '手机号登录' }).click();
     await other.page.getByPlaceholder('请输入手机号').fill(phone);
-    await other.page.getByRole('button', { name: '发送验证码' }).click();
+    await other.page.getByRole('button', { name: '发送', exact: true }).click();
     await toast(other.page, /秒后再试/).waitFor();
     const wait = other.page.getByRole('button', { name: /重新发送\(\d+\)/ });
     await wait.waitFor();
@@ -201,7 +201,7 @@ describe('identity', () => {
     await page.getByRole('button', { name: '忘记密码？' }).click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '通过手机号重置密码' });
     await dialog.getByPlaceholder('请输入手机号').fill(phone);
-    await dialog.getByRole('button', { name: '发送验证码' }).click();
+    await dialog.getByRole('button', { name: '发送', exact: true }).click();
     await dialog.getByRole('button', { name: /重新发送\(\d+\)/ }).waitFor();
     await dialog.getByPlaceholder('请输入验证码').fill(await waitForSmsCode(phone, before));
     await dialog.getByLabel('新密码', { exact: true }).fill(PASSWORD);

@@ -44,7 +44,7 @@ describe('sign-in page', () => {
     await page.goto('/login');
     await page.getByRole('tab', { name: '手机号登录' }).click();
     const phone = page.getByPlaceholder('请输入手机号');
-    const send = page.getByRole('button', { name: '发送验证码' });
+    const send = page.getByRole('button', { name: '发送', exact: true });
     await phone.fill('2345');
     await page.getByText('请输入正确的手机号').waitFor();
     assert.equal(await send.isDisabled(), true);

@@ -81,7 +81,7 @@ describe('shell for demo (every permission)', () => {
     await page.keyboard.press('Escape');
     await tabs.filter({ hasText: '用户管理' }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: '刷新' }).click();
-    await page.waitForURL('**/systemSetting/userManagement');
+    await page.waitForURL((url) => url.pathname === '/systemSetting/userManagement'); // back from /redirect/…
     await page.getByTestId('user-management').waitFor();
 
     await tabs.filter({ hasText: '用户管理' }).click({ button: 'right' });

@@ -50,7 +50,7 @@ describe('system settings', () => {
     const orgDialog = dialog(page, '新增组织');
     await orgDialog.getByLabel('组织名称').fill(ORG_NAME);
     await orgDialog.getByLabel('组织编码').fill('华东');
-    await orgDialog.getByText('机构编码为 1 到 32 位字母、数字、- 或 _').waitFor();
+    await orgDialog.getByText('组织编码为 1 到 32 位字母、数字、- 或 _').waitFor();
     await orgDialog.getByLabel('组织编码').fill(ORG_CODE);
     await orgDialog.getByRole('button', { name: '提 交' }).click();
     await orgDialog.waitFor({ state: 'hidden' });
@@ -74,8 +74,9 @@ describe('system settings', () => {
     await roleDialog.getByLabel('角色名称').fill(ROLE_NAME);
     const tree = roleDialog.getByTestId('permission-tree');
     await tree.locator('.ant-tree-treenode').filter({ hasText: '车辆资产' }).locator('.ant-tree-checkbox').click();
-    await tree.locator('.ant-tree-checkbox-checked').nth(1).waitFor();
-    assert.equal(await tree.locator('.ant-tree-checkbox-checked').count(), 2, 'vehicle assets and car management checked');
+    await tree.locator('.ant-tree-checkbox-indeterminate').first().waitFor();
+    assert.equal(await tree.locator('.ant-tree-checkbox-checked').count(), 1, 'vehicle assets checked');
+    assert.equal(await tree.locator('.ant-tree-checkbox-indeterminate').count(), 1, 'car management (granted with it) half-checked');
     await screenshot(page, 'role-form');
     await roleDialog.getByRole('button', { name: '提 交' }).click();
     await roleDialog.waitFor({ state: 'hidden' });
@@ -159,8 +160,9 @@ describe('system settings', () => {
     await moveDialog.waitFor({ state: 'hidden' });
     const row = orgs.locator('tr', { hasText: child });
     // The tree refetches after the move: wait for the new level rather than read the old one.
-    await row.locator('td').nth(2).filter({ hasText: /^2$/ }).waitFor();
-    assert.equal(await row.locator('td').nth(2).innerText(), '2', 'now one level down');
+    // New organisations without a parent go under the root (level 2): the child is now level 3.
+    await row.locator('td').nth(2).filter({ hasText: /^3$/ }).waitFor();
+    assert.equal(await row.locator('td').nth(2).innerText(), '3', 'now one level down');
 
     // Disable and enable again.
     await row.getByRole('button', { name: '停用' }).click();

@@ -134,6 +134,7 @@ async fn upload(
     if bytes.is_empty() {
         return Err(ApiError::invalid("file", "上传文件不能为空"));
     }
+    purpose.check_content(&name, &bytes)?;
     let key = files::new_key(&principal.enterprise_id, &purpose, &name);
     let size = bytes.len() as u64;
     state.files.put(&key, bytes).await?;

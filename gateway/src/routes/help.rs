@@ -2,7 +2,7 @@
 //! online customer-service page. Open to every signed-in user.
 
 use axum::extract::{Path, State};
-use chrono::{FixedOffset, NaiveTime, Utc};
+use chrono::{DateTime, FixedOffset, NaiveTime, Utc};
 use fleetdesk_proto::org::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -242,62 +242,84 @@ async fn list_feedback(
     }))
 }
 
-/// The online customer page and the shell's float.
+/// The online customer page and the shell's float: one source, the org
+/// service's customer-service settings.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerServiceBody {
+    /// The hotline.
     pub phone: String,
     /// Chat hours in China time, e.g. 08:00-22:00.
     pub hours: String,
     pub email: String,
+    /// Where the chat channel lives (e.g. WeCom customer service); empty when none.
+    pub chat_url: String,
     /// Chat is staffed right now.
     pub chat_available: bool,
+    /// While closed: when chat opens next (RFC 3339, China time); empty while open.
+    pub next_open_time: String,
 }
 
-/// Whether `now` (China time, HH:MM) lies within `hours` ("08:00-22:00").
-pub fn within_hours(hours: &str, now: NaiveTime) -> bool {
-    let parse = |s: &str| NaiveTime::parse_from_str(s.trim(), "%H:%M").ok();
-    match hours.split_once('-').map(|(a, b)| (parse(a), parse(b))) {
-        Some((Some(start), Some(end))) => start <= now && now < end,
+fn parse_time(value: &str) -> Option<NaiveTime> {
+    NaiveTime::parse_from_str(value.trim(), "%H:%M").ok()
+}
+
+/// Whether `now` (China time) lies within [open, close).
+pub fn within_hours(open: &str, close: &str, now: NaiveTime) -> bool {
+    match (parse_time(open), parse_time(close)) {
+        (Some(start), Some(end)) => start <= now && now < end,
         _ => false,
     }
 }
 
+/// When chat opens next after `now` (China time), if it is closed now.
+pub fn next_opening(
+    open: &str,
+    close: &str,
+    now: DateTime<FixedOffset>,
+) -> Option<DateTime<FixedOffset>> {
+    let start = parse_time(open)?;
+    if within_hours(open, close, now.time()) {
+        return None;
+    }
+    let today = now.date_naive();
+    let day = if now.time() < start {
+        today
+    } else {
+        today.succ_opt()?
+    };
+    day.and_time(start)
+        .and_local_timezone(*now.offset())
+        .single()
+}
+
 #[utoipa::path(
     get, path = "/help/customer-service", tag = "help",
-    responses((status = 200, description = "Customer-service phone, chat hours and whether chat is open now", body = Envelope<CustomerServiceBody>)),
+    responses((status = 200, description = "Hotline, e-mail, chat hours and channel, whether chat is open now and when it opens next", body = Envelope<CustomerServiceBody>)),
     security(("token" = []))
 )]
 async fn customer_service(
     State(state): State<AppState>,
     principal: Principal,
 ) -> ApiResult<CustomerServiceBody> {
-    let answer = state
+    let settings = state
         .org()
-        .get_simple_dict_by_type(state.as_user(
-            &principal,
-            pb::GetSimpleDictByTypeRequest {
-                r#type: "CUSTOMER_SERVICE".to_owned(),
-            },
-        ))
+        .get_customer_service(state.as_user(&principal, pb::GetCustomerServiceRequest {}))
         .await?
         .into_inner();
-    let setting = |key: &str| {
-        answer
-            .entries
-            .iter()
-            .find(|e| e.value == key)
-            .map(|e| e.label.clone())
-            .unwrap_or_default()
-    };
-    let hours = setting("hours");
+    // Asia/Shanghai has no daylight saving: always UTC+8.
     let china = FixedOffset::east_opt(8 * 3600).expect("UTC+8");
-    let now = Utc::now().with_timezone(&china).time();
+    let now = Utc::now().with_timezone(&china);
+    let (open, close) = (&settings.open_time, &settings.close_time);
     Result::Ok(Ok(CustomerServiceBody {
-        chat_available: within_hours(&hours, now),
-        phone: setting("phone"),
-        email: setting("email"),
-        hours,
+        chat_available: within_hours(open, close, now.time()),
+        next_open_time: next_opening(open, close, now)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, false))
+            .unwrap_or_default(),
+        hours: format!("{open}-{close}"),
+        phone: settings.phone,
+        email: settings.email,
+        chat_url: settings.chat_url,
     }))
 }
 
@@ -308,10 +330,32 @@ mod tests {
     #[test]
     fn chat_is_open_within_its_hours_only() {
         let at = |h, m| NaiveTime::from_hms_opt(h, m, 0).unwrap();
-        assert!(within_hours("08:00-22:00", at(8, 0)));
-        assert!(within_hours("08:00-22:00", at(21, 59)));
-        assert!(!within_hours("08:00-22:00", at(22, 0)));
-        assert!(!within_hours("08:00-22:00", at(7, 59)));
-        assert!(!within_hours("", at(12, 0)));
+        assert!(within_hours("08:00", "22:00", at(8, 0)));
+        assert!(within_hours("08:00", "22:00", at(21, 59)));
+        assert!(!within_hours("08:00", "22:00", at(22, 0)));
+        assert!(!within_hours("08:00", "22:00", at(7, 59)));
+        assert!(!within_hours("", "", at(12, 0)));
+    }
+
+    #[test]
+    fn outside_its_hours_chat_says_when_it_opens() {
+        let china = FixedOffset::east_opt(8 * 3600).unwrap();
+        let at = |d, h, m| {
+            chrono::NaiveDate::from_ymd_opt(2026, 11, d)
+                .unwrap()
+                .and_hms_opt(h, m, 0)
+                .unwrap()
+                .and_local_timezone(china)
+                .unwrap()
+        };
+        assert_eq!(next_opening("08:00", "22:00", at(23, 12, 0)), None);
+        assert_eq!(
+            next_opening("08:00", "22:00", at(23, 6, 30)),
+            Some(at(23, 8, 0))
+        );
+        assert_eq!(
+            next_opening("08:00", "22:00", at(23, 22, 0)),
+            Some(at(24, 8, 0))
+        );
     }
 }

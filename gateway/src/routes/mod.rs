@@ -3,17 +3,23 @@
 pub mod approvals;
 pub mod auth;
 pub mod dev;
+pub mod drivers;
 pub mod exports;
 pub mod files;
 pub mod help;
 pub mod login_logs;
 pub mod me;
 pub mod notices;
+pub mod operation_logs;
 pub mod password;
 pub mod sensitive;
 pub mod shared_data;
 pub mod system;
+pub mod usage_records;
 pub mod users;
+pub mod vehicles;
+pub mod vehicles_bindings;
+pub mod vehicles_private_cars;
 
 use fleetdesk_proto::common::v1::PageRequest;
 use utoipa_axum::router::OpenApiRouter;
@@ -38,6 +44,12 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(files::router())
         .merge(help::router())
         .merge(sensitive::router())
+        .merge(drivers::router())
+        .merge(usage_records::router())
+        .merge(operation_logs::router())
+        .merge(vehicles::router())
+        .merge(vehicles_bindings::router())
+        .merge(vehicles_private_cars::router())
 }
 
 /// Page sizes a list accepts.

@@ -20,7 +20,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_roles, create_role))
         .routes(routes!(get_role, update_role, delete_role))
         .routes(routes!(list_orgs, create_org))
-        .routes(routes!(update_org))
+        .routes(routes!(update_org, delete_org))
         .routes(routes!(move_org))
         .routes(routes!(set_org_status))
         .routes(routes!(list_permissions))
@@ -378,9 +378,10 @@ async fn update_org(
     Result::Ok(Ok(OrgNodeBody::from(answer.org_unit.unwrap_or_default())))
 }
 
-/// Where an organisation (with its subtree) moves.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", default)]
+/// Where an organisation (with its subtree) moves. The parent is required:
+/// a missing one must not read as "to the top".
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct OrgMoveForm {
     /// The new parent; empty for the top. Never the node itself or below it.
     pub parent_id: String,
@@ -424,7 +425,7 @@ pub struct StatusForm {
     post, path = "/system/orgs/{id}/status", tag = "system",
     params(("id" = String, Path, description = "Organisation id")),
     request_body = StatusForm,
-    responses((status = 200, description = "Disabling takes the subtree along; enabling needs an enabled parent", body = Envelope<OrgNodeBody>)),
+    responses((status = 200, description = "Disabling refuses the root (the enterprise itself) and takes the subtree along; members of a disabled organisation cannot use the enterprise. Enabling needs an enabled parent and brings the subtree back", body = Envelope<OrgNodeBody>)),
     security(("token" = ["as:sys:org:edit"]))
 )]
 async fn set_org_status(
@@ -442,7 +443,27 @@ async fn set_org_status(
         .set_org_unit_status(state.as_user(&principal, request))
         .await?
         .into_inner();
+    // Members of the subtree are refused (or let in again) from their next request.
+    state.sessions.evict_enterprise(&principal.enterprise_id);
     Result::Ok(Ok(OrgNodeBody::from(answer.org_unit.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    delete, path = "/system/orgs/{id}", tag = "system",
+    params(("id" = String, Path, description = "Organisation id")),
+    responses((status = 200, description = "Deleted; only an organisation without children and members, never the root", body = Envelope<Empty>)),
+    security(("token" = ["as:sys:org:edit"]))
+)]
+async fn delete_org(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<Empty> {
+    state
+        .org()
+        .delete_org_unit(state.as_user(&principal, pb::DeleteOrgUnitRequest { id }))
+        .await?;
+    Result::Ok(Ok(Empty {}))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -137,7 +137,18 @@ async fn get_user(
     Result::Ok(Ok(UserBody::from(answer.user.unwrap_or_default())))
 }
 
-/// A new user: the sign-in account is created with them.
+/// A user just added; `linked` when the phone or account name belonged to a
+/// person who already had an account (they choose this enterprise on /selectNet).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserCreatedBody {
+    #[serde(flatten)]
+    pub user: UserBody,
+    pub linked: bool,
+}
+
+/// A new user: the sign-in account is created with them, or the existing
+/// person with this account name or phone is linked.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UserCreateForm {
@@ -157,14 +168,14 @@ pub struct UserCreateForm {
 #[utoipa::path(
     post, path = "/system/users", tag = "system",
     request_body = UserCreateForm,
-    responses((status = 200, description = "The new user", body = Envelope<UserBody>)),
+    responses((status = 200, description = "The new user; `linked` when an existing person was added", body = Envelope<UserCreatedBody>)),
     security(("token" = ["as:sys:user:edit"]))
 )]
 async fn create_user(
     State(state): State<AppState>,
     principal: Principal,
     TrimmedJson(form): TrimmedJson<UserCreateForm>,
-) -> ApiResult<UserBody> {
+) -> ApiResult<UserCreatedBody> {
     let request = pb::CreateUserRequest {
         name: form.name,
         user_name: form.user_name,
@@ -179,14 +190,19 @@ async fn create_user(
         .create_user(state.as_user(&principal, request))
         .await?
         .into_inner();
-    Result::Ok(Ok(UserBody::from(answer.user.unwrap_or_default())))
+    Result::Ok(Ok(UserCreatedBody {
+        user: UserBody::from(answer.user.unwrap_or_default()),
+        linked: answer.linked,
+    }))
 }
 
-/// A user's name, organisation, roles and own data scope.
+/// A user's name, organisation, roles, own data scope and phone.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UserUpdateForm {
     pub name: String,
+    /// A new phone (also the person's sign-in phone); empty keeps the current one.
+    pub phone: String,
     pub org_id: String,
     pub role_ids: Vec<String>,
     /// The user's own data scope (1..5); absent: from the roles.
@@ -213,6 +229,7 @@ async fn update_user(
         org_id: form.org_id,
         role_ids: form.role_ids,
         data_scope: data_scope_field(form.data_scope, form.data_scope_org_ids)?,
+        phone: form.phone,
     };
     let answer = state
         .org()

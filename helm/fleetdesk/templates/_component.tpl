@@ -81,13 +81,19 @@ spec:
               value: "0.0.0.0:8080"
             - name: FLEETDESK_CONSOLE_DIR
               value: /srv/console
-            - name: FLEETDESK_OBJECT_STORE_DIR
-              value: /var/lib/fleetdesk/objects
+            - name: FLEETDESK_CORS_ORIGINS
+              value: {{ join "," $ctx.Values.gateway.corsOrigins | quote }}
+            - name: FLEETDESK_MAP_TILE_ORIGIN
+              value: {{ $ctx.Values.gateway.mapTileOrigin | quote }}
+            - name: FLEETDESK_TRUST_FORWARDED_FOR
+              value: {{ $ctx.Values.gateway.trustForwardedFor | quote }}
             {{- else }}
             - name: FLEETDESK_GRPC_ADDR
               value: "0.0.0.0:50051"
             {{- include "fleetdesk.databaseEnv" $ctx | nindent 12 }}
             {{- end }}
+            - name: FLEETDESK_OBJECT_STORE_DIR
+              value: /var/lib/fleetdesk/objects
             {{- include "fleetdesk.signingKeyEnv" $ctx | nindent 12 }}
             {{- if eq $c "auth" }}
             {{- include "fleetdesk.authEnv" $ctx | nindent 12 }}
@@ -111,25 +117,21 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
-            {{- if $gateway }}
             - name: objects
               mountPath: /var/lib/fleetdesk/objects
-            {{- end }}
             {{- with $v.extraVolumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
       volumes:
         - name: tmp
           emptyDir: {}
-        {{- if $gateway }}
         - name: objects
-          {{- with $v.objectStore.existingClaim }}
+          {{- with $ctx.Values.global.objectStore.existingClaim }}
           persistentVolumeClaim:
             claimName: {{ . }}
           {{- else }}
           emptyDir: {}
           {{- end }}
-        {{- end }}
         {{- with $v.extraVolumes }}
         {{- toYaml . | nindent 8 }}
         {{- end }}

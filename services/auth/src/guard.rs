@@ -1,17 +1,29 @@
-//! Limits on guessing: failure counters per account and per client address.
+//! Limits on guessing: failure counters per account, per (address, account)
+//! and per client address.
 //!
 //! An attempt is counted *before* its secret is checked, in one atomic upsert
 //! per key, so parallel guesses cannot slip past the limit: of 200 parallel
-//! wrong passwords exactly 10 reach the hash check. A successful attempt
-//! clears the account's counter and gives its count back to the address.
+//! wrong passwords from one address exactly 5 reach the hash check. A
+//! successful attempt clears the account's counters and gives its count back
+//! to the address.
 //!
-//! - account: 10 failures within 15 minutes lock it for 15 minutes;
-//! - address: 50 failures within 10 minutes lock it for 15 minutes.
+//! - account: 10 failures within 15 minutes lock it for 15 minutes, from
+//!   everywhere (guessing spread over many addresses);
+//! - (address, account): 5 failures within 15 minutes lock the account for
+//!   that address for 15 minutes, so one address alone cannot lock an account
+//!   out for everyone else;
+//! - address: never refuses (a company behind one address must not be locked
+//!   out by one person's typos). Beyond 10 failures within 10 minutes every
+//!   attempt from it waits a little longer, up to [`MAX_DELAY`], which slows
+//!   guessing across many accounts down without refusing anyone.
 //!
 //! Unknown accounts are counted under what was typed, so they lock exactly
 //! like real ones and the answers stay the same.
 
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
+use fleetdesk_kit::{ErrorCode, ServiceError};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -29,11 +41,31 @@ pub const ACCOUNT_RULE: Rule = Rule {
     lock_secs: 15 * 60,
 };
 
-pub const ADDRESS_RULE: Rule = Rule {
-    limit: 50,
-    window_secs: 10 * 60,
+pub const PAIR_RULE: Rule = Rule {
+    limit: 5,
+    window_secs: 15 * 60,
     lock_secs: 15 * 60,
 };
+
+/// The address only counts (its limit is never reached): see [`delay_for`].
+pub const ADDRESS_RULE: Rule = Rule {
+    limit: i32::MAX,
+    window_secs: 10 * 60,
+    lock_secs: 0,
+};
+
+/// Failures an address may have in its window before its attempts slow down.
+pub const ADDRESS_FREE_FAILURES: i32 = 10;
+/// How much longer each further failure makes the address's attempts wait.
+pub const DELAY_STEP: Duration = Duration::from_millis(200);
+/// The longest wait of an attempt.
+pub const MAX_DELAY: Duration = Duration::from_secs(2);
+
+/// How long an attempt from an address waits, given its attempts in the window.
+pub fn delay_for(address_attempts: i32) -> Duration {
+    let over = u32::try_from(address_attempts - ADDRESS_FREE_FAILURES).unwrap_or(0);
+    DELAY_STEP.saturating_mul(over).min(MAX_DELAY)
+}
 
 /// What an attempt is counted against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,15 +74,26 @@ pub enum Key {
     Account(Uuid),
     /// An unknown account name or phone, as typed.
     Unknown(String),
+    /// An account (known or as typed) from one client address.
+    Pair { ip: String, account: Box<Key> },
     /// The client address.
     Address(String),
 }
 
 impl Key {
+    /// The account key from an address.
+    pub fn from_address(ip: &str, account: &Key) -> Key {
+        Key::Pair {
+            ip: ip.to_owned(),
+            account: Box::new(account.clone()),
+        }
+    }
+
     fn text(&self) -> String {
         match self {
             Key::Account(id) => format!("account:{id}"),
             Key::Unknown(name) => format!("name:{}", name.to_lowercase()),
+            Key::Pair { ip, account } => format!("pair:{ip}|{}", account.text()),
             Key::Address(ip) => format!("ip:{ip}"),
         }
     }
@@ -58,9 +101,32 @@ impl Key {
     fn rule(&self) -> Rule {
         match self {
             Key::Account(_) | Key::Unknown(_) => ACCOUNT_RULE,
+            Key::Pair { .. } => PAIR_RULE,
             Key::Address(_) => ADDRESS_RULE,
         }
     }
+}
+
+/// The sign-in keys of an account (known or as typed) from an address: the
+/// account, the pair and the address.
+pub fn sign_in_keys(account: Key, ip: &str) -> Vec<Key> {
+    let pair = Key::from_address(ip, &account);
+    vec![account, pair, Key::Address(ip.to_owned())]
+}
+
+/// The answer to a locked account, the same for every name (a lock does not
+/// tell whether the account exists): when it may try again, as 4029 with
+/// Retry-After.
+pub fn locked_error(until: DateTime<Utc>) -> ServiceError {
+    let secs = (until - Utc::now()).num_seconds().max(1);
+    // Whole minutes, rounded up: "in 0 minutes" helps nobody.
+    let minutes = (secs + 59) / 60;
+    let mut err = ServiceError::new(
+        ErrorCode::TooManyRequests,
+        format!("登录失败次数过多，账号已锁定，请 {minutes} 分钟后再试"),
+    );
+    err.retry_after_secs = Some(u64::try_from(secs).unwrap_or(1));
+    err
 }
 
 /// The result of counting an attempt.
@@ -69,17 +135,14 @@ pub struct Admission {
     keys: Vec<Key>,
     /// When the latest lock among the keys ends; `None` when admitted.
     pub locked_until: Option<DateTime<Utc>>,
-}
-
-impl Admission {
-    pub fn admitted(&self) -> bool {
-        self.locked_until.is_none()
-    }
+    /// How long the attempt waits first (an address with many failures).
+    pub delay: Duration,
 }
 
 /// Counts one attempt against every key; admitted only if no key is over its limit.
 pub async fn admit(pool: &PgPool, keys: &[Key]) -> sqlx::Result<Admission> {
     let mut locked_until: Option<DateTime<Utc>> = None;
+    let mut delay = Duration::ZERO;
     for key in keys {
         let rule = key.rule();
         // A window that ran out unlocked, or a lock that ended, starts afresh.
@@ -104,6 +167,9 @@ pub async fn admit(pool: &PgPool, keys: &[Key]) -> sqlx::Result<Admission> {
         .bind(f64::from(rule.lock_secs))
         .fetch_one(pool)
         .await?;
+        if let Key::Address(_) = key {
+            delay = delay.max(delay_for(attempts));
+        }
         if attempts > rule.limit {
             let until = lock.unwrap_or_else(Utc::now);
             locked_until = Some(locked_until.map_or(until, |l| l.max(until)));
@@ -112,14 +178,16 @@ pub async fn admit(pool: &PgPool, keys: &[Key]) -> sqlx::Result<Admission> {
     Ok(Admission {
         keys: keys.to_vec(),
         locked_until,
+        delay,
     })
 }
 
-/// After a success: the account starts afresh; the address gets its count back.
+/// After a success: the account (from everywhere and from this address)
+/// starts afresh; the address gets its count back.
 pub async fn succeeded(pool: &PgPool, admission: &Admission) -> sqlx::Result<()> {
     for key in &admission.keys {
         match key {
-            Key::Account(_) | Key::Unknown(_) => {
+            Key::Account(_) | Key::Unknown(_) | Key::Pair { .. } => {
                 sqlx::query("delete from sign_in_guard where key = $1")
                     .bind(key.text())
                     .execute(pool)
@@ -183,7 +251,32 @@ mod tests {
     fn unknown_names_are_counted_case_insensitively_and_apart_from_accounts() {
         assert_eq!(Key::Unknown("Demo".into()).text(), "name:demo");
         assert_eq!(Key::Address("10.0.0.1".into()).text(), "ip:10.0.0.1");
+        assert_eq!(
+            Key::from_address("10.0.0.1", &Key::Unknown("Demo".into())).text(),
+            "pair:10.0.0.1|name:demo"
+        );
         assert_eq!(Key::Account(Uuid::nil()).rule(), ACCOUNT_RULE);
-        assert_eq!(Key::Address(String::new()).rule().limit, 50);
+        assert_eq!(Key::Address(String::new()).rule().limit, i32::MAX);
+    }
+
+    #[test]
+    fn an_address_slows_down_after_its_free_failures_up_to_the_cap() {
+        assert_eq!(delay_for(0), Duration::ZERO);
+        assert_eq!(delay_for(ADDRESS_FREE_FAILURES), Duration::ZERO);
+        assert_eq!(delay_for(ADDRESS_FREE_FAILURES + 1), DELAY_STEP);
+        assert_eq!(delay_for(ADDRESS_FREE_FAILURES + 3), DELAY_STEP * 3);
+        assert_eq!(delay_for(10_000), MAX_DELAY);
+    }
+
+    #[test]
+    fn a_lock_says_when_to_try_again_in_whole_minutes() {
+        let err = locked_error(Utc::now() + chrono::Duration::seconds(14 * 60 + 30));
+        assert_eq!(err.code, ErrorCode::TooManyRequests);
+        assert_eq!(
+            err.message,
+            "登录失败次数过多，账号已锁定，请 15 分钟后再试"
+        );
+        let secs = err.retry_after_secs.unwrap();
+        assert!((868..=870).contains(&secs), "{secs}");
     }
 }

@@ -22,6 +22,7 @@ pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub const SCHEMA: Schema = Schema {
     name: "auth",
     migrator: &MIGRATOR,
+    replicates_org: false,
 };
 
 /// A built service: listening, connected, ready to run.

@@ -225,20 +225,24 @@ pub async fn list_login_logs(
     page: i64,
     size: i64,
 ) -> sqlx::Result<(Vec<LoginLogRow>, i64)> {
-    let pattern = format!(
-        "%{}%",
-        filter
-            .principal
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_")
-    );
-    const WHERE: &str = "where $1 = any(enterprise_ids) \
+    // No principal given: no `like '%%'` per row.
+    let pattern = (!filter.principal.is_empty()).then(|| {
+        format!(
+            "%{}%",
+            filter
+                .principal
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        )
+    });
+    // `enterprise_ids @> array[$1]` is what the GIN index on enterprise_ids serves.
+    const WHERE: &str = "where enterprise_ids @> array[$1::uuid] \
          and ($2::smallint is null or login_type = $2) \
          and ($3::boolean is null or succeeded = $3) \
          and ($4::timestamptz is null or attempted_at >= $4) \
          and ($5::timestamptz is null or attempted_at <= $5) \
-         and principal like $6";
+         and ($6::text is null or principal like $6)";
     let mut tx = db::begin_tenant(pool, enterprise_id).await?;
     let rows = sqlx::query_as(&format!(
         "select id, attempted_at, login_type, principal, succeeded, failure_reason, ip, user_agent \

@@ -14,6 +14,7 @@ pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub const SCHEMA: Schema = Schema {
     name: "energy",
     migrator: &MIGRATOR,
+    replicates_org: false,
 };
 
 #[derive(Debug, Clone)]

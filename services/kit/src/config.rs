@@ -69,4 +69,28 @@ pub struct ServiceConfig {
     /// Apply migrations at start-up (development convenience; `fleetdesk migrate` otherwise).
     #[arg(long, env = "FLEETDESK_MIGRATE_ON_START", default_value_t = false)]
     pub migrate_on_start: bool,
+
+    /// Directory of the object store (export files), the gateway's too.
+    #[arg(
+        long,
+        env = "FLEETDESK_OBJECT_STORE_DIR",
+        default_value = ".data/objects"
+    )]
+    pub object_store_dir: std::path::PathBuf,
+}
+
+/// Settings of a domain service target: a gRPC service that also keeps a
+/// replica of org's organisation tree (data scope).
+#[derive(Debug, Clone, clap::Args)]
+pub struct DomainServiceConfig {
+    #[command(flatten)]
+    pub service: ServiceConfig,
+
+    /// gRPC URL of the org service (its organisation snapshot).
+    #[arg(
+        long,
+        env = "FLEETDESK_ORG_URL",
+        default_value = "http://127.0.0.1:50052"
+    )]
+    pub org_url: String,
 }

@@ -12,6 +12,8 @@ use sqlx::{Connection as _, PgConnection, PgPool};
 
 /// Tables every service has: the outbox and the processed-events ledger.
 static KIT_MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+/// The org_unit replica a domain service keeps for data scope ([`crate::reach`]).
+static ORG_REPLICA_MIGRATIONS: Migrator = sqlx::migrate!("./migrations-org-replica");
 
 /// Creates the database named in `url` if it does not exist yet.
 pub async fn ensure_database(url: &str) -> anyhow::Result<()> {
@@ -130,7 +132,20 @@ pub async fn begin_service(
 /// Applies the kit's migrations and then the service's, in one history table
 /// inside the service's schema.
 pub async fn migrate(pool: &PgPool, service: &Migrator) -> anyhow::Result<()> {
+    migrate_with(pool, service, false).await
+}
+
+/// Like [`migrate`], adding the org_unit replica's migrations when
+/// `replicates_org` (see [`crate::service::Schema::replicates_org`]).
+pub async fn migrate_with(
+    pool: &PgPool,
+    service: &Migrator,
+    replicates_org: bool,
+) -> anyhow::Result<()> {
     let mut all: Vec<_> = KIT_MIGRATIONS.iter().cloned().collect();
+    if replicates_org {
+        all.extend(ORG_REPLICA_MIGRATIONS.iter().cloned());
+    }
     all.extend(service.iter().cloned());
     all.sort_by_key(|m| m.version);
     let combined = Migrator {
@@ -164,9 +179,11 @@ async fn grant_app_role(pool: &PgPool) -> anyhow::Result<()> {
     ] {
         let statement = statement.replace("{schema}", &format!("\"{schema}\""));
         if let Err(err) = sqlx::query(&statement).execute(pool).await {
-            // A superuser needs no membership; granting it to oneself may be refused.
-            let harmless =
-                matches!(&err, sqlx::Error::Database(db) if db.code().as_deref() == Some("0LP01"));
+            // A superuser needs no membership; granting it to oneself may be
+            // refused (0LP01). Parallel migrations on a fresh cluster race on
+            // the same membership row (23505): the other one granted it.
+            let harmless = matches!(&err, sqlx::Error::Database(db)
+                if matches!(db.code().as_deref(), Some("0LP01" | "23505")));
             if !harmless {
                 return Err(err).with_context(|| format!("grant: {statement}"));
             }

@@ -6,6 +6,10 @@
 //! a committed event is published even if NATS was down at write time, a
 //! rolled-back one never is, and a re-publish after a crash is deduplicated by
 //! the stream.
+//!
+//! Payloads are protobuf messages (`proto/fleetdesk/<domain>/v1/events.proto`),
+//! subjects live in [`crate::subjects`]. A [`Consumer`] applies each event id
+//! once: the `processed_event` row commits with the handler's effect.
 
 use std::time::Duration;
 
@@ -25,6 +29,18 @@ pub const EVENT_SUBJECTS: &str = "fleetdesk.>";
 pub const DEDUPE_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// Postgres channel that wakes relays when an event is written.
 const WAKE_CHANNEL: &str = "fleetdesk_outbox";
+/// Header naming the database an event comes from. Deployments (and test
+/// stacks) that share a NATS server ignore each other's events by it.
+pub const SOURCE_HEADER: &str = "Fleetdesk-Source";
+/// Header carrying the event id; JetStream deduplicates on it.
+pub const ID_HEADER: &str = "Nats-Msg-Id";
+
+/// The deployment a pool belongs to: its database's name.
+pub async fn source_of(pool: &PgPool) -> sqlx::Result<String> {
+    sqlx::query_scalar("select current_database()::text")
+        .fetch_one(pool)
+        .await
+}
 
 /// Connects to NATS, retrying in the background when it is not up yet.
 pub async fn connect_nats(url: &str, name: &str) -> anyhow::Result<async_nats::Client> {
@@ -57,14 +73,15 @@ pub async fn ensure_event_stream(js: &jetstream::Context) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// Writes an event in the caller's transaction. Returns the event id.
+/// Writes an event (a protobuf message) in the caller's transaction.
+/// Returns the event id.
 pub async fn enqueue(
     tx: &mut PgConnection,
     subject: &str,
-    payload: &impl serde::Serialize,
+    payload: &impl prost::Message,
 ) -> Result<Uuid, sqlx::Error> {
     let id = Uuid::new_v4();
-    let body = serde_json::to_vec(payload).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let body = payload.encode_to_vec();
     sqlx::query("insert into outbox (id, subject, payload) values ($1, $2, $3)")
         .bind(id)
         .bind(subject)
@@ -99,6 +116,8 @@ pub async fn mark_processed(
 /// Publishes a service's outbox to JetStream until shutdown.
 pub struct OutboxRelay {
     pool: PgPool,
+    /// This deployment's name ([`SOURCE_HEADER`]), read once.
+    source: tokio::sync::OnceCell<String>,
     js: jetstream::Context,
     batch_size: i64,
     idle_poll: Duration,
@@ -116,6 +135,7 @@ impl OutboxRelay {
     pub fn new(pool: PgPool, js: jetstream::Context) -> OutboxRelay {
         OutboxRelay {
             pool,
+            source: tokio::sync::OnceCell::new(),
             js,
             batch_size: 256,
             idle_poll: Duration::from_secs(1),
@@ -218,10 +238,15 @@ impl OutboxRelay {
 
     /// Sends every row, keeping acks in flight, then waits for all of them.
     async fn publish_all(&self, rows: Vec<(Uuid, String, Vec<u8>)>) -> anyhow::Result<()> {
+        let source = self
+            .source
+            .get_or_try_init(|| source_of(&self.pool))
+            .await?;
         let mut acks = Vec::with_capacity(rows.len());
         for (id, subject, payload) in rows {
             let mut headers = async_nats::HeaderMap::new();
-            headers.insert("Nats-Msg-Id", id.to_string().as_str());
+            headers.insert(ID_HEADER, id.to_string().as_str());
+            headers.insert(SOURCE_HEADER, source.as_str());
             let ack = self
                 .js
                 .publish_with_headers(subject, headers, payload.into())
@@ -233,5 +258,198 @@ impl OutboxRelay {
             ack.await.map_err(|e| anyhow::anyhow!("ack {id}: {e}"))?;
         }
         Ok(())
+    }
+}
+
+/// What a [`Consumer`] does with each event: its effect, written in the
+/// transaction that also records the event id as processed.
+pub trait Handler: Send + Sync + 'static {
+    /// The protobuf payload of the subject.
+    type Event: prost::Message + Default + Send;
+
+    /// Applies one event inside `tx` (a service-scoped transaction). An
+    /// error rolls the effect back; the event is delivered again later.
+    fn handle(
+        &self,
+        tx: &mut PgConnection,
+        event: Self::Event,
+    ) -> impl std::future::Future<Output = anyhow::Result<()>> + Send;
+}
+
+/// What became of one delivered event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The effect was applied and committed.
+    Applied,
+    /// The id was applied before (a redelivery): nothing done again.
+    Duplicate,
+    /// Another deployment's event, or one without a readable id or payload.
+    Ignored,
+}
+
+/// A durable JetStream pull consumer of one subject that applies each event
+/// id once: for each message it begins a transaction, records the id in
+/// `processed_event`, runs the [`Handler`], commits and only then acks. A
+/// redelivered id is acked without a second effect.
+pub struct Consumer<H: Handler> {
+    pool: PgPool,
+    js: jetstream::Context,
+    subject: &'static str,
+    durable: String,
+    source: String,
+    handler: H,
+}
+
+impl<H: Handler> std::fmt::Debug for Consumer<H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Consumer")
+            .field("subject", &self.subject)
+            .field("durable", &self.durable)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Consumers left without a client for this long are removed by the server
+/// (a new one starts from the snapshot or from new events).
+const CONSUMER_INACTIVE: Duration = Duration::from_secs(24 * 3600);
+
+impl<H: Handler> Consumer<H> {
+    /// A consumer named `name` (unique per service and purpose) of `subject`.
+    /// The durable name also names the deployment, so stacks sharing a NATS
+    /// server never share a consumer.
+    pub async fn new(
+        pool: PgPool,
+        nats: async_nats::Client,
+        name: &str,
+        subject: &'static str,
+        handler: H,
+    ) -> anyhow::Result<Consumer<H>> {
+        let source = source_of(&pool).await?;
+        let schema: String = sqlx::query_scalar("select current_schema()::text")
+            .fetch_one(&pool)
+            .await?;
+        let digest = <sha2::Sha256 as sha2::Digest>::digest(source.as_bytes());
+        let tag: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+        Ok(Consumer {
+            pool,
+            js: jetstream(nats),
+            subject,
+            durable: format!("{schema}-{name}-{tag}"),
+            source,
+            handler,
+        })
+    }
+
+    /// Creates the durable consumer if missing. A new one starts with events
+    /// published from now on; run a catch-up after this, not before, so no
+    /// event falls between the two.
+    pub async fn ensure(&self) -> anyhow::Result<jetstream::consumer::PullConsumer> {
+        ensure_event_stream(&self.js).await?;
+        let stream = self
+            .js
+            .get_stream(EVENT_STREAM)
+            .await
+            .map_err(|e| anyhow::anyhow!("stream {EVENT_STREAM}: {e}"))?;
+        stream
+            .get_or_create_consumer(
+                &self.durable,
+                jetstream::consumer::pull::Config {
+                    durable_name: Some(self.durable.clone()),
+                    filter_subject: self.subject.to_owned(),
+                    deliver_policy: jetstream::consumer::DeliverPolicy::New,
+                    ack_policy: jetstream::consumer::AckPolicy::Explicit,
+                    ack_wait: Duration::from_secs(30),
+                    inactive_threshold: CONSUMER_INACTIVE,
+                    ..Default::default()
+                },
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("consumer {}: {e}", self.durable))
+    }
+
+    /// Applies one delivered event once (see [`Outcome`]).
+    pub async fn apply(
+        &self,
+        headers: Option<&async_nats::HeaderMap>,
+        payload: &[u8],
+    ) -> anyhow::Result<Outcome> {
+        let header = |name: &str| {
+            headers
+                .and_then(|h| h.get(name))
+                .map(|v| v.as_str().to_owned())
+        };
+        if header(SOURCE_HEADER).is_some_and(|s| s != self.source) {
+            return Ok(Outcome::Ignored);
+        }
+        let Some(id) = header(ID_HEADER).and_then(|v| Uuid::parse_str(&v).ok()) else {
+            tracing::warn!(subject = self.subject, "Event without an id ignored.");
+            return Ok(Outcome::Ignored);
+        };
+        let event = match <H::Event as prost::Message>::decode(payload) {
+            Ok(event) => event,
+            Err(err) => {
+                tracing::warn!(subject = self.subject, %id, error = %err, "Unreadable event ignored.");
+                return Ok(Outcome::Ignored);
+            }
+        };
+        let mut tx = crate::db::begin_service(&self.pool).await?;
+        if !mark_processed(&mut tx, id, self.subject).await? {
+            return Ok(Outcome::Duplicate);
+        }
+        self.handler.handle(&mut tx, event).await?;
+        tx.commit().await?;
+        Ok(Outcome::Applied)
+    }
+
+    /// Consumes until shutdown; failures are logged and retried.
+    pub async fn run(self, shutdown: Shutdown) {
+        use futures::StreamExt as _;
+        let mut backoff = Duration::from_millis(200);
+        while !shutdown.is_triggered() {
+            let messages = match self.ensure().await {
+                Ok(consumer) => consumer.messages().await.map_err(anyhow::Error::from),
+                Err(err) => Err(err),
+            };
+            let mut messages = match messages {
+                Ok(m) => m,
+                Err(err) => {
+                    tracing::warn!(consumer = %self.durable, error = %format!("{err:#}"), "Consumer not ready; retrying.");
+                    tokio::select! {
+                        () = tokio::time::sleep(backoff) => {}
+                        () = shutdown.wait() => return,
+                    }
+                    backoff = (backoff * 2).min(Duration::from_secs(5));
+                    continue;
+                }
+            };
+            backoff = Duration::from_millis(200);
+            loop {
+                let next = tokio::select! {
+                    next = messages.next() => next,
+                    () = shutdown.wait() => return,
+                };
+                let message = match next {
+                    Some(Ok(message)) => message,
+                    Some(Err(err)) => {
+                        tracing::warn!(consumer = %self.durable, error = %err, "Consumer stream error.");
+                        continue;
+                    }
+                    None => break,
+                };
+                match self.apply(message.headers.as_ref(), &message.payload).await {
+                    Ok(_) => {
+                        if let Err(err) = message.ack().await {
+                            tracing::warn!(error = %err, "Event ack failed; it will be redelivered.");
+                        }
+                    }
+                    Err(err) => {
+                        tracing::warn!(consumer = %self.durable, error = %format!("{err:#}"), "Event not applied; retrying later.");
+                        let _ = message
+                            .ack_with(jetstream::AckKind::Nak(Some(Duration::from_secs(1))))
+                            .await;
+                    }
+                }
+            }
+        }
     }
 }

@@ -22,20 +22,40 @@ pub struct Caller(pub Claims);
 pub fn authenticate(
     verifier: TokenVerifier,
 ) -> impl FnMut(Request<()>) -> Result<Request<()>, Status> + Clone + Send + Sync + 'static {
-    move |mut req: Request<()>| {
-        let token = req
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(|| ServiceError::new(ErrorCode::Unauthenticated, "缺少内部访问令牌"))?;
-        let claims = verifier
-            .verify(token)
-            .map_err(|_| ServiceError::new(ErrorCode::Unauthenticated, "内部访问令牌无效"))?;
-        req.extensions_mut().insert(Caller(claims));
-        Ok(req)
+    move |req: Request<()>| check_token(&verifier, req)
+}
+
+fn check_token(verifier: &TokenVerifier, mut req: Request<()>) -> Result<Request<()>, Status> {
+    let token = req
+        .metadata()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| ServiceError::new(ErrorCode::Unauthenticated, "缺少内部访问令牌"))?;
+    let claims = verifier
+        .verify(token)
+        .map_err(|_| ServiceError::new(ErrorCode::Unauthenticated, "内部访问令牌无效"))?;
+    req.extensions_mut().insert(Caller(claims));
+    Ok(req)
+}
+
+/// [`authenticate`] as a named type, for services kit itself hosts.
+#[derive(Clone, Debug)]
+pub struct Authenticator(pub TokenVerifier);
+
+impl tonic::service::Interceptor for Authenticator {
+    fn call(&mut self, req: Request<()>) -> Result<Request<()>, Status> {
+        check_token(&self.0, req)
     }
 }
+
+/// A service's export jobs API behind the token check (see `kit::export`).
+pub type ExportJobGrpc = tonic::service::interceptor::InterceptedService<
+    fleetdesk_proto::common::v1::export_job_service_server::ExportJobServiceServer<
+        crate::export::ExportJobApi,
+    >,
+    Authenticator,
+>;
 
 /// The caller of a request that passed [`authenticate`].
 pub fn caller<T>(req: &Request<T>) -> Result<&Claims, ServiceError> {
@@ -133,48 +153,98 @@ impl<S> GrpcService for S where
 {
 }
 
+/// The gRPC services one server target hosts (e.g. vehicle: asset,
+/// telemetry, risk and maintenance), each already behind [`authenticate`].
+pub struct Services {
+    routes: tonic::service::Routes,
+    names: Vec<&'static str>,
+}
+
+impl std::fmt::Debug for Services {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Services")
+            .field("names", &self.names)
+            .finish()
+    }
+}
+
+impl Services {
+    pub fn new<S: GrpcService>(service: S) -> Services {
+        Services {
+            routes: tonic::service::Routes::new(service),
+            names: vec![S::NAME],
+        }
+    }
+
+    /// One more service on the same server.
+    pub fn with<S: GrpcService>(mut self, service: S) -> Services {
+        self.routes = self.routes.add_service(service);
+        self.names.push(S::NAME);
+        self
+    }
+}
+
 /// Serves one gRPC service with health and reflection until shutdown.
 pub async fn serve<S: GrpcService>(
     listener: TcpListener,
     service: S,
     shutdown: Shutdown,
 ) -> anyhow::Result<()> {
+    serve_all(listener, Services::new(service), shutdown).await
+}
+
+/// Serves several gRPC services on one listener, with health (per service
+/// and overall) and reflection naming each, until shutdown.
+pub async fn serve_all(
+    listener: TcpListener,
+    services: Services,
+    shutdown: Shutdown,
+) -> anyhow::Result<()> {
+    let Services { routes, names } = services;
     let (health_reporter, health) = tonic_health::server::health_reporter();
-    health_reporter
-        .set_service_status(S::NAME, tonic_health::ServingStatus::Serving)
-        .await;
+    for name in &names {
+        health_reporter
+            .set_service_status(*name, tonic_health::ServingStatus::Serving)
+            .await;
+    }
     health_reporter
         .set_service_status("", tonic_health::ServingStatus::Serving)
         .await;
 
     let reflection = || {
-        tonic_reflection::server::Builder::configure()
+        let mut builder = tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(fleetdesk_proto::FILE_DESCRIPTOR_SET)
             .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-            .with_service_name(S::NAME)
-            .with_service_name("grpc.health.v1.Health")
+            .with_service_name("grpc.health.v1.Health");
+        for name in &names {
+            builder = builder.with_service_name(*name);
+        }
+        builder
     };
-    let reflection_v1 = reflection().build_v1()?;
-    let reflection_v1alpha = reflection().build_v1alpha()?;
+    let routes = routes
+        .add_service(health)
+        .add_service(reflection().build_v1()?)
+        .add_service(reflection().build_v1alpha()?);
 
     let addr = listener.local_addr()?;
-    tracing::info!(service = S::NAME, %addr, "gRPC server listening.");
+    let label = names.join(",");
+    tracing::info!(services = %label, %addr, "gRPC server listening.");
     let incoming = tokio_stream_incoming(listener);
     let stopping = shutdown.clone();
+    let stopped_names = names.clone();
     Server::builder()
         .trace_fn(request_span)
-        .add_service(health)
-        .add_service(reflection_v1)
-        .add_service(reflection_v1alpha)
-        .add_service(service)
+        .add_routes(routes)
         .serve_with_incoming_shutdown(incoming, async move {
             stopping.wait().await;
-            health_reporter
-                .set_service_status(S::NAME, tonic_health::ServingStatus::NotServing)
-                .await;
+            for name in stopped_names {
+                health_reporter
+                    .set_service_status(name, tonic_health::ServingStatus::NotServing)
+                    .await;
+            }
         })
         .await?;
-    tracing::info!(service = S::NAME, "gRPC server stopped.");
+    tracing::info!(services = %label, "gRPC server stopped.");
     Ok(())
 }
 

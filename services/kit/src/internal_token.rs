@@ -7,6 +7,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use ed25519_dalek::{Signature, Signer as _, SigningKey, Verifier as _, VerifyingKey};
 use serde::{Deserialize, Serialize};
 
+use crate::reach::ReachClaim;
+
 /// How long a token is good for. Calls are short; a leaked token dies fast.
 pub const TOKEN_TTL_SECS: i64 = 60;
 /// Allowed clock difference between hosts.
@@ -28,6 +30,10 @@ pub struct Claims {
     /// Effective permission values of the person.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub perms: Vec<String>,
+    /// How far the person's data reaches (org computes it; the gateway signs
+    /// it). Absent for services, and for a person it means own rows only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach: Option<ReachClaim>,
     pub iat: i64,
     pub exp: i64,
 }
@@ -41,6 +47,7 @@ impl Claims {
             ent: None,
             acc: None,
             perms: Vec::new(),
+            reach: None,
             iat: 0,
             exp: 0,
         }
@@ -177,6 +184,11 @@ mod tests {
             ent: Some("ent-a".into()),
             acc: Some("acc-1".into()),
             perms: vec!["as:sys:role:getList".into()],
+            reach: Some(ReachClaim {
+                all: false,
+                subtrees: vec![uuid::Uuid::from_u128(3)],
+                orgs: Vec::new(),
+            }),
             iat: 0,
             exp: 0,
         }
@@ -192,6 +204,7 @@ mod tests {
         assert_eq!(claims.sub, "user:42");
         assert_eq!(claims.ent.as_deref(), Some("ent-a"));
         assert!(claims.has_permission("as:sys:role:getList"));
+        assert_eq!(claims.reach, user_claims().reach);
         assert_eq!(claims.exp - claims.iat, TOKEN_TTL_SECS);
     }
 

@@ -8,14 +8,27 @@ use tokio::net::TcpListener;
 
 use crate::config::ServiceConfig;
 use crate::events::{self, OutboxRelay};
+use crate::export::{ExportJobApi, ExportWorker};
+use crate::files::FileStore;
 use crate::internal_token::TokenVerifier;
 use crate::{Shutdown, db, grpc};
+use fleetdesk_proto::common::v1::export_job_service_server::ExportJobServiceServer;
 
 /// A service's database schema and migrations.
 #[derive(Debug, Clone, Copy)]
 pub struct Schema {
     pub name: &'static str,
     pub migrator: &'static Migrator,
+    /// Keeps a replica of org's organisation tree for data scope
+    /// ([`crate::reach`]); its migrations are applied with the service's.
+    pub replicates_org: bool,
+}
+
+impl Schema {
+    /// Applies the kit's, the replica's (when kept) and the service's migrations.
+    pub async fn migrate(&self, pool: &PgPool) -> anyhow::Result<()> {
+        db::migrate_with(pool, self.migrator, self.replicates_org).await
+    }
 }
 
 /// A built service: listening and connected, not yet serving.
@@ -24,6 +37,8 @@ pub struct Runtime {
     pub pool: PgPool,
     pub nats: async_nats::Client,
     pub verifier: TokenVerifier,
+    /// The object store, for the files the service writes (exports).
+    pub files: FileStore,
     name: &'static str,
 }
 
@@ -43,7 +58,7 @@ impl Runtime {
     ) -> anyhow::Result<Runtime> {
         if config.migrate_on_start {
             let owner = db::connect_owner(&config.common.database_url, schema.name, 1).await?;
-            db::migrate(&owner, schema.migrator).await?;
+            schema.migrate(&owner).await?;
             owner.close().await;
         }
         let pool = db::connect(
@@ -58,11 +73,15 @@ impl Runtime {
         )
         .await?;
         let listener = TcpListener::bind(&config.grpc_addr).await?;
+        let files = FileStore::local(&config.object_store_dir).map_err(|e| {
+            anyhow::anyhow!("object store {}: {e}", config.object_store_dir.display())
+        })?;
         Ok(Runtime {
             listener,
             pool,
             nats,
             verifier,
+            files,
             name: schema.name,
         })
     }
@@ -78,10 +97,39 @@ impl Runtime {
         service: S,
         shutdown: Shutdown,
     ) -> anyhow::Result<()> {
+        self.run_all(grpc::Services::new(service), shutdown).await
+    }
+
+    /// [`Runtime::run_all`] for a service that exports lists: also runs its
+    /// export worker and hosts the export jobs API (cancel, retry).
+    pub async fn run_with_exports(
+        self,
+        services: grpc::Services,
+        worker: ExportWorker,
+        shutdown: Shutdown,
+    ) -> anyhow::Result<()> {
+        let api = ExportJobApi {
+            pool: self.pool.clone(),
+            files: self.files.clone(),
+            domain: worker.domain(),
+        };
+        let exports = tonic::service::interceptor::InterceptedService::new(
+            ExportJobServiceServer::new(api),
+            grpc::Authenticator(self.verifier.clone()),
+        );
+        let jobs = tokio::spawn(worker.run(shutdown.clone()));
+        let served = self.run_all(services.with(exports), shutdown).await;
+        jobs.await.ok();
+        served
+    }
+
+    /// Serves several gRPC services on the one listener and relays the
+    /// outbox until shutdown.
+    pub async fn run_all(self, services: grpc::Services, shutdown: Shutdown) -> anyhow::Result<()> {
         let relay = tokio::spawn(
             OutboxRelay::new(self.pool.clone(), events::jetstream(self.nats)).run(shutdown.clone()),
         );
-        let served = grpc::serve(self.listener, service, shutdown).await;
+        let served = grpc::serve_all(self.listener, services, shutdown).await;
         relay.await.ok();
         served
     }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use fleetdesk_kit::events::{self, EVENT_STREAM, OutboxRelay};
 use fleetdesk_kit::{Shutdown, db};
+use fleetdesk_proto::org::v1::PrincipalChanged;
 use fleetdesk_testkit::{NatsServer, TestDb};
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;
@@ -24,7 +25,10 @@ async fn commit_events(pool: &PgPool, n: usize) -> Vec<Uuid> {
             events::enqueue(
                 &mut tx,
                 "fleetdesk.test.thing.created",
-                &serde_json::json!({ "n": i }),
+                &PrincipalChanged {
+                    enterprise_id: i.to_string(),
+                    user_ids: Vec::new(),
+                },
             )
             .await
             .unwrap(),
@@ -40,7 +44,10 @@ async fn roll_back_events(pool: &PgPool, n: usize) {
         events::enqueue(
             &mut tx,
             "fleetdesk.test.thing.created",
-            &serde_json::json!({ "rolled_back": i }),
+            &PrincipalChanged {
+                enterprise_id: format!("rolled back {i}"),
+                user_ids: Vec::new(),
+            },
         )
         .await
         .unwrap();

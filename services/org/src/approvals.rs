@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::{self, timestamp};
-use fleetdesk_kit::{ErrorCode, ServiceError, db, events, grpc, mask};
+use fleetdesk_kit::{ErrorCode, ServiceError, db, events, grpc, mask, subjects};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::{FromRow, PgConnection, PgPool};
 use tonic::{Request, Response};
@@ -19,8 +19,6 @@ use crate::scope::{self, Reach};
 pub const PERM_APPROVALS: &str = "as:approval:pageInfo";
 /// Permission to approve or reject.
 pub const PERM_DECIDE: &str = "oss:as:approval";
-/// Announces a decision, so the owner of the business object can act on it.
-pub const DECIDED_SUBJECT: &str = "fleetdesk.org.approval.decided";
 /// Longest decision comment.
 pub const MAX_COMMENT: usize = 200;
 /// Most plates one vehicle allotment filter takes (ARCHITECTURE §3).
@@ -330,17 +328,6 @@ pub async fn get(
     }))
 }
 
-#[derive(Debug, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Decided {
-    approval_id: Uuid,
-    enterprise_id: Uuid,
-    kind: i16,
-    business_id: String,
-    status: i16,
-    operator_id: Option<Uuid>,
-}
-
 /// Approves or rejects a pending approval. The row is locked while the state
 /// machine decides, so of two racing decisions one wins and the other gets
 /// CONFLICT; the history step and the event commit with the change.
@@ -404,14 +391,14 @@ pub async fn decide(
     .await?;
     events::enqueue(
         &mut tx,
-        DECIDED_SUBJECT,
-        &Decided {
-            approval_id: id,
-            enterprise_id: actor.enterprise_id,
-            kind: current.1,
-            business_id: current.2,
-            status: next.code(),
-            operator_id: actor.member_id,
+        subjects::ORG_APPROVAL_DECIDED,
+        &pb::ApprovalDecided {
+            approval_id: id.to_string(),
+            enterprise_id: actor.enterprise_id.to_string(),
+            kind: i32::from(current.1),
+            business_id: current.2.clone(),
+            status: i32::from(next.code()),
+            operator_id: actor.member_id.map(|m| m.to_string()).unwrap_or_default(),
         },
     )
     .await?;

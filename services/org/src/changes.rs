@@ -2,24 +2,14 @@
 //! roles or lists edited), so every gateway drops its cached principals at
 //! once instead of after its cache time.
 
-use serde::Serialize;
+use fleetdesk_kit::subjects;
+use fleetdesk_proto::org::v1::PrincipalChanged;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-/// Subject gateways follow to evict cached principals.
-pub const PRINCIPAL_CHANGED_SUBJECT: &str = "fleetdesk.org.principal.changed";
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PrincipalChanged<'a> {
-    /// The enterprise; absent means every enterprise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    enterprise_id: Option<Uuid>,
-    /// Members whose principal changed; empty means all of the enterprise.
-    user_ids: &'a [Uuid],
-}
-
-/// Writes the announcement in the caller's transaction (outbox).
+/// Writes the announcement in the caller's transaction (outbox): the
+/// enterprise (`None`: every one) and its members whose principal changed
+/// (empty: all of them).
 pub async fn principals_changed(
     tx: &mut PgConnection,
     enterprise_id: Option<Uuid>,
@@ -27,10 +17,10 @@ pub async fn principals_changed(
 ) -> sqlx::Result<()> {
     fleetdesk_kit::events::enqueue(
         tx,
-        PRINCIPAL_CHANGED_SUBJECT,
+        subjects::ORG_PRINCIPAL_CHANGED,
         &PrincipalChanged {
-            enterprise_id,
-            user_ids,
+            enterprise_id: enterprise_id.map(|e| e.to_string()).unwrap_or_default(),
+            user_ids: user_ids.iter().map(Uuid::to_string).collect(),
         },
     )
     .await?;

@@ -1,8 +1,9 @@
-//! Export records: what a member asked to export, its status and, once the
-//! file is there, where to download it. The job machinery that fills the
-//! file comes later; the record model and its API are here. A record is seen
-//! within the caller's data scope over the requesting member: their own under
-//! a self scope, those of members in the reached organisations, or all.
+//! Export records: what a member asked to export, its status and live
+//! progress and, once the file is there, where to download it. The records
+//! follow the jobs of the exporting services through their events
+//! ([`crate::export_jobs`]). A record is seen within the caller's data scope
+//! over the requesting member: their own under a self scope, those of
+//! members in the reached organisations, or all.
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::{self, timestamp};
@@ -33,11 +34,15 @@ struct ExportRow {
     created_at: DateTime<Utc>,
     finished_at: Option<DateTime<Utc>>,
     expires_at: Option<DateTime<Utc>>,
+    rows_done: i64,
+    rows_total: i64,
+    domain: String,
 }
 
 const SELECT: &str = "select id, enterprise_id, name, module, \
      case when status = 3 and expires_at is not null and expires_at <= now() then 5::smallint else status end as status, \
-     requested_by, requested_by_name, row_count, file_key, failure_reason, created_at, finished_at, expires_at \
+     requested_by, requested_by_name, row_count, file_key, failure_reason, created_at, finished_at, expires_at, \
+     rows_done, rows_total, domain \
      from export_record";
 
 /// The data-scope condition over export records, binding the reach from
@@ -69,6 +74,9 @@ fn record_pb(row: ExportRow) -> pb::ExportRecord {
         finish_time: row.finished_at.map(timestamp),
         requested_by_name: row.requested_by_name,
         expire_time: row.expires_at.map(timestamp),
+        rows_done: row.rows_done,
+        rows_total: row.rows_total,
+        domain: row.domain,
     }
 }
 
@@ -92,7 +100,7 @@ pub async fn list(
     let (page, size) = convert::page(req.page.as_ref());
     let status = match req.status {
         0 => None,
-        s @ 1..=5 => i16::try_from(s).ok(),
+        s @ 1..=6 => i16::try_from(s).ok(),
         _ => return Err(ServiceError::invalid("status", "导出状态无效")),
     };
     let filter = format!(
@@ -191,7 +199,7 @@ pub async fn create(
         "insert into export_record (id, enterprise_id, name, module, requested_by, requested_by_name, filters) \
          values ($1, $2, $3, $4, $5, $6, $7) \
          returning id, enterprise_id, name, module, status, requested_by, requested_by_name, row_count, \
-         file_key, failure_reason, created_at, finished_at, expires_at",
+         file_key, failure_reason, created_at, finished_at, expires_at, rows_done, rows_total, domain",
     )
     .bind(id)
     .bind(actor.enterprise_id)

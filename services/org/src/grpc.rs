@@ -7,6 +7,7 @@ use fleetdesk_proto::org::v1::{self as pb, org_service_server::OrgService};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
+use crate::config::CustomerServiceConfig;
 use crate::users::AuthLink;
 use crate::{lists, orgs, principal, roles, users};
 
@@ -15,6 +16,8 @@ pub struct OrgApi {
     pub pool: PgPool,
     /// For creating sign-in accounts when users are added.
     pub auth: AuthLink,
+    /// The customer-service settings the help centre shows.
+    pub customer_service: CustomerServiceConfig,
 }
 
 #[tonic::async_trait]
@@ -113,6 +116,13 @@ impl OrgService for OrgApi {
         Ok(Response::new(orgs::set_status(&self.pool, request).await?))
     }
 
+    async fn delete_org_unit(
+        &self,
+        request: Request<pb::DeleteOrgUnitRequest>,
+    ) -> Result<Response<pb::DeleteOrgUnitResponse>, Status> {
+        Ok(Response::new(orgs::delete(&self.pool, request).await?))
+    }
+
     // --- Permissions, roles and users ---
 
     async fn list_permissions(
@@ -186,7 +196,9 @@ impl OrgService for OrgApi {
         &self,
         request: Request<pb::UpdateUserRequest>,
     ) -> Result<Response<pb::UpdateUserResponse>, Status> {
-        Ok(Response::new(users::update(&self.pool, request).await?))
+        Ok(Response::new(
+            users::update(&self.pool, &self.auth, request).await?,
+        ))
     }
 
     async fn set_user_status(
@@ -296,6 +308,15 @@ impl OrgService for OrgApi {
         Ok(crate::exports::create(&self.pool, request).await?)
     }
 
+    async fn export_users(
+        &self,
+        request: Request<pb::ExportUsersRequest>,
+    ) -> Result<Response<pb::ExportUsersResponse>, Status> {
+        Ok(Response::new(
+            crate::users_export::start(&self.pool, request).await?,
+        ))
+    }
+
     async fn list_help_articles(
         &self,
         request: Request<pb::ListHelpArticlesRequest>,
@@ -324,6 +345,16 @@ impl OrgService for OrgApi {
         Ok(crate::help::list_feedback(&self.pool, request).await?)
     }
 
+    async fn get_customer_service(
+        &self,
+        request: Request<pb::GetCustomerServiceRequest>,
+    ) -> Result<Response<pb::GetCustomerServiceResponse>, Status> {
+        Ok(Response::new(crate::help::customer_service(
+            &self.customer_service,
+            &request,
+        )?))
+    }
+
     async fn reveal_sensitive(
         &self,
         request: Request<pb::RevealSensitiveRequest>,
@@ -336,5 +367,23 @@ impl OrgService for OrgApi {
         request: Request<pb::ListSensitiveViewLogsRequest>,
     ) -> Result<Response<pb::ListSensitiveViewLogsResponse>, Status> {
         Ok(crate::sensitive::list_logs(&self.pool, request).await?)
+    }
+
+    async fn record_sensitive_view(
+        &self,
+        request: Request<pb::RecordSensitiveViewRequest>,
+    ) -> Result<Response<pb::RecordSensitiveViewResponse>, Status> {
+        Ok(crate::sensitive::record(&self.pool, request).await?)
+    }
+
+    // --- Replication ---
+
+    async fn list_org_unit_snapshot(
+        &self,
+        request: Request<pb::ListOrgUnitSnapshotRequest>,
+    ) -> Result<Response<pb::ListOrgUnitSnapshotResponse>, Status> {
+        Ok(Response::new(
+            crate::unit_events::snapshot(&self.pool, request).await?,
+        ))
     }
 }

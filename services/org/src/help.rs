@@ -1,5 +1,6 @@
 //! Help centre: operation manual pages (operator data shared by every
-//! enterprise) and members' feedback with attachments.
+//! enterprise), members' feedback with attachments, and the customer-service
+//! settings (one source for the console's float and online customer page).
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::{self, timestamp};
@@ -10,6 +11,7 @@ use tonic::{Request, Response};
 use uuid::Uuid;
 
 use crate::actor;
+use crate::config::CustomerServiceConfig;
 
 /// Longest feedback text.
 pub const MAX_CONTENT: usize = 500;
@@ -41,6 +43,44 @@ fn article_pb(row: ArticleRow, with_content: bool) -> pb::HelpArticle {
         sort: row.sort,
         update_time: Some(timestamp(row.updated_at)),
     }
+}
+
+/// A mainland mobile number (11 digits from 1) or an e-mail address
+/// (something@domain.tld, no spaces): what the contact field asks for.
+pub fn is_phone_or_email(value: &str) -> bool {
+    let phone =
+        value.len() == 11 && value.starts_with('1') && value.bytes().all(|b| b.is_ascii_digit());
+    let email = match value.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && !value.contains(char::is_whitespace)
+                && !domain.contains('@')
+                && domain
+                    .rsplit_once('.')
+                    .is_some_and(|(host, tld)| !host.is_empty() && tld.len() >= 2)
+        }
+        None => false,
+    };
+    phone || email
+}
+
+/// The service desk works China time (no daylight saving, always UTC+8).
+pub const SERVICE_TIME_ZONE: &str = "Asia/Shanghai";
+
+/// The customer-service settings; any signed-in caller may read them.
+pub fn customer_service<T>(
+    config: &CustomerServiceConfig,
+    request: &Request<T>,
+) -> Result<pb::GetCustomerServiceResponse, ServiceError> {
+    grpc::caller(request)?;
+    Ok(pb::GetCustomerServiceResponse {
+        phone: config.service_phone.clone(),
+        email: config.service_email.clone(),
+        open_time: config.service_open_time.clone(),
+        close_time: config.service_close_time.clone(),
+        time_zone: SERVICE_TIME_ZONE.to_owned(),
+        chat_url: config.service_chat_url.clone(),
+    })
 }
 
 /// Manual pages in order, without their bodies.
@@ -129,6 +169,9 @@ pub async fn submit_feedback(
     }
     actor::limit("content", content, MAX_CONTENT)?;
     actor::limit("contact", contact, MAX_CONTACT)?;
+    if !contact.is_empty() && !is_phone_or_email(contact) {
+        return Err(ServiceError::invalid("contact", "请输入正确的手机号或邮箱"));
+    }
     let keys: Vec<String> = req
         .attachment_keys
         .iter()

@@ -1,6 +1,15 @@
 //! The organisation tree: list (within the caller's data scope), create,
-//! update, move (never under itself or a descendant) and enable/disable.
-//! Disabling a node disables its whole subtree; enabling needs an enabled parent.
+//! update, move (never under itself or a descendant), enable/disable and delete.
+//!
+//! An enterprise has one root organisation: the enterprise itself, the first
+//! top node. New or moved organisations without a parent go under it.
+//!
+//! What 停用 means: the root cannot be disabled;
+//! disabling a node disables its whole subtree, and members of a disabled
+//! organisation cannot use the enterprise (the principal is refused) until they
+//! are moved or the organisation is enabled again. Enabling needs an enabled
+//! parent and re-enables the subtree. Names are unique under one parent; only
+//! an empty organisation (no children, no members) can be deleted.
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,9 +20,11 @@ use sqlx::{PgConnection, PgPool};
 use tonic::Request;
 use uuid::Uuid;
 
+use crate::changes;
 use crate::roles::{at_most, caller, conflict, status_from_pb, status_pb};
 use crate::scope::{self, Reach};
 use crate::store::{self, DISABLED, ENABLED, OrgUnitRow};
+use crate::unit_events;
 
 pub const PERM_ORG_LIST: &str = "as:sys:org:getList";
 pub const PERM_ORG_EDIT: &str = "as:sys:org:edit";
@@ -137,11 +148,11 @@ async fn visible(
 
 fn check_name_code(name: &str, code: &str) -> Result<(), ServiceError> {
     if name.is_empty() {
-        return Err(ServiceError::invalid("name", "请输入机构名称"));
+        return Err(ServiceError::invalid("name", "请输入组织名称"));
     }
-    at_most("name", name, 50, "机构名称")?;
+    at_most("name", name, 50, "组织名称")?;
     if code.is_empty() {
-        return Err(ServiceError::invalid("orgCode", "请输入机构编码"));
+        return Err(ServiceError::invalid("orgCode", "请输入组织编码"));
     }
     let valid = code.chars().count() <= 32
         && code
@@ -150,19 +161,33 @@ fn check_name_code(name: &str, code: &str) -> Result<(), ServiceError> {
     if !valid {
         return Err(ServiceError::invalid(
             "orgCode",
-            "机构编码为 1 到 32 位字母、数字、- 或 _",
+            "组织编码为 1 到 32 位字母、数字、- 或 _",
         ));
     }
     Ok(())
 }
 
+/// Unique violations of the code or of the name among siblings, as 4009 naming the field.
 fn code_taken(err: sqlx::Error) -> ServiceError {
     match &err {
         sqlx::Error::Database(db) if db.constraint() == Some("org_unit_code_key") => {
-            conflict("orgCode", "机构编码已存在")
+            conflict("orgCode", "组织编码已存在")
+        }
+        sqlx::Error::Database(db) if db.constraint() == Some("org_unit_sibling_name_key") => {
+            conflict("name", "同一上级组织下已有同名组织")
         }
         _ => ServiceError::from(err),
     }
+}
+
+/// The enterprise's root organisation (its first top node), if it has one yet.
+async fn root_of(conn: &mut PgConnection, tenant: Uuid) -> sqlx::Result<Option<OrgUnitRow>> {
+    sqlx::query_as(&format!(
+        "{SELECT} where enterprise_id = $1 and parent_id is null order by created_at, id limit 1"
+    ))
+    .bind(tenant)
+    .fetch_optional(conn)
+    .await
 }
 
 /// An optional parent id field: empty means the top of the tree.
@@ -185,17 +210,22 @@ pub async fn create(
     let parent_id = parent_field(&req.parent_id)?;
     let mut tx = db::begin_tenant(pool, tenant).await?;
     let reach = scope::of_caller(&mut tx, member).await?;
+    // Without a parent it goes under the root; only a fresh enterprise gets a new root.
+    let parent_id = match parent_id {
+        Some(p) => Some(p),
+        None => root_of(&mut tx, tenant).await?.map(|r| r.id),
+    };
     let level = match parent_id {
         Some(p) => {
             let parent = visible(&mut tx, &reach, p).await?;
             if parent.status != ENABLED {
-                return Err(ServiceError::new(ErrorCode::Conflict, "上级机构已停用"));
+                return Err(ServiceError::new(ErrorCode::Conflict, "上级组织已停用"));
             }
             parent.level + 1
         }
-        // Only a member who reaches the whole enterprise may add a top node.
+        // Only a member who reaches the whole enterprise may add the root.
         None if reach.all => 1,
-        None => return Err(ServiceError::invalid("parentId", "请选择上级机构")),
+        None => return Err(ServiceError::invalid("parentId", "请选择上级组织")),
     };
     let id = Uuid::new_v4();
     let row: OrgUnitRow = sqlx::query_as(
@@ -213,6 +243,7 @@ pub async fn create(
     .fetch_one(&mut *tx)
     .await
     .map_err(code_taken)?;
+    unit_events::announce(&mut tx, &[id]).await?;
     tx.commit().await?;
     tracing::info!(org_id = %id, "Organisation created.");
     Ok(pb::CreateOrgUnitResponse {
@@ -246,6 +277,7 @@ pub async fn update(
     .fetch_one(&mut *tx)
     .await
     .map_err(code_taken)?;
+    unit_events::announce(&mut tx, &[id]).await?;
     tx.commit().await?;
     Ok(pb::UpdateOrgUnitResponse {
         org_unit: Some(node_pb(&row, Vec::new())),
@@ -274,7 +306,15 @@ pub async fn move_unit(
     let new_parent = parent_field(&req.new_parent_id)?;
     let mut tx = db::begin_tenant(pool, tenant).await?;
     let reach = scope::of_caller(&mut tx, member).await?;
-    visible(&mut tx, &reach, id).await?;
+    let row = visible(&mut tx, &reach, id).await?;
+    if row.parent_id.is_none() {
+        return Err(ServiceError::invalid("id", "根组织即企业本身，不能移动"));
+    }
+    // Moving to the top means under the root.
+    let new_parent = match new_parent {
+        Some(p) => Some(p),
+        None => root_of(&mut tx, tenant).await?.map(|r| r.id),
+    };
     // Serialise moves of one tenant, so two concurrent moves cannot make a cycle.
     sqlx::query("select pg_advisory_xact_lock(hashtext($1::text))")
         .bind(tenant)
@@ -286,19 +326,20 @@ pub async fn move_unit(
             if subtree_ids(&mut tx, id).await?.contains(&p) {
                 return Err(ServiceError::invalid(
                     "newParentId",
-                    "不能移动到自身或下级机构",
+                    "不能移动到自身或下级组织",
                 ));
             }
             parent.level + 1
         }
         None if reach.all => 1,
-        None => return Err(ServiceError::invalid("newParentId", "请选择上级机构")),
+        None => return Err(ServiceError::invalid("newParentId", "请选择上级组织")),
     };
     sqlx::query("update org_unit set parent_id = $2, updated_at = now() where id = $1")
         .bind(id)
         .bind(new_parent)
         .execute(&mut *tx)
-        .await?;
+        .await
+        .map_err(code_taken)?;
     sqlx::query(
         "with recursive sub as (select id, $2::int as lvl from org_unit where id = $1 \
          union all select c.id, s.lvl + 1 from org_unit c join sub s on c.parent_id = s.id) \
@@ -312,11 +353,22 @@ pub async fn move_unit(
         .bind(id)
         .fetch_one(&mut *tx)
         .await?;
+    // Every unit below the moved one has a new path too.
+    let moved = subtree_ids(&mut tx, id).await?;
+    unit_events::announce(&mut tx, &moved).await?;
     tx.commit().await?;
     tracing::info!(org_id = %id, "Organisation moved.");
     Ok(pb::MoveOrgUnitResponse {
         org_unit: Some(node_pb(&row, Vec::new())),
     })
+}
+
+/// Members whose organisation is one of `org_ids`.
+async fn members_of(conn: &mut PgConnection, org_ids: &[Uuid]) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar("select id from member where org_id = any($1)")
+        .bind(org_ids)
+        .fetch_all(conn)
+        .await
 }
 
 pub async fn set_status(
@@ -333,38 +385,90 @@ pub async fn set_status(
     let reach = scope::of_caller(&mut tx, member).await?;
     let row = visible(&mut tx, &reach, id).await?;
     if status == DISABLED {
-        let ids = subtree_ids(&mut tx, id).await?;
-        sqlx::query("update org_unit set status = 2, updated_at = now() where id = any($1)")
-            .bind(&ids)
-            .execute(&mut *tx)
-            .await?;
-    } else {
-        if let Some(p) = row.parent_id {
-            let parent_status: i16 =
-                sqlx::query_scalar("select status from org_unit where id = $1")
-                    .bind(p)
-                    .fetch_one(&mut *tx)
-                    .await?;
-            if parent_status != ENABLED {
-                return Err(ServiceError::new(
-                    ErrorCode::Conflict,
-                    "上级机构已停用，请先启用上级机构",
-                ));
-            }
+        if row.parent_id.is_none() {
+            return Err(ServiceError::new(
+                ErrorCode::Conflict,
+                "根组织即企业本身，不能停用",
+            ));
         }
-        sqlx::query("update org_unit set status = 1, updated_at = now() where id = $1")
-            .bind(id)
-            .execute(&mut *tx)
+    } else if let Some(p) = row.parent_id {
+        let parent_status: i16 = sqlx::query_scalar("select status from org_unit where id = $1")
+            .bind(p)
+            .fetch_one(&mut *tx)
             .await?;
+        if parent_status != ENABLED {
+            return Err(ServiceError::new(
+                ErrorCode::Conflict,
+                "上级组织已停用，请先启用上级组织",
+            ));
+        }
     }
+    // The subtree follows: disabled together, enabled together.
+    let ids = subtree_ids(&mut tx, id).await?;
+    sqlx::query("update org_unit set status = $2, updated_at = now() where id = any($1)")
+        .bind(&ids)
+        .bind(status)
+        .execute(&mut *tx)
+        .await?;
+    unit_events::announce(&mut tx, &ids).await?;
+    // Their members' sessions are re-resolved: refused while disabled.
+    let members = members_of(&mut tx, &ids).await?;
+    changes::principals_changed(&mut tx, Some(tenant), &members).await?;
     let row: OrgUnitRow = sqlx::query_as(&format!("{SELECT} where id = $1"))
         .bind(id)
         .fetch_one(&mut *tx)
         .await?;
     tx.commit().await?;
+    tracing::info!(org_id = %id, status, units = ids.len(), members = members.len(), "Organisation status changed.");
     Ok(pb::SetOrgUnitStatusResponse {
         org_unit: Some(node_pb(&row, Vec::new())),
     })
+}
+
+/// Deletes an empty organisation: not the root, no children, no members.
+pub async fn delete(
+    pool: &PgPool,
+    request: Request<pb::DeleteOrgUnitRequest>,
+) -> Result<pb::DeleteOrgUnitResponse, ServiceError> {
+    grpc::require_permission(&request, PERM_ORG_EDIT)?;
+    let (tenant, member) = caller(&request)?;
+    let id = convert::id(&request.get_ref().id)?;
+    let mut tx = db::begin_tenant(pool, tenant).await?;
+    let reach = scope::of_caller(&mut tx, member).await?;
+    let row = visible(&mut tx, &reach, id).await?;
+    if row.parent_id.is_none() {
+        return Err(ServiceError::new(
+            ErrorCode::Conflict,
+            "根组织即企业本身，不能删除",
+        ));
+    }
+    let children: i64 = sqlx::query_scalar("select count(*) from org_unit where parent_id = $1")
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+    if children > 0 {
+        return Err(ServiceError::new(
+            ErrorCode::Conflict,
+            "该组织下还有下级组织，请先删除或移走下级组织",
+        ));
+    }
+    let members = members_of(&mut tx, &[id]).await?;
+    if !members.is_empty() {
+        return Err(ServiceError::new(
+            ErrorCode::Conflict,
+            format!(
+                "该组织下还有 {} 名成员，请先调整成员的所属组织",
+                members.len()
+            ),
+        ));
+    }
+    sqlx::query("delete from org_unit where id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    tracing::info!(org_id = %id, "Organisation deleted.");
+    Ok(pb::DeleteOrgUnitResponse {})
 }
 
 #[cfg(test)]

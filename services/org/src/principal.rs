@@ -3,7 +3,7 @@
 //! plus memberships, which cross tenants by nature (service callers only).
 
 use fleetdesk_kit::convert::{self, timestamp};
-use fleetdesk_kit::{ServiceError, db, grpc, mask};
+use fleetdesk_kit::{ErrorCode, ServiceError, db, grpc, mask};
 use fleetdesk_proto::org::v1 as pb;
 use sqlx::PgPool;
 use tonic::Request;
@@ -21,8 +21,13 @@ fn membership_pb(row: MembershipRow) -> pb::Membership {
     }
 }
 
+/// Why a member of a disabled organisation is refused (shown at sign-in and on
+/// every call until they are moved or the organisation is enabled again).
+pub const ORG_DISABLED: &str =
+    "您所在的组织已停用，暂时无法使用该企业，请联系管理员启用组织或调整您的所属组织";
+
 /// The principal of an account in an enterprise; 1001 when the enterprise or
-/// the member is missing or disabled.
+/// the member is missing or disabled, or the member's organisation is disabled.
 pub async fn get(
     pool: &PgPool,
     request: Request<pb::GetPrincipalRequest>,
@@ -41,9 +46,12 @@ pub async fn get(
         .await?
         .filter(|m| m.status == ENABLED)
         .ok_or_else(ServiceError::unauthenticated)?;
+    if member.org_status != ENABLED {
+        return Err(ServiceError::new(ErrorCode::Unauthenticated, ORG_DISABLED));
+    }
     let role_rows = store::roles_of_member(&mut tx, enterprise_id, member.id).await?;
     let lists = lists::of_enterprise(&mut tx, enterprise_id).await?;
-    let (_, scopes) = crate::scope::scopes_of_member(&mut tx, member.id).await?;
+    let (member_org, scopes) = crate::scope::scopes_of_member(&mut tx, member.id).await?;
     tx.commit().await?;
 
     let granted = role_rows
@@ -73,6 +81,7 @@ pub async fn get(
             permission_values,
             data_scope: Some(data_scope.to_pb()),
             flags: Some(lists.flags()),
+            reach: Some(crate::scope::reach_claim(&scopes, member_org)),
         }),
     })
 }

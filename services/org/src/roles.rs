@@ -103,9 +103,20 @@ async fn check_form(
     at_most("name", name, 30, "角色名称")?;
     let description = description.trim();
     at_most("description", description, 200, "角色描述")?;
-    let mut values: Vec<String> = values.iter().map(|v| v.trim().to_owned()).collect();
+    let mut values: Vec<String> = values
+        .iter()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .collect();
     values.sort_unstable();
     values.dedup();
+    // A role without any function permission would give its members nothing.
+    if values.is_empty() {
+        return Err(ServiceError::invalid(
+            "permissionValues",
+            "请至少选择一项功能权限",
+        ));
+    }
     let known: Vec<String> =
         sqlx::query_scalar("select value from permission where value = any($1)")
             .bind(&values)
@@ -138,7 +149,7 @@ pub async fn check_scope_orgs(conn: &mut PgConnection, s: &DataScope) -> Result<
         .fetch_one(conn)
         .await?;
     if usize::try_from(found).unwrap_or(0) != s.org_ids.len() {
-        return Err(ServiceError::invalid("dataScopeOrgIds", "机构不存在"));
+        return Err(ServiceError::invalid("dataScopeOrgIds", "组织不存在"));
     }
     Ok(())
 }

@@ -38,7 +38,7 @@ impl DataScope {
         for id in &scope.org_ids {
             org_ids.push(
                 Uuid::parse_str(id.trim())
-                    .map_err(|_| ServiceError::invalid("dataScopeOrgIds", "机构不存在"))?,
+                    .map_err(|_| ServiceError::invalid("dataScopeOrgIds", "组织不存在"))?,
             );
         }
         org_ids.sort_unstable();
@@ -46,11 +46,11 @@ impl DataScope {
         match kind {
             CUSTOM if org_ids.is_empty() => Err(ServiceError::invalid(
                 "dataScopeOrgIds",
-                "自定义数据权限请至少选择一个机构",
+                "自定义数据权限请至少选择一个组织",
             )),
             ORG | ORG_SUBTREE if org_ids.len() > 1 => Err(ServiceError::invalid(
                 "dataScopeOrgIds",
-                "本机构数据权限只能选择一个机构",
+                "本组织数据权限只能选择一个组织",
             )),
             SELF | ENTERPRISE => Ok(Some(DataScope {
                 kind,
@@ -109,6 +109,33 @@ impl Reach {
 
     pub fn org_list(&self) -> Vec<Uuid> {
         self.orgs.iter().copied().collect()
+    }
+
+    /// Appends the reach as a condition over `org_column`/`owner_column`:
+    /// `(true)` for everything, else the organisations or the owner, bound
+    /// as parameters (a whole-enterprise reach adds nothing for the planner).
+    pub fn push_condition(
+        &self,
+        query: &mut sqlx::QueryBuilder<'_, sqlx::Postgres>,
+        org_column: &str,
+        owner_column: &str,
+    ) {
+        if self.all {
+            query.push("(true)");
+            return;
+        }
+        query.push("(");
+        query.push(org_column);
+        query.push(" = any(");
+        query.push_bind(self.org_list());
+        query.push(")");
+        if let Some(own) = self.own {
+            query.push(" or ");
+            query.push(owner_column);
+            query.push(" = ");
+            query.push_bind(own);
+        }
+        query.push(")");
     }
 
     /// The SQL condition of a list over rows with `org_column` and
@@ -184,6 +211,41 @@ pub fn reach(
         out.orgs.clear();
     }
     out
+}
+
+/// The reach as org hands it out (GetPrincipal → the internal token):
+/// subtree roots and single organisations, unexpanded, so each domain service
+/// expands the subtrees through its own org_unit replica and a moved unit
+/// takes its subtree along. Expanded through the same tree it equals
+/// [`reach`] (the property test in tests/reach_replica.rs checks it).
+pub fn reach_claim(scopes: &[DataScope], member_org: Option<Uuid>) -> pb::Reach {
+    let mut all = false;
+    let mut subtrees = BTreeSet::new();
+    let mut orgs = BTreeSet::new();
+    for scope in scopes {
+        let targets: Vec<Uuid> = if scope.org_ids.is_empty() {
+            member_org.into_iter().collect()
+        } else {
+            scope.org_ids.clone()
+        };
+        match scope.kind {
+            ENTERPRISE => all = true,
+            ORG => orgs.extend(targets),
+            ORG_SUBTREE => subtrees.extend(targets),
+            CUSTOM => orgs.extend(scope.org_ids.iter().copied()),
+            // SELF (and anything unknown) adds nothing beyond the own rows.
+            _ => {}
+        }
+    }
+    if all {
+        subtrees.clear();
+        orgs.clear();
+    }
+    pb::Reach {
+        all,
+        subtree_org_ids: subtrees.iter().map(Uuid::to_string).collect(),
+        org_ids: orgs.iter().map(Uuid::to_string).collect(),
+    }
 }
 
 /// (id, parent) of every organisation of the transaction's tenant.
@@ -315,6 +377,30 @@ mod tests {
         assert!(!r.sees(Some(u(5)), u(98)));
         assert!(r.sees(None, me));
         assert!(!reach(&[], me, Some(u(1)), &tree()).sees_org(Some(u(1))));
+    }
+
+    #[test]
+    fn the_claim_names_roots_and_single_orgs_unexpanded() {
+        let claim = reach_claim(
+            &[
+                scope(ORG_SUBTREE, &[]),
+                scope(ORG, &[2]),
+                scope(CUSTOM, &[4, 6]),
+            ],
+            Some(u(3)),
+        );
+        assert!(!claim.all);
+        assert_eq!(claim.subtree_org_ids, [u(3).to_string()]);
+        assert_eq!(
+            claim.org_ids,
+            [u(2).to_string(), u(4).to_string(), u(6).to_string()]
+        );
+        let all = reach_claim(&[scope(ENTERPRISE, &[]), scope(ORG, &[2])], None);
+        assert!(all.all && all.org_ids.is_empty());
+        assert_eq!(
+            reach_claim(&[scope(SELF, &[])], Some(u(3))),
+            pb::Reach::default()
+        );
     }
 
     #[test]

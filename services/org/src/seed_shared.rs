@@ -8,9 +8,6 @@ use serde_json::json;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-/// Customer-service settings of the online customer page (spec §1).
-pub const CUSTOMER_SERVICE_DICT: &str = "CUSTOMER_SERVICE";
-
 const DICTS: &[(&str, &str, &str)] = &[
     ("NOTICE_CATEGORY", "system", "系统通知"),
     ("NOTICE_CATEGORY", "approval", "审批通知"),
@@ -28,15 +25,13 @@ const DICTS: &[(&str, &str, &str)] = &[
     ("EXPORT_STATUS", "3", "导出成功"),
     ("EXPORT_STATUS", "4", "导出失败"),
     ("EXPORT_STATUS", "5", "已过期"),
+    ("EXPORT_STATUS", "6", "已取消"),
     ("CAR_ENERGY_TYPE", "1", "燃油"),
     ("CAR_ENERGY_TYPE", "2", "纯电动"),
     ("CAR_ENERGY_TYPE", "3", "插电混动"),
     ("FEEDBACK_TYPE", "1", "功能建议"),
     ("FEEDBACK_TYPE", "2", "问题反馈"),
     ("FEEDBACK_TYPE", "3", "其他"),
-    (CUSTOMER_SERVICE_DICT, "phone", "400-800-1234"),
-    (CUSTOMER_SERVICE_DICT, "hours", "08:00-22:00"),
-    (CUSTOMER_SERVICE_DICT, "email", "service@fleetdesk.example"),
 ];
 
 /// (type, code, parent code, name, GB/T 2260 code).
@@ -433,54 +428,23 @@ pub async fn run(pool: &PgPool) -> sqlx::Result<()> {
         approval(&mut tx, eid, item).await?;
     }
 
-    for (eid, who, item) in [
+    // Only what the system backs: no finished export without its file and no
+    // running one that nothing will finish. A failed export is a real end state.
+    export(
+        &mut tx,
+        a,
+        ("demo_ops", "运营专员"),
         (
-            a,
-            ("demo", "演示管理员"),
-            (
-                "a-cars",
-                "车辆档案导出",
-                "carFiles",
-                3,
-                128,
-                "exports/a/car-files.xlsx",
-                "",
-            ),
+            "a-alarms",
+            "风险报警记录导出",
+            "riskAlarmRecord",
+            4,
+            0,
+            "",
+            "导出数据超过 10 万行，请缩小查询范围",
         ),
-        (
-            a,
-            ("demo", "演示管理员"),
-            ("a-bills", "账单明细导出", "billManagement", 2, 0, "", ""),
-        ),
-        (
-            a,
-            ("demo_ops", "运营专员"),
-            (
-                "a-alarms",
-                "风险报警记录导出",
-                "riskAlarmRecord",
-                4,
-                0,
-                "",
-                "导出数据超过 10 万行，请缩小查询范围",
-            ),
-        ),
-        (
-            b,
-            ("demo2", "冷链管理员"),
-            (
-                "b-temps",
-                "温度监控导出",
-                "temperatureMonitor",
-                3,
-                56,
-                "exports/b/temperature.xlsx",
-                "",
-            ),
-        ),
-    ] {
-        export(&mut tx, eid, who, item).await?;
-    }
+    )
+    .await?;
 
     identity(
         &mut tx,

@@ -129,6 +129,8 @@ async fn value_of(
         }
     };
     let sql = match subject {
+        // Kept by the vehicle service: revealed there, recorded by `record`.
+        S::Driver => return Err(ServiceError::not_found()),
         S::Unspecified | S::Member if kind.0 == pb::SensitiveType::Phone => {
             "select phone from member where enterprise_id = $1 and id = $2".to_owned()
         }
@@ -175,7 +177,40 @@ pub async fn reveal(
 
     let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
     let value = value_of(&mut tx, actor.enterprise_id, subject, subject_id, kind).await?;
-    let viewer_name = actor::name(&mut tx, &actor).await?;
+    let log_id = write_log(
+        &mut tx,
+        &actor,
+        viewer,
+        kind,
+        stored_subject,
+        subject_id,
+        &value,
+        (page_url, module, req.ip.trim()),
+    )
+    .await?;
+    // The value leaves only once its audit row is durable.
+    tx.commit().await?;
+    tracing::info!(%log_id, sensitive_type = kind.0 as i32, %subject_id, "Sensitive value revealed.");
+    Ok(Response::new(pb::RevealSensitiveResponse {
+        value,
+        needs_confirmation: kind.is_image(),
+        log_id: log_id.to_string(),
+    }))
+}
+
+/// Writes one audit row: what was viewed (masked), by whom, from where.
+#[allow(clippy::too_many_arguments)]
+async fn write_log(
+    tx: &mut PgConnection,
+    actor: &actor::Actor,
+    viewer: Uuid,
+    kind: Kind,
+    subject: pb::SensitiveSubjectKind,
+    subject_id: Uuid,
+    value: &str,
+    (page_url, module, ip): (&str, &str, &str),
+) -> Result<Uuid, ServiceError> {
+    let viewer_name = actor::name(&mut *tx, actor).await?;
     let log_id = Uuid::new_v4();
     sqlx::query(
         "insert into sensitive_view_log (id, enterprise_id, sensitive_type, subject_kind, subject_id, \
@@ -185,21 +220,61 @@ pub async fn reveal(
     .bind(log_id)
     .bind(actor.enterprise_id)
     .bind(kind.0 as i16)
-    .bind(stored_subject as i16)
+    .bind(subject as i16)
     .bind(subject_id)
-    .bind(log_content(kind, &value))
+    .bind(log_content(kind, value))
     .bind(page_url)
     .bind(module)
     .bind(viewer)
     .bind(&viewer_name)
-    .bind(req.ip.trim())
+    .bind(ip)
     .execute(&mut *tx)
     .await?;
-    // The value leaves only once its audit row is durable.
+    Ok(log_id)
+}
+
+/// The audit of a value another service revealed (a driver's): written and
+/// committed before the gateway lets the value out.
+pub async fn record(
+    pool: &PgPool,
+    request: Request<pb::RecordSensitiveViewRequest>,
+) -> Result<Response<pb::RecordSensitiveViewResponse>, ServiceError> {
+    grpc::require_permission(&request, PERM_SENSITIVE)?;
+    let actor = actor::of(&request)?;
+    let viewer = actor.member()?;
+    let req = request.into_inner();
+    let kind = Kind::parse(req.sensitive_type)?;
+    let subject = match pb::SensitiveSubjectKind::try_from(req.subject_kind) {
+        Ok(pb::SensitiveSubjectKind::Driver) => pb::SensitiveSubjectKind::Driver,
+        Ok(
+            pb::SensitiveSubjectKind::Unspecified
+            | pb::SensitiveSubjectKind::Member
+            | pb::SensitiveSubjectKind::Approval
+            | pb::SensitiveSubjectKind::Feedback,
+        )
+        | Err(_) => {
+            return Err(ServiceError::invalid("subjectKind", "敏感信息对象类型无效"));
+        }
+    };
+    let subject_id = convert::id(&req.subject_id)?;
+    let (page_url, module) = (req.page_url.trim(), req.source_module.trim());
+    actor::limit("pageUrl", page_url, MAX_TEXT)?;
+    actor::limit("sourceModule", module, MAX_TEXT)?;
+    let mut tx = db::begin_tenant(pool, actor.enterprise_id).await?;
+    let log_id = write_log(
+        &mut tx,
+        &actor,
+        viewer,
+        kind,
+        subject,
+        subject_id,
+        &req.value,
+        (page_url, module, req.ip.trim()),
+    )
+    .await?;
     tx.commit().await?;
-    tracing::info!(%log_id, sensitive_type = kind.0 as i32, %subject_id, "Sensitive value revealed.");
-    Ok(Response::new(pb::RevealSensitiveResponse {
-        value,
+    tracing::info!(%log_id, sensitive_type = kind.0 as i32, %subject_id, "Sensitive value recorded.");
+    Ok(Response::new(pb::RecordSensitiveViewResponse {
         needs_confirmation: kind.is_image(),
         log_id: log_id.to_string(),
     }))

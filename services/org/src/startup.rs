@@ -7,14 +7,18 @@ use fleetdesk_proto::auth::v1::auth_service_client::AuthServiceClient;
 use fleetdesk_proto::org::v1::org_service_server::OrgServiceServer;
 use sqlx::migrate::Migrator;
 
+use crate::config::CustomerServiceConfig;
 use crate::grpc::OrgApi;
 use crate::users::AuthLink;
-use crate::{Config, catalogue};
+use crate::{Config, catalogue, export_jobs, users_export};
+use fleetdesk_kit::events;
+use fleetdesk_kit::export::ExportWorker;
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub const SCHEMA: Schema = Schema {
     name: "org",
     migrator: &MIGRATOR,
+    replicates_org: false,
 };
 
 /// A built service: listening, connected, ready to run.
@@ -22,6 +26,9 @@ pub const SCHEMA: Schema = Schema {
 pub struct Application {
     runtime: Runtime,
     auth: AuthLink,
+    customer_service: CustomerServiceConfig,
+    /// Org's consumer of export events, created before serving.
+    export_records: events::Consumer<export_jobs::ExportRecords>,
 }
 
 impl Application {
@@ -32,7 +39,18 @@ impl Application {
             client: AuthServiceClient::new(grpc::lazy_channel(&config.auth_url)?),
             signer,
         };
-        Ok(Application { runtime, auth })
+        let export_records =
+            export_jobs::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
+        // Best effort: a NATS server not up yet is retried by the consumer's run.
+        if let Err(err) = export_records.ensure().await {
+            tracing::warn!(error = %format!("{err:#}"), "Export records consumer not ready yet.");
+        }
+        Ok(Application {
+            runtime,
+            auth,
+            customer_service: config.customer_service,
+            export_records,
+        })
     }
 
     /// Points account creation at auth's gRPC URL (for stacks that learn it
@@ -50,11 +68,24 @@ impl Application {
         let api = OrgApi {
             pool: self.runtime.pool.clone(),
             auth: self.auth,
+            customer_service: self.customer_service,
         };
         let service = OrgServiceServer::with_interceptor(
             api,
             grpc::authenticate(self.runtime.verifier.clone()),
         );
-        self.runtime.run(service, shutdown).await
+        let worker = ExportWorker::new(
+            self.runtime.pool.clone(),
+            self.runtime.files.clone(),
+            users_export::DOMAIN,
+        )
+        .kind(users_export::KIND, users_export::UsersExport);
+        let records = tokio::spawn(self.export_records.run(shutdown.clone()));
+        let served = self
+            .runtime
+            .run_with_exports(grpc::Services::new(service), worker, shutdown)
+            .await;
+        records.await.ok();
+        served
     }
 }

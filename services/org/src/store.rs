@@ -93,6 +93,8 @@ pub struct MemberRow {
     pub user_name: String,
     pub avatar_url: String,
     pub status: i16,
+    /// Status of the member's organisation (enabled when they have none).
+    pub org_status: i16,
 }
 
 pub async fn member_of_account(
@@ -101,8 +103,10 @@ pub async fn member_of_account(
     account_id: Uuid,
 ) -> sqlx::Result<Option<MemberRow>> {
     sqlx::query_as(
-        "select id, account_id, name, user_name, avatar_url, status \
-         from member where enterprise_id = $1 and account_id = $2",
+        "select m.id, m.account_id, m.name, m.user_name, m.avatar_url, m.status, \
+         coalesce(o.status, 1::smallint) as org_status \
+         from member m left join org_unit o on o.id = m.org_id \
+         where m.enterprise_id = $1 and m.account_id = $2",
     )
     .bind(enterprise_id)
     .bind(account_id)
@@ -154,9 +158,13 @@ pub async fn list_roles(
     page: i64,
     size: i64,
 ) -> sqlx::Result<(Vec<RoleRow>, i64)> {
-    let pattern = like_pattern(name_contains);
+    // No name, no `like '%%'`: the order index alone serves the page.
+    let (by_name, pattern) = match name_contains {
+        "" => ("($2::text is null)", None),
+        n => ("r.name like $2", Some(like_pattern(n))),
+    };
     let rows = sqlx::query_as(&format!(
-        "{ROLE_SELECT} where r.enterprise_id = $1 and r.name like $2 \
+        "{ROLE_SELECT} where r.enterprise_id = $1 and {by_name} \
          order by r.created_at, r.id limit $3 offset $4"
     ))
     .bind(enterprise_id)
@@ -165,12 +173,13 @@ pub async fn list_roles(
     .bind((page - 1) * size)
     .fetch_all(&mut *conn)
     .await?;
-    let total =
-        sqlx::query_scalar("select count(*) from role where enterprise_id = $1 and name like $2")
-            .bind(enterprise_id)
-            .bind(&pattern)
-            .fetch_one(conn)
-            .await?;
+    let total = sqlx::query_scalar(&format!(
+        "select count(*) from role r where r.enterprise_id = $1 and {by_name}"
+    ))
+    .bind(enterprise_id)
+    .bind(&pattern)
+    .fetch_one(conn)
+    .await?;
     Ok((rows, total))
 }
 

@@ -1,48 +1,23 @@
-//! The vehicle service. Its contract (`fleetdesk.vehicle.v1.VehicleService`) is complete;
-//! RPCs answer UNIMPLEMENTED until the domain's issue builds them, so the
-//! gateway and reflection already see the whole surface.
+//! The vehicle service: vehicle assets (files, terminal bindings, private
+//! cars, and — from their modules — drivers, usage records and operation
+//! logs). The target hosts AssetService, TelemetryService, RiskService and
+//! MaintenanceService; the last three answer UNIMPLEMENTED until their
+//! issues build them.
+//!
+//! Layout: `grpc/` is the thin layer (one line per RPC); each subject is a
+//! folder with `handlers` (validate → domain → store → response), `domain`
+//! (pure rules, stored codes), `store` (its queries) and `convert` (proto ↔
+//! domain).
 
-use fleetdesk_kit::internal_token::TokenVerifier;
-use fleetdesk_kit::service::{Runtime, Schema};
-use fleetdesk_kit::{Shutdown, grpc};
-use fleetdesk_proto::vehicle::v1::vehicle_service_server::{VehicleService, VehicleServiceServer};
-use sqlx::migrate::Migrator;
+mod bindings;
+mod codes;
+pub mod drivers;
+mod grpc;
+pub mod oplog;
+mod private_cars;
+pub mod seed;
+mod startup;
+pub mod usage;
+pub mod vehicles;
 
-pub use fleetdesk_kit::config::ServiceConfig as Config;
-
-pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
-pub const SCHEMA: Schema = Schema {
-    name: "vehicle",
-    migrator: &MIGRATOR,
-};
-
-#[derive(Debug, Clone)]
-struct VehicleApi;
-
-impl VehicleService for VehicleApi {}
-
-/// A built service: listening, connected, ready to run.
-#[derive(Debug)]
-pub struct Application {
-    runtime: Runtime,
-}
-
-impl Application {
-    pub async fn build(config: Config, verifier: TokenVerifier) -> anyhow::Result<Application> {
-        Ok(Application {
-            runtime: Runtime::build(&config, SCHEMA, verifier).await?,
-        })
-    }
-
-    pub fn port(&self) -> u16 {
-        self.runtime.port()
-    }
-
-    pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        let service = VehicleServiceServer::with_interceptor(
-            VehicleApi,
-            grpc::authenticate(self.runtime.verifier.clone()),
-        );
-        self.runtime.run(service, shutdown).await
-    }
-}
+pub use startup::{Application, Config, MIGRATOR, SCHEMA};

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Domain } from '@/config/routes';
 import type { ResolvedRoute } from '@/lib/access';
+import { PageErrorBoundary } from '@/components/page-error-boundary';
 import { PageLoading } from '@/components/page-loading';
 
 export interface DomainPagesProps {
@@ -18,11 +19,14 @@ const domains: Record<Domain, LazyExoticComponent<ComponentType<DomainPagesProps
   account: lazy(() => import('@/features/account/pages')),
 };
 
+/** A page of the route's domain; whatever it throws stays inside the layout (error boundary). */
 export function DomainPage({ route }: DomainPagesProps) {
   const Pages = domains[route.domain];
   return (
-    <Suspense fallback={<PageLoading />}>
-      <Pages route={route} />
-    </Suspense>
+    <PageErrorBoundary key={route.fullPath}>
+      <Suspense fallback={<PageLoading />}>
+        <Pages route={route} />
+      </Suspense>
+    </PageErrorBoundary>
   );
 }

@@ -1,8 +1,12 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
+import { vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { ROLES_MISSING } from '@/lib/auth';
+import * as notify from '@/lib/notify';
 import { renderWithProviders } from '@/testing/render';
 import { pageTitle } from '@/components/use-page-title';
-import { loginRedirect, PublicOnly, RequireAnySession, RequireSession } from './guards';
+import { endsSession, loginRedirect, PublicOnly, RequireAnySession, RequireSession, SessionBootstrap } from './guards';
 
 describe('guards (spec §2/§4)', () => {
   afterEach(() => {
@@ -84,5 +88,36 @@ describe('guards (spec §2/§4)', () => {
   it('titles pages from route meta, defaulting to 车管家', () => {
     expect(pageTitle(undefined)).toBe('车管家');
     expect(pageTitle('组织管理')).toBe('组织管理 - 车管家');
+  });
+
+  it('ends the session only for 1001/1016 or user info without roles', () => {
+    expect(endsSession(new ApiError(1001, 'x'))).toBe(true);
+    expect(endsSession(new ApiError(1016, 'x'))).toBe(true);
+    expect(endsSession(new Error(ROLES_MISSING))).toBe(true);
+    expect(endsSession(new ApiError(5000, 'x'))).toBe(false);
+    expect(endsSession(new ApiError(5003, 'x'))).toBe(false);
+    expect(endsSession(new ApiError(-1, 'x'))).toBe(false);
+  });
+
+  it('keeps the session when /me fails with a 5xx or a network blip, and retries', async () => {
+    document.cookie = 'enterpriseToken=abc; path=/';
+    vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
+    const me = { id: '1', name: '演示', roles: ['admin'], permissions: [], flags: {} };
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(new Response(JSON.stringify({ code: 5003, msg: '服务暂不可用', data: null }), { status: 503 }))
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValue(new Response(JSON.stringify({ code: 200, msg: 'ok', data: me })));
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      renderWithProviders(<SessionBootstrap><div>shell</div></SessionBootstrap>);
+      fireEvent.click(await screen.findByRole('button', { name: /重\s*试/ }));
+      fireEvent.click(await screen.findByRole('button', { name: /重\s*试/ }));
+      expect(await screen.findByText('shell')).toBeInTheDocument();
+      expect(document.cookie).toContain('enterpriseToken=abc');
+    } finally {
+      vi.unstubAllGlobals();
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -8,8 +8,10 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { LOGOUT_DELAY_MS } from '@/config/constants';
 import { HOME_PATH } from '@/config/routes';
 import type { ResolvedRoute } from '@/lib/access';
-import { forceLogout, meQueryOptions, useAccess } from '@/lib/auth';
+import { ApiError, Code } from '@/lib/api-client';
+import { forceLogout, meQueryOptions, ROLES_MISSING, useAccess } from '@/lib/auth';
 import { enterpriseToken, rememberExpireAuthPath, sessionToken } from '@/lib/session';
+import { LoadErrorResult } from '@/components/load-error';
 import { PageLoading } from '@/components/page-loading';
 import { DomainPage } from './domain-page';
 
@@ -49,15 +51,36 @@ export function PublicOnly({ children }: { children: ReactNode }) {
   return enterpriseToken() ? <Navigate to={HOME_PATH} replace /> : children;
 }
 
-/** Loads the user and permissions before any page; on failure back to login. */
+/**
+ * Only an answer that says the session is gone (1001/1016) or user info without
+ * roles (spec §5) ends it; a 5xx or a network blip keeps the session.
+ */
+export function endsSession(error: unknown): boolean {
+  if (error instanceof ApiError) return error.code === Code.SessionInvalid || error.code === Code.SessionEnded;
+  return error instanceof Error && error.message === ROLES_MISSING;
+}
+
+/**
+ * Loads the user and permissions before any page. A session the server ended goes
+ * back to login; any other failure shows a retry and keeps the session.
+ */
 export function SessionBootstrap({ children }: { children: ReactNode }) {
-  const { isError, isSuccess } = useQuery(meQueryOptions());
+  const { error, isError, isSuccess, refetch, isFetching } = useQuery(meQueryOptions());
+  const logout = isError && endsSession(error);
   useEffect(() => {
-    if (!isError) return;
+    if (!logout) return;
     const timer = setTimeout(forceLogout, LOGOUT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [isError]);
-  return isSuccess ? children : <PageLoading fullscreen />;
+  }, [logout]);
+  if (isSuccess) return children;
+  if (isError && !logout && !isFetching) {
+    return (
+      <div className="fd-bootstrap-error">
+        <LoadErrorResult error={error} onRetry={() => void refetch()} />
+      </div>
+    );
+  }
+  return <PageLoading fullscreen />;
 }
 
 export function RouteGate({ route }: { route: ResolvedRoute }) {

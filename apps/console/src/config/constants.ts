@@ -28,10 +28,7 @@ export const BATCH_MAX = 250;
 export const WHOLE_COUNTRY_CODE = '-1';
 export const PROVINCE_ROOT_CODE = '100000';
 
-/** Customer-service line and chat hours (Asia/Shanghai). */
-export const SERVICE_PHONE = '400-820-8820';
-export const CHAT_OPEN_HOUR = 8;
-export const CHAT_CLOSE_HOUR = 22;
+/** Customer-service line, e-mail, chat hours and channel come from the server (`/help/customer-service`). */
 
 export const QR_FRAME = { width: 250, height: 300 } as const;
 /** A QR `state` lives 10 minutes; the frame is replaced a little before. */

@@ -31,6 +31,8 @@ export interface RouteMeta {
   alwaysShow?: boolean;
   desc?: string;
   list?: EnterpriseList;
+  /** Open to every signed-in user even inside a gated group (the group's rules do not apply). */
+  openToAll?: boolean;
 }
 
 export interface RouteNode {
@@ -187,9 +189,10 @@ export const routeTree: RouteNode[] = [
       leaf('loginLog', { icon: 'history', group: 1, permissionValue: 'as:sys:loginfo' }),
       group('helpCenter', { icon: 'help', group: 2 }, [
         leaf('operationManual', { permissionValue: 'oss:help:center' }),
-        leaf('feedback', { permissionValue: '*' }),
+        leaf('feedback', { permissionValue: '*', openToAll: true }),
       ]),
-      leaf('/helpCenter/onlineCustomer', { icon: 'help', group: 2, permissionValue: '*' }, 'onlineCustomer'),
+      // The customer-service float links here for everyone (spec §1).
+      leaf('/helpCenter/onlineCustomer', { icon: 'help', group: 2, permissionValue: '*', openToAll: true }, 'onlineCustomer'),
     ], 'systemSetting'),
     domain: 'system',
   },

@@ -52,6 +52,14 @@ describe('access (spec §6)', () => {
     expect(access.canOpen('/carManagement/assetsData/driverManagement')).toBe(false);
   });
 
+  it('opens the online customer page and feedback to everyone, outside system settings too', () => {
+    const access = computeAccess(routeTree, principal(['oss:pc:vehicle:management']));
+    expect(access.canOpen('/helpCenter/onlineCustomer')).toBe(true);
+    expect(access.canOpen('/systemSetting/helpCenter/feedback')).toBe(true);
+    expect(access.canOpen('/systemSetting/helpCenter/operationManual')).toBe(false);
+    expect(topNames(principal(['oss:pc:vehicle:management']))).not.toContain('systemSetting');
+  });
+
   it('lets any one of several values through and * always', () => {
     const access = computeAccess(routeTree, principal([]));
     expect(access.canOpen('/dashboard')).toBe(true);

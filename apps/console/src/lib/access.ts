@@ -106,10 +106,14 @@ export function passesOwnRules(meta: RouteMeta, p: Principal): boolean {
   return true;
 }
 
-/** May the route open? Its ancestors' rules apply too; a group needs one allowed descendant. */
+/**
+ * May the route open? Its ancestors' rules apply too, unless it is open to all
+ * (then only its own); a group needs one allowed descendant.
+ */
 export function canOpen(route: ResolvedRoute, p: Principal): boolean {
   for (let r: ResolvedRoute | undefined = route; r; r = r.parent) {
     if (!passesOwnRules(r.meta, p)) return false;
+    if (r.meta.openToAll) break;
   }
   return route.children.length === 0 || route.children.some((c) => canOpenBelow(c, p));
 }

@@ -26,6 +26,11 @@ export const Code = {
   Network: -1,
 } as const;
 
+/** No business answer came: the network, a time-out or the server failing (5xx). */
+export function isTransportFailure(error: ApiError): boolean {
+  return error.code === Code.Network || error.code === Code.Internal || error.code === Code.Unavailable;
+}
+
 /** A field error of a 4000 answer (`data.fields`, ARCHITECTURE §3). */
 export interface FieldError {
   field: string;
@@ -33,12 +38,17 @@ export interface FieldError {
 }
 
 export class ApiError extends Error {
+  /** 4000: the answer's `data` (e.g. an import's `{errorHeader, errorList}`). */
+  data?: unknown;
+
   constructor(
     readonly code: number,
     message: string,
     readonly fields: FieldError[] = [],
     /** 4029: seconds until the call may be made again (the `Retry-After` header). */
     readonly retryAfterSeconds?: number,
+    /** The server's own `msg` (empty when there was none or no answer came). */
+    readonly serverMessage = '',
   ) {
     super(message);
     this.name = 'ApiError';
@@ -68,6 +78,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Send this token instead of the session's (ending a second session on logout). */
   token?: string;
+  /** A create's `Idempotency-Key`: the server answers a replay with the first result. */
+  idempotencyKey?: string;
 }
 
 interface RequestInit<P extends keyof paths, M extends Method> extends CallOptions {
@@ -143,7 +155,7 @@ function fail(code: number, msg: string, fields: FieldError[], opts: CallOptions
       text = msg || i18n.t('request.abnormal');
   }
   if (!opts.silent) toastError(text);
-  throw new ApiError(code, text, fields, retryAfterSeconds);
+  throw new ApiError(code, text, fields, retryAfterSeconds, msg);
 }
 
 /** `Retry-After` in seconds (the gateway sends seconds, never a date). */
@@ -168,7 +180,7 @@ async function send(
     response = await fetch(buildUrl(path, init.path, init.query), {
       method: method.toUpperCase(),
       // A form sets its own multipart Content-Type (with the boundary).
-      headers: headers(body !== undefined && !form, init.token),
+      headers: { ...headers(body !== undefined && !form, init.token), ...(init.idempotencyKey ? { 'Idempotency-Key': init.idempotencyKey } : {}) },
       body: body === undefined ? undefined : form ?? JSON.stringify(body),
       signal: controller.signal,
     });
@@ -184,7 +196,12 @@ async function send(
   const msg = typeof envelope.msg === 'string' ? envelope.msg : typeof envelope.message === 'string' ? envelope.message : '';
   const fields = code === Code.Validation ? ((envelope.data as { fields?: FieldError[] } | null)?.fields ?? []) : [];
   const retryAfter = code === Code.RateLimited ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
-  return fail(Number.isFinite(code) ? code : response.status >= 500 ? Code.Internal : Code.Network, msg, fields, init, retryAfter);
+  try {
+    return fail(Number.isFinite(code) ? code : response.status >= 500 ? Code.Internal : Code.Network, msg, fields, init, retryAfter);
+  } catch (err) {
+    if (err instanceof ApiError && code === Code.Validation) err.data = envelope.data;
+    throw err;
+  }
 }
 
 function request<P extends keyof paths, M extends Method>(method: M, path: P, init: RequestInit<P, M> = {}): Promise<ApiData<P, M>> {
@@ -209,3 +226,8 @@ export const api = {
   patch: <P extends PathsFor<'patch'>>(path: P, init?: RequestInit<P, 'patch'>) => request('patch', path, init),
   delete: <P extends PathsFor<'delete'>>(path: P, init?: RequestInit<P, 'delete'>) => request('delete', path, init),
 };
+
+/** The session headers of every call, for a request the typed client cannot make (a file download). */
+export function sessionHeaders(): Record<string, string> {
+  return headers(false);
+}

@@ -11,11 +11,14 @@ import { clearSession, personalToken, rememberExpireAuthPath, sessionToken } fro
 
 export type CurrentUser = ApiData<'/api/v1/me', 'get'>;
 
+/** Spec §5's error for user info without roles. */
+export const ROLES_MISSING = 'getInfo: roles must be a non-null array !';
+
 /** Spec §5: user info must carry a non-empty roles array. */
 export async function getMe(): Promise<CurrentUser> {
   const me = await api.get('/api/v1/me', { noRedirect: true });
   if (!Array.isArray(me.roles) || me.roles.length === 0) {
-    throw new Error('getInfo: roles must be a non-null array !');
+    throw new Error(ROLES_MISSING);
   }
   return me;
 }

@@ -30,3 +30,11 @@ describe('form rules (spec §5)', () => {
     expect(trimInput(5)).toBe(5);
   });
 });
+
+describe('feedback contact', () => {
+  it('takes a mobile number or an e-mail address, nothing else', async () => {
+    const { isPhoneOrEmail } = await import('./validators');
+    for (const ok of ['13800000001', 'li.lei@example.com', 'a@b.cn']) expect(isPhoneOrEmail(ok)).toBe(true);
+    for (const bad of ['abc', '1380000000', '23800000001', 'a@b', '@b.cn', 'a b@c.cn']) expect(isPhoneOrEmail(bad)).toBe(false);
+  });
+});

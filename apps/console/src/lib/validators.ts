@@ -10,6 +10,12 @@ export function isValidPhone(value: string | undefined | null): boolean {
 }
 
 /** http, https or ftp URL. */
+/** A mobile number (11 digits from 1) or an e-mail address: the feedback contact (server checks the same). */
+export function isPhoneOrEmail(value: string): boolean {
+  const v = value.trim();
+  return /^1\d{10}$/.test(v) || /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(v);
+}
+
 export function isValidUrl(value: string): boolean {
   return /^(https?|ftp):\/\/[^\s/$.?#][^\s]*$/i.test(value);
 }

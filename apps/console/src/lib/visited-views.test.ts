@@ -9,6 +9,14 @@ describe('visited views (spec §2)', () => {
     expect(addView(addView(addView([], a), b), a)).toEqual([a, b]);
   });
 
+  it('keeps one tab for a list whose filters change, at its newest address; hidden pages get one per address', () => {
+    const list = '/carManagement/assetsData/carFiles';
+    const views = addView(addView([a], { path: list, title: 'route.carFileList' }), { path: `${list}?plate=粤B12345&page=2`, title: 'route.carFileList' });
+    expect(views).toEqual([a, { path: `${list}?plate=粤B12345&page=2`, title: 'route.carFileList' }]);
+    const log = '/carManagement/assetsData/bindingLog';
+    expect(addView(addView([], { path: `${log}?vehicleId=1` }), { path: `${log}?vehicleId=2` })).toHaveLength(2);
+  });
+
   it('closes one view or all others', () => {
     expect(closeView([a, b, c], '/b')).toEqual([a, c]);
     expect(closeOthers([a, b, c], '/b')).toEqual([b]);

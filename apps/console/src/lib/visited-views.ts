@@ -3,7 +3,8 @@
  * sessionStorage so tabs survive reloads.
  */
 import { useSyncExternalStore } from 'react';
-import { NO_TAB_PATHS } from '@/config/routes';
+import { NO_TAB_PATHS, routeTree } from '@/config/routes';
+import { flatten, resolveTree } from './access';
 import { VISITED_VIEWS_KEY } from './session';
 
 export interface VisitedView {
@@ -17,10 +18,20 @@ export function opensTab(pathname: string): boolean {
   return !NO_TAB_PATHS.includes(pathname) && !pathname.startsWith('/redirect/') && pathname !== '/401' && pathname !== '/404';
 }
 
+const pathnameOf = (path: string) => path.split('?')[0];
+/** Hidden pages (details, forms) get a tab per address; the others one tab whatever their query. */
+const HIDDEN_PATHS = new Set(flatten(resolveTree(routeTree)).filter((r) => r.meta.hidden).map((r) => r.fullPath));
+
+/**
+ * Adds the view, or updates its tab. A menu page keeps one tab while its query
+ * changes (a list's filters live in the URL): the tab takes the newest address.
+ */
 export function addView(views: VisitedView[], view: VisitedView): VisitedView[] {
-  const i = views.findIndex((v) => v.path === view.path);
+  const pathname = pathnameOf(view.path);
+  const samePage = (v: VisitedView) => v.path === view.path || (!HIDDEN_PATHS.has(pathname) && pathnameOf(v.path) === pathname);
+  const i = views.findIndex(samePage);
   if (i === -1) return [...views, view];
-  if (views[i].title === view.title) return views;
+  if (views[i].path === view.path && views[i].title === view.title) return views;
   return views.map((v, j) => (j === i ? view : v));
 }
 

@@ -26,9 +26,6 @@ use crate::sms::{self, SmsCodes};
 use crate::store::{self, ACCOUNT_ACTIVE, AccountRow, SESSION_ENTERPRISE, SessionRow};
 use crate::wecom::WeComClient;
 
-/// Subject of the event that tells gateways to drop a cached session.
-pub const SESSION_REVOKED_SUBJECT: &str = "fleetdesk.auth.session.revoked";
-
 #[derive(Clone, Debug)]
 pub struct AuthApi {
     pub pool: PgPool,
@@ -288,8 +285,34 @@ impl AuthService for AuthApi {
         request: Request<pb::CreateAccountRequest>,
     ) -> Result<Response<pb::CreateAccountResponse>, Status> {
         grpc::require_service(&request)?;
-        let row = self.new_account(request.into_inner()).await?;
+        let (row, linked) = self.new_account(request.into_inner()).await?;
         Ok(Response::new(pb::CreateAccountResponse {
+            account: Some(account_pb(&row)),
+            linked,
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn delete_new_account(
+        &self,
+        request: Request<pb::DeleteNewAccountRequest>,
+    ) -> Result<Response<pb::DeleteNewAccountResponse>, Status> {
+        grpc::require_service(&request)?;
+        let id = convert::id(&request.get_ref().account_id)?;
+        AuthApi::delete_new_account(self, id).await?;
+        Ok(Response::new(pb::DeleteNewAccountResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn set_account_phone(
+        &self,
+        request: Request<pb::SetAccountPhoneRequest>,
+    ) -> Result<Response<pb::SetAccountPhoneResponse>, Status> {
+        grpc::require_service(&request)?;
+        let req = request.into_inner();
+        let id = convert::id(&req.account_id)?;
+        let row = self.set_phone(id, &req.phone).await?;
+        Ok(Response::new(pb::SetAccountPhoneResponse {
             account: Some(account_pb(&row)),
         }))
     }

@@ -61,16 +61,7 @@ impl AuthApi {
             .ok_or_else(ServiceError::unauthenticated)?;
         let admission = guard::admit(&self.pool, &[Key::Account(account.id)]).await?;
         if let Some(until) = admission.locked_until {
-            let mut err = ServiceError::new(
-                ErrorCode::TooManyRequests,
-                "密码错误次数过多，账号已临时锁定，请稍后再试",
-            );
-            err.retry_after_secs = Some(
-                u64::try_from((until - chrono::Utc::now()).num_seconds())
-                    .unwrap_or(1)
-                    .max(1),
-            );
-            return Err(err);
+            return Err(guard::locked_error(until));
         }
         let verified = match self
             .hasher
@@ -118,9 +109,15 @@ impl AuthApi {
         let account = store::account_by_phone(&self.pool, phone.as_str())
             .await?
             .filter(|a| a.status == ACCOUNT_ACTIVE);
-        let admission = guard::admit(&self.pool, &[Key::Address(client.ip.clone())]).await?;
-        if !admission.admitted() {
-            return Err(ServiceError::new(ErrorCode::BadRequest, BAD_SMS_CODE));
+        let phone_key = Key::Unknown(format!("phone:{}", phone.as_str()));
+        let admission = self
+            .admit(&[
+                Key::from_address(&client.ip, &phone_key),
+                Key::Address(client.ip.clone()),
+            ])
+            .await?;
+        if let Some(until) = admission.locked_until {
+            return Err(guard::locked_error(until));
         }
         let right = match &account {
             Some(_) => self.sms.check(&phone, Purpose::ResetPassword, code).await?,

@@ -7,7 +7,10 @@ use fleetdesk_kit::{ServiceError, convert, events};
 use fleetdesk_proto::org::v1::Membership;
 use uuid::Uuid;
 
-use super::{AuthApi, SESSION_REVOKED_SUBJECT};
+use fleetdesk_kit::subjects;
+use fleetdesk_proto::auth::v1::SessionRevoked;
+
+use super::AuthApi;
 use crate::credentials;
 use crate::store::{self, NewSession, SessionRow};
 
@@ -19,8 +22,11 @@ pub(super) async fn announce_revoked(
 ) -> sqlx::Result<()> {
     events::enqueue(
         tx,
-        SESSION_REVOKED_SUBJECT,
-        &serde_json::json!({ "sessionId": session_id, "tokenHash": hex::encode(token_hash) }),
+        subjects::AUTH_SESSION_REVOKED,
+        &SessionRevoked {
+            session_id: session_id.to_string(),
+            token_hash: token_hash.to_vec(),
+        },
     )
     .await?;
     Ok(())

@@ -2,7 +2,6 @@
 //! attempt against the guard before any secret is checked, records it in the
 //! login log, and on success opens a session.
 
-use chrono::Utc;
 use fleetdesk_kit::internal_token::Claims;
 use fleetdesk_kit::{ErrorCode, ServiceError, grpc, mask};
 use fleetdesk_proto::auth::v1 as pb;
@@ -15,9 +14,10 @@ use crate::sms::{Phone, Purpose};
 use crate::store::{self, ACCOUNT_ACTIVE, AccountRow, LoginAttempt, SessionRow};
 use crate::wecom::{self, ExchangeError};
 
-/// The one answer for an unknown account, a wrong password and a lock.
+/// The one answer for an unknown account and a wrong password (a lock answers
+/// [`guard::locked_error`], whatever the name).
 pub(super) const BAD_CREDENTIALS: &str = "账号或密码错误";
-/// The one answer for a wrong, used, expired or killed code, an unknown phone and a lock.
+/// The one answer for a wrong, used, expired or killed code and an unknown phone.
 pub(super) const BAD_SMS_CODE: &str = "验证码错误或已失效";
 const WECOM_EXPIRED: &str = "二维码已失效，请刷新后重新扫码";
 const WECOM_NOT_MEMBER: &str = "该企业微信账号未开通本系统登录权限";
@@ -83,17 +83,17 @@ fn refused(message: &str) -> ServiceError {
     ServiceError::new(ErrorCode::BadRequest, message)
 }
 
-fn too_many(message: String, until: chrono::DateTime<Utc>) -> ServiceError {
-    let mut err = ServiceError::new(ErrorCode::TooManyRequests, message);
-    err.retry_after_secs = Some(
-        u64::try_from((until - Utc::now()).num_seconds())
-            .unwrap_or(1)
-            .max(1),
-    );
-    err
-}
-
 impl AuthApi {
+    /// Counts an attempt against the keys, then lets it wait as long as its
+    /// address has earned (see [`guard`]).
+    pub(super) async fn admit(&self, keys: &[Key]) -> Result<guard::Admission, ServiceError> {
+        let admission = guard::admit(&self.pool, keys).await?;
+        if !admission.delay.is_zero() {
+            tokio::time::sleep(admission.delay).await;
+        }
+        Ok(admission)
+    }
+
     async fn memberships_of(
         &self,
         account: Option<&AccountRow>,
@@ -126,11 +126,12 @@ impl AuthApi {
         let account_key = account
             .as_ref()
             .map_or_else(|| Key::Unknown(username.to_owned()), |a| Key::Account(a.id));
-        let admission =
-            guard::admit(&self.pool, &[account_key, Key::Address(client.ip.clone())]).await?;
-        if !admission.admitted() {
+        let admission = self
+            .admit(&guard::sign_in_keys(account_key, &client.ip))
+            .await?;
+        if let Some(until) = admission.locked_until {
             attempt.failed(self, reason::LOCKED).await?;
-            return Err(refused(BAD_CREDENTIALS));
+            return Err(guard::locked_error(until));
         }
         let stored_hash = account.as_ref().and_then(|a| a.password_hash.clone());
         let verified = match self.hasher.verify(req.password, stored_hash).await {
@@ -179,11 +180,12 @@ impl AuthApi {
             || Key::Unknown(format!("phone:{}", phone.as_str())),
             |a| Key::Account(a.id),
         );
-        let admission =
-            guard::admit(&self.pool, &[account_key, Key::Address(client.ip.clone())]).await?;
-        if !admission.admitted() {
+        let admission = self
+            .admit(&guard::sign_in_keys(account_key, &client.ip))
+            .await?;
+        if let Some(until) = admission.locked_until {
             attempt.failed(self, reason::LOCKED).await?;
-            return Err(refused(BAD_SMS_CODE));
+            return Err(guard::locked_error(until));
         }
         let right = match &account {
             Some(_) => self.sms.check(&phone, Purpose::Login, code).await?,
@@ -240,11 +242,9 @@ impl AuthApi {
             enterprise_ids: Vec::new(),
             client: &client,
         };
-        let admission = guard::admit(&self.pool, &[Key::Address(client.ip.clone())]).await?;
-        if let Some(until) = admission.locked_until {
-            attempt.failed(self, reason::LOCKED).await?;
-            return Err(too_many("登录尝试过于频繁，请稍后再试".to_owned(), until));
-        }
+        // Who this is comes from WeCom, so only the address is counted (it
+        // slows down, never locks); the account's lock is checked below.
+        let admission = self.admit(&[Key::Address(client.ip.clone())]).await?;
         // The state first: a replayed, foreign or stale callback ends here.
         if !wecom::consume_state(&self.pool, req.state.trim(), &req.browser_binding).await? {
             attempt.failed(self, reason::WECOM_STATE).await?;
@@ -277,14 +277,17 @@ impl AuthApi {
         attempt.principal = account.username.clone();
         attempt.account_id = Some(account.id);
         attempt.enterprise_ids = enterprise_ids(&memberships);
-        // WeCom proves who this is, but a locked account stays locked.
-        if let Some(until) = guard::locked_until(&self.pool, &Key::Account(account.id)).await? {
+        // WeCom proves who this is, but a locked account stays locked (from
+        // everywhere, or from this address).
+        let account_key = Key::Account(account.id);
+        let from_here = Key::from_address(&client.ip, &account_key);
+        let locks = [
+            guard::locked_until(&self.pool, &account_key).await?,
+            guard::locked_until(&self.pool, &from_here).await?,
+        ];
+        if let Some(until) = locks.into_iter().flatten().max() {
             attempt.failed(self, reason::LOCKED).await?;
-            let minutes = (until - Utc::now()).num_minutes().max(0) + 1;
-            return Err(too_many(
-                format!("登录失败次数过多，账号已临时锁定，请 {minutes} 分钟后再试"),
-                until,
-            ));
+            return Err(guard::locked_error(until));
         }
         guard::succeeded(&self.pool, &admission).await?;
         let (token, session) = self.open_session(account.id, &memberships).await?;

@@ -139,4 +139,15 @@ describe('filter bar (spec §2/§4/§5)', () => {
     expect(screen.getByText('自定义插槽')).toBeInTheDocument();
     expect(screen.getByText('自定义组件')).toBeInTheDocument();
   });
+
+  it('keeps what the user typed when the fields are rebuilt with new labels (language switch)', async () => {
+    const onSearch = vi.fn();
+    const { rerender } = renderWithProviders(<FilterBar fields={[{ ...plate, initValue: '沪A' }]} onSearch={onSearch} searchOnInit={false} />);
+    const box = screen.getByRole('textbox');
+    await userEvent.clear(box);
+    await userEvent.type(box, '京B123');
+    rerender(<FilterBar fields={[{ ...plate, label: 'Plate', initValue: '沪A' }]} onSearch={onSearch} searchOnInit={false} />);
+    expect(screen.getByText('Plate')).toBeInTheDocument();
+    expect(screen.getByRole('textbox')).toHaveValue('京B123');
+  });
 });

@@ -59,6 +59,8 @@ export interface FilterBarProps {
   searchOnInit?: boolean;
   /** Search again after reset (default on). */
   searchOnReset?: boolean;
+  /** Values to show now (a list restored from its URL); reset still goes back to initial values. */
+  values?: Record<string, unknown>;
 }
 
 /** Content taller than this gets the expand/collapse button (spec §2). */
@@ -105,14 +107,21 @@ function BatchInput({ field, value, onChange, placeholder }: { field: FilterFiel
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const list = value ?? [];
+  // The typed text is kept as typed (a trailing comma too) while it still means `list`.
+  const [text, setText] = useState(list.join(','));
+  const parse = (t: string) => t.split(',').map((s) => s.trim()).filter(Boolean);
+  const shown = parse(text).join(',') === list.join(',') ? text : list.join(',');
   return (
     <>
       <Space.Compact style={fieldStyle(field, 240)}>
         <Input
-          value={list.join(',')}
+          value={shown}
           placeholder={placeholder}
           maxLength={field.maxlength}
-          onChange={(e) => onChange?.(e.target.value.split(',').map((s) => s.trim()).filter(Boolean))}
+          onChange={(e) => {
+            setText(e.target.value);
+            onChange?.(parse(e.target.value));
+          }}
         />
         <Button onClick={() => setOpen(true)}>{t('filter.batch')}</Button>
       </Space.Compact>
@@ -223,11 +232,16 @@ function SlotField({ field, value, onChange }: { field: FilterField; value?: unk
   return field.render?.(value, (v) => onChange?.(v)) ?? null;
 }
 
+/** What decides a filter bar's values: its fields, their types and initial values (not labels). */
+export function fieldsShape(fields: FilterField[]): string {
+  return JSON.stringify(fields.map((f) => [f.prop, typeof f.type === 'string' ? f.type : 'custom', f.initValue ?? null]));
+}
+
 /**
  * The configurable filter/search bar of spec §2/§4/§5: 查询, 重置, 展开/收起 (only
  * when the content is taller than 55 px), month-range checks, initial search.
  */
-export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandChange, searchText, searchOnInit = true, searchOnReset = true }: FilterBarProps) {
+export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandChange, searchText, searchOnInit = true, searchOnReset = true, values }: FilterBarProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [expanded, setExpanded] = useState(false);
@@ -245,12 +259,20 @@ export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandCh
     }
   }, [fields, form, onSearch, t]);
 
-  // Initial values apply on mount and when the fields change; search if any is set.
+  // Initial values apply on mount and when the fields change (which fields, their
+  // types and initial values); search if any is set. Pages rebuild `fields` when the
+  // language changes: new labels alone keep what the user typed.
+  const shape = fieldsShape(fields);
   useEffect(() => {
     form.setFieldsValue(initial);
     if (searchOnInit && hasInitialValue(fields)) void search();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fields]);
+  }, [shape]);
+
+  // Shown values follow the list's URL (after the initial values above).
+  useEffect(() => {
+    if (values) form.setFieldsValue(values);
+  }, [form, values]);
 
   // Expand button only when the content is taller than one row.
   useLayoutEffect(() => {

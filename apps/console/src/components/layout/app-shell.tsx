@@ -37,9 +37,11 @@ export default function AppShell() {
   const path = location.pathname + location.search;
   usePageTitle(route?.meta.title, location.pathname);
 
+  // A page the user may not open (reached by its address) gets no tab: the guard shows /401.
+  const mayOpen = !!route && !!access?.canOpen(location.pathname);
   useEffect(() => {
-    if (route && opensTab(location.pathname)) setVisitedViews((vs) => addView(vs, { path, title: route.meta.title }));
-  }, [route, path, location.pathname]);
+    if (route && mayOpen && opensTab(location.pathname)) setVisitedViews((vs) => addView(vs, { path, title: route.meta.title }));
+  }, [route, mayOpen, path, location.pathname]);
   useEffect(() => setDrawer(false), [path]);
 
   const top = route ? topOf(route) : undefined;
@@ -56,7 +58,7 @@ export default function AppShell() {
       <div className={`fd-shell${mobile ? ' is-mobile' : ''}`}>
         <Navbar mobile={mobile} onOpenDrawer={() => setDrawer(true)} />
         <div className="fd-shell__body">
-          {showSidebar && <Sidebar key={top?.name} items={sideItems} collapsed={collapsed} title={top?.meta.title} />}
+          {showSidebar && <Sidebar key={top?.name} items={sideItems} searchItems={access?.menu} collapsed={collapsed} title={top?.meta.title} />}
           <div className="fd-shell__content">
             <div className="fd-shell__bar">
               {showSidebar && (
@@ -68,7 +70,7 @@ export default function AppShell() {
             <main className="fd-shell__main">
               <KeepAliveOutlet
                 openPaths={views.map((v) => v.path)}
-                cacheable={() => !!route && !route.meta.noCache && opensTab(location.pathname)}
+                cacheable={() => !!route && mayOpen && !route.meta.noCache && opensTab(location.pathname)}
               />
             </main>
           </div>

@@ -3,6 +3,7 @@ import { Badge, Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useHasPermission } from '@/lib/auth';
+import { APPROVAL_VIEW_PERMISSION } from '@/lib/counts';
 
 /** Spec §2: counts above 99 read '99+'. */
 export const BADGE_OVERFLOW = 99;
@@ -17,15 +18,19 @@ export function CountBadge({ count, icon, label, onClick, testId }: { count: num
   );
 }
 
-/** Notice and approval entries, each behind its permission (spec §6). */
+/**
+ * Notice and approval entries, each behind the permission its count and its page
+ * need: the approval icon, `GET /approvals/count` and /approve all need
+ * `as:approval:pageInfo` (viewing); `oss:as:approval` only adds deciding.
+ */
 export function NoticeApprovalBadges({ notices, approvals }: { notices: number; approvals: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const canSeeNotices = useHasPermission('as:message:pageInfo');
-  const canApprove = useHasPermission('oss:as:approval');
+  const canViewApprovals = useHasPermission(APPROVAL_VIEW_PERMISSION);
   return (
     <>
-      {canApprove && <CountBadge count={approvals} icon={<AuditOutlined />} label={t('route.approve')} onClick={() => navigate('/approve')} testId="approval-badge" />}
+      {canViewApprovals && <CountBadge count={approvals} icon={<AuditOutlined />} label={t('route.approve')} onClick={() => navigate('/approve')} testId="approval-badge" />}
       {canSeeNotices && <CountBadge count={notices} icon={<BellOutlined />} label={t('route.notice')} onClick={() => navigate('/notice')} testId="notice-badge" />}
     </>
   );

@@ -37,7 +37,7 @@ export function ErrorLogButton() {
           columns={[
             { title: t('errorLog.time'), dataIndex: 'time', width: 170, render: (v: number) => formatTime(v) },
             { title: t('errorLog.message'), dataIndex: 'message', width: 240 },
-            { title: t('errorLog.info'), dataIndex: 'info', width: 200, render: (v?: string) => v ?? '--' },
+            { title: t('errorLog.info'), dataIndex: 'info', width: 240, render: (v?: string) => (v ? <pre className="fd-stack">{v.trim()}</pre> : '--') },
             { title: t('errorLog.url'), dataIndex: 'url', width: 220, ellipsis: true },
             { title: t('errorLog.stack'), dataIndex: 'stack', render: (v?: string) => <pre className="fd-stack">{v ?? '--'}</pre> },
           ]}

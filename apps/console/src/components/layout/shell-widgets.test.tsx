@@ -1,9 +1,8 @@
 import { act, renderHook, screen } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
-import { CountBadge } from './badges';
+import { CountBadge, NoticeApprovalBadges } from './badges';
 import { ENERGY_FIGURES, EnergyIntro } from './energy-intro';
-import { isChatOpen } from './service-float';
 import { useHoverMenu } from './use-hover-menu';
 import { ensureWatermark, Watermark } from './watermark';
 
@@ -44,6 +43,30 @@ describe('badges', () => {
   });
 });
 
+describe('approval icon', () => {
+  const withPermissions = (values: string[]) =>
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        new Response(JSON.stringify({ code: 200, msg: 'ok', data: { id: '1', name: 'x', roles: ['r'], flags: {}, permissions: values.map((permissionValue) => ({ permissionValue })) } })),
+      ),
+    );
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows for a user who may view approvals (the permission of the count and /approve)', async () => {
+    withPermissions(['as:approval:pageInfo']);
+    renderWithProviders(<NoticeApprovalBadges notices={0} approvals={3} />);
+    expect(await screen.findByTestId('approval-badge')).toBeInTheDocument();
+  });
+
+  it('stays hidden for a user who holds only the decision permission', async () => {
+    withPermissions(['oss:as:approval', 'as:message:pageInfo']);
+    renderWithProviders(<NoticeApprovalBadges notices={0} approvals={3} />);
+    expect(await screen.findByTestId('notice-badge')).toBeInTheDocument();
+    expect(screen.queryByTestId('approval-badge')).toBeNull();
+  });
+});
+
 describe('energy introduction', () => {
   it('shows the four figures with apply and view-details', () => {
     expect(ENERGY_FIGURES.map((f) => f.value)).toEqual(['19万+', '200万+', '15%起', '1000+']);
@@ -51,15 +74,6 @@ describe('energy introduction', () => {
     for (const f of ['19万+', '200万+', '15%起', '1000+', '充电站', '充电桩', '物流企业的选择']) expect(screen.getByText(f)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '申请开通' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '查看详情' })).toBeInTheDocument();
-  });
-});
-
-describe('customer service', () => {
-  it('chats from 08:00 to 22:00 Shanghai time', () => {
-    expect(isChatOpen(new Date('2024-01-01T00:00:00Z'))).toBe(true); // 08:00
-    expect(isChatOpen(new Date('2024-01-01T13:59:00Z'))).toBe(true); // 21:59
-    expect(isChatOpen(new Date('2024-01-01T14:00:00Z'))).toBe(false); // 22:00
-    expect(isChatOpen(new Date('2023-12-31T23:59:00Z'))).toBe(false); // 07:59
   });
 });
 

@@ -30,17 +30,18 @@ const allKeys = (items: MenuItem[]): string[] => items.flatMap((i) => (i.childre
 
 /**
  * The sidebar menu with a title search applied on Enter or on the search button
- * (spec §2). `collapsed` shows icons only.
+ * (spec §2). It shows the current group's `items`; a search looks through
+ * `searchItems` (every menu the user may open) when given. `collapsed` shows icons only.
  */
-export function Sidebar({ items, collapsed, title }: { items: MenuItem[]; collapsed: boolean; title?: string }) {
+export function Sidebar({ items, searchItems, collapsed, title }: { items: MenuItem[]; searchItems?: MenuItem[]; collapsed: boolean; title?: string }) {
   const { t } = useTranslation();
   const location = useLocation();
   const open = useOpenMenuPath();
   const [draft, setDraft] = useState('');
   const [query, setQuery] = useState('');
-  const visible = useMemo(() => filterMenu(items, query, t), [items, query, t]);
-  const [openKeys, setOpenKeys] = useState<string[]>(() => ancestorsOf(items, location.pathname) ?? []);
   const searching = query.trim() !== '';
+  const visible = useMemo(() => (searching ? filterMenu(searchItems ?? items, query, t) : items), [searching, searchItems, items, query, t]);
+  const [openKeys, setOpenKeys] = useState<string[]>(() => ancestorsOf(items, location.pathname) ?? []);
 
   return (
     <div className={`fd-side${collapsed ? ' is-collapsed' : ''}`} data-testid="sidebar">

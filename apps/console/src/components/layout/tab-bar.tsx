@@ -23,6 +23,18 @@ function useScroller() {
   return { strip, start, stop };
 }
 
+/** Scrolls `strip` horizontally just enough to show all of `tab`. */
+export function revealInStrip(strip: HTMLElement, tab: HTMLElement): void {
+  const bar = strip.getBoundingClientRect();
+  const box = tab.getBoundingClientRect();
+  if (box.left < bar.left) strip.scrollLeft -= bar.left - box.left;
+  else if (box.right > bar.right) strip.scrollLeft += Math.min(box.right - bar.right, box.left - bar.left);
+}
+
+/** The address shown now. Menu handlers read it at click time: a context menu
+ * rendered during a refresh (/redirect/...) must still see the page it returned to. */
+const addressNow = () => window.location.pathname + window.location.search;
+
 export function TabBar({ views }: { views: VisitedView[] }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -30,15 +42,19 @@ export function TabBar({ views }: { views: VisitedView[] }) {
   const current = location.pathname + location.search;
   const { strip, start, stop } = useScroller();
 
+  // The active tab scrolls into view, also when it was only just added (views change
+  // after navigation), and only the strip scrolls, never the page.
   useEffect(() => {
-    strip.current?.querySelector('.is-active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [current, strip]);
+    const bar = strip.current;
+    const tab = bar?.querySelector<HTMLElement>('.is-active');
+    if (bar && tab) revealInStrip(bar, tab);
+  }, [current, views, strip]);
 
   const close = (path: string) => {
     const rest = closeView(views, path);
     dropCached(path);
     setVisitedViews(() => rest);
-    if (path === current) navigate(nextPathAfterClose(rest, HOME_PATH));
+    if (path === addressNow()) navigate(nextPathAfterClose(rest, HOME_PATH));
   };
   const act = (action: string, view: VisitedView) => {
     switch (action) {
@@ -52,7 +68,7 @@ export function TabBar({ views }: { views: VisitedView[] }) {
       case 'closeOthers':
         views.filter((v) => v.path !== view.path).forEach((v) => dropCached(v.path));
         setVisitedViews((vs) => closeOthers(vs, view.path));
-        if (view.path !== current) navigate(view.path);
+        if (view.path !== addressNow()) navigate(view.path);
         break;
       case 'closeAll':
         views.forEach((v) => dropCached(v.path));

@@ -1,6 +1,6 @@
 import { useLocation } from 'react-router';
 import { useHasPermission } from '@/lib/auth';
-import { usePendingApprovalCount, useUnreadNoticeCount } from '@/lib/counts';
+import { APPROVAL_VIEW_PERMISSION, usePendingApprovalCount, useUnreadNoticeCount } from '@/lib/counts';
 
 /**
  * Unread-notice and pending-approval counts for the navbar badges, fetched after
@@ -11,7 +11,7 @@ export function useBadgeCounts(): { notices: number; approvals: number } {
   const { pathname } = useLocation();
   const onShell = pathname !== '/selectNet';
   const mayReadNotices = useHasPermission('as:message:pageInfo');
-  const mayListApprovals = useHasPermission('as:approval:pageInfo');
+  const mayListApprovals = useHasPermission(APPROVAL_VIEW_PERMISSION);
   const notices = useUnreadNoticeCount(onShell && mayReadNotices);
   const approvals = usePendingApprovalCount(onShell && mayListApprovals);
   return { notices, approvals };

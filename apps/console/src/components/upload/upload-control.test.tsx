@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, vi } from 'vitest';
 import * as notify from '@/lib/notify';
 import { renderWithProviders } from '@/testing/render';
+import { uploaderFor } from '@/lib/files';
 import { UploadControl } from './upload-control';
 
 const file = (name: string, size = 10) => new File(['x'.repeat(size)], name, { type: 'application/octet-stream' });
@@ -42,13 +43,37 @@ describe('upload control (spec §4/§5)', () => {
     expect(upload).toHaveBeenCalledTimes(1);
   });
 
-  it('drops a failed file from the list and says 上传失败，请重新上传', async () => {
-    const toast = vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
-    const upload = vi.fn(() => Promise.reject(new Error('')));
-    renderWithProviders(<UploadControl upload={upload} />);
-    await userEvent.upload(input(), file('b.xlsx'));
-    await waitFor(() => expect(screen.queryByText('b.xlsx')).toBeNull());
-    await waitFor(() => expect(toast).toHaveBeenCalledWith('上传失败，请重新上传'), { timeout: 2000 });
+  describe('failure texts with the real api client (spec §8)', () => {
+    afterEach(() => vi.unstubAllGlobals());
+    const failWith = async (fetchImpl: () => Promise<Response>) => {
+      const toast = vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
+      vi.stubGlobal('fetch', vi.fn(fetchImpl));
+      renderWithProviders(<UploadControl upload={uploaderFor('feedback')} />);
+      await userEvent.upload(input(), file('b.png'));
+      await waitFor(() => expect(screen.queryByText('b.png')).toBeNull());
+      await waitFor(() => expect(toast).toHaveBeenCalled(), { timeout: 2000 });
+      expect(toast).toHaveBeenCalledTimes(1);
+      return toast.mock.calls[0][0];
+    };
+    const envelope = (body: object, status: number) => Promise.resolve(new Response(JSON.stringify(body), { status }));
+
+    it('says 上传失败，请重新上传 when the network fails', async () => {
+      expect(await failWith(() => Promise.reject(new TypeError('Failed to fetch')))).toBe('上传失败，请重新上传');
+    });
+
+    it('says 上传失败，请重新上传 when the server fails (5xx)', async () => {
+      expect(await failWith(() => envelope({ code: 5003, msg: '服务暂不可用', data: null }, 503))).toBe('上传失败，请重新上传');
+    });
+
+    it("shows the server's msg for a business refusal", async () => {
+      expect(await failWith(() => envelope({ code: 4000, msg: '文件内容不是图片，请上传 png、jpeg、jpg、webp、gif 图片', data: { fields: [] } }, 400))).toBe(
+        '文件内容不是图片，请上传 png、jpeg、jpg、webp、gif 图片',
+      );
+    });
+
+    it('says 上传失败 for a business refusal without a msg', async () => {
+      expect(await failWith(() => envelope({ code: 4009, msg: '', data: null }, 409))).toBe('上传失败');
+    });
   });
 
   it('hides the picture-card add button at the limit and in detail mode', () => {

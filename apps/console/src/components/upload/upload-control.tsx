@@ -2,6 +2,7 @@ import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Spin, Upload, type UploadFile, type UploadProps } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError, isTransportFailure } from '@/lib/api-client';
 import { toastError, toastSuccess, toastWarning } from '@/lib/notify';
 import {
   checkCount, checkFile, DEFAULT_FILE_LIMIT, isBusy, isDuplicate, LOADING_RELEASE_MS, MESSAGE_DELAY_MS, uploadingMessage,
@@ -29,6 +30,20 @@ export interface UploadControlProps extends FileRules {
   buttonText?: string;
   /** Told whether files are still on the way (a form refuses to submit meanwhile). */
   onBusyChange?: (busy: boolean) => void;
+}
+
+/**
+ * Spec §8's upload failure texts: a transport failure (no answer, a time-out, a
+ * 5xx) says 上传失败，请重新上传; a business refusal says the server's msg, or
+ * 上传失败 when it gave none. A custom uploader may reject with its own message.
+ */
+export function uploadFailureMessage(error: unknown, t: (key: string) => string): string {
+  if (error instanceof ApiError) {
+    if (isTransportFailure(error)) return t('upload.transportFailed');
+    return error.serverMessage || t('upload.failed');
+  }
+  if (error instanceof Error && error.message && error.name !== 'TypeError') return error.message;
+  return t('upload.transportFailed');
 }
 
 /** Tells whether an upload control still has files on the way (forms refuse to submit then). */
@@ -61,6 +76,8 @@ export function UploadControl({ value = [], onChange, upload, limit = DEFAULT_FI
   const props: UploadProps = {
     fileList: files,
     multiple,
+    // The picker offers only the allowed types; the rules (and the server) still check.
+    accept: types?.length ? types.map((type) => `.${type}`).join(',') : undefined,
     disabled: detail,
     listType: pictureCard ? 'picture-card' : 'text',
     showUploadList: { showRemoveIcon: !detail },
@@ -92,8 +109,7 @@ export function UploadControl({ value = [], onChange, upload, limit = DEFAULT_FI
         },
         (err: unknown) => {
           onError?.(err as Error);
-          const business = err instanceof Error && err.message ? err.message : '';
-          later(() => toastError(business || t('upload.transportFailed')));
+          later(() => toastError(uploadFailureMessage(err, t)));
         },
       );
     },

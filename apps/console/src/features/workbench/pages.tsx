@@ -1,11 +1,13 @@
 import { RightOutlined } from '@ant-design/icons';
-import { Avatar, Card, Col, Empty, List, Row, Tag } from 'antd';
+import { Avatar, Badge, Button, Card, Col, Empty, List, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { APP_VERSION } from '@/config/constants';
 import type { MenuItem, ResolvedRoute } from '@/lib/access';
-import { useAccess } from '@/lib/auth';
+import { useAccess, useHasPermission } from '@/lib/auth';
+import { useUnreadNotices } from '@/lib/counts';
 import { formatTime } from '@/lib/format';
+import { useOpenMenuPath } from '@/components/layout/menu-link';
 
 /** Leaves of the menu, in menu order: the workbench's shortcuts. */
 function leaves(items: MenuItem[]): MenuItem[] {
@@ -18,9 +20,45 @@ function greetingKey(hour: number): string {
   return 'workbench.evening';
 }
 
+/** 消息通知: the unread notices the bell counts, newest first, each opening its detail. */
+function NoticeCard() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const mayRead = useHasPermission('as:message:pageInfo');
+  const { notices, count, isLoading } = useUnreadNotices(mayRead);
+  return (
+    <Card
+      title={
+        <span>
+          {t('route.notice')} <Badge count={count} overflowCount={99} size="small" />
+        </span>
+      }
+      extra={mayRead && <Button type="link" size="small" onClick={() => navigate('/notice')}>{t('workbench.allNotices')}</Button>}
+      variant="borderless"
+      className="fd-side-card"
+      data-testid="workbench-notices"
+    >
+      {notices.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={isLoading ? t('common.loading') : t('workbench.noNotices')} />
+      ) : (
+        <List
+          size="small"
+          dataSource={notices}
+          renderItem={(n) => (
+            <List.Item className="fd-workbench__notice" onClick={() => navigate(`/noticeDetails?id=${encodeURIComponent(n.id)}`)} extra={<span className="fd-muted">{formatTime(n.publishTime, '{m}-{d} {h}:{i}')}</span>}>
+              <Badge status="processing" /> <span className="fd-workbench__notice-title">{n.title}</span>
+            </List.Item>
+          )}
+        />
+      )}
+    </Card>
+  );
+}
+
 export function Workbench() {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
+  // Shortcuts open like the menu: pages on the needs-open list go to a new browser tab.
+  const open = useOpenMenuPath();
   const { user, access } = useAccess();
   const groups = (access?.menu ?? []).filter((g) => g.children.length);
   const now = new Date();
@@ -54,7 +92,7 @@ export function Workbench() {
                     <h4>{t(g.title)}</h4>
                     <div className="fd-shortcuts__grid">
                       {leaves(g.children).slice(0, 8).map((item) => (
-                        <button type="button" key={item.name} className="fd-shortcut" onClick={() => navigate(item.path)}>
+                        <button type="button" key={item.name} className="fd-shortcut" onClick={() => open(item.path)}>
                           <span>{t(item.title)}</span>
                           <RightOutlined />
                         </button>
@@ -67,9 +105,7 @@ export function Workbench() {
           </Card>
         </Col>
         <Col xs={24} xl={8}>
-          <Card title={t('route.notice')} variant="borderless" className="fd-side-card">
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('workbench.noNotices')} />
-          </Card>
+          <NoticeCard />
           <Card title={t('workbench.about')} variant="borderless" className="fd-side-card">
             <List
               size="small"

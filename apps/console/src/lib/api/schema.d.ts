@@ -276,6 +276,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/drivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_drivers"];
+        put?: never;
+        post: operations["create_driver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_driver"];
+        put: operations["update_driver"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/drivers/{id}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The audited reveal: the vehicle service reads the value under the
+         *     caller's permission and reach, org writes the view to the enterprise's
+         *     sensitive-view audit, and only then does the value leave the gateway.
+         */
+        post: operations["reveal_driver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enterprise": {
         parameters: {
             query?: never;
@@ -324,6 +377,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/export-records/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_export_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/export-records/{id}/file": {
         parameters: {
             query?: never;
@@ -334,6 +403,22 @@ export interface paths {
         get: operations["export_file"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/export-records/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["retry_export_record"];
         delete?: never;
         options?: never;
         head?: never;
@@ -520,6 +605,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operation-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_operation_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/simple": {
         parameters: {
             query?: never;
@@ -530,6 +631,38 @@ export interface paths {
         get: operations["list_simple_orgs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/private-cars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_private_cars"];
+        put?: never;
+        post: operations["create_private_car"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/private-cars/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["review_private_car"];
         delete?: never;
         options?: never;
         head?: never;
@@ -610,7 +743,7 @@ export interface paths {
         get?: never;
         put: operations["update_org"];
         post?: never;
-        delete?: never;
+        delete: operations["delete_org"];
         options?: never;
         head?: never;
         patch?: never;
@@ -728,6 +861,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_users"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/users/{id}": {
         parameters: {
             query?: never;
@@ -754,6 +903,134 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["set_user_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_usage_records"];
+        put?: never;
+        post: operations["create_usage_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage-records/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_usage_record"];
+        put: operations["update_usage_record"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage-records/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["end_usage_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicle-bindings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_bindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_vehicles"];
+        put?: never;
+        post: operations["create_vehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_vehicle"];
+        put: operations["update_vehicle"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/terminal/bind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["bind_terminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}/terminal/unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["unbind_terminal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -826,6 +1103,52 @@ export interface components {
             name: string;
             url: string;
         };
+        /** @description A terminal to fit to the vehicle; its current terminal (if any) is unbound. */
+        BindTerminalForm: {
+            /**
+             * @description When it was fitted (default now; yyyy-MM-dd HH:mm:ss or RFC 3339).
+             * @default
+             */
+            bindTime: string;
+            /** @default  */
+            remark: string;
+            /**
+             * @description Terminal serial (1 to 30 letters, digits or hyphens).
+             * @default
+             */
+            terminalId: string;
+            /**
+             * @description SIM card number (11 to 20 digits).
+             * @default
+             */
+            terminalSim: string;
+        };
+        /** @description One period a vehicle had a terminal (or driver). */
+        BindingBody: {
+            active: boolean;
+            bindTime: string;
+            id: string;
+            kind?: null | components["schemas"]["BindingKind"];
+            /** @description Who bound. */
+            operatorName: string;
+            plateNumber: string;
+            remark: string;
+            /** @description Terminal serial or driver id. */
+            targetId: string;
+            targetName: string;
+            terminalSim: string;
+            /** @description Who unbound. */
+            unbindOperatorName: string;
+            /** @description Empty while the binding is active. */
+            unbindTime: string;
+            vehicleId: string;
+            vin: string;
+        };
+        /**
+         * @description What a binding ties the vehicle to.
+         * @enum {string}
+         */
+        BindingKind: "DRIVER" | "ORGANIZATION" | "TERMINAL";
         /** @description The change-password form (spec §5). */
         ChangePasswordRequest: {
             /** @description The new password again (the console's field name). */
@@ -834,13 +1157,21 @@ export interface components {
             newPassword?: string;
             oldPassword?: string;
         };
-        /** @description The online customer page and the shell's float. */
+        /**
+         * @description The online customer page and the shell's float: one source, the org
+         *     service's customer-service settings.
+         */
         CustomerServiceBody: {
             /** @description Chat is staffed right now. */
             chatAvailable: boolean;
+            /** @description Where the chat channel lives (e.g. WeCom customer service); empty when none. */
+            chatUrl: string;
             email: string;
             /** @description Chat hours in China time, e.g. 08:00-22:00. */
             hours: string;
+            /** @description While closed: when chat opens next (RFC 3339, China time); empty while open. */
+            nextOpenTime: string;
+            /** @description The hotline. */
             phone: string;
         };
         DecisionRequest: {
@@ -863,8 +1194,115 @@ export interface components {
             sort: number;
             value: string;
         };
+        DriverBody: {
+            /** @description Masked by the server (end mode). */
+            address: string;
+            boundPlateNumber: string;
+            boundVehicleId: string;
+            createTime: string;
+            employeeNo: string;
+            hireTime: string;
+            id: string;
+            idCardBack?: null | components["schemas"]["FileRefBody"];
+            idCardFront?: null | components["schemas"]["FileRefBody"];
+            /** @description Masked by the server (centre mode). */
+            idNumber: string;
+            licenceBack?: null | components["schemas"]["FileRefBody"];
+            licenceClass?: null | components["schemas"]["LicenceClass"];
+            licenceExpireTime: string;
+            licenceFirstIssueTime: string;
+            licenceFront?: null | components["schemas"]["FileRefBody"];
+            name: string;
+            orgId: string;
+            orgName: string;
+            /** @description Masked by the server (centre mode); reveal through `/drivers/{id}/reveal`. */
+            phone: string;
+            remark: string;
+            status?: null | components["schemas"]["DriverStatus"];
+            updateTime: string;
+        };
+        /**
+         * @description A driver's editable fields. On edit an empty phone, ID number or address
+         *     keeps the stored value (the console only ever sees them masked).
+         */
+        DriverForm: {
+            /** @default  */
+            address: string;
+            /** @default  */
+            employeeNo: string;
+            /** @default  */
+            hireTime: string;
+            idCardBack?: null | components["schemas"]["FileRefBody"];
+            idCardFront?: null | components["schemas"]["FileRefBody"];
+            /**
+             * @description 18-character resident ID number; unique in the enterprise.
+             * @default
+             */
+            idNumber: string;
+            licenceBack?: null | components["schemas"]["FileRefBody"];
+            licenceClass?: null | components["schemas"]["LicenceClass"];
+            /** @default  */
+            licenceExpireTime: string;
+            /**
+             * @description yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339.
+             * @default
+             */
+            licenceFirstIssueTime: string;
+            licenceFront?: null | components["schemas"]["FileRefBody"];
+            /** @default  */
+            name: string;
+            /** @default  */
+            orgId: string;
+            /**
+             * @description 11 digits starting with 1; unique in the enterprise.
+             * @default
+             */
+            phone: string;
+            /** @default  */
+            remark: string;
+            status?: null | components["schemas"]["DriverStatus"];
+        };
+        DriverRevealBody: {
+            /** @description The sensitive-view audit row written with this answer. */
+            logId: string;
+            /** @description ID and licence images (types 4, 5, 6, 7, 10): confirm before showing. */
+            needsConfirmation: boolean;
+            /** @description The unmasked value; for images the file key (download through `/files`). */
+            value: string;
+        };
+        /** @description Which personal value of the driver to reveal (spec §3 sensitive-view log payload). */
+        DriverRevealRequest: {
+            /** @description The console page the value is shown on. */
+            pageUrl?: string;
+            /**
+             * Format: int32
+             * @description 1 phone, 2 ID number, 4 ID front, 5 ID back, 6 licence front,
+             *     7 licence back, 8 address, 10 licence photo.
+             */
+            sensitiveType: number;
+            sourceModule?: string;
+        };
+        /**
+         * @description Whether the driver may drive: active, suspended (停驾) or left (离职).
+         * @enum {string}
+         */
+        DriverStatus: "ACTIVE" | "SUSPENDED" | "LEFT";
         /** @description Empty `data` of answers that carry nothing. */
         Empty: Record<string, never>;
+        EndUsageRecordForm: {
+            /**
+             * @description When the record ended; empty = now.
+             * @default
+             */
+            endTime: string;
+            /** @default  */
+            remark: string;
+        };
+        /**
+         * @description What drives the vehicle.
+         * @enum {string}
+         */
+        EnergyType: "BATTERY_ELECTRIC" | "PLUG_IN_HYBRID" | "RANGE_EXTENDED" | "FUEL" | "HYDROGEN_FUEL_CELL";
         EnterpriseBody: {
             code: string;
             contactName: string;
@@ -953,20 +1391,114 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_BindingBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One period a vehicle had a terminal (or driver). */
+            data: {
+                active: boolean;
+                bindTime: string;
+                id: string;
+                kind?: null | components["schemas"]["BindingKind"];
+                /** @description Who bound. */
+                operatorName: string;
+                plateNumber: string;
+                remark: string;
+                /** @description Terminal serial or driver id. */
+                targetId: string;
+                targetName: string;
+                terminalSim: string;
+                /** @description Who unbound. */
+                unbindOperatorName: string;
+                /** @description Empty while the binding is active. */
+                unbindTime: string;
+                vehicleId: string;
+                vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_CustomerServiceBody: {
             /**
              * Format: int32
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description The online customer page and the shell's float. */
+            /**
+             * @description The online customer page and the shell's float: one source, the org
+             *     service's customer-service settings.
+             */
             data: {
                 /** @description Chat is staffed right now. */
                 chatAvailable: boolean;
+                /** @description Where the chat channel lives (e.g. WeCom customer service); empty when none. */
+                chatUrl: string;
                 email: string;
                 /** @description Chat hours in China time, e.g. 08:00-22:00. */
                 hours: string;
+                /** @description While closed: when chat opens next (RFC 3339, China time); empty while open. */
+                nextOpenTime: string;
+                /** @description The hotline. */
                 phone: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_DriverBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description Masked by the server (end mode). */
+                address: string;
+                boundPlateNumber: string;
+                boundVehicleId: string;
+                createTime: string;
+                employeeNo: string;
+                hireTime: string;
+                id: string;
+                idCardBack?: null | components["schemas"]["FileRefBody"];
+                idCardFront?: null | components["schemas"]["FileRefBody"];
+                /** @description Masked by the server (centre mode). */
+                idNumber: string;
+                licenceBack?: null | components["schemas"]["FileRefBody"];
+                licenceClass?: null | components["schemas"]["LicenceClass"];
+                licenceExpireTime: string;
+                licenceFirstIssueTime: string;
+                licenceFront?: null | components["schemas"]["FileRefBody"];
+                name: string;
+                orgId: string;
+                orgName: string;
+                /** @description Masked by the server (centre mode); reveal through `/drivers/{id}/reveal`. */
+                phone: string;
+                remark: string;
+                status?: null | components["schemas"]["DriverStatus"];
+                updateTime: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_DriverRevealBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description The sensitive-view audit row written with this answer. */
+                logId: string;
+                /** @description ID and licence images (types 4, 5, 6, 7, 10): confirm before showing. */
+                needsConfirmation: boolean;
+                /** @description The unmasked value; for images the file key (download through `/files`). */
+                value: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -1045,8 +1577,18 @@ export interface components {
                 /** Format: int64 */
                 rowCount: number;
                 /**
+                 * Format: int64
+                 * @description Rows written so far (live progress while running).
+                 */
+                rowsDone: number;
+                /**
+                 * Format: int64
+                 * @description Rows the export will write; 0 until counted.
+                 */
+                rowsTotal: number;
+                /**
                  * Format: int32
-                 * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired.
+                 * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired, 6 cancelled.
                  */
                 status: number;
             };
@@ -1159,6 +1701,24 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_OperationLogPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The spec's list response: `totalNum` and `list` (`total` too, as every list). */
+            data: {
+                list: components["schemas"]["OperationLogBody"][];
+                /** Format: int64 */
+                total: number;
+                /** Format: int64 */
+                totalNum: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_OrgNodeBody: {
             /**
              * Format: int32
@@ -1230,6 +1790,83 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_BindingBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    active: boolean;
+                    bindTime: string;
+                    id: string;
+                    kind?: null | components["schemas"]["BindingKind"];
+                    /** @description Who bound. */
+                    operatorName: string;
+                    plateNumber: string;
+                    remark: string;
+                    /** @description Terminal serial or driver id. */
+                    targetId: string;
+                    targetName: string;
+                    terminalSim: string;
+                    /** @description Who unbound. */
+                    unbindOperatorName: string;
+                    /** @description Empty while the binding is active. */
+                    unbindTime: string;
+                    vehicleId: string;
+                    vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_DriverBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** @description Masked by the server (end mode). */
+                    address: string;
+                    boundPlateNumber: string;
+                    boundVehicleId: string;
+                    createTime: string;
+                    employeeNo: string;
+                    hireTime: string;
+                    id: string;
+                    idCardBack?: null | components["schemas"]["FileRefBody"];
+                    idCardFront?: null | components["schemas"]["FileRefBody"];
+                    /** @description Masked by the server (centre mode). */
+                    idNumber: string;
+                    licenceBack?: null | components["schemas"]["FileRefBody"];
+                    licenceClass?: null | components["schemas"]["LicenceClass"];
+                    licenceExpireTime: string;
+                    licenceFirstIssueTime: string;
+                    licenceFront?: null | components["schemas"]["FileRefBody"];
+                    name: string;
+                    orgId: string;
+                    orgName: string;
+                    /** @description Masked by the server (centre mode); reveal through `/drivers/{id}/reveal`. */
+                    phone: string;
+                    remark: string;
+                    status?: null | components["schemas"]["DriverStatus"];
+                    updateTime: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_ExportRecordBody: {
             /**
              * Format: int32
@@ -1257,8 +1894,18 @@ export interface components {
                     /** Format: int64 */
                     rowCount: number;
                     /**
+                     * Format: int64
+                     * @description Rows written so far (live progress while running).
+                     */
+                    rowsDone: number;
+                    /**
+                     * Format: int64
+                     * @description Rows the export will write; 0 until counted.
+                     */
+                    rowsTotal: number;
+                    /**
                      * Format: int32
-                     * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired.
+                     * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired, 6 cancelled.
                      */
                     status: number;
                 }[];
@@ -1304,6 +1951,8 @@ export interface components {
             /** @description A page of a list. */
             data: {
                 list: {
+                    /** @description Browser and major version read from the user agent, e.g. `Chrome 120`; empty when unknown. */
+                    browser: string;
                     id: string;
                     ip: string;
                     /** @description RFC 3339 (UTC). */
@@ -1315,9 +1964,12 @@ export interface components {
                     loginType: number;
                     /** @description Why it failed; empty on success. */
                     message: string;
+                    /** @description Operating system and version, e.g. `Windows 10`, `macOS 10.15.7`; empty when unknown. */
+                    os: string;
                     /** @description The account name, masked phone or WeCom user that was tried. */
                     principal: string;
                     succeeded: boolean;
+                    /** @description The raw user agent. */
                     userAgent: string;
                 }[];
                 /** Format: int64 */
@@ -1353,6 +2005,49 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_PrivateCarBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /**
+                     * Format: int64
+                     * @description Reimbursement, fen per kilometre.
+                     */
+                    allowanceFenPerKm: number;
+                    brand: string;
+                    createTime: string;
+                    energyType?: null | components["schemas"]["EnergyType"];
+                    id: string;
+                    insuranceImages: components["schemas"]["FileRefBody"][];
+                    licenceImages: components["schemas"]["FileRefBody"][];
+                    model: string;
+                    orgId: string;
+                    orgName: string;
+                    ownerDriverId: string;
+                    ownerName: string;
+                    /** @description Masked by the server (centre mode). */
+                    ownerPhone: string;
+                    plateColor?: null | components["schemas"]["PlateColor"];
+                    plateNumber: string;
+                    rejectReason: string;
+                    remark: string;
+                    status?: null | components["schemas"]["PrivateCarStatus"];
+                    /** @description The vehicle created on approval; empty before. */
+                    vehicleId: string;
+                    vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_RoleBody: {
             /**
              * Format: int32
@@ -1380,6 +2075,44 @@ export interface components {
                     status: number;
                     /** Format: int32 */
                     userCount: number;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_UsageRecordBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    attachments: components["schemas"]["FileRefBody"][];
+                    contractNo: string;
+                    counterparty: string;
+                    createTime: string;
+                    /** @description Empty for purchases. */
+                    endTime: string;
+                    id: string;
+                    kind?: null | components["schemas"]["UsageKind"];
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    purchase?: null | components["schemas"]["PurchaseBody"];
+                    remark: string;
+                    rent?: null | components["schemas"]["RentBody"];
+                    rentToOwn?: null | components["schemas"]["RentToOwnBody"];
+                    replacement?: null | components["schemas"]["ReplacementBody"];
+                    startTime: string;
+                    status?: null | components["schemas"]["UsageStatus"];
+                    updateTime: string;
+                    vehicleId: string;
+                    vin: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -1428,6 +2161,73 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_VehicleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /**
+                     * Format: int64
+                     * @description Usable battery capacity, watt-hours.
+                     */
+                    batteryCapacityWh: number;
+                    bodyColor: string;
+                    brand: string;
+                    category?: null | components["schemas"]["VehicleCategory"];
+                    createTime: string;
+                    /** Format: int32 */
+                    curbWeightKg: number;
+                    driverId: string;
+                    driverName: string;
+                    energyType?: null | components["schemas"]["EnergyType"];
+                    engineNumber: string;
+                    id: string;
+                    inspectionExpireTime: string;
+                    insuranceExpireTime: string;
+                    leaseEndTime: string;
+                    leaseStartTime: string;
+                    licenceImages: components["schemas"]["FileRefBody"][];
+                    licenceIssueTime: string;
+                    licenceOwner: string;
+                    model: string;
+                    orgId: string;
+                    orgName: string;
+                    ownershipType?: null | components["schemas"]["OwnershipType"];
+                    plateColor?: null | components["schemas"]["PlateColor"];
+                    /** @description e.g. 粤BD12345; unique in the enterprise. */
+                    plateNumber: string;
+                    /** Format: int32 */
+                    ratedLoadKg: number;
+                    /** Format: int32 */
+                    ratedRangeKm: number;
+                    /** @description First registration date (RFC 3339). */
+                    registerTime: string;
+                    remark: string;
+                    /** Format: int32 */
+                    seatCount: number;
+                    status?: null | components["schemas"]["VehicleStatus"];
+                    tags: string[];
+                    terminalBindTime: string;
+                    /** @description Bound terminal serial; empty when none. */
+                    terminalId: string;
+                    terminalSim: string;
+                    updateTime: string;
+                    usageKind?: null | components["schemas"]["UsageKind"];
+                    usageStatus?: null | components["schemas"]["UsageStatus"];
+                    /** @description 17 characters with a valid check digit; unique in the enterprise. */
+                    vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_ViewLogBody: {
             /**
              * Format: int32
@@ -1454,6 +2254,44 @@ export interface components {
                 }[];
                 /** Format: int64 */
                 total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_PrivateCarBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Reimbursement, fen per kilometre.
+                 */
+                allowanceFenPerKm: number;
+                brand: string;
+                createTime: string;
+                energyType?: null | components["schemas"]["EnergyType"];
+                id: string;
+                insuranceImages: components["schemas"]["FileRefBody"][];
+                licenceImages: components["schemas"]["FileRefBody"][];
+                model: string;
+                orgId: string;
+                orgName: string;
+                ownerDriverId: string;
+                ownerName: string;
+                /** @description Masked by the server (centre mode). */
+                ownerPhone: string;
+                plateColor?: null | components["schemas"]["PlateColor"];
+                plateNumber: string;
+                rejectReason: string;
+                remark: string;
+                status?: null | components["schemas"]["PrivateCarStatus"];
+                /** @description The vehicle created on approval; empty before. */
+                vehicleId: string;
+                vin: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -1541,6 +2379,39 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_UsageRecordBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                attachments: components["schemas"]["FileRefBody"][];
+                contractNo: string;
+                counterparty: string;
+                createTime: string;
+                /** @description Empty for purchases. */
+                endTime: string;
+                id: string;
+                kind?: null | components["schemas"]["UsageKind"];
+                orgId: string;
+                orgName: string;
+                plateNumber: string;
+                purchase?: null | components["schemas"]["PurchaseBody"];
+                remark: string;
+                rent?: null | components["schemas"]["RentBody"];
+                rentToOwn?: null | components["schemas"]["RentToOwnBody"];
+                replacement?: null | components["schemas"]["ReplacementBody"];
+                startTime: string;
+                status?: null | components["schemas"]["UsageStatus"];
+                updateTime: string;
+                vehicleId: string;
+                vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_UserBody: {
             /**
              * Format: int32
@@ -1571,6 +2442,23 @@ export interface components {
                  */
                 status: number;
                 userName: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_UserCreatedBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /**
+             * @description A user just added; `linked` when the phone or account name belonged to a
+             *     person who already had an account (they choose this enterprise on /selectNet).
+             */
+            data: components["schemas"]["UserBody"] & {
+                linked: boolean;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -1769,6 +2657,69 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_VehicleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A vehicle's asset file. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Usable battery capacity, watt-hours.
+                 */
+                batteryCapacityWh: number;
+                bodyColor: string;
+                brand: string;
+                category?: null | components["schemas"]["VehicleCategory"];
+                createTime: string;
+                /** Format: int32 */
+                curbWeightKg: number;
+                driverId: string;
+                driverName: string;
+                energyType?: null | components["schemas"]["EnergyType"];
+                engineNumber: string;
+                id: string;
+                inspectionExpireTime: string;
+                insuranceExpireTime: string;
+                leaseEndTime: string;
+                leaseStartTime: string;
+                licenceImages: components["schemas"]["FileRefBody"][];
+                licenceIssueTime: string;
+                licenceOwner: string;
+                model: string;
+                orgId: string;
+                orgName: string;
+                ownershipType?: null | components["schemas"]["OwnershipType"];
+                plateColor?: null | components["schemas"]["PlateColor"];
+                /** @description e.g. 粤BD12345; unique in the enterprise. */
+                plateNumber: string;
+                /** Format: int32 */
+                ratedLoadKg: number;
+                /** Format: int32 */
+                ratedRangeKm: number;
+                /** @description First registration date (RFC 3339). */
+                registerTime: string;
+                remark: string;
+                /** Format: int32 */
+                seatCount: number;
+                status?: null | components["schemas"]["VehicleStatus"];
+                tags: string[];
+                terminalBindTime: string;
+                /** @description Bound terminal serial; empty when none. */
+                terminalId: string;
+                terminalSim: string;
+                updateTime: string;
+                usageKind?: null | components["schemas"]["UsageKind"];
+                usageStatus?: null | components["schemas"]["UsageStatus"];
+                /** @description 17 characters with a valid check digit; unique in the enterprise. */
+                vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_WeComAppInfo: {
             /**
              * Format: int32
@@ -1805,6 +2756,14 @@ export interface components {
             /** @description Human-readable message, in Chinese. */
             msg: string;
         };
+        /** @description An error answer of the envelope: code is the edge code, msg the text to show. */
+        ErrorEnvelope: {
+            /** Format: int32 */
+            code: number;
+            /** @description For 4000, {fields: [{field, message}]}; otherwise null. */
+            data: Record<string, never> | null;
+            msg: string;
+        };
         ExportFileBody: {
             /** @description The export's name. */
             name: string;
@@ -1830,8 +2789,18 @@ export interface components {
             /** Format: int64 */
             rowCount: number;
             /**
+             * Format: int64
+             * @description Rows written so far (live progress while running).
+             */
+            rowsDone: number;
+            /**
+             * Format: int64
+             * @description Rows the export will write; 0 until counted.
+             */
+            rowsTotal: number;
+            /**
              * Format: int32
-             * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired.
+             * @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired, 6 cancelled.
              */
             status: number;
         };
@@ -1865,6 +2834,28 @@ export interface components {
             /** @description A signed download link, valid for 10 minutes. */
             url: string;
         };
+        /** @description A stored file (uploaded through `/files`). */
+        FileRefBody: {
+            /** @default  */
+            contentType: string;
+            /**
+             * @description Object-store key from the upload.
+             * @default
+             */
+            key: string;
+            /** @default  */
+            name: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            sizeBytes: number;
+        };
+        /**
+         * @description Permitted vehicle class on the driving licence.
+         * @enum {string}
+         */
+        LicenceClass: "A1" | "A2" | "B1" | "B2" | "C1" | "C2";
         LoginData: {
             /** @description When the session ends (RFC 3339). */
             expireTime: string;
@@ -1874,6 +2865,8 @@ export interface components {
             token: string;
         };
         LoginLogBody: {
+            /** @description Browser and major version read from the user agent, e.g. `Chrome 120`; empty when unknown. */
+            browser: string;
             id: string;
             ip: string;
             /** @description RFC 3339 (UTC). */
@@ -1885,9 +2878,12 @@ export interface components {
             loginType: number;
             /** @description Why it failed; empty on success. */
             message: string;
+            /** @description Operating system and version, e.g. `Windows 10`, `macOS 10.15.7`; empty when unknown. */
+            os: string;
             /** @description The account name, masked phone or WeCom user that was tried. */
             principal: string;
             succeeded: boolean;
+            /** @description The raw user agent. */
             userAgent: string;
         };
         /** @description Sign-in by account (1), phone code (2) or WeCom (3). */
@@ -1937,6 +2933,21 @@ export interface components {
             readTime: string;
             title: string;
         };
+        /** @description One entry of the log table. */
+        OperationLogBody: {
+            operName: string;
+            operTime: string;
+            /** @description What changed, field by field, in Chinese. */
+            remark: string;
+        };
+        /** @description The spec's list response: `totalNum` and `list` (`total` too, as every list). */
+        OperationLogPage: {
+            list: components["schemas"]["OperationLogBody"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            totalNum: number;
+        };
         /** @description A new organisation. */
         OrgCreateForm: {
             /** @default  */
@@ -1954,12 +2965,12 @@ export interface components {
              */
             sort: number;
         };
-        /** @description Where an organisation (with its subtree) moves. */
+        /**
+         * @description Where an organisation (with its subtree) moves. The parent is required:
+         *     a missing one must not read as "to the top".
+         */
         OrgMoveForm: {
-            /**
-             * @description The new parent; empty for the top. Never the node itself or below it.
-             * @default
-             */
+            /** @description The new parent; empty for the top. Never the node itself or below it. */
             parentId: string;
         };
         /** @description An organisation node in the console's shape; `childs` is left out when empty. */
@@ -1994,6 +3005,11 @@ export interface components {
              */
             sort: number;
         };
+        /**
+         * @description How the enterprise holds the vehicle (usage type).
+         * @enum {string}
+         */
+        OwnershipType: "OWNED" | "RENTED" | "RENT_TO_OWN" | "PRIVATE";
         PermissionBody: {
             labelEn: string;
             labelJa: string;
@@ -2013,6 +3029,99 @@ export interface components {
         PermissionRef: {
             permissionValue: string;
         };
+        /**
+         * @description Number-plate colour; green plates are new-energy vehicles.
+         * @enum {string}
+         */
+        PlateColor: "BLUE" | "YELLOW" | "GREEN" | "YELLOW_GREEN" | "WHITE" | "BLACK";
+        PrivateCarBody: {
+            /**
+             * Format: int64
+             * @description Reimbursement, fen per kilometre.
+             */
+            allowanceFenPerKm: number;
+            brand: string;
+            createTime: string;
+            energyType?: null | components["schemas"]["EnergyType"];
+            id: string;
+            insuranceImages: components["schemas"]["FileRefBody"][];
+            licenceImages: components["schemas"]["FileRefBody"][];
+            model: string;
+            orgId: string;
+            orgName: string;
+            ownerDriverId: string;
+            ownerName: string;
+            /** @description Masked by the server (centre mode). */
+            ownerPhone: string;
+            plateColor?: null | components["schemas"]["PlateColor"];
+            plateNumber: string;
+            rejectReason: string;
+            remark: string;
+            status?: null | components["schemas"]["PrivateCarStatus"];
+            /** @description The vehicle created on approval; empty before. */
+            vehicleId: string;
+            vin: string;
+        };
+        /** @description An employee's car to register for business use. */
+        PrivateCarForm: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            allowanceFenPerKm: number;
+            /** @default  */
+            brand: string;
+            energyType?: null | components["schemas"]["EnergyType"];
+            /** @default [] */
+            insuranceImages: components["schemas"]["FileRefBody"][];
+            /** @default [] */
+            licenceImages: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            model: string;
+            /** @default  */
+            orgId: string;
+            /**
+             * @description The owner as a driver of the enterprise, if one.
+             * @default
+             */
+            ownerDriverId: string;
+            /** @default  */
+            ownerName: string;
+            /**
+             * @description 11 digits starting with 1.
+             * @default
+             */
+            ownerPhone: string;
+            plateColor?: null | components["schemas"]["PlateColor"];
+            /** @default  */
+            plateNumber: string;
+            /** @default  */
+            remark: string;
+            /** @default  */
+            vin: string;
+        };
+        /**
+         * @description Review state of a private car.
+         * @enum {string}
+         */
+        PrivateCarStatus: "PENDING_REVIEW" | "APPROVED" | "REJECTED" | "DISABLED";
+        /** @description Terms of a purchase (fen). */
+        PurchaseBody: {
+            /** @default  */
+            deliveryTime: string;
+            /** @default  */
+            invoiceNo: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            priceFen: number;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            purchaseTaxFen: number;
+        };
         /** @description A region or operating city in the picker's shape (name, id, code). */
         RegionBody: {
             code: string;
@@ -2021,6 +3130,92 @@ export interface components {
             /** @description The region of an operating city; empty for a region. */
             parentCode: string;
         };
+        /** @description Terms of a rental (fen). */
+        RentBody: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            depositFen: number;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            monthlyRentFen: number;
+            /**
+             * Format: int32
+             * @description Day of the month rent falls due (1-28, default 1).
+             * @default 0
+             */
+            paymentDay: number;
+            /**
+             * @description When the vehicle was handed back; empty while rented.
+             * @default
+             */
+            returnTime: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            termMonths: number;
+        };
+        /**
+         * @description Terms of a rent-to-own contract (fen): `termMonths` instalments, of which
+         *     `paidPeriods` are paid and `overduePeriods` due but unpaid.
+         */
+        RentToOwnBody: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            downPaymentFen: number;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            finalPaymentFen: number;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            monthlyPaymentFen: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            overduePeriods: number;
+            /** @default  */
+            ownershipTransferTime: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            paidPeriods: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            termMonths: number;
+            /**
+             * Format: int64
+             * @description Down payment + instalments + final payment; 0 lets the server add it up.
+             * @default 0
+             */
+            totalPriceFen: number;
+        };
+        /** @description Facts of a replacement; the record's vehicle is the new one. */
+        ReplacementBody: {
+            reason?: null | components["schemas"]["ReplacementReason"];
+            /** @description Filled by the server from the replaced vehicle. */
+            replacedPlateNumber?: string;
+            replacedVehicleId: string;
+            temporary?: boolean;
+        };
+        /**
+         * @description Why a vehicle was replaced.
+         * @enum {string}
+         */
+        ReplacementReason: "REPAIR" | "ACCIDENT" | "UPGRADE" | "CONTRACT_CHANGE" | "OTHER";
         ResetPasswordRequest: {
             /** @description 8 to 20 characters. */
             newPassword?: string;
@@ -2055,6 +3250,16 @@ export interface components {
              */
             subjectKind?: number;
         };
+        /** @description Approve (the car becomes a vehicle) or reject with a reason. */
+        ReviewForm: {
+            /** @default false */
+            approve: boolean;
+            /**
+             * @description Required when rejecting.
+             * @default
+             */
+            rejectReason: string;
+        };
         RoleBody: {
             createTime: string;
             /**
@@ -2080,9 +3285,8 @@ export interface components {
             /**
              * Format: int32
              * @description 1 self, 2 org, 3 org subtree, 4 custom, 5 whole enterprise.
-             * @default null
              */
-            dataScope: number | null;
+            dataScope?: number | null;
             /**
              * @description The organisation for 2/3 (empty: the user's own), the set for 4.
              * @default []
@@ -2100,9 +3304,8 @@ export interface components {
             /**
              * Format: int32
              * @description 1 enabled, 2 disabled (updates only; unchanged when absent).
-             * @default null
              */
-            status: number | null;
+            status?: number | null;
         };
         RoleRef: {
             id: string;
@@ -2143,9 +3346,13 @@ export interface components {
             /**
              * Format: int32
              * @description 1 enabled, 2 disabled.
-             * @default null
              */
-            status: number | null;
+            status?: number | null;
+        };
+        /** @description Why the terminal comes off. */
+        UnbindForm: {
+            /** @default  */
+            remark: string;
         };
         UpdatedBody: {
             /**
@@ -2167,6 +3374,70 @@ export interface components {
              */
             purpose: string;
         };
+        /**
+         * @description Kind of a usage record: rent, purchase, replacement, rent-to-own.
+         * @enum {string}
+         */
+        UsageKind: "RENT" | "PURCHASE" | "REPLACEMENT" | "RENT_TO_OWN";
+        UsageRecordBody: {
+            attachments: components["schemas"]["FileRefBody"][];
+            contractNo: string;
+            counterparty: string;
+            createTime: string;
+            /** @description Empty for purchases. */
+            endTime: string;
+            id: string;
+            kind?: null | components["schemas"]["UsageKind"];
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            purchase?: null | components["schemas"]["PurchaseBody"];
+            remark: string;
+            rent?: null | components["schemas"]["RentBody"];
+            rentToOwn?: null | components["schemas"]["RentToOwnBody"];
+            replacement?: null | components["schemas"]["ReplacementBody"];
+            startTime: string;
+            status?: null | components["schemas"]["UsageStatus"];
+            updateTime: string;
+            vehicleId: string;
+            vin: string;
+        };
+        /**
+         * @description A usage record's editable fields: exactly one of `rent`, `purchase`,
+         *     `replacement`, `rentToOwn`, matching the kind. The vehicle and kind of a
+         *     record cannot change on edit.
+         */
+        UsageRecordForm: {
+            /** @default [] */
+            attachments: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            contractNo: string;
+            /** @default  */
+            counterparty: string;
+            /**
+             * @description Required except for purchases.
+             * @default
+             */
+            endTime: string;
+            purchase?: null | components["schemas"]["PurchaseBody"];
+            /** @default  */
+            remark: string;
+            rent?: null | components["schemas"]["RentBody"];
+            rentToOwn?: null | components["schemas"]["RentToOwnBody"];
+            replacement?: null | components["schemas"]["ReplacementBody"];
+            /**
+             * @description yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339.
+             * @default
+             */
+            startTime: string;
+            /** @default  */
+            vehicleId: string;
+        };
+        /**
+         * @description State of a usage record.
+         * @enum {string}
+         */
+        UsageStatus: "PENDING" | "ACTIVE" | "ENDED";
         UserBody: {
             accountId: string;
             avatar: string;
@@ -2192,14 +3463,16 @@ export interface components {
             status: number;
             userName: string;
         };
-        /** @description A new user: the sign-in account is created with them. */
+        /**
+         * @description A new user: the sign-in account is created with them, or the existing
+         *     person with this account name or phone is linked.
+         */
         UserCreateForm: {
             /**
              * Format: int32
              * @description The user's own data scope (1..5); absent: from the roles.
-             * @default null
              */
-            dataScope: number | null;
+            dataScope?: number | null;
             /** @default [] */
             dataScopeOrgIds: string[];
             /** @default  */
@@ -2221,23 +3494,166 @@ export interface components {
              */
             userName: string;
         };
-        /** @description A user's name, organisation, roles and own data scope. */
+        /**
+         * @description A user just added; `linked` when the phone or account name belonged to a
+         *     person who already had an account (they choose this enterprise on /selectNet).
+         */
+        UserCreatedBody: components["schemas"]["UserBody"] & {
+            linked: boolean;
+        };
+        /** @description A user's name, organisation, roles, own data scope and phone. */
         UserUpdateForm: {
             /**
              * Format: int32
              * @description The user's own data scope (1..5); absent: from the roles.
-             * @default null
              */
-            dataScope: number | null;
+            dataScope?: number | null;
             /** @default [] */
             dataScopeOrgIds: string[];
             /** @default  */
             name: string;
             /** @default  */
             orgId: string;
+            /**
+             * @description A new phone (also the person's sign-in phone); empty keeps the current one.
+             * @default
+             */
+            phone: string;
             /** @default [] */
             roleIds: string[];
         };
+        /** @description A vehicle's asset file. */
+        VehicleBody: {
+            /**
+             * Format: int64
+             * @description Usable battery capacity, watt-hours.
+             */
+            batteryCapacityWh: number;
+            bodyColor: string;
+            brand: string;
+            category?: null | components["schemas"]["VehicleCategory"];
+            createTime: string;
+            /** Format: int32 */
+            curbWeightKg: number;
+            driverId: string;
+            driverName: string;
+            energyType?: null | components["schemas"]["EnergyType"];
+            engineNumber: string;
+            id: string;
+            inspectionExpireTime: string;
+            insuranceExpireTime: string;
+            leaseEndTime: string;
+            leaseStartTime: string;
+            licenceImages: components["schemas"]["FileRefBody"][];
+            licenceIssueTime: string;
+            licenceOwner: string;
+            model: string;
+            orgId: string;
+            orgName: string;
+            ownershipType?: null | components["schemas"]["OwnershipType"];
+            plateColor?: null | components["schemas"]["PlateColor"];
+            /** @description e.g. 粤BD12345; unique in the enterprise. */
+            plateNumber: string;
+            /** Format: int32 */
+            ratedLoadKg: number;
+            /** Format: int32 */
+            ratedRangeKm: number;
+            /** @description First registration date (RFC 3339). */
+            registerTime: string;
+            remark: string;
+            /** Format: int32 */
+            seatCount: number;
+            status?: null | components["schemas"]["VehicleStatus"];
+            tags: string[];
+            terminalBindTime: string;
+            /** @description Bound terminal serial; empty when none. */
+            terminalId: string;
+            terminalSim: string;
+            updateTime: string;
+            usageKind?: null | components["schemas"]["UsageKind"];
+            usageStatus?: null | components["schemas"]["UsageStatus"];
+            /** @description 17 characters with a valid check digit; unique in the enterprise. */
+            vin: string;
+        };
+        /**
+         * @description Body category.
+         * @enum {string}
+         */
+        VehicleCategory: "MINI_TRUCK" | "LIGHT_TRUCK" | "MEDIUM_TRUCK" | "HEAVY_TRUCK" | "VAN" | "REFRIGERATED_TRUCK" | "PASSENGER_CAR" | "OTHER";
+        /** @description A vehicle's editable fields. Dates: yyyy-MM-dd (Asia/Shanghai) or RFC 3339. */
+        VehicleForm: {
+            /**
+             * Format: int64
+             * @description Watt-hours; required for electric vehicles.
+             * @default 0
+             */
+            batteryCapacityWh: number;
+            /** @default  */
+            bodyColor: string;
+            /** @default  */
+            brand: string;
+            category?: null | components["schemas"]["VehicleCategory"];
+            /**
+             * Format: int32
+             * @default 0
+             */
+            curbWeightKg: number;
+            energyType?: null | components["schemas"]["EnergyType"];
+            /** @default  */
+            engineNumber: string;
+            /** @default  */
+            inspectionExpireTime: string;
+            /** @default [] */
+            licenceImages: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            licenceIssueTime: string;
+            /** @default  */
+            licenceOwner: string;
+            /** @default  */
+            model: string;
+            /** @default  */
+            orgId: string;
+            ownershipType?: null | components["schemas"]["OwnershipType"];
+            plateColor?: null | components["schemas"]["PlateColor"];
+            /** @default  */
+            plateNumber: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            ratedLoadKg: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            ratedRangeKm: number;
+            /** @default  */
+            registerTime: string;
+            /** @default  */
+            remark: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            seatCount: number;
+            status?: null | components["schemas"]["VehicleStatus"];
+            /** @default [] */
+            tags: string[];
+            /**
+             * @description Create only: a terminal to bind at once (with its SIM).
+             * @default
+             */
+            terminalId: string;
+            /** @default  */
+            terminalSim: string;
+            /** @default  */
+            vin: string;
+        };
+        /**
+         * @description Operating state in the fleet.
+         * @enum {string}
+         */
+        VehicleStatus: "IN_SERVICE" | "IDLE" | "IN_REPAIR" | "SUSPENDED" | "RETIRED";
         ViewLogBody: {
             id: string;
             ip: string;
@@ -2305,6 +3721,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_ApprovalBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     pending_count: {
@@ -2323,6 +3793,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2354,6 +3860,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_ApprovalBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     get_approval: {
@@ -2375,6 +3935,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ApprovalBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2404,12 +4027,66 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_ApprovalBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: no longer pending */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };
@@ -2434,6 +4111,51 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_AreaBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     enterprises: {
@@ -2452,6 +4174,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_EnterpriseChoice"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2476,6 +4225,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_LoginData"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4029: too many attempts; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2513,6 +4307,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_LoginLogBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     logout: {
@@ -2531,6 +4379,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2557,6 +4441,69 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Empty"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4029: too many attempts; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     reset_password_by_phone: {
@@ -2579,6 +4526,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4029: too many attempts; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2605,6 +4597,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_LoginData"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     send_sms_code: {
@@ -2629,12 +4675,48 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_SmsCodeData"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4029: a sending limit; Retry-After says how long to wait */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };
@@ -2654,6 +4736,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_WeComAppInfo"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2679,6 +4779,42 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_DevSmsBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     list_dict: {
@@ -2702,6 +4838,504 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_DictEntryBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_drivers: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description Part of the name. */
+                name?: string;
+                /** @description The full phone number. */
+                phone?: string;
+                /** @description Part of the employee number. */
+                employeeNo?: string;
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                status?: ("ACTIVE" | "SUSPENDED" | "LEFT")[];
+                licenceClass?: ("A1" | "A2" | "B1" | "B2" | "C1" | "C2")[];
+                /** @description Licence expiring from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                licenceExpireTimeStart?: string;
+                /** @description Licence expiring before (a bare date includes the day). */
+                licenceExpireTimeEnd?: string;
+                /** @description true: drivers bound to a vehicle; false: without one. */
+                hasVehicle?: boolean;
+                /** @description Drivers bound to these plates, at most 250 (`plate=A&plate=B`). */
+                plate?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Drivers within the caller's data scope, newest first; personal data masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_DriverBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_driver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first result and creates nothing */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverForm"];
+            };
+        };
+        responses: {
+            /** @description The new driver, personal data masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_driver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Driver id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One driver, personal data masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_driver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Driver id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverForm"];
+            };
+        };
+        responses: {
+            /** @description The edited driver, personal data masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reveal_driver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Driver id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverRevealRequest"];
+            };
+        };
+        responses: {
+            /** @description The unmasked value; the view is in the audit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DriverRevealBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     enterprise: {
@@ -2722,6 +5356,33 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_EnterpriseBody"];
                 };
             };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     list_export_records: {
@@ -2731,7 +5392,7 @@ export interface operations {
                 page?: number;
                 /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
-                /** @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired. */
+                /** @description 1 queued, 2 running, 3 succeeded, 4 failed, 5 expired, 6 cancelled. */
                 status?: number;
                 /** @description One page's exports only. */
                 module?: string;
@@ -2749,6 +5410,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Page_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2774,6 +5480,137 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_ExportRecordBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancel_export_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Export record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled (a queued export at once, a running one after its current page); 4009 when it already ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     export_file: {
@@ -2795,6 +5632,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ExportFileBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retry_export_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Export record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again with the same filters; 4009 while it is still queued or running */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2819,6 +5787,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_FileBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2848,6 +5870,42 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     list_articles: {
@@ -2869,6 +5927,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_ArticleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2894,6 +5997,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_ArticleBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     customer_service: {
@@ -2905,13 +6062,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Customer-service phone, chat hours and whether chat is open now */
+            /** @description Hotline, e-mail, chat hours and channel, whether chat is open now and when it opens next */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CustomerServiceBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2939,6 +6123,51 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_FeedbackBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     submit_feedback: {
@@ -2963,6 +6192,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_FeedbackBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     me: {
@@ -2981,6 +6264,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_MeData"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3012,6 +6322,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_NoticeBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mark_read: {
@@ -3036,6 +6400,69 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_UpdatedBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     unread_count: {
@@ -3054,6 +6481,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_i64"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3079,6 +6533,153 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_NoticeBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_operation_logs: {
+        parameters: {
+            query: {
+                businessType: "VEHICLE" | "DRIVER" | "USAGE_RECORD";
+                /** @description Id of the vehicle, driver or usage record. */
+                businessId: string;
+                /** @description Page from 1. */
+                pageNum?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                pageSize?: number;
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The object's changes, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OperationLogPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     list_simple_orgs: {
@@ -3097,6 +6698,296 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_SimpleOrgBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_private_cars: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Exact plate numbers, at most 250. */
+                plate?: string[];
+                orgId?: string[];
+                status?: ("PENDING_REVIEW" | "APPROVED" | "REJECTED" | "DISABLED")[];
+                /** @description Part of the owner's name. */
+                ownerName?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Private cars, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_PrivateCarBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_private_car: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first result and registers nothing */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivateCarForm"];
+            };
+        };
+        responses: {
+            /** @description The registered car, pending review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PrivateCarBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    review_private_car: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Private car id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewForm"];
+            };
+        };
+        responses: {
+            /** @description The reviewed car; 4009 when already reviewed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PrivateCarBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3124,6 +7015,51 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_RegionBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     reveal: {
@@ -3146,6 +7082,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_RevealBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3175,6 +7174,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_ViewLogBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     list_orgs: {
@@ -3200,6 +7253,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_OrgNodeBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     create_org: {
@@ -3222,6 +7329,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_OrgNodeBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3251,6 +7421,155 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_OrgNodeBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_org: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; only an organisation without children and members, never the root */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     move_org: {
@@ -3278,6 +7597,69 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_OrgNodeBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     set_org_status: {
@@ -3296,13 +7678,76 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Disabling takes the subtree along; enabling needs an enabled parent */
+            /** @description Disabling refuses the root (the enterprise itself) and takes the subtree along; members of a disabled organisation cannot use the enterprise. Enabling needs an enabled parent and brings the subtree back */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_OrgNodeBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3325,6 +7770,42 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Vec_PermissionBody"];
                 };
             };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     permission_tree: {
@@ -3343,6 +7824,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_PermissionNode"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3372,6 +7889,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_RoleBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     create_role: {
@@ -3396,6 +7967,69 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_RoleBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     get_role: {
@@ -3417,6 +8051,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_RoleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3446,6 +8143,69 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_RoleBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     delete_role: {
@@ -3467,6 +8227,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3501,6 +8324,60 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Page_UserBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     create_user: {
@@ -3516,13 +8393,171 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new user */
+            /** @description The new user; `linked` when an existing person was added */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_UserBody"];
+                    "application/json": components["schemas"]["Envelope_UserCreatedBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_users: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description Part of the name or account. */
+                name?: string;
+                /** @description An organisation: its members and those below it. */
+                orgId?: string;
+                roleId?: string;
+                /** @description 1 enabled, 2 disabled. */
+                status?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the users list with the list's filters (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3546,6 +8581,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_UserBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3575,6 +8673,69 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_UserBody"];
                 };
             };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     set_user_status: {
@@ -3600,6 +8761,1169 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_UserBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_usage_records: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /**
+                 * @description The sub-page (carRentRecord, purchaseRecord, carReplaceRecord,
+                 *     rentForSaleRecord); every kind when absent.
+                 */
+                kind?: "RENT" | "PURCHASE" | "REPLACEMENT" | "RENT_TO_OWN";
+                /** @description Exact plate numbers, at most 250 (`plate=A&plate=B`). */
+                plate?: string[];
+                /** @description Exact VINs, at most 250. */
+                vin?: string[];
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                status?: ("PENDING" | "ACTIVE" | "ENDED")[];
+                /** @description Part of the contract number. */
+                contractNo?: string;
+                /** @description Part of the counterparty. */
+                counterparty?: string;
+                /** @description Records running at some time in [periodStart, periodEnd) (a bare end date includes the day). */
+                periodStart?: string;
+                periodEnd?: string;
+                /** @description Records of one vehicle (its detail page). */
+                vehicleId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage records within the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_UsageRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_usage_record: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first result and creates nothing */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageRecordForm"];
+            };
+        };
+        responses: {
+            /** @description The new record; a vehicle with an unfinished record answers 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UsageRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_usage_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Usage record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One usage record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UsageRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_usage_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Usage record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageRecordForm"];
+            };
+        };
+        responses: {
+            /** @description The edited record; an ended one answers 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UsageRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    end_usage_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Usage record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndUsageRecordForm"];
+            };
+        };
+        responses: {
+            /** @description The ended record; an already ended one answers 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UsageRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_bindings: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Exact plate numbers, at most 250. */
+                plate?: string[];
+                /** @description Exact VINs, at most 250. */
+                vin?: string[];
+                orgId?: string[];
+                kind?: ("DRIVER" | "ORGANIZATION" | "TERMINAL")[];
+                /** @description A terminal serial or driver id. */
+                targetId?: string;
+                /** @description Only active (true) or ended (false) bindings. */
+                active?: boolean;
+                vehicleId?: string;
+                bindTimeStart?: string;
+                bindTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Binding history, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_BindingBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_vehicles: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description Exact plate numbers, at most 250 (`plate=A&plate=B`). */
+                plate?: string[];
+                /** @description Exact VINs, at most 250. */
+                vin?: string[];
+                /** @description Exact terminal serials, at most 250. */
+                terminalId?: string[];
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                /** @description Part of the plate number or VIN. */
+                keyword?: string;
+                /** @description Part of the brand. */
+                brand?: string;
+                /** @description Part of the model. */
+                model?: string;
+                status?: ("IN_SERVICE" | "IDLE" | "IN_REPAIR" | "SUSPENDED" | "RETIRED")[];
+                usageKind?: ("RENT" | "PURCHASE" | "REPLACEMENT" | "RENT_TO_OWN")[];
+                ownershipType?: ("OWNED" | "RENTED" | "RENT_TO_OWN" | "PRIVATE")[];
+                energyType?: ("BATTERY_ELECTRIC" | "PLUG_IN_HYBRID" | "RANGE_EXTENDED" | "FUEL" | "HYDROGEN_FUEL_CELL")[];
+                hasDriver?: boolean;
+                hasTerminal?: boolean;
+                /** @description First registration date from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                registerTimeStart?: string;
+                /** @description First registration date to (a bare date includes the day). */
+                registerTimeEnd?: string;
+                createTimeStart?: string;
+                createTimeEnd?: string;
+                leaseEndTimeStart?: string;
+                leaseEndTimeEnd?: string;
+                sort?: "CREATE_TIME_DESC" | "CREATE_TIME_ASC" | "PLATE_NUMBER_ASC" | "REGISTER_TIME_DESC" | "LEASE_END_TIME_ASC";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vehicles within the caller's data scope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_VehicleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_vehicle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first result and creates nothing; the same key with another body is 4009 */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleForm"];
+            };
+        };
+        responses: {
+            /** @description The new vehicle; 4000 names each refused field, 4009 a taken plate, VIN or terminal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_VehicleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_vehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One vehicle's asset file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_VehicleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_vehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VehicleForm"];
+            };
+        };
+        responses: {
+            /** @description The changed vehicle (its terminal changes only through the binding routes) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_VehicleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    bind_terminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BindTerminalForm"];
+            };
+        };
+        responses: {
+            /** @description The new binding; 4009 when the terminal is on another vehicle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BindingBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unbind_terminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnbindForm"];
+            };
+        };
+        responses: {
+            /** @description The binding just ended; 4009 when none is active */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BindingBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

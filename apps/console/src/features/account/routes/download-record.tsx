@@ -1,28 +1,27 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Tag, Tooltip } from 'antd';
+import { App, Button, Progress, Space, Tag, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
-import { ListPage, useListState } from '@/components/list-page';
+import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
-import { type TableColumn } from '@/components/paginated-table';
 import { formatTime } from '@/lib/format';
-import { toastError } from '@/lib/notify';
-import { EXPORT_STATUSES, exportQuery, exportStatusColor, useDownloadLink, useExportRecords, type ExportRecord } from '../api/exports';
+import { toastError, toastSuccess } from '@/lib/notify';
+import { canCancel, canRetry, EXPORT_STATUSES, exportProgress, exportQuery, exportStatusColor, EXPORT_LIST_KEY, listExportRecords, pollInterval, useDownloadLink, useExportAction, type ExportQuery, type ExportRecord } from '../api/exports';
 
 /** /downloadRecord: the enterprise's exports with status and, once ready, a download link. */
 export default function DownloadRecordPage() {
   const { t } = useTranslation();
-  const { filters, page, size, search, changePage } = useListState();
   const [fetching, setFetching] = useState('');
-  const query = useMemo(() => exportQuery(filters, page, size), [filters, page, size]);
-  const { data, isFetching, error, refetch } = useExportRecords(query);
   const downloadLink = useDownloadLink();
+  const exportAction = useExportAction();
+  const { modal } = App.useApp();
 
   const fields = useMemo<FilterField[]>(
     () => [{ prop: 'status', label: t('exports.status'), type: 'select', width: 140, options: EXPORT_STATUSES.map((s) => ({ value: s, label: t(`exports.statuses.${s}`) })) }],
     [t],
   );
+  const list = useListPage<ExportRecord, ExportQuery>({ fields, queryKey: EXPORT_LIST_KEY, toQuery: exportQuery, fetch: listExportRecords, refetchInterval: (answer) => pollInterval(answer?.list) });
 
   const download = async (row: ExportRecord) => {
     setFetching(row.id);
@@ -41,7 +40,17 @@ export default function DownloadRecordPage() {
     }
   };
 
-  const columns: TableColumn<ExportRecord>[] = [
+  const act = (row: ExportRecord, action: 'cancel' | 'retry') => {
+    const run = () =>
+      exportAction.mutateAsync({ id: row.id, action }).then(
+        () => toastSuccess(t(action === 'cancel' ? 'exports.cancelled' : 'exports.retried')),
+        () => undefined,
+      );
+    if (action === 'cancel') modal.confirm({ title: t('exports.cancel'), content: t('exports.cancelConfirm', { name: row.name }), onOk: run });
+    else void run();
+  };
+
+  const columns: ListColumn<ExportRecord>[] = [
     { prop: 'name', label: t('exports.name'), minWidth: 200, showOverflowTooltip: true },
     { prop: 'module', label: t('exports.module'), width: 140, formatter: (row) => t(`route.${row.module}`, { defaultValue: row.module }) },
     {
@@ -53,20 +62,46 @@ export default function DownloadRecordPage() {
         return row.failureReason ? <Tooltip title={row.failureReason}>{tag}</Tooltip> : tag;
       },
     },
-    { prop: 'rowCount', label: t('exports.rowCount'), width: 100, align: 'right' },
+    {
+      prop: 'rowsDone',
+      label: t('exports.progress'),
+      width: 200,
+      render: (row) => {
+        if (row.status !== 2) return row.status === 3 ? t('exports.rows', { count: row.rowCount }) : '--';
+        const { done, total, percent } = exportProgress(row);
+        return (
+          <div data-testid="export-progress">
+            <Progress percent={percent ?? 0} size="small" status="active" showInfo={percent !== undefined} />
+            <span className="fd-export__rows">{total > 0 ? t('exports.rowsOf', { done, total }) : t('exports.counting')}</span>
+          </div>
+        );
+      },
+    },
     { prop: 'requestedByName', label: t('exports.requestedBy'), width: 120 },
     { prop: 'requestTime', label: t('exports.requestTime'), width: 180, formatter: (row) => formatTime(row.requestTime) },
     { prop: 'finishTime', label: t('exports.finishTime'), width: 180, formatter: (row) => formatTime(row.finishTime) },
     { prop: 'expireTime', label: t('exports.expireTime'), width: 180, formatter: (row) => formatTime(row.expireTime) },
     {
-      prop: 'actions',
+      key: 'actions',
       label: t('common.actions'),
-      width: 100,
+      width: 200,
       fixed: 'right',
       render: (row) => (
-        <Button type="link" size="small" icon={<DownloadOutlined />} disabled={!row.downloadable} loading={fetching === row.id} onClick={() => void download(row)} data-testid="export-download">
-          {t('exports.download')}
-        </Button>
+        <Space size={0}>
+          <Button type="link" size="small" icon={<DownloadOutlined />} disabled={!row.downloadable} loading={fetching === row.id} onClick={() => void download(row)} data-testid="export-download">
+            {t('exports.download')}
+          </Button>
+          {canCancel(row) && (
+            <Button type="link" size="small" danger onClick={() => act(row, 'cancel')} data-testid="export-cancel">
+              {t('exports.cancel')}
+            </Button>
+          )}
+          {canRetry(row) && (
+            <Button type="link" size="small" onClick={() => act(row, 'retry')} data-testid="export-retry">
+              {t('exports.retry')}
+            </Button>
+          )}
+        </Space>
       ),
     },
   ];
@@ -74,10 +109,9 @@ export default function DownloadRecordPage() {
   return (
     <ListPage<ExportRecord>
       testId="download-record"
-      fields={fields}
-      onSearch={search}
-      banner={<LoadErrorBanner error={error} onRetry={() => void refetch()} />}
-      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1400, onPageChange: changePage }}
+      {...list.listProps}
+      banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
+      table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1600, ...list.tableProps }}
     />
   );
 }

@@ -61,7 +61,7 @@ describe('sign-in forms (spec §4/§5)', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fetchMock.mockReturnValue(answer({ code: 200, msg: 'ok', data: { resendAfterSeconds: 60 } }));
     renderWithProviders(<PhoneLoginForm />);
-    const send = () => screen.getByRole('button', { name: /发送验证码|重新发送/ });
+    const send = () => screen.getByRole('button', { name: /^发送$|重新发送/ });
     expect(send()).toBeDisabled();
     fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '23800138000' } });
     await waitFor(() => expect(send()).toBeDisabled());
@@ -72,7 +72,7 @@ describe('sign-in forms (spec §4/§5)', () => {
     expect(send()).toBeDisabled();
     expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ phone: '13800138000', purpose: 'login' });
     for (let i = 0; i < 60; i++) await act(async () => vi.advanceTimersByTime(1000));
-    await waitFor(() => expect(send()).toHaveTextContent('发送验证码'));
+    await waitFor(() => expect(send()).toHaveTextContent(/^发送$/));
     expect(send()).toBeEnabled();
   });
 
@@ -80,11 +80,26 @@ describe('sign-in forms (spec §4/§5)', () => {
     fetchMock.mockReturnValue(answer({ code: 4029, msg: '发送过于频繁', data: null }, 429));
     renderWithProviders(<PhoneLoginForm />);
     fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800138000' } });
-    const send = await screen.findByRole('button', { name: '发送验证码' });
+    const send = await screen.findByRole('button', { name: '发送' });
     await waitFor(() => expect(send).toBeEnabled());
     fireEvent.click(send);
     await waitFor(() => expect(notify.toastError).toHaveBeenCalledWith('发送过于频繁'));
-    await waitFor(() => expect(screen.getByRole('button', { name: '发送验证码' })).toBeEnabled());
+    await waitFor(() => expect(screen.getByRole('button', { name: '发送' })).toBeEnabled());
+  });
+
+  it('sends once on a double click and never shows the second click refusal (debounce 1000 ms)', async () => {
+    fetchMock
+      .mockReturnValueOnce(answer({ code: 200, msg: 'ok', data: { resendAfterSeconds: 60 } }))
+      .mockReturnValue(answer({ code: 4029, msg: '验证码已发送，请 59 秒后再试', data: null }, 429));
+    renderWithProviders(<PhoneLoginForm />);
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800138000' } });
+    const send = await screen.findByRole('button', { name: '发送' });
+    await waitFor(() => expect(send).toBeEnabled());
+    fireEvent.click(send);
+    fireEvent.click(send);
+    await screen.findByRole('button', { name: '重新发送(60)' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(notify.toastError).not.toHaveBeenCalled();
   });
 
   it('counts down the wait a limit gave (4029 with Retry-After)', async () => {
@@ -93,7 +108,7 @@ describe('sign-in forms (spec §4/§5)', () => {
     );
     renderWithProviders(<PhoneLoginForm />);
     fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800138000' } });
-    const send = await screen.findByRole('button', { name: '发送验证码' });
+    const send = await screen.findByRole('button', { name: '发送' });
     await waitFor(() => expect(send).toBeEnabled());
     fireEvent.click(send);
     await waitFor(() => expect(notify.toastError).toHaveBeenCalledWith('验证码已发送，请 42 秒后再试'));

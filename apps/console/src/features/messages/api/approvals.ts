@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { components, operations } from '@/lib/api/schema';
 import { APPROVAL_KEY } from '@/lib/counts';
@@ -41,13 +41,9 @@ export function decisionError(approve: boolean, comment: string): string | undef
   return undefined;
 }
 
-export function useApprovals(query: ApprovalQuery) {
-  return useQuery({
-    queryKey: [...APPROVAL_KEY, 'list', query],
-    queryFn: () => api.get('/api/v1/approvals', { query }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const APPROVAL_LIST_KEY = [...APPROVAL_KEY, 'list'] as const;
+
+export const listApprovals = (query: ApprovalQuery) => api.get('/api/v1/approvals', { query });
 
 export function useApproval(id: string) {
   return useQuery({

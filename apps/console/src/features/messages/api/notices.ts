@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { components, operations } from '@/lib/api/schema';
 import { NOTICE_KEY } from '@/lib/counts';
@@ -16,13 +16,9 @@ export function noticeQuery(filters: Record<string, unknown>, page: number, size
   return { page, size, ...(read === undefined ? {} : { read }), ...(category ? { category } : {}) };
 }
 
-export function useNotices(query: NoticeQuery) {
-  return useQuery({
-    queryKey: [...NOTICE_KEY, 'list', query],
-    queryFn: () => api.get('/api/v1/notices', { query }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const NOTICE_LIST_KEY = [...NOTICE_KEY, 'list'] as const;
+
+export const listNotices = (query: NoticeQuery) => api.get('/api/v1/notices', { query });
 
 export function useNotice(id: string) {
   return useQuery({

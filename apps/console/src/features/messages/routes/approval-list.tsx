@@ -3,19 +3,15 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
-import { ListPage, useListState } from '@/components/list-page';
+import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
-import { type TableColumn } from '@/components/paginated-table';
 import { formatTime } from '@/lib/format';
-import { APPROVAL_KINDS, APPROVAL_STATUSES, approvalQuery, approvalStatusColor, useApprovals, type Approval } from '../api/approvals';
+import { APPROVAL_KINDS, APPROVAL_LIST_KEY, APPROVAL_STATUSES, approvalQuery, approvalStatusColor, listApprovals, type Approval, type ApprovalQuery } from '../api/approvals';
 
 /** /approve (`getApprovalList`): the enterprise's approvals, filtered by status and kind. */
 export default function ApprovalListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { filters, page, size, search, changePage } = useListState();
-  const query = useMemo(() => approvalQuery(filters, page, size), [filters, page, size]);
-  const { data, isFetching, error, refetch } = useApprovals(query);
 
   const fields = useMemo<FilterField[]>(
     () => [
@@ -24,9 +20,10 @@ export default function ApprovalListPage() {
     ],
     [t],
   );
+  const list = useListPage<Approval, ApprovalQuery>({ fields, queryKey: APPROVAL_LIST_KEY, toQuery: approvalQuery, fetch: listApprovals });
 
   const open = (row: Approval) => navigate(`/approveDetails?id=${encodeURIComponent(row.id)}`);
-  const columns: TableColumn<Approval>[] = [
+  const columns: ListColumn<Approval>[] = [
     {
       prop: 'title',
       label: t('approval.title'),
@@ -51,7 +48,7 @@ export default function ApprovalListPage() {
     { prop: 'applyTime', label: t('approval.applyTime'), width: 180, formatter: (row) => formatTime(row.applyTime) },
     { prop: 'decideTime', label: t('approval.decideTime'), width: 180, formatter: (row) => formatTime(row.decideTime) },
     {
-      prop: 'actions',
+      key: 'actions',
       label: t('common.actions'),
       width: 90,
       fixed: 'right',
@@ -66,10 +63,9 @@ export default function ApprovalListPage() {
   return (
     <ListPage<Approval>
       testId="approval-list"
-      fields={fields}
-      onSearch={search}
-      banner={<LoadErrorBanner error={error} onRetry={() => void refetch()} />}
-      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1500, onPageChange: changePage }}
+      {...list.listProps}
+      banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
+      table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1500, ...list.tableProps }}
     />
   );
 }

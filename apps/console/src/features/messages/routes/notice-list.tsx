@@ -3,22 +3,18 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
-import { ListPage, useListState } from '@/components/list-page';
+import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
-import { type TableColumn } from '@/components/paginated-table';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import { useHasPermission } from '@/lib/auth';
 import { useUnreadNoticeCount } from '@/lib/counts';
-import { NOTICE_CATEGORIES, noticeQuery, useMarkNoticesRead, useNotices, type Notice } from '../api/notices';
+import { listNotices, NOTICE_CATEGORIES, NOTICE_LIST_KEY, noticeQuery, useMarkNoticesRead, type Notice, type NoticeQuery } from '../api/notices';
 
 /** /notice (`message/pageInfo`): the user's notices, newest first, filtered by read state and category. */
 export default function NoticeListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { filters, page, size, search, changePage } = useListState();
-  const query = useMemo(() => noticeQuery(filters, page, size), [filters, page, size]);
-  const { data, isFetching, error, refetch } = useNotices(query);
   const unread = useUnreadNoticeCount(useHasPermission('as:message:pageInfo'));
   const markRead = useMarkNoticesRead();
 
@@ -38,9 +34,10 @@ export default function NoticeListPage() {
     ],
     [t],
   );
+  const list = useListPage<Notice, NoticeQuery>({ fields, queryKey: NOTICE_LIST_KEY, toQuery: noticeQuery, fetch: listNotices });
 
   const open = (row: Notice) => navigate(`/noticeDetails?id=${encodeURIComponent(row.id)}`);
-  const columns: TableColumn<Notice>[] = [
+  const columns: ListColumn<Notice>[] = [
     {
       prop: 'title',
       label: t('notice.title'),
@@ -71,15 +68,14 @@ export default function NoticeListPage() {
   return (
     <ListPage<Notice>
       testId="notice-list"
-      fields={fields}
-      onSearch={search}
+      {...list.listProps}
       toolbar={
         <Button type="primary" disabled={unread === 0} loading={markRead.isPending} onClick={() => void markAll().catch(() => undefined)} data-testid="mark-all-read">
           {t('notice.markAllRead')}
         </Button>
       }
-      banner={<LoadErrorBanner error={error} onRetry={() => void refetch()} />}
-      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1000, onPageChange: changePage }}
+      banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
+      table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1000, ...list.tableProps }}
     />
   );
 }

@@ -5,7 +5,6 @@ import type { components, operations } from '@/lib/api/schema';
 export type Article = components['schemas']['ArticleBody'];
 export type Feedback = components['schemas']['FeedbackBody'];
 export type FeedbackQuery = NonNullable<operations['list_feedback']['parameters']['query']>;
-export type CustomerService = components['schemas']['CustomerServiceBody'];
 
 /** The server's limits on feedback. */
 export const FEEDBACK_MAX = 500;
@@ -42,8 +41,4 @@ export function useSubmitFeedback() {
     mutationFn: (body: { content: string; contact: string; attachmentKeys: string[] }) => api.post('/api/v1/help/feedback', { body }),
     onSuccess: () => client.invalidateQueries({ queryKey: [...KEY, 'feedback'] }),
   });
-}
-
-export function useCustomerService() {
-  return useQuery({ queryKey: [...KEY, 'customer-service'], queryFn: () => api.get('/api/v1/help/customer-service'), refetchInterval: 5 * 60_000 });
 }

@@ -53,6 +53,9 @@ export function orgOptions(nodes: readonly OrgNode[], exclude?: string): OrgOpti
     });
 }
 
+/** The root organisation is the enterprise itself (no parent): never disabled or deleted. */
+export const isRootOrg = (node: OrgNode): boolean => !node.parentId;
+
 /** Every id of the tree, depth first (expanding a searched tree fully). */
 export function allOrgIds(nodes: readonly OrgNode[]): string[] {
   return nodes.flatMap((n) => [n.id, ...allOrgIds(n.childs ?? [])]);
@@ -84,3 +87,6 @@ export const useMoveOrg = () =>
 
 export const useSetOrgStatus = () =>
   useOrgMutation(({ id, status }: { id: string; status: number }) => api.post('/api/v1/system/orgs/{id}/status', { path: { id }, body: { status } }));
+
+/** Deletes an organisation without children and members; the server refuses others with a message. */
+export const useDeleteOrg = () => useOrgMutation((id: string) => api.delete('/api/v1/system/orgs/{id}', { path: { id } }));

@@ -44,7 +44,7 @@ export function useUserDetail(id: string | undefined) {
   });
 }
 
-function useUserMutation<V>(fn: (vars: V) => Promise<unknown>) {
+function useUserMutation<V, R>(fn: (vars: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,

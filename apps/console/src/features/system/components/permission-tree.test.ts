@@ -1,5 +1,5 @@
 import type { PermissionNode } from '../api/roles';
-import { indexPermissions, permissionLabel, permissionTreeData, togglePermission } from './permission-tree';
+import { displayedChecks, indexPermissions, permissionLabel, permissionTreeData, togglePermission } from './permission-tree';
 
 const node = (value: string, zh: string, children: PermissionNode[] = []): PermissionNode => ({
   value,
@@ -39,5 +39,13 @@ describe('role permission tree', () => {
 
   it('keeps values the catalogue does not know', () => {
     expect(togglePermission(['legacy'], 'car', true, index)).toEqual(['car', 'legacy', 'vehicle']);
+  });
+
+  it('shows a saved group with only some children ticked as half-checked', () => {
+    const saved = togglePermission([], 'car', true, index);
+    expect(saved).toEqual(['car', 'vehicle']);
+    expect(displayedChecks(saved, index)).toEqual({ checked: ['car'], halfChecked: ['vehicle'] });
+    const whole = togglePermission([], 'vehicle', true, index);
+    expect(displayedChecks(whole, index)).toEqual({ checked: whole, halfChecked: [] });
   });
 });

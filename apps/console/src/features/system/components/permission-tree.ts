@@ -4,7 +4,9 @@
  * permission of its own (the menu group), so the tree is checked strictly with
  * these rules: checking a node checks its whole subtree and its ancestors;
  * unchecking a node unchecks its subtree and leaves the ancestors alone (a page
- * can stay without its operations).
+ * can stay without its operations). What is stored is exactly the checked set;
+ * on display a stored group whose subtree is not all stored reads half-checked,
+ * so the state survives save and reopen.
  */
 import type { PermissionNode } from '../api/roles';
 
@@ -67,4 +69,20 @@ export function togglePermission(checked: readonly string[], value: string, on: 
     for (const v of subtree(value, index)) next.delete(v);
   }
   return [...next].sort();
+}
+
+/**
+ * How the stored values show in the tree: fully checked when the node's whole
+ * subtree is stored, half-checked when it is stored (or has stored descendants)
+ * but not all of its subtree is.
+ */
+export function displayedChecks(values: readonly string[], index: PermissionIndex): { checked: string[]; halfChecked: string[] } {
+  const stored = new Set(values);
+  const checked: string[] = [];
+  const halfChecked: string[] = [];
+  for (const value of values) {
+    if (subtree(value, index).every((v) => stored.has(v))) checked.push(value);
+    else halfChecked.push(value);
+  }
+  return { checked, halfChecked };
 }

@@ -58,14 +58,26 @@ describe('user form', () => {
     ).toEqual({ name: '李雷', userName: 'lilei', phone: '13800138000', orgId: 'o1', roleIds: ['r1'], dataScope: 4, dataScopeOrgIds: ['o1', 'o2'], password: 'Init@2026' });
   });
 
-  it('sends no account, phone or password on edit, and no scope kind when it comes from the roles', () => {
+  it('sends no account or password on edit, and no scope kind when it comes from the roles', () => {
     expect(userUpdateBody({ name: '李雷', userName: 'x', phone: 'y', orgId: 'o1', scope: { kind: SCOPE_FROM_ROLES }, password: 'p' })).toEqual({
       name: '李雷',
       orgId: 'o1',
       roleIds: [],
+      phone: '',
       dataScope: null,
       dataScopeOrgIds: [],
     });
+  });
+
+  it('sends a phone on edit only when the administrator typed a new full number', () => {
+    const values = { name: '李雷', orgId: 'o1', roleIds: ['r1'] };
+    expect(userUpdateBody({ ...values, phone: '138****8000' }, '138****8000').phone).toBe('');
+    expect(userUpdateBody({ ...values, phone: '13900139000' }, '138****8000').phone).toBe('13900139000');
+  });
+
+  it('needs at least one role', async () => {
+    expect(await firstError(rules.roleIds, [])).toBe('systemSettings.user.rolesRequired');
+    expect(await firstError(rules.roleIds, ['r1'])).toBeUndefined();
   });
 
   it('accepts organisation codes of 1 to 32 letters, digits, - and _', () => {

@@ -42,6 +42,8 @@ export function userFormRules(t: Translate) {
     ] as FormRule[],
     phone: phoneRules(t),
     orgId: [{ required: true, message: t('systemSettings.user.orgRequired') }] as FormRule[],
+    /** A member without a role would see nothing. */
+    roleIds: [{ required: true, type: 'array', min: 1, message: t('systemSettings.user.rolesRequired') }] as FormRule[],
     /** Optional: without one the user signs in by SMS code or WeCom only. */
     password: [check(isValidPasswordLength, t('password.length'))] as FormRule[],
   };
@@ -59,6 +61,12 @@ export function userCreateBody(v: UserFormValues): UserCreateForm {
   };
 }
 
-export function userUpdateBody(v: UserFormValues): UserUpdateForm {
-  return { name: v.name, orgId: v.orgId, roleIds: v.roleIds ?? [], ...dataScopeBody(v.scope) };
+/**
+ * The edit body. The phone goes only when it is a new, full number (the form
+ * shows the masked one until the administrator types another); the server
+ * changes the person's sign-in phone with it.
+ */
+export function userUpdateBody(v: UserFormValues, maskedPhone?: string): UserUpdateForm {
+  const phone = v.phone && v.phone !== maskedPhone && isValidPhone(v.phone) ? v.phone : '';
+  return { name: v.name, orgId: v.orgId, roleIds: v.roleIds ?? [], phone, ...dataScopeBody(v.scope) };
 }

@@ -8,6 +8,7 @@ import { PaginatedTable, type TableColumn } from '@/components/paginated-table';
 import { UploadControl, type FileItem } from '@/components/upload/upload-control';
 import { FEEDBACK_ATTACHMENTS, attachmentKeysOf, uploaderFor } from '@/lib/files';
 import { BLANK, formatTime } from '@/lib/format';
+import { isPhoneOrEmail } from '@/lib/validators';
 import { toastSuccess, toastWarning } from '@/lib/notify';
 import { CONTACT_MAX, FEEDBACK_MAX, useMyFeedback, useSubmitFeedback, type Feedback } from '../api/help';
 
@@ -85,7 +86,14 @@ export default function FeedbackPage() {
           >
             <Input.TextArea autoSize={{ minRows: 4, maxRows: 8 }} maxLength={FEEDBACK_MAX} showCount placeholder={t('feedback.contentPlaceholder')} data-testid="feedback-content" />
           </Form.Item>
-          <Form.Item name="contact" label={t('feedback.contact')} rules={[{ max: CONTACT_MAX, message: t('feedback.contactTooLong', { max: CONTACT_MAX }) }]}>
+          <Form.Item
+            name="contact"
+            label={t('feedback.contact')}
+            rules={[
+              { max: CONTACT_MAX, message: t('feedback.contactTooLong', { max: CONTACT_MAX }) },
+              { validator: (_, v?: string) => (!v?.trim() || isPhoneOrEmail(v) ? Promise.resolve() : Promise.reject(new Error(t('feedback.contactInvalid')))) },
+            ]}
+          >
             <Input maxLength={CONTACT_MAX} placeholder={t('feedback.contactPlaceholder')} data-testid="feedback-contact" />
           </Form.Item>
           <Form.Item name="attachments" label={t('feedback.attachments')} extra={t('feedback.attachmentsHint')}>

@@ -1,10 +1,10 @@
-import { Tag } from 'antd';
+import { Tag, Tooltip } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListState } from '@/components/list-page';
 import { type TableColumn } from '@/components/paginated-table';
-import { formatTime } from '@/lib/format';
+import { BLANK, formatTime } from '@/lib/format';
 import { LOGIN_TYPES, loginLogQuery, useLoginLogs, type LoginLogEntry } from '../api/login-logs';
 
 /**
@@ -49,7 +49,16 @@ export default function LoginLogPage() {
     },
     { prop: 'message', label: t('loginLog.message'), minWidth: 160, showOverflowTooltip: true },
     { prop: 'ip', label: t('loginLog.ip'), width: 150 },
-    { prop: 'userAgent', label: t('loginLog.userAgent'), width: 280, showOverflowTooltip: true },
+    {
+      prop: 'userAgent',
+      label: t('loginLog.userAgent'),
+      width: 240,
+      // Browser, version and OS read by the server; the raw user agent on hover.
+      render: (row) => {
+        const text = [row.browser, row.os].filter(Boolean).join(' · ');
+        return text ? <Tooltip title={row.userAgent}><span data-testid="login-log-browser">{text}</span></Tooltip> : BLANK;
+      },
+    },
   ];
 
   return (

@@ -1,11 +1,11 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { Alert, Button, Popconfirm, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilterBar, type FilterField } from '@/components/filter-bar/filter-bar';
 import { useHasPermission } from '@/lib/auth';
 import { toastSuccess } from '@/lib/notify';
-import { allOrgIds, STATUS_DISABLED, STATUS_ENABLED, useOrgTree, useSetOrgStatus, type OrgNode } from '../api/orgs';
+import { allOrgIds, isRootOrg, STATUS_DISABLED, STATUS_ENABLED, useDeleteOrg, useOrgTree, useSetOrgStatus, type OrgNode } from '../api/orgs';
 import { OrgFormDialog } from './org-form-dialog';
 import { OrgMoveDialog } from './org-move-dialog';
 
@@ -15,8 +15,12 @@ type Dialog = { kind: 'add'; parentId?: string } | { kind: 'edit'; node: OrgNode
 
 /**
  * Organisations (spec §2 orgManagement, as:sys:org:getList): the multi-level
- * tree with search; add, edit, move and enable/disable need as:sys:org:edit.
- * The hidden `addOrg` route opens it with the add dialog.
+ * tree with search; add, edit, move, enable/disable and delete need
+ * as:sys:org:edit. The hidden `addOrg` route opens it with the add dialog.
+ * What 停用 means is said on the page: the subtree follows and its members
+ * cannot use the enterprise until it is enabled again; the root (the
+ * enterprise itself) cannot be disabled or deleted; only an empty organisation
+ * can be deleted. After disabling, the page offers to enable it again.
  */
 export default function OrgManagementPage({ startAdding = false }: { startAdding?: boolean }) {
   const { t } = useTranslation();
@@ -27,6 +31,8 @@ export default function OrgManagementPage({ startAdding = false }: { startAdding
   const [dialog, setDialog] = useState<Dialog>(startAdding && canEdit ? { kind: 'add' } : undefined);
   const [expanded, setExpanded] = useState<readonly Key[] | undefined>();
   const setStatus = useSetOrgStatus();
+  const remove = useDeleteOrg();
+  const [lastDisabled, setLastDisabled] = useState<OrgNode | undefined>();
   const { data: fullTree } = useOrgTree({ includeDisabled: true });
 
   const fields = useMemo<FilterField[]>(() => [{ prop: 'name', label: t('systemSettings.org.name'), type: 'input', width: 200, maxlength: 50 }], [t]);
@@ -34,7 +40,12 @@ export default function OrgManagementPage({ startAdding = false }: { startAdding
   const toggleStatus = async (node: OrgNode) => {
     const status = node.status === STATUS_ENABLED ? STATUS_DISABLED : STATUS_ENABLED;
     await setStatus.mutateAsync({ id: node.id, status });
+    setLastDisabled(status === STATUS_DISABLED ? node : undefined);
     toastSuccess(t(status === STATUS_ENABLED ? 'systemSettings.enabledDone' : 'systemSettings.disabledDone'));
+  };
+  const deleteOrg = async (node: OrgNode) => {
+    await remove.mutateAsync(node.id);
+    toastSuccess(t('systemSettings.deleted'));
   };
 
   const columns: TableColumnsType<OrgNode> = [
@@ -65,14 +76,30 @@ export default function OrgManagementPage({ startAdding = false }: { startAdding
                 <Button type="link" size="small" onClick={() => setDialog({ kind: 'move', node })}>
                   {t('systemSettings.org.move')}
                 </Button>
-                <Popconfirm
-                  title={t(node.status === STATUS_ENABLED ? 'systemSettings.org.disableConfirm' : 'systemSettings.org.enableConfirm', { name: node.name })}
-                  onConfirm={() => toggleStatus(node)}
-                >
-                  <Button type="link" size="small" danger={node.status === STATUS_ENABLED}>
-                    {t(node.status === STATUS_ENABLED ? 'systemSettings.disable' : 'systemSettings.enable')}
-                  </Button>
-                </Popconfirm>
+                {isRootOrg(node) ? (
+                  <Tooltip title={t('systemSettings.org.rootLocked')}>
+                    <Button type="link" size="small" disabled data-testid="org-root-locked">
+                      {t('systemSettings.disable')}
+                    </Button>
+                  </Tooltip>
+                ) : (
+                  <Popconfirm
+                    title={t(node.status === STATUS_ENABLED ? 'systemSettings.org.disableConfirm' : 'systemSettings.org.enableConfirm', { name: node.name })}
+                    styles={{ root: { maxWidth: 360 } }}
+                    onConfirm={() => toggleStatus(node)}
+                  >
+                    <Button type="link" size="small" danger={node.status === STATUS_ENABLED}>
+                      {t(node.status === STATUS_ENABLED ? 'systemSettings.disable' : 'systemSettings.enable')}
+                    </Button>
+                  </Popconfirm>
+                )}
+                {!isRootOrg(node) && !node.childs?.length && (
+                  <Popconfirm title={t('systemSettings.org.deleteConfirm', { name: node.name })} styles={{ root: { maxWidth: 360 } }} onConfirm={() => deleteOrg(node)}>
+                    <Button type="link" size="small" danger>
+                      {t('systemSettings.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },
@@ -90,6 +117,22 @@ export default function OrgManagementPage({ startAdding = false }: { startAdding
         }}
       />
       <div className="fd-list-page__table">
+        <Alert type="info" showIcon className="fd-org-rules" title={t('systemSettings.org.rules')} data-testid="org-rules" />
+        {lastDisabled && (
+          <Alert
+            type="warning"
+            showIcon
+            closable={{ onClose: () => setLastDisabled(undefined) }}
+            className="fd-org-rules"
+            title={t('systemSettings.org.disabledWithUndo', { name: lastDisabled.name })}
+            action={
+              <Button size="small" onClick={() => void toggleStatus({ ...lastDisabled, status: STATUS_DISABLED })} data-testid="org-undo-disable">
+                {t('systemSettings.org.undo')}
+              </Button>
+            }
+            data-testid="org-disabled-notice"
+          />
+        )}
         {canEdit && (
           <div className="fd-list-page__toolbar">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'add' })}>

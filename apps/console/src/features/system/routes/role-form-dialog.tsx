@@ -42,7 +42,12 @@ export function RoleFormDialog({ open, roleId, onClose }: { open: boolean; roleI
   }, [open, roleId, role.data, form]);
 
   const submit = async () => {
-    const v = await form.validateFields();
+    // A field in error may sit above the fold of the dialog: scroll to the first one.
+    const v = await form.validateFields().catch((error: { errorFields?: { name: (string | number)[] }[] }) => {
+      const first = error.errorFields?.[0];
+      if (first) form.scrollToField(first.name, { block: 'center', behavior: 'smooth' });
+      throw error;
+    });
     const body = { name: v.name, description: v.description ?? '', permissionValues: v.permissionValues ?? [], ...dataScopeBody(v.scope), status: null };
     if (roleId) await update.mutateAsync({ id: roleId, body });
     else await create.mutateAsync(body);
@@ -60,7 +65,12 @@ export function RoleFormDialog({ open, roleId, onClose }: { open: boolean; roleI
           <Form.Item name="description" label={t('systemSettings.role.description')}>
             <Input.TextArea maxLength={200} autoSize={{ minRows: 2, maxRows: 4 }} placeholder={t('common.pleaseInput')} />
           </Form.Item>
-          <Form.Item name="permissionValues" label={t('systemSettings.role.permissions')}>
+          <Form.Item
+            name="permissionValues"
+            label={t('systemSettings.role.permissions')}
+            required
+            rules={[{ validator: (_, value?: string[]) => (value?.length ? Promise.resolve() : Promise.reject(new Error(t('systemSettings.role.permissionsRequired')))) }]}
+          >
             <PermissionTreeField catalogue={catalogue.data} loading={catalogue.isLoading} />
           </Form.Item>
           <Form.Item

@@ -39,8 +39,9 @@ describe('add user dialog', () => {
     renderWithProviders(<UserFormDialog open onClose={() => undefined} />);
     await screen.findByTestId('user-form');
     fireEvent.click(screen.getByRole('button', { name: '提 交' }));
-    expect(await screen.findByText('请输入姓名')).toBeInTheDocument();
-    expect(screen.getByText('请选择所属机构')).toBeInTheDocument();
+    expect(await screen.findByText('请输入姓名', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('请选择所属组织')).toBeInTheDocument();
+    expect(screen.getByText('请至少选择一个角色')).toBeInTheDocument();
     expect(screen.getByText('请输入手机号', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
     await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'POST')).toBe(false));
   });

@@ -9,7 +9,7 @@ import { useRoles } from '../api/roles';
 import { useCreateUser, useUpdateUser, useUserDetail } from '../api/users';
 import { DataScopeField } from '../components/data-scope-field';
 import { dataScopeError, dataScopeValue, SCOPE_FROM_ROLES, type DataScopeValue } from '../components/data-scope';
-import { userCreateBody, userFormRules, userUpdateBody, type UserFormValues } from '../components/user-form';
+import { isValidPhone, userCreateBody, userFormRules, userUpdateBody, type UserFormValues } from '../components/user-form';
 
 /** The role picker lists this many roles (the server's largest page). */
 const ROLE_PICKER_SIZE = 100;
@@ -43,9 +43,14 @@ export function UserFormDialog({ open, userId, onClose }: { open: boolean; userI
 
   const submit = async () => {
     const v = await form.validateFields();
-    if (userId) await update.mutateAsync({ id: userId, body: userUpdateBody(v) });
-    else await create.mutateAsync(userCreateBody(v));
-    toastSuccess(t('systemSettings.saved'));
+    if (userId) {
+      await update.mutateAsync({ id: userId, body: userUpdateBody(v, user.data?.phone) });
+      toastSuccess(t('systemSettings.saved'));
+    } else {
+      const created = await create.mutateAsync(userCreateBody(v));
+      // An existing person was added: they pick this enterprise when they next sign in.
+      toastSuccess(t(created.linked ? 'systemSettings.user.linked' : 'systemSettings.saved', { name: created.name }));
+    }
     onClose();
   };
 
@@ -60,8 +65,16 @@ export function UserFormDialog({ open, userId, onClose }: { open: boolean; userI
           <Form.Item name="userName" label={t('systemSettings.user.userName')} normalize={trimInput} rules={editing ? [] : rules.userName}>
             <Input maxLength={32} disabled={editing} placeholder={t('login.usernameRequired')} />
           </Form.Item>
-          <Form.Item name="phone" label={t('systemSettings.user.phone')} normalize={trimInput} rules={editing ? [] : rules.phone} validateTrigger="onChange">
-            <Input maxLength={11} disabled={editing} placeholder={t('login.phoneRequired')} />
+          <Form.Item
+            name="phone"
+            label={t('systemSettings.user.phone')}
+            normalize={trimInput}
+            // Editing shows the masked phone; typing a new one changes the sign-in phone too.
+            rules={editing ? [{ validator: (_, v?: string) => (!v || v === user.data?.phone || isValidPhone(v) ? Promise.resolve() : Promise.reject(new Error(t('login.phoneInvalid')))) }] : rules.phone}
+            extra={editing ? t('systemSettings.user.phoneChangeHint') : t('systemSettings.user.phoneLinkHint')}
+            validateTrigger="onChange"
+          >
+            <Input maxLength={11} placeholder={t('login.phoneRequired')} data-testid="user-phone" />
           </Form.Item>
           <Form.Item name="orgId" label={t('systemSettings.user.org')} rules={rules.orgId}>
             <TreeSelect
@@ -73,7 +86,7 @@ export function UserFormDialog({ open, userId, onClose }: { open: boolean; userI
               data-testid="user-org"
             />
           </Form.Item>
-          <Form.Item name="roleIds" label={t('systemSettings.user.roles')}>
+          <Form.Item name="roleIds" label={t('systemSettings.user.roles')} rules={rules.roleIds}>
             <Select
               mode="multiple"
               allowClear

@@ -5,8 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { type FilterField, type FilterOption } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListState } from '@/components/list-page';
 import { type TableColumn } from '@/components/paginated-table';
+import { SensitiveReveal } from '@/components/sensitive-reveal';
 import { useHasPermission } from '@/lib/auth';
 import { formatTime } from '@/lib/format';
+import { SensitiveType } from '@/lib/mask';
+import { SubjectKind } from '@/lib/sensitive';
 import { toastSuccess } from '@/lib/notify';
 import { orgOptions, STATUS_DISABLED, STATUS_ENABLED, useOrgTree, type OrgOption } from '../api/orgs';
 import { useRoles } from '../api/roles';
@@ -57,7 +60,13 @@ export default function UserManagementPage({ startAdding = false }: { startAddin
   const columns: TableColumn<User>[] = [
     { prop: 'name', label: t('systemSettings.user.name'), minWidth: 120 },
     { prop: 'userName', label: t('systemSettings.user.userName'), minWidth: 140 },
-    { prop: 'phone', label: t('systemSettings.user.phone'), width: 140 },
+    {
+      prop: 'phone',
+      label: t('systemSettings.user.phone'),
+      width: 160,
+      // Masked by the server; the eye reveals it once per click and writes the audit.
+      render: (u) => <SensitiveReveal masked={u.phone} sensitiveType={SensitiveType.Phone} subjectKind={SubjectKind.Member} subjectId={u.id} sourceModule="user" />,
+    },
     { prop: 'orgName', label: t('systemSettings.user.org'), minWidth: 160 },
     { prop: 'roleNames', label: t('systemSettings.user.roles'), minWidth: 180, showOverflowTooltip: true },
     {

@@ -1,0 +1,109 @@
+// Vehicle assets in the browser (issue 9): an administrator adds a vehicle with
+// an 8-character new-energy plate, finds it with a batch plate search whose
+// filters live in the URL (a reload keeps them), and opens its detail tabs.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launch, newPage, screenshot, signIn, toast } from './support.mjs';
+
+const suffix = `${Date.now()}`.slice(-5);
+const PLATE = `苏ED${suffix}`;
+
+/** A VIN with a valid check digit (9th character), unique per run. */
+function vinFor(serial) {
+  const letters = { A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9 };
+  const weights = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+  const draft = `LGXCE4CB0R${serial.padStart(7, '0')}`;
+  const sum = [...draft].reduce((acc, c, i) => acc + (/\d/.test(c) ? Number(c) : letters[c]) * weights[i], 0);
+  const check = sum % 11 === 10 ? 'X' : String(sum % 11);
+  return draft.slice(0, 8) + check + draft.slice(9);
+}
+const VIN = vinFor(suffix);
+
+function dialog(page, title) {
+  return page.locator('.ant-modal:visible').filter({ hasText: title });
+}
+
+describe('vehicle assets', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('creates a vehicle, finds it with a batch plate search that survives a reload, and opens its detail tabs', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'demo');
+    await page.goto('/carManagement/assetsData/carFiles');
+    const list = page.getByTestId('vehicle-list');
+    await list.getByTestId('vehicle-add').click();
+    const form = dialog(page, '新增车辆');
+
+    // Form rules: a malformed plate and a VIN with a wrong check digit are refused.
+    await form.getByLabel('车牌号').fill('苏E12');
+    await form.getByLabel('车架号(VIN)').click();
+    await form.getByText('请输入正确的车牌号，如 粤B12345 或新能源车牌 粤BD12345').waitFor();
+    const wrongCheck = VIN.slice(0, 8) + (VIN[8] === '0' ? '1' : '0') + VIN.slice(9);
+    await form.getByLabel('车架号(VIN)').fill(wrongCheck);
+    await form.getByLabel('品牌').click();
+    await form.getByText('车架号(VIN)第 9 位校验位不正确，请核对').waitFor();
+
+    await form.getByLabel('车牌号').fill(PLATE);
+    await form.getByLabel('车架号(VIN)').fill(VIN);
+    await form.getByLabel('品牌').fill('比亚迪');
+    await form.getByLabel('车型').fill('T5 纯电动厢式运输车');
+    await form.getByLabel('电池容量(kWh)').fill('50.3');
+    const org = form.getByTestId('vehicle-org');
+    await org.click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-tree-title').first().click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+    await screenshot(page, 'vehicle-form');
+    await form.getByRole('button', { name: '提 交' }).click();
+    await form.waitFor({ state: 'hidden' }).catch(async (err) => {
+      await screenshot(page, 'vehicle-form-failed');
+      throw err;
+    });
+    await toast(page, '车辆已新增').waitFor();
+
+    // Batch plate search: two plates, one per line, through the batch dialog.
+    await list.getByRole('button', { name: /批\s*量/ }).first().click();
+    const batch = dialog(page, '批量查询');
+    await batch.locator('textarea').fill(`${PLATE}\n粤B00000`);
+    await batch.getByRole('button', { name: /提\s*交/ }).click();
+    await list.getByRole('button', { name: /查\s*询/ }).click();
+    await page.waitForURL((url) => url.searchParams.getAll('plate').length === 2);
+    const row = list.locator('tr', { hasText: PLATE });
+    await row.getByText(VIN).waitFor();
+    assert.deepEqual(new URL(page.url()).searchParams.getAll('plate'), [PLATE, '粤B00000']);
+    await list.getByText('共 1 条').waitFor(); // only the new vehicle matches
+
+    // A reload keeps the search: the same filter shows and the same row.
+    await page.reload();
+    await list.locator('tr', { hasText: PLATE }).getByText(VIN).waitFor();
+    assert.equal(await list.getByTestId('filter-bar').locator('input').first().inputValue(), `${PLATE},粤B00000`);
+    assert.equal(await page.getByTestId('tab-bar').locator('[role=tab]').filter({ hasText: '车辆档案' }).count(), 1, 'one tab for the list');
+    await screenshot(page, 'vehicle-list-batch');
+
+    // Detail: basic, licence and terminal tabs.
+    await list.locator('tr', { hasText: PLATE }).getByTestId('vehicle-plate').click();
+    await page.waitForURL('**/carFiles?id=*');
+    const detail = page.getByTestId('vehicle-detail');
+    await detail.getByTestId('vehicle-basic').getByText('比亚迪').waitFor();
+    await detail.getByTestId('vehicle-basic').getByText('50.3').waitFor();
+    await detail.getByRole('tab', { name: '行驶证信息' }).click();
+    await detail.getByTestId('vehicle-licence').getByText(VIN).waitFor();
+    await detail.getByRole('tab', { name: '终端绑定' }).click();
+    await detail.getByTestId('vehicle-terminal').getByText('暂未绑定终端').waitFor();
+    await detail.getByTestId('terminal-bind').click();
+    const bind = dialog(page, '绑定终端');
+    await bind.getByLabel('终端号').fill(`T${suffix}0001`);
+    await bind.getByLabel('SIM卡号').fill(`1440${suffix}001`);
+    await bind.getByRole('button', { name: '提 交' }).click();
+    await toast(page, '绑定成功').waitFor();
+    await detail.getByTestId('vehicle-terminal').locator('tr', { hasText: `T${suffix}0001` }).getByText('绑定中').waitFor();
+    assert.match(page.url(), /tab=terminal/);
+    await screenshot(page, 'vehicle-detail-terminal');
+    await context.close();
+  });
+});

@@ -1,0 +1,48 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import * as notify from '@/lib/notify';
+import { renderWithProviders } from '@/testing/render';
+import { ExportButton } from './export-button';
+
+let error: ReturnType<typeof vi.spyOn>;
+let success: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  error = vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
+  success = vi.spyOn(notify, 'toastSuccess').mockImplementation(() => undefined);
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('export button (ARCHITECTURE §3, spec §8)', () => {
+  it('starts the export silently and says where the file will be', async () => {
+    const startExport = vi.fn(() => Promise.resolve({ id: 'r1' }));
+    renderWithProviders(<ExportButton startExport={startExport} />);
+    await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('导出结果请到右上方个人信息下【导出记录】中查看下载结果'));
+    expect(startExport).toHaveBeenCalledWith({ silent: true });
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('shows the server’s reason when the export is refused', async () => {
+    renderWithProviders(<ExportButton startExport={() => Promise.reject(new ApiError(4000, '每次批量查询，最大不超过250台'))} />);
+    await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('每次批量查询，最大不超过250台'));
+    expect(success).not.toHaveBeenCalled();
+  });
+
+  it('says 导出失败 when the failure has no reason', async () => {
+    renderWithProviders(<ExportButton startExport={() => Promise.reject(new Error(''))} />);
+    await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('导出失败'));
+  });
+
+  it('starts one export for a double click', async () => {
+    const startExport = vi.fn(() => Promise.resolve({}));
+    renderWithProviders(<ExportButton startExport={startExport} />);
+    const button = screen.getByRole('button', { name: /导\s*出/ });
+    await userEvent.dblClick(button);
+    await waitFor(() => expect(success).toHaveBeenCalled());
+    expect(startExport).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,79 @@
+//! `fleetdesk-bench`: the bare baseline of `make bench`.
+//!
+//! Every benchmark figure is reported as a ratio to what a bare axum server
+//! does on the same machine in the same run, so machine noise and load cancel
+//! out. `baseline` serves a fixed JSON body of the size of the answer being
+//! measured: no auth, no gRPC, no database — the floor the gateway stands on.
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "fleetdesk-bench")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve `GET /json`: a JSON list body of about `body_bytes` bytes.
+    Baseline {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8099")]
+        addr: String,
+        /// Size of the body to answer, in bytes.
+        #[arg(long, default_value_t = 8192)]
+        body_bytes: usize,
+    },
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    match Cli::parse().command {
+        Command::Baseline { addr, body_bytes } => serve_baseline(&addr, body_bytes).await,
+    }
+}
+
+/// A body shaped like the edge's list envelope, padded to `bytes`.
+fn list_body(bytes: usize) -> String {
+    let row = |i: usize, pad: usize| serde_json::json!({"id": i, "plateNumber": "粤B00000D", "pad": "x".repeat(pad)});
+    let envelope = |pad: usize| {
+        serde_json::json!({
+            "code": 200, "msg": "success",
+            "data": {"list": (0..20).map(|i| row(i, pad)).collect::<Vec<_>>(), "total": 100_000}
+        })
+        .to_string()
+    };
+    let bare = envelope(0).len();
+    envelope(bytes.saturating_sub(bare) / 20)
+}
+
+async fn serve_baseline(addr: &str, body_bytes: usize) -> std::io::Result<()> {
+    let body: &'static str = Box::leak(list_body(body_bytes).into_boxed_str());
+    let app = axum::Router::new().route(
+        "/json",
+        axum::routing::get(move || async move {
+            (
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                body,
+            )
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    axum::serve(listener, app).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_baseline_body_has_the_asked_size_and_is_json() {
+        for size in [2_000, 8_192, 20_000] {
+            let body = list_body(size);
+            assert!(body.len().abs_diff(size) < 40, "{size} -> {}", body.len());
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(v["data"]["list"].as_array().unwrap().len(), 20);
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! Vehicle assets › drivers (driverManagement): list, detail, create (with
+//! `Idempotency-Key`), edit, and the audited reveal of a driver's masked
+//! personal data. Phone, ID number and address arrive masked by the vehicle
+//! service; images arrive named, without their object keys.
+
+use axum::extract::{Path, State};
+use fleetdesk_proto::org::v1 as org;
+use fleetdesk_proto::vehicle::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::extract::{ClientMeta, TrimmedJson};
+use crate::idempotency::IdempotencyKey;
+use crate::list::ListQuery;
+use crate::routes::rfc3339;
+use crate::routes::usage_records::time_field;
+use crate::routes::vehicles::{FileRefBody, edge_enum};
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_drivers, create_driver))
+        .routes(routes!(get_driver, update_driver))
+        .routes(routes!(reveal_driver))
+}
+
+edge_enum!(
+    /// Permitted vehicle class on the driving licence.
+    LicenceClass => pb::LicenceClass { A1, A2, B1, B2, C1, C2 }
+);
+edge_enum!(
+    /// Whether the driver may drive: active, suspended (停驾) or left (离职).
+    DriverStatus => pb::DriverStatus { Active, Suspended, Left }
+);
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DriverBody {
+    pub id: String,
+    pub org_id: String,
+    pub org_name: String,
+    pub name: String,
+    /// Masked by the server (centre mode); reveal through `/drivers/{id}/reveal`.
+    pub phone: String,
+    /// Masked by the server (centre mode).
+    pub id_number: String,
+    /// Masked by the server (end mode).
+    pub address: String,
+    pub employee_no: String,
+    pub licence_class: Option<LicenceClass>,
+    pub licence_first_issue_time: String,
+    pub licence_expire_time: String,
+    /// Named, without the object key (revealed with types 6, 7, 4, 5).
+    pub licence_front: Option<FileRefBody>,
+    pub licence_back: Option<FileRefBody>,
+    pub id_card_front: Option<FileRefBody>,
+    pub id_card_back: Option<FileRefBody>,
+    pub status: Option<DriverStatus>,
+    pub hire_time: String,
+    pub bound_vehicle_id: String,
+    pub bound_plate_number: String,
+    pub remark: String,
+    pub create_time: String,
+    pub update_time: String,
+}
+
+impl From<pb::Driver> for DriverBody {
+    fn from(d: pb::Driver) -> Self {
+        let audit = d.audit.unwrap_or_default();
+        DriverBody {
+            id: d.id,
+            org_id: d.org_id,
+            org_name: d.org_name,
+            name: d.name,
+            phone: d.masked_phone,
+            id_number: d.masked_id_number,
+            address: d.masked_address,
+            employee_no: d.employee_no,
+            licence_class: LicenceClass::from_pb(d.licence_class),
+            licence_first_issue_time: rfc3339(d.licence_first_issue_time.as_ref()),
+            licence_expire_time: rfc3339(d.licence_expire_time.as_ref()),
+            licence_front: d.licence_front.map(FileRefBody::from),
+            licence_back: d.licence_back.map(FileRefBody::from),
+            id_card_front: d.id_card_front.map(FileRefBody::from),
+            id_card_back: d.id_card_back.map(FileRefBody::from),
+            status: DriverStatus::from_pb(d.status),
+            hire_time: rfc3339(d.hire_time.as_ref()),
+            bound_vehicle_id: d.bound_vehicle_id,
+            bound_plate_number: d.bound_plate_number,
+            remark: d.remark,
+            create_time: rfc3339(audit.create_time.as_ref()),
+            update_time: rfc3339(audit.update_time.as_ref()),
+        }
+    }
+}
+
+/// Filters of the driver list (repeat a key for several values).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct DriverListParams {
+    /// Page from 1.
+    pub page: Option<i32>,
+    /// 5, 10, 20, 50 or 100 (default 20).
+    pub size: Option<i32>,
+    /// Part of the name.
+    pub name: Option<String>,
+    /// The full phone number.
+    pub phone: Option<String>,
+    /// Part of the employee number.
+    pub employee_no: Option<String>,
+    /// Organisations, each with its sub-organisations.
+    #[param(style = Form, explode)]
+    pub org_id: Option<Vec<String>>,
+    #[param(style = Form, explode, inline)]
+    pub status: Option<Vec<DriverStatus>>,
+    #[param(style = Form, explode, inline)]
+    pub licence_class: Option<Vec<LicenceClass>>,
+    /// Licence expiring from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+    pub licence_expire_time_start: Option<String>,
+    /// Licence expiring before (a bare date includes the day).
+    pub licence_expire_time_end: Option<String>,
+    /// true: drivers bound to a vehicle; false: without one.
+    pub has_vehicle: Option<bool>,
+    /// Drivers bound to these plates, at most 250 (`plate=A&plate=B`).
+    #[param(style = Form, explode)]
+    pub plate: Option<Vec<String>>,
+}
+
+#[utoipa::path(
+    get, path = "/drivers", tag = "vehicles",
+    params(DriverListParams),
+    responses((status = 200, description = "Drivers within the caller's data scope, newest first; personal data masked", body = Envelope<Page<DriverBody>>)),
+    security(("token" = ["as:sys:driver"]))
+)]
+async fn list_drivers(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<DriverBody>> {
+    let request = pb::ListDriversRequest {
+        page: Some(query.paging()?),
+        filter: Some(pb::DriverFilter {
+            org_ids: query.all("orgId"),
+            name: query.text("name"),
+            phone: query.text("phone"),
+            employee_no: query.text("employeeNo"),
+            statuses: query
+                .parsed::<DriverStatus>("status")?
+                .into_iter()
+                .map(i32::from)
+                .collect(),
+            licence_classes: query
+                .parsed::<LicenceClass>("licenceClass")?
+                .into_iter()
+                .map(i32::from)
+                .collect(),
+            has_vehicle: query.flag("hasVehicle")?,
+            licence_expire_time: query.range("licenceExpireTime")?,
+            plate_numbers: query.batch("plate")?,
+        }),
+    };
+    let answer = state
+        .assets()
+        .list_drivers(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer.drivers.into_iter().map(DriverBody::from).collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+#[utoipa::path(
+    get, path = "/drivers/{id}", tag = "vehicles",
+    params(("id" = String, Path, description = "Driver id")),
+    responses((status = 200, description = "One driver, personal data masked", body = Envelope<DriverBody>)),
+    security(("token" = ["as:sys:driver"]))
+)]
+async fn get_driver(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<DriverBody> {
+    let answer = state
+        .assets()
+        .get_driver(state.as_user(&principal, pb::GetDriverRequest { driver_id: id }))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(DriverBody::from(answer.driver.unwrap_or_default())))
+}
+
+/// A driver's editable fields. On edit an empty phone, ID number or address
+/// keeps the stored value (the console only ever sees them masked).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DriverForm {
+    pub org_id: String,
+    pub name: String,
+    /// 11 digits starting with 1; unique in the enterprise.
+    #[serde(default)]
+    pub phone: String,
+    /// 18-character resident ID number; unique in the enterprise.
+    #[serde(default)]
+    pub id_number: String,
+    #[serde(default)]
+    pub employee_no: String,
+    pub licence_class: Option<LicenceClass>,
+    /// yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339.
+    #[serde(default)]
+    pub licence_first_issue_time: String,
+    #[serde(default)]
+    pub licence_expire_time: String,
+    #[serde(default)]
+    pub address: String,
+    /// Upload keys from `POST /files` (purpose driver images).
+    pub licence_front: Option<FileRefBody>,
+    pub licence_back: Option<FileRefBody>,
+    pub id_card_front: Option<FileRefBody>,
+    pub id_card_back: Option<FileRefBody>,
+    /// Default active.
+    pub status: Option<DriverStatus>,
+    #[serde(default)]
+    pub hire_time: String,
+    #[serde(default)]
+    pub remark: String,
+}
+
+impl DriverForm {
+    fn input(self) -> Result<pb::DriverInput, ApiError> {
+        Result::Ok(pb::DriverInput {
+            licence_first_issue_time: time_field(
+                "licenceFirstIssueTime",
+                &self.licence_first_issue_time,
+            )?,
+            licence_expire_time: time_field("licenceExpireTime", &self.licence_expire_time)?,
+            hire_time: time_field("hireTime", &self.hire_time)?,
+            org_id: self.org_id,
+            name: self.name,
+            phone: self.phone,
+            id_number: self.id_number,
+            employee_no: self.employee_no,
+            licence_class: self.licence_class.map_or(0, i32::from),
+            licence_front: self.licence_front.map(Into::into),
+            licence_back: self.licence_back.map(Into::into),
+            id_card_front: self.id_card_front.map(Into::into),
+            id_card_back: self.id_card_back.map(Into::into),
+            status: self.status.map_or(0, i32::from),
+            remark: self.remark,
+            address: self.address,
+        })
+    }
+}
+
+#[utoipa::path(
+    post, path = "/drivers", tag = "vehicles",
+    params(("Idempotency-Key" = Option<String>, Header, description = "A replay answers the first result and creates nothing")),
+    request_body = DriverForm,
+    responses((status = 200, description = "The new driver, personal data masked", body = Envelope<DriverBody>)),
+    security(("token" = ["as:sys:driver"]))
+)]
+async fn create_driver(
+    State(state): State<AppState>,
+    principal: Principal,
+    key: IdempotencyKey,
+    TrimmedJson(form): TrimmedJson<DriverForm>,
+) -> ApiResult<DriverBody> {
+    let request = pb::CreateDriverRequest {
+        driver: Some(form.input()?),
+    };
+    let answer = state
+        .assets()
+        .create_driver(state.as_user_once(&principal, &key, request)?)
+        .await?
+        .into_inner();
+    Result::Ok(Ok(DriverBody::from(answer.driver.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    put, path = "/drivers/{id}", tag = "vehicles",
+    params(("id" = String, Path, description = "Driver id")),
+    request_body = DriverForm,
+    responses((status = 200, description = "The edited driver, personal data masked", body = Envelope<DriverBody>)),
+    security(("token" = ["as:sys:driver"]))
+)]
+async fn update_driver(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<DriverForm>,
+) -> ApiResult<DriverBody> {
+    let request = pb::UpdateDriverRequest {
+        driver_id: id,
+        driver: Some(form.input()?),
+    };
+    let answer = state
+        .assets()
+        .update_driver(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(DriverBody::from(answer.driver.unwrap_or_default())))
+}
+
+/// Which personal value of the driver to reveal (spec §3 sensitive-view log payload).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DriverRevealRequest {
+    /// 1 phone, 2 ID number, 4 ID front, 5 ID back, 6 licence front,
+    /// 7 licence back, 8 address, 10 licence photo.
+    pub sensitive_type: i32,
+    /// The console page the value is shown on.
+    #[serde(default)]
+    pub page_url: String,
+    #[serde(default)]
+    pub source_module: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DriverRevealBody {
+    /// The unmasked value; for images the file key (download through `/files`).
+    pub value: String,
+    /// ID and licence images (types 4, 5, 6, 7, 10): confirm before showing.
+    pub needs_confirmation: bool,
+    /// The sensitive-view audit row written with this answer.
+    pub log_id: String,
+}
+
+/// The audited reveal: the vehicle service reads the value under the
+/// caller's permission and reach, org writes the view to the enterprise's
+/// sensitive-view audit, and only then does the value leave the gateway.
+#[utoipa::path(
+    post, path = "/drivers/{id}/reveal", tag = "vehicles",
+    params(("id" = String, Path, description = "Driver id")),
+    request_body = DriverRevealRequest,
+    responses((status = 200, description = "The unmasked value; the view is in the audit", body = Envelope<DriverRevealBody>)),
+    security(("token" = ["as:sensitive:view"]))
+)]
+async fn reveal_driver(
+    State(state): State<AppState>,
+    principal: Principal,
+    client: ClientMeta,
+    Path(id): Path<String>,
+    TrimmedJson(body): TrimmedJson<DriverRevealRequest>,
+) -> ApiResult<DriverRevealBody> {
+    let value = state
+        .assets()
+        .reveal_driver_sensitive(state.as_user(
+            &principal,
+            pb::RevealDriverSensitiveRequest {
+                driver_id: id.clone(),
+                sensitive_type: body.sensitive_type,
+            },
+        ))
+        .await?
+        .into_inner()
+        .value;
+    let audit = state
+        .org()
+        .record_sensitive_view(state.as_user(
+            &principal,
+            org::RecordSensitiveViewRequest {
+                sensitive_type: body.sensitive_type,
+                subject_kind: org::SensitiveSubjectKind::Driver as i32,
+                subject_id: id,
+                value: value.clone(),
+                page_url: body.page_url,
+                source_module: body.source_module,
+                ip: client.ip,
+            },
+        ))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(DriverRevealBody {
+        value,
+        needs_confirmation: audit.needs_confirmation,
+        log_id: audit.log_id,
+    }))
+}

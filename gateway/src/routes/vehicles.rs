@@ -1,0 +1,507 @@
+//! Vehicle asset files (carFiles, permission `as:sys:car`): list with batch
+//! plate and VIN filters, detail, create (with `Idempotency-Key`), edit.
+//! Enums travel by name (OpenAPI enums); times as RFC 3339; money in fen.
+
+use axum::extract::{Path, State};
+use fleetdesk_proto::common::v1 as common;
+use fleetdesk_proto::vehicle::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::extract::TrimmedJson;
+use crate::idempotency::IdempotencyKey;
+use crate::list::{ListQuery, instant};
+use crate::routes::rfc3339;
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_vehicles, create_vehicle))
+        .routes(routes!(get_vehicle, update_vehicle))
+}
+
+/// Declares an edge enum over a proto enum: the same variants by name
+/// (SCREAMING_SNAKE_CASE), both conversions exhaustive.
+macro_rules! edge_enum {
+    ($(#[$meta:meta])* $name:ident => $pb:path { $($(#[$vmeta:meta])* $variant:ident),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+        #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+        pub enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl From<$name> for i32 {
+            fn from(value: $name) -> i32 {
+                use $pb as Pb;
+                match value {
+                    $($name::$variant => Pb::$variant as i32),+
+                }
+            }
+        }
+
+        impl $name {
+            /// From the wire; `None` for UNSPECIFIED.
+            pub fn from_pb(value: i32) -> Option<$name> {
+                use $pb as Pb;
+                match Pb::try_from(value).ok()? {
+                    Pb::Unspecified => None,
+                    $(Pb::$variant => Some($name::$variant)),+
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use edge_enum;
+
+edge_enum!(
+    /// Number-plate colour; green plates are new-energy vehicles.
+    PlateColor => pb::PlateColor { Blue, Yellow, Green, YellowGreen, White, Black }
+);
+edge_enum!(
+    /// Body category.
+    VehicleCategory => pb::VehicleCategory {
+        MiniTruck, LightTruck, MediumTruck, HeavyTruck, Van, RefrigeratedTruck, PassengerCar, Other
+    }
+);
+edge_enum!(
+    /// What drives the vehicle.
+    EnergyType => pb::EnergyType {
+        BatteryElectric, PlugInHybrid, RangeExtended, Fuel, HydrogenFuelCell
+    }
+);
+edge_enum!(
+    /// How the enterprise holds the vehicle (usage type).
+    OwnershipType => pb::OwnershipType { Owned, Rented, RentToOwn, Private }
+);
+edge_enum!(
+    /// Operating state in the fleet.
+    VehicleStatus => pb::VehicleStatus { InService, Idle, InRepair, Suspended, Retired }
+);
+edge_enum!(
+    /// Kind of a usage record: rent, purchase, replacement, rent-to-own.
+    UsageKind => pb::UsageKind { Rent, Purchase, Replacement, RentToOwn }
+);
+edge_enum!(
+    /// State of a usage record.
+    UsageStatus => pb::UsageRecordStatus { Pending, Active, Ended }
+);
+edge_enum!(
+    /// Orders of the vehicle list.
+    VehicleSort => pb::VehicleSort {
+        CreateTimeDesc, CreateTimeAsc, PlateNumberAsc, RegisterTimeDesc, LeaseEndTimeAsc
+    }
+);
+
+/// A stored file (uploaded through `/files`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FileRefBody {
+    /// Object-store key from the upload.
+    pub key: String,
+    pub name: String,
+    pub content_type: String,
+    pub size_bytes: i64,
+}
+
+impl From<common::FileRef> for FileRefBody {
+    fn from(f: common::FileRef) -> Self {
+        FileRefBody {
+            key: f.key,
+            name: f.name,
+            content_type: f.content_type,
+            size_bytes: f.size_bytes,
+        }
+    }
+}
+
+impl From<FileRefBody> for common::FileRef {
+    fn from(f: FileRefBody) -> Self {
+        common::FileRef {
+            name: f.name,
+            key: f.key,
+            content_type: f.content_type,
+            size_bytes: f.size_bytes,
+        }
+    }
+}
+
+/// A vehicle's asset file.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VehicleBody {
+    pub id: String,
+    pub org_id: String,
+    pub org_name: String,
+    /// e.g. 粤BD12345; unique in the enterprise.
+    pub plate_number: String,
+    pub plate_color: Option<PlateColor>,
+    /// 17 characters with a valid check digit; unique in the enterprise.
+    pub vin: String,
+    pub engine_number: String,
+    pub brand: String,
+    pub model: String,
+    pub category: Option<VehicleCategory>,
+    pub energy_type: Option<EnergyType>,
+    pub body_color: String,
+    pub seat_count: i32,
+    pub rated_load_kg: i32,
+    pub curb_weight_kg: i32,
+    /// Usable battery capacity, watt-hours.
+    pub battery_capacity_wh: i64,
+    pub rated_range_km: i32,
+    pub ownership_type: Option<OwnershipType>,
+    pub status: Option<VehicleStatus>,
+    /// First registration date (RFC 3339).
+    pub register_time: String,
+    pub licence_owner: String,
+    pub licence_issue_time: String,
+    pub inspection_expire_time: String,
+    pub insurance_expire_time: String,
+    /// Bound terminal serial; empty when none.
+    pub terminal_id: String,
+    pub terminal_sim: String,
+    pub terminal_bind_time: String,
+    pub driver_id: String,
+    pub driver_name: String,
+    /// Kind and state of the current usage record; absent when none.
+    pub usage_kind: Option<UsageKind>,
+    pub usage_status: Option<UsageStatus>,
+    pub lease_start_time: String,
+    pub lease_end_time: String,
+    pub tags: Vec<String>,
+    pub licence_images: Vec<FileRefBody>,
+    pub remark: String,
+    pub create_time: String,
+    pub update_time: String,
+}
+
+impl From<pb::Vehicle> for VehicleBody {
+    fn from(v: pb::Vehicle) -> Self {
+        let audit = v.audit.unwrap_or_default();
+        VehicleBody {
+            id: v.id,
+            org_id: v.org_id,
+            org_name: v.org_name,
+            plate_number: v.plate_number,
+            plate_color: PlateColor::from_pb(v.plate_color),
+            vin: v.vin,
+            engine_number: v.engine_number,
+            brand: v.brand,
+            model: v.model,
+            category: VehicleCategory::from_pb(v.category),
+            energy_type: EnergyType::from_pb(v.energy_type),
+            body_color: v.body_color,
+            seat_count: v.seat_count,
+            rated_load_kg: v.rated_load_kg,
+            curb_weight_kg: v.curb_weight_kg,
+            battery_capacity_wh: v.battery_capacity_wh,
+            rated_range_km: v.rated_range_km,
+            ownership_type: OwnershipType::from_pb(v.ownership_type),
+            status: VehicleStatus::from_pb(v.status),
+            register_time: rfc3339(v.register_time.as_ref()),
+            licence_owner: v.licence_owner,
+            licence_issue_time: rfc3339(v.licence_issue_time.as_ref()),
+            inspection_expire_time: rfc3339(v.inspection_expire_time.as_ref()),
+            insurance_expire_time: rfc3339(v.insurance_expire_time.as_ref()),
+            terminal_id: v.terminal_id,
+            terminal_sim: v.terminal_sim,
+            terminal_bind_time: rfc3339(v.terminal_bind_time.as_ref()),
+            driver_id: v.current_driver_id,
+            driver_name: v.current_driver_name,
+            usage_kind: UsageKind::from_pb(v.usage_kind),
+            usage_status: UsageStatus::from_pb(v.usage_status),
+            lease_start_time: rfc3339(v.lease_start_time.as_ref()),
+            lease_end_time: rfc3339(v.lease_end_time.as_ref()),
+            tags: v.tags,
+            licence_images: v
+                .licence_images
+                .into_iter()
+                .map(FileRefBody::from)
+                .collect(),
+            remark: v.remark,
+            create_time: rfc3339(audit.create_time.as_ref()),
+            update_time: rfc3339(audit.update_time.as_ref()),
+        }
+    }
+}
+
+/// Filters of the vehicle list (repeat a key for several values).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct VehicleListParams {
+    /// Page from 1.
+    pub page: Option<i32>,
+    /// 5, 10, 20, 50 or 100 (default 20).
+    pub size: Option<i32>,
+    /// Exact plate numbers, at most 250 (`plate=A&plate=B`).
+    #[param(style = Form, explode)]
+    pub plate: Option<Vec<String>>,
+    /// Exact VINs, at most 250.
+    #[param(style = Form, explode)]
+    pub vin: Option<Vec<String>>,
+    /// Exact terminal serials, at most 250.
+    #[param(style = Form, explode)]
+    pub terminal_id: Option<Vec<String>>,
+    /// Organisations, each with its sub-organisations.
+    #[param(style = Form, explode)]
+    pub org_id: Option<Vec<String>>,
+    /// Part of the plate number or VIN.
+    pub keyword: Option<String>,
+    /// Part of the brand.
+    pub brand: Option<String>,
+    /// Part of the model.
+    pub model: Option<String>,
+    #[param(style = Form, explode, inline)]
+    pub status: Option<Vec<VehicleStatus>>,
+    #[param(style = Form, explode, inline)]
+    pub usage_kind: Option<Vec<UsageKind>>,
+    #[param(style = Form, explode, inline)]
+    pub ownership_type: Option<Vec<OwnershipType>>,
+    #[param(style = Form, explode, inline)]
+    pub energy_type: Option<Vec<EnergyType>>,
+    pub has_driver: Option<bool>,
+    pub has_terminal: Option<bool>,
+    /// First registration date from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+    pub register_time_start: Option<String>,
+    /// First registration date to (a bare date includes the day).
+    pub register_time_end: Option<String>,
+    pub create_time_start: Option<String>,
+    pub create_time_end: Option<String>,
+    pub lease_end_time_start: Option<String>,
+    pub lease_end_time_end: Option<String>,
+    #[param(inline)]
+    pub sort: Option<VehicleSort>,
+}
+
+/// The filter shared by the vehicle list and its export.
+pub fn vehicle_filter(query: &ListQuery) -> Result<pb::VehicleFilter, ApiError> {
+    Result::Ok(pb::VehicleFilter {
+        plate_numbers: query.batch("plate")?,
+        vins: query.batch("vin")?,
+        org_ids: query.all("orgId"),
+        keyword: query.text("keyword"),
+        brand: query.text("brand"),
+        model: query.text("model"),
+        statuses: query
+            .parsed::<VehicleStatus>("status")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        usage_kinds: query
+            .parsed::<UsageKind>("usageKind")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        ownership_types: query
+            .parsed::<OwnershipType>("ownershipType")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        energy_types: query
+            .parsed::<EnergyType>("energyType")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        has_driver: query.flag("hasDriver")?,
+        has_terminal: query.flag("hasTerminal")?,
+        register_time: query.range("registerTime")?,
+        create_time: query.range("createTime")?,
+        lease_end_time: query.range("leaseEndTime")?,
+        terminal_ids: query.batch("terminalId")?,
+    })
+}
+
+/// The list's order (default newest first).
+pub fn vehicle_sort(query: &ListQuery) -> Result<i32, ApiError> {
+    Result::Ok(
+        query
+            .parsed::<VehicleSort>("sort")?
+            .last()
+            .copied()
+            .map_or(0, i32::from),
+    )
+}
+
+#[utoipa::path(
+    get, path = "/vehicles", tag = "vehicles",
+    params(VehicleListParams),
+    responses((status = 200, description = "Vehicles within the caller's data scope", body = Envelope<Page<VehicleBody>>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn list_vehicles(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<VehicleBody>> {
+    let request = pb::ListVehiclesRequest {
+        page: Some(query.paging()?),
+        filter: Some(vehicle_filter(&query)?),
+        sort: vehicle_sort(&query)?,
+    };
+    let answer = state
+        .assets()
+        .list_vehicles(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer.vehicles.into_iter().map(VehicleBody::from).collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+#[utoipa::path(
+    get, path = "/vehicles/{id}", tag = "vehicles",
+    params(("id" = String, Path, description = "Vehicle id")),
+    responses((status = 200, description = "One vehicle's asset file", body = Envelope<VehicleBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn get_vehicle(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<VehicleBody> {
+    let answer = state
+        .assets()
+        .get_vehicle(state.as_user(&principal, pb::GetVehicleRequest { vehicle_id: id }))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(VehicleBody::from(answer.vehicle.unwrap_or_default())))
+}
+
+/// A vehicle's editable fields. Dates: yyyy-MM-dd (Asia/Shanghai) or RFC 3339.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct VehicleForm {
+    pub org_id: String,
+    pub plate_number: String,
+    /// Default GREEN.
+    pub plate_color: Option<PlateColor>,
+    pub vin: String,
+    pub engine_number: String,
+    pub brand: String,
+    pub model: String,
+    pub category: Option<VehicleCategory>,
+    pub energy_type: Option<EnergyType>,
+    pub body_color: String,
+    pub seat_count: i32,
+    pub rated_load_kg: i32,
+    pub curb_weight_kg: i32,
+    /// Watt-hours; required for electric vehicles.
+    pub battery_capacity_wh: i64,
+    pub rated_range_km: i32,
+    pub ownership_type: Option<OwnershipType>,
+    /// Default IDLE.
+    pub status: Option<VehicleStatus>,
+    pub register_time: String,
+    pub licence_owner: String,
+    pub licence_issue_time: String,
+    pub inspection_expire_time: String,
+    /// Create only: a terminal to bind at once (with its SIM).
+    pub terminal_id: String,
+    pub terminal_sim: String,
+    pub tags: Vec<String>,
+    pub licence_images: Vec<FileRefBody>,
+    pub remark: String,
+}
+
+fn date_field(field: &str, value: &str) -> Result<Option<prost_types::Timestamp>, ApiError> {
+    if value.is_empty() {
+        return Result::Ok(None);
+    }
+    instant(value, false)
+        .map(|t| Some(fleetdesk_kit::convert::timestamp(t)))
+        .ok_or_else(|| ApiError::invalid(field, "日期格式应为 yyyy-MM-dd"))
+}
+
+impl VehicleForm {
+    fn into_input(self) -> Result<pb::VehicleInput, ApiError> {
+        Result::Ok(pb::VehicleInput {
+            register_time: date_field("registerTime", &self.register_time)?,
+            licence_issue_time: date_field("licenceIssueTime", &self.licence_issue_time)?,
+            inspection_expire_time: date_field(
+                "inspectionExpireTime",
+                &self.inspection_expire_time,
+            )?,
+            org_id: self.org_id,
+            plate_number: self.plate_number,
+            plate_color: self.plate_color.map_or(0, i32::from),
+            vin: self.vin,
+            engine_number: self.engine_number,
+            brand: self.brand,
+            model: self.model,
+            category: self.category.map_or(0, i32::from),
+            energy_type: self.energy_type.map_or(0, i32::from),
+            body_color: self.body_color,
+            seat_count: self.seat_count,
+            rated_load_kg: self.rated_load_kg,
+            curb_weight_kg: self.curb_weight_kg,
+            battery_capacity_wh: self.battery_capacity_wh,
+            rated_range_km: self.rated_range_km,
+            ownership_type: self.ownership_type.map_or(0, i32::from),
+            status: self.status.map_or(0, i32::from),
+            terminal_id: self.terminal_id,
+            terminal_sim: self.terminal_sim,
+            tags: self.tags,
+            licence_images: self.licence_images.into_iter().map(Into::into).collect(),
+            remark: self.remark,
+            licence_owner: self.licence_owner,
+        })
+    }
+}
+
+#[utoipa::path(
+    post, path = "/vehicles", tag = "vehicles",
+    params(("Idempotency-Key" = Option<String>, Header, description = "A replay answers the first result and creates nothing; the same key with another body is 4009")),
+    request_body = VehicleForm,
+    responses((status = 200, description = "The new vehicle; 4000 names each refused field, 4009 a taken plate, VIN or terminal", body = Envelope<VehicleBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn create_vehicle(
+    State(state): State<AppState>,
+    principal: Principal,
+    key: IdempotencyKey,
+    TrimmedJson(form): TrimmedJson<VehicleForm>,
+) -> ApiResult<VehicleBody> {
+    let request = pb::CreateVehicleRequest {
+        vehicle: Some(form.into_input()?),
+    };
+    let answer = state
+        .assets()
+        .create_vehicle(state.as_user_once(&principal, &key, request)?)
+        .await?
+        .into_inner();
+    Result::Ok(Ok(VehicleBody::from(answer.vehicle.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    put, path = "/vehicles/{id}", tag = "vehicles",
+    params(("id" = String, Path, description = "Vehicle id")),
+    request_body = VehicleForm,
+    responses((status = 200, description = "The changed vehicle (its terminal changes only through the binding routes)", body = Envelope<VehicleBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn update_vehicle(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<VehicleForm>,
+) -> ApiResult<VehicleBody> {
+    let request = pb::UpdateVehicleRequest {
+        vehicle_id: id,
+        vehicle: Some(form.into_input()?),
+    };
+    let answer = state
+        .assets()
+        .update_vehicle(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(VehicleBody::from(answer.vehicle.unwrap_or_default())))
+}

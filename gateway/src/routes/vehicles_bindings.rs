@@ -1,0 +1,228 @@
+//! The binding log (bindingLog, permission `as:sys:car`): its list, and
+//! binding or unbinding a vehicle's terminal (terminal serial, SIM, who, when).
+
+use axum::extract::{Path, State};
+use fleetdesk_proto::vehicle::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::extract::TrimmedJson;
+use crate::list::{ListQuery, instant};
+use crate::routes::rfc3339;
+use crate::routes::vehicles::edge_enum;
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_bindings))
+        .routes(routes!(bind_terminal))
+        .routes(routes!(unbind_terminal))
+}
+
+edge_enum!(
+    /// What a binding ties the vehicle to.
+    BindingKind => pb::BindingKind { Driver, Organization, Terminal }
+);
+
+/// One period a vehicle had a terminal (or driver).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BindingBody {
+    pub id: String,
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub vin: String,
+    pub kind: Option<BindingKind>,
+    /// Terminal serial or driver id.
+    pub target_id: String,
+    pub target_name: String,
+    pub terminal_sim: String,
+    pub bind_time: String,
+    /// Empty while the binding is active.
+    pub unbind_time: String,
+    pub active: bool,
+    /// Who bound.
+    pub operator_name: String,
+    /// Who unbound.
+    pub unbind_operator_name: String,
+    pub remark: String,
+}
+
+impl From<pb::VehicleBinding> for BindingBody {
+    fn from(b: pb::VehicleBinding) -> Self {
+        BindingBody {
+            id: b.id,
+            vehicle_id: b.vehicle_id,
+            plate_number: b.plate_number,
+            vin: b.vin,
+            kind: BindingKind::from_pb(b.kind),
+            target_id: b.target_id,
+            target_name: b.target_name,
+            terminal_sim: b.terminal_sim,
+            bind_time: rfc3339(b.bind_time.as_ref()),
+            unbind_time: rfc3339(b.unbind_time.as_ref()),
+            active: b.active,
+            operator_name: b.operator_name,
+            unbind_operator_name: b.unbind_operator_name,
+            remark: b.remark,
+        }
+    }
+}
+
+/// Filters of the binding log (repeat a key for several values).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct BindingListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    /// Exact plate numbers, at most 250.
+    #[param(style = Form, explode)]
+    pub plate: Option<Vec<String>>,
+    /// Exact VINs, at most 250.
+    #[param(style = Form, explode)]
+    pub vin: Option<Vec<String>>,
+    #[param(style = Form, explode)]
+    pub org_id: Option<Vec<String>>,
+    #[param(style = Form, explode, inline)]
+    pub kind: Option<Vec<BindingKind>>,
+    /// A terminal serial or driver id.
+    pub target_id: Option<String>,
+    /// Only active (true) or ended (false) bindings.
+    pub active: Option<bool>,
+    pub vehicle_id: Option<String>,
+    pub bind_time_start: Option<String>,
+    pub bind_time_end: Option<String>,
+}
+
+/// The filter shared by the binding log and its export.
+pub fn binding_filter(query: &ListQuery) -> Result<pb::VehicleBindingFilter, ApiError> {
+    Result::Ok(pb::VehicleBindingFilter {
+        plate_numbers: query.batch("plate")?,
+        vins: query.batch("vin")?,
+        org_ids: query.all("orgId"),
+        kinds: query
+            .parsed::<BindingKind>("kind")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        target_id: query.text("targetId"),
+        active: query.flag("active")?,
+        bind_time: query.range("bindTime")?,
+        vehicle_id: query.text("vehicleId"),
+    })
+}
+
+#[utoipa::path(
+    get, path = "/vehicle-bindings", tag = "vehicles",
+    params(BindingListParams),
+    responses((status = 200, description = "Binding history, newest first", body = Envelope<Page<BindingBody>>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn list_bindings(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<BindingBody>> {
+    let request = pb::ListVehicleBindingsRequest {
+        page: Some(query.paging()?),
+        filter: Some(binding_filter(&query)?),
+    };
+    let answer = state
+        .assets()
+        .list_vehicle_bindings(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer.bindings.into_iter().map(BindingBody::from).collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// A terminal to fit to the vehicle; its current terminal (if any) is unbound.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BindTerminalForm {
+    /// Terminal serial (1 to 30 letters, digits or hyphens).
+    pub terminal_id: String,
+    /// SIM card number (11 to 20 digits).
+    pub terminal_sim: String,
+    /// When it was fitted (default now; yyyy-MM-dd HH:mm:ss or RFC 3339).
+    pub bind_time: String,
+    pub remark: String,
+}
+
+#[utoipa::path(
+    post, path = "/vehicles/{id}/terminal/bind", tag = "vehicles",
+    params(("id" = String, Path, description = "Vehicle id")),
+    request_body = BindTerminalForm,
+    responses((status = 200, description = "The new binding; 4009 when the terminal is on another vehicle", body = Envelope<BindingBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn bind_terminal(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<BindTerminalForm>,
+) -> ApiResult<BindingBody> {
+    let bind_time = match form.bind_time.as_str() {
+        "" => None,
+        text => Some(
+            instant(text, false)
+                .map(fleetdesk_kit::convert::timestamp)
+                .ok_or_else(|| ApiError::invalid("bindTime", "时间格式应为 yyyy-MM-dd HH:mm:ss"))?,
+        ),
+    };
+    let request = pb::BindVehicleRequest {
+        vehicle_id: id,
+        kind: pb::BindingKind::Terminal as i32,
+        target_id: form.terminal_id,
+        bind_time,
+        remark: form.remark,
+        terminal_sim: form.terminal_sim,
+    };
+    let answer = state
+        .assets()
+        .bind_vehicle(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(BindingBody::from(answer.binding.unwrap_or_default())))
+}
+
+/// Why the terminal comes off.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct UnbindForm {
+    pub remark: String,
+}
+
+#[utoipa::path(
+    post, path = "/vehicles/{id}/terminal/unbind", tag = "vehicles",
+    params(("id" = String, Path, description = "Vehicle id")),
+    request_body = UnbindForm,
+    responses((status = 200, description = "The binding just ended; 4009 when none is active", body = Envelope<BindingBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn unbind_terminal(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<UnbindForm>,
+) -> ApiResult<BindingBody> {
+    let request = pb::UnbindVehicleRequest {
+        vehicle_id: id,
+        kind: pb::BindingKind::Terminal as i32,
+        remark: form.remark,
+    };
+    let answer = state
+        .assets()
+        .unbind_vehicle(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(BindingBody::from(answer.binding.unwrap_or_default())))
+}

@@ -1,0 +1,257 @@
+//! Private cars (addPrivateCar, permission `as:sys:car`): employees' own cars
+//! registered for business use; list, register (`Idempotency-Key`), review.
+//! Owner phones arrive masked.
+
+use axum::extract::{Path, State};
+use fleetdesk_proto::vehicle::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::extract::TrimmedJson;
+use crate::idempotency::IdempotencyKey;
+use crate::list::ListQuery;
+use crate::routes::rfc3339;
+use crate::routes::vehicles::{EnergyType, FileRefBody, PlateColor, edge_enum};
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_private_cars, create_private_car))
+        .routes(routes!(review_private_car))
+}
+
+edge_enum!(
+    /// Review state of a private car.
+    PrivateCarStatus => pb::PrivateCarStatus { PendingReview, Approved, Rejected, Disabled }
+);
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrivateCarBody {
+    pub id: String,
+    pub org_id: String,
+    pub org_name: String,
+    /// The vehicle created on approval; empty before.
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub plate_color: Option<PlateColor>,
+    pub vin: String,
+    pub brand: String,
+    pub model: String,
+    pub energy_type: Option<EnergyType>,
+    pub owner_driver_id: String,
+    pub owner_name: String,
+    /// Masked by the server (centre mode).
+    pub owner_phone: String,
+    /// Reimbursement, fen per kilometre.
+    pub allowance_fen_per_km: i64,
+    pub status: Option<PrivateCarStatus>,
+    pub reject_reason: String,
+    pub licence_images: Vec<FileRefBody>,
+    pub insurance_images: Vec<FileRefBody>,
+    pub remark: String,
+    pub create_time: String,
+}
+
+impl From<pb::PrivateCar> for PrivateCarBody {
+    fn from(c: pb::PrivateCar) -> Self {
+        let audit = c.audit.unwrap_or_default();
+        PrivateCarBody {
+            id: c.id,
+            org_id: c.org_id,
+            org_name: c.org_name,
+            vehicle_id: c.vehicle_id,
+            plate_number: c.plate_number,
+            plate_color: PlateColor::from_pb(c.plate_color),
+            vin: c.vin,
+            brand: c.brand,
+            model: c.model,
+            energy_type: EnergyType::from_pb(c.energy_type),
+            owner_driver_id: c.owner_driver_id,
+            owner_name: c.owner_name,
+            owner_phone: c.owner_masked_phone,
+            allowance_fen_per_km: c.allowance_fen_per_km,
+            status: PrivateCarStatus::from_pb(c.status),
+            reject_reason: c.reject_reason,
+            licence_images: c
+                .licence_images
+                .into_iter()
+                .map(FileRefBody::from)
+                .collect(),
+            insurance_images: c
+                .insurance_images
+                .into_iter()
+                .map(FileRefBody::from)
+                .collect(),
+            remark: c.remark,
+            create_time: rfc3339(audit.create_time.as_ref()),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct PrivateCarListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    /// Exact plate numbers, at most 250.
+    #[param(style = Form, explode)]
+    pub plate: Option<Vec<String>>,
+    #[param(style = Form, explode)]
+    pub org_id: Option<Vec<String>>,
+    #[param(style = Form, explode, inline)]
+    pub status: Option<Vec<PrivateCarStatus>>,
+    /// Part of the owner's name.
+    pub owner_name: Option<String>,
+}
+
+/// The filter shared by the private-car list and its export.
+pub fn private_car_filter(query: &ListQuery) -> Result<pb::PrivateCarFilter, ApiError> {
+    Result::Ok(pb::PrivateCarFilter {
+        plate_numbers: query.batch("plate")?,
+        org_ids: query.all("orgId"),
+        statuses: query
+            .parsed::<PrivateCarStatus>("status")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        owner_name: query.text("ownerName"),
+    })
+}
+
+#[utoipa::path(
+    get, path = "/private-cars", tag = "vehicles",
+    params(PrivateCarListParams),
+    responses((status = 200, description = "Private cars, newest first", body = Envelope<Page<PrivateCarBody>>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn list_private_cars(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<PrivateCarBody>> {
+    let request = pb::ListPrivateCarsRequest {
+        page: Some(query.paging()?),
+        filter: Some(private_car_filter(&query)?),
+    };
+    let answer = state
+        .assets()
+        .list_private_cars(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .private_cars
+            .into_iter()
+            .map(PrivateCarBody::from)
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// An employee's car to register for business use.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PrivateCarForm {
+    pub org_id: String,
+    pub plate_number: String,
+    /// Default BLUE.
+    pub plate_color: Option<PlateColor>,
+    pub vin: String,
+    pub brand: String,
+    pub model: String,
+    pub energy_type: Option<EnergyType>,
+    /// The owner as a driver of the enterprise, if one.
+    pub owner_driver_id: String,
+    pub owner_name: String,
+    /// 11 digits starting with 1.
+    pub owner_phone: String,
+    pub allowance_fen_per_km: i64,
+    pub licence_images: Vec<FileRefBody>,
+    pub insurance_images: Vec<FileRefBody>,
+    pub remark: String,
+}
+
+#[utoipa::path(
+    post, path = "/private-cars", tag = "vehicles",
+    params(("Idempotency-Key" = Option<String>, Header, description = "A replay answers the first result and registers nothing")),
+    request_body = PrivateCarForm,
+    responses((status = 200, description = "The registered car, pending review", body = Envelope<PrivateCarBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn create_private_car(
+    State(state): State<AppState>,
+    principal: Principal,
+    key: IdempotencyKey,
+    TrimmedJson(form): TrimmedJson<PrivateCarForm>,
+) -> ApiResult<PrivateCarBody> {
+    let request = pb::CreatePrivateCarRequest {
+        private_car: Some(pb::PrivateCarInput {
+            org_id: form.org_id,
+            plate_number: form.plate_number,
+            plate_color: form.plate_color.map_or(0, i32::from),
+            vin: form.vin,
+            brand: form.brand,
+            model: form.model,
+            energy_type: form.energy_type.map_or(0, i32::from),
+            owner_driver_id: form.owner_driver_id,
+            owner_name: form.owner_name,
+            owner_phone: form.owner_phone,
+            allowance_fen_per_km: form.allowance_fen_per_km,
+            licence_images: form.licence_images.into_iter().map(Into::into).collect(),
+            insurance_images: form.insurance_images.into_iter().map(Into::into).collect(),
+            remark: form.remark,
+        }),
+    };
+    let answer = state
+        .assets()
+        .create_private_car(state.as_user_once(&principal, &key, request)?)
+        .await?
+        .into_inner();
+    Result::Ok(Ok(PrivateCarBody::from(
+        answer.private_car.unwrap_or_default(),
+    )))
+}
+
+/// Approve (the car becomes a vehicle) or reject with a reason.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReviewForm {
+    pub approve: bool,
+    /// Required when rejecting.
+    pub reject_reason: String,
+}
+
+#[utoipa::path(
+    post, path = "/private-cars/{id}/review", tag = "vehicles",
+    params(("id" = String, Path, description = "Private car id")),
+    request_body = ReviewForm,
+    responses((status = 200, description = "The reviewed car; 4009 when already reviewed", body = Envelope<PrivateCarBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn review_private_car(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<ReviewForm>,
+) -> ApiResult<PrivateCarBody> {
+    let request = pb::ReviewPrivateCarRequest {
+        private_car_id: id,
+        approved: form.approve,
+        reject_reason: form.reject_reason,
+    };
+    let answer = state
+        .assets()
+        .review_private_car(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(PrivateCarBody::from(
+        answer.private_car.unwrap_or_default(),
+    )))
+}

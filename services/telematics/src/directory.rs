@@ -1,0 +1,102 @@
+//! Who a terminal is. Registration (0x0100) hands a known terminal an
+//! authentication code; authentication (0x0102) turns that code into the
+//! vehicle the terminal is bound to. Terminals the directory does not know,
+//! or that are bound to no vehicle, are refused.
+//!
+//! The vehicle service's terminal bindings are the directory of a real
+//! deployment (a gRPC implementation beside this one); [`StaticDirectory`]
+//! serves a fixed fleet: tests and a stand-alone edge.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Mutex;
+
+use crate::jt808::message::{RegisterResult, Registration};
+
+/// The vehicle a terminal reports for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    pub enterprise_id: String,
+    pub vehicle_id: String,
+}
+
+/// The answer to a registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Registered {
+    Accepted { auth_code: String },
+    Refused(RegisterResult),
+}
+
+/// The directory could not be asked (the terminal should retry later).
+#[derive(Debug, thiserror::Error)]
+#[error("terminal directory unavailable: {0}")]
+pub struct DirectoryError(pub String);
+
+pub trait Directory: Send + Sync + 'static {
+    fn register(
+        &self,
+        terminal: &str,
+        registration: &Registration,
+    ) -> impl Future<Output = Result<Registered, DirectoryError>> + Send;
+
+    /// The binding of a terminal presenting `code`; `None` refuses it.
+    fn authenticate(
+        &self,
+        terminal: &str,
+        code: &str,
+    ) -> impl Future<Output = Result<Option<Binding>, DirectoryError>> + Send;
+}
+
+/// A fixed fleet: terminal → vehicle. Codes are issued at registration and
+/// kept in memory.
+#[derive(Debug, Default)]
+pub struct StaticDirectory {
+    bindings: HashMap<String, Binding>,
+    codes: Mutex<HashMap<String, String>>,
+}
+
+impl StaticDirectory {
+    pub fn new(bindings: impl IntoIterator<Item = (String, Binding)>) -> StaticDirectory {
+        StaticDirectory {
+            bindings: bindings.into_iter().collect(),
+            codes: Mutex::default(),
+        }
+    }
+}
+
+impl Directory for StaticDirectory {
+    async fn register(
+        &self,
+        terminal: &str,
+        _registration: &Registration,
+    ) -> Result<Registered, DirectoryError> {
+        if !self.bindings.contains_key(terminal) {
+            return Ok(Registered::Refused(RegisterResult::NoSuchTerminal));
+        }
+        let code = format!("{:032x}", rand::random::<u128>());
+        self.codes
+            .lock()
+            .expect("codes lock")
+            .insert(terminal.to_owned(), code.clone());
+        Ok(Registered::Accepted { auth_code: code })
+    }
+
+    async fn authenticate(
+        &self,
+        terminal: &str,
+        code: &str,
+    ) -> Result<Option<Binding>, DirectoryError> {
+        let issued = self
+            .codes
+            .lock()
+            .expect("codes lock")
+            .get(terminal)
+            .cloned();
+        Ok(match issued {
+            Some(issued) if !code.is_empty() && issued == code => {
+                self.bindings.get(terminal).cloned()
+            }
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,130 @@
+//! Publishing fixes to the telemetry stream. A terminal's message is answered
+//! only after JetStream acknowledged every fix in it, so nothing is lost while
+//! NATS is down: the terminal keeps the message and sends it again.
+
+use std::time::Duration;
+
+use async_nats::jetstream;
+use chrono::{DateTime, Utc};
+use fleetdesk_proto::telematics::v1 as pb;
+use prost::Message as _;
+
+use crate::directory::Binding;
+use crate::jt808::Location;
+
+/// The stream that keeps telemetry, separate from domain events.
+pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
+/// `telemetry.<enterprise>.<vehicle>`.
+pub const TELEMETRY_SUBJECTS: &str = "telemetry.>";
+/// A fix sent again within this window (same terminal and fix time) is dropped.
+pub const DEDUPE_WINDOW: Duration = Duration::from_secs(10 * 60);
+
+pub fn subject(binding: &Binding) -> String {
+    format!("telemetry.{}.{}", binding.enterprise_id, binding.vehicle_id)
+}
+
+/// Creates the telemetry stream if it is missing.
+pub async fn ensure_stream(js: &jetstream::Context, max_age: Duration) -> anyhow::Result<()> {
+    js.get_or_create_stream(jetstream::stream::Config {
+        name: TELEMETRY_STREAM.to_owned(),
+        subjects: vec![TELEMETRY_SUBJECTS.to_owned()],
+        duplicate_window: DEDUPE_WINDOW,
+        max_age,
+        ..Default::default()
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("ensure stream {TELEMETRY_STREAM}: {e}"))?;
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("publish failed: {0}")]
+pub struct PublishError(String);
+
+/// Publishes fixes with every ack in flight at once.
+#[derive(Clone)]
+pub struct Publisher {
+    js: jetstream::Context,
+}
+
+impl std::fmt::Debug for Publisher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Publisher")
+    }
+}
+
+impl Publisher {
+    pub fn new(js: jetstream::Context) -> Publisher {
+        Publisher { js }
+    }
+
+    /// Publishes `fixes` and waits until JetStream holds every one.
+    pub async fn publish(
+        &self,
+        terminal: &str,
+        binding: &Binding,
+        fixes: &[Location],
+        backfill: bool,
+    ) -> Result<(), PublishError> {
+        let subject = subject(binding);
+        let now = Utc::now();
+        let mut acks = Vec::with_capacity(fixes.len());
+        for fix in fixes {
+            let mut headers = async_nats::HeaderMap::new();
+            let id = format!("{terminal}:{}", fix.time.timestamp());
+            headers.insert("Nats-Msg-Id", id.as_str());
+            let payload = to_pb(terminal, binding, fix, now, backfill).encode_to_vec();
+            let ack = self
+                .js
+                .publish_with_headers(subject.clone(), headers, payload.into())
+                .await
+                .map_err(|e| PublishError(e.to_string()))?;
+            acks.push(ack);
+        }
+        for ack in acks {
+            ack.await.map_err(|e| PublishError(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp {
+        seconds: t.timestamp(),
+        nanos: t.timestamp_subsec_nanos() as i32,
+    }
+}
+
+fn to_pb(
+    terminal: &str,
+    binding: &Binding,
+    fix: &Location,
+    received: DateTime<Utc>,
+    backfill: bool,
+) -> pb::Fix {
+    pb::Fix {
+        terminal: terminal.to_owned(),
+        enterprise_id: binding.enterprise_id.clone(),
+        vehicle_id: binding.vehicle_id.clone(),
+        fix_time: Some(timestamp(fix.time)),
+        receive_time: Some(timestamp(received)),
+        latitude: fix.latitude,
+        longitude: fix.longitude,
+        altitude_m: i32::from(fix.altitude_m),
+        speed_dkmh: i32::from(fix.speed_dkmh),
+        heading: i32::from(fix.heading),
+        alarm_bits: fix.alarm,
+        status_bits: fix.status,
+        mileage_m: fix.mileage_m.and_then(|m| i64::try_from(m).ok()),
+        soc_percent: fix.soc_percent.map(i32::from),
+        temperatures: fix
+            .temperatures
+            .iter()
+            .map(|t| pb::ProbeTemperature {
+                probe: i32::from(t.probe),
+                deci_celsius: i32::from(t.deci_celsius),
+            })
+            .collect(),
+        backfill,
+    }
+}

@@ -1,0 +1,7 @@
+//! The binding log (bindingLog): which terminal (and, from the drivers
+//! module, which driver) a vehicle had when, and who changed it.
+
+pub mod convert;
+pub mod domain;
+pub mod handlers;
+pub mod store;

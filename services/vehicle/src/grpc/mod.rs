@@ -1,0 +1,56 @@
+//! The thin gRPC layer: the four services the vehicle target hosts. Each
+//! method is one line into its subject's handlers; only AssetService is
+//! built, the others answer UNIMPLEMENTED until their issues build them.
+
+mod actor;
+mod asset;
+
+pub use actor::Actor;
+
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::grpc::{self, Services};
+use fleetdesk_kit::internal_token::TokenVerifier;
+use fleetdesk_proto::vehicle::v1::asset_service_server::AssetServiceServer;
+use fleetdesk_proto::vehicle::v1::maintenance_service_server::{
+    MaintenanceService, MaintenanceServiceServer,
+};
+use fleetdesk_proto::vehicle::v1::risk_service_server::{RiskService, RiskServiceServer};
+use fleetdesk_proto::vehicle::v1::telemetry_service_server::{
+    TelemetryService, TelemetryServiceServer,
+};
+use sqlx::PgPool;
+use tonic::{Response, Status};
+
+/// What every handler shares.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub pool: PgPool,
+}
+
+/// Every service of the vehicle target, behind the internal-token check.
+pub fn services(context: Context, verifier: TokenVerifier) -> Services {
+    let check = grpc::authenticate(verifier);
+    Services::new(AssetServiceServer::with_interceptor(
+        asset::AssetApi(context),
+        check.clone(),
+    ))
+    .with(TelemetryServiceServer::with_interceptor(
+        NotBuilt,
+        check.clone(),
+    ))
+    .with(RiskServiceServer::with_interceptor(NotBuilt, check.clone()))
+    .with(MaintenanceServiceServer::with_interceptor(NotBuilt, check))
+}
+
+/// A service whose issue has not been built: every RPC answers UNIMPLEMENTED.
+#[derive(Debug, Clone, Copy)]
+struct NotBuilt;
+
+impl TelemetryService for NotBuilt {}
+impl RiskService for NotBuilt {}
+impl MaintenanceService for NotBuilt {}
+
+/// A handler's answer as a gRPC response.
+fn respond<T>(result: Result<T, ServiceError>) -> Result<Response<T>, Status> {
+    result.map(Response::new).map_err(Status::from)
+}

@@ -1,0 +1,7 @@
+//! Private cars (addPrivateCar): employees' own cars registered for
+//! business use; approval makes them vehicles with ownership PRIVATE.
+
+pub mod convert;
+pub mod domain;
+pub mod handlers;
+pub mod store;

@@ -1,0 +1,71 @@
+//! Start-up: the kit runtime (pool, NATS, listener, outbox relay) serving
+//! every gRPC service of the vehicle target, and the org_unit replica that
+//! data scope (kit::reach) and organisation names read.
+
+use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
+use fleetdesk_kit::org_replica::OrgReplica;
+use fleetdesk_kit::service::{Runtime, Schema};
+use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
+use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
+use sqlx::migrate::Migrator;
+
+use crate::grpc::{self, Context};
+
+pub use fleetdesk_kit::config::ServiceConfig as Config;
+
+pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+pub const SCHEMA: Schema = Schema {
+    name: "vehicle",
+    migrator: &MIGRATOR,
+    replicates_org: true,
+};
+
+/// A built service: listening, connected, ready to run.
+#[derive(Debug)]
+pub struct Application {
+    runtime: Runtime,
+    /// Org's address and this service's signer, for the org_unit replica.
+    org: Option<(OrgServiceClient<tonic::transport::Channel>, TokenSigner)>,
+}
+
+impl Application {
+    pub async fn build(config: Config, verifier: TokenVerifier) -> anyhow::Result<Application> {
+        Ok(Application {
+            runtime: Runtime::build(&config, SCHEMA, verifier).await?,
+            org: None,
+        })
+    }
+
+    /// Keeps the org_unit replica (data scope) from org at `org_url`.
+    pub fn follow_org(&mut self, org_url: &str, signer: TokenSigner) -> anyhow::Result<()> {
+        let client = OrgServiceClient::new(kit_grpc::lazy_channel(org_url)?);
+        self.org = Some((client, signer));
+        Ok(())
+    }
+
+    pub fn port(&self) -> u16 {
+        self.runtime.port()
+    }
+
+    pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
+        let replica = self.org.map(|(org, signer)| {
+            OrgReplica::spawn(
+                self.runtime.pool.clone(),
+                self.runtime.nats.clone(),
+                org,
+                signer,
+                SCHEMA.name,
+                shutdown.clone(),
+            )
+        });
+        let context = Context {
+            pool: self.runtime.pool.clone(),
+        };
+        let services = grpc::services(context, self.runtime.verifier.clone());
+        let served = self.runtime.run_all(services, shutdown).await;
+        if let Some(replica) = replica {
+            replica.await.ok();
+        }
+        served
+    }
+}

@@ -1,0 +1,13 @@
+//! Usage records (carUsedRecord: carRentRecord, purchaseRecord,
+//! carReplaceRecord, rentForSaleRecord): the contracts under which the
+//! enterprise uses a vehicle. A vehicle has at most one open (pending or
+//! active) record; the record's kind, state and dates are copied onto the
+//! vehicle for its list.
+
+pub mod convert;
+pub mod domain;
+pub mod handlers;
+pub mod store;
+
+/// The permission of the usage-record pages (all four kinds).
+pub const PERMISSION: &str = "as:sys:car:used";

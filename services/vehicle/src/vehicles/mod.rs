@@ -1,0 +1,10 @@
+//! Vehicle asset files (carFiles): list, detail, create, edit.
+
+pub mod convert;
+pub mod domain;
+pub mod handlers;
+pub mod store;
+
+/// The permission of the vehicle files and their hidden pages (binding log,
+/// private cars).
+pub const PERMISSION: &str = "as:sys:car";
