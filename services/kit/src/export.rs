@@ -289,6 +289,17 @@ pub async fn start(
 }
 
 /// The job `id` of the tenant, locked for an update; 4004 when there is none.
+/// A 4009 for a job locked in `tx`. Rolls back first: a dropped transaction's
+/// rollback waits for its pooled connection's next use, and until then the
+/// row lock hides the job from workers claiming with `skip locked`.
+async fn refuse<T>(
+    tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    message: &str,
+) -> Result<T, ServiceError> {
+    tx.rollback().await?;
+    Err(ServiceError::new(ErrorCode::Conflict, message))
+}
+
 async fn locked_job(tx: &mut PgConnection, id: Uuid) -> Result<JobRow, ServiceError> {
     sqlx::query_as(&format!(
         "select {COLUMNS} from export_job where id = $1 for update"
@@ -337,10 +348,7 @@ pub async fn cancel(
             job.cancel_requested = true;
         }
         JobStatus::Succeeded | JobStatus::Failed | JobStatus::Cancelled => {
-            return Err(ServiceError::new(
-                ErrorCode::Conflict,
-                "导出已结束，无法取消",
-            ));
+            return refuse(tx, "导出已结束，无法取消").await;
         }
     }
     tx.commit().await?;
@@ -361,10 +369,7 @@ pub async fn retry(
     let old = locked_job(&mut tx, id).await?;
     match JobStatus::try_from(old.status)? {
         JobStatus::Queued | JobStatus::Running => {
-            return Err(ServiceError::new(
-                ErrorCode::Conflict,
-                "导出正在进行，无法重试",
-            ));
+            return refuse(tx, "导出正在进行，无法重试").await;
         }
         JobStatus::Succeeded | JobStatus::Failed | JobStatus::Cancelled => {}
     }
