@@ -142,6 +142,10 @@ pub fn kept(row: &DriverRow) -> Kept {
         phone: row.phone.clone(),
         id_number: row.id_number.clone(),
         address: row.address.clone(),
+        licence_front: row.licence_front.as_ref().map(|j| j.0.clone()),
+        licence_back: row.licence_back.as_ref().map(|j| j.0.clone()),
+        id_card_front: row.id_card_front.as_ref().map(|j| j.0.clone()),
+        id_card_back: row.id_card_back.as_ref().map(|j| j.0.clone()),
     }
 }
 

@@ -53,7 +53,7 @@ impl LicenceClass {
 }
 
 /// An uploaded image as stored (the upload route's object key and its facts).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Image {
     pub name: String,
@@ -65,7 +65,8 @@ pub struct Image {
 }
 
 impl Image {
-    /// From the wire: none when no key was sent.
+    /// From the wire: none when nothing was sent; a name without a key is
+    /// the caller's masked image sent back, kept as stored by `DriverDraft::parse`.
     pub fn from_ref(file: Option<FileRef>) -> Option<Image> {
         let FileRef {
             name,
@@ -73,9 +74,9 @@ impl Image {
             content_type,
             size_bytes,
         } = file?;
-        let key = key.trim().to_owned();
-        (!key.is_empty()).then(|| Image {
-            name: name.trim().to_owned(),
+        let (name, key) = (name.trim().to_owned(), key.trim().to_owned());
+        (!key.is_empty() || !name.is_empty()).then_some(Image {
+            name,
             key,
             content_type,
             size_bytes,
@@ -145,6 +146,18 @@ pub struct Kept {
     pub phone: String,
     pub id_number: String,
     pub address: String,
+    pub licence_front: Option<Image>,
+    pub licence_back: Option<Image>,
+    pub id_card_front: Option<Image>,
+    pub id_card_back: Option<Image>,
+}
+
+/// An image sent back without its key (the caller only ever sees images
+/// named, never their keys) means "keep the stored one"; none stored, none kept.
+fn keep_image(input: &mut Option<Image>, stored: Option<&Image>) {
+    if input.as_ref().is_some_and(|i| i.key.trim().is_empty()) {
+        *input = stored.cloned();
+    }
 }
 
 impl DriverDraft {
@@ -154,6 +167,22 @@ impl DriverDraft {
         mut input: DriverFields,
         kept: Option<&Kept>,
     ) -> Result<DriverDraft, ServiceError> {
+        keep_image(
+            &mut input.licence_front,
+            kept.and_then(|k| k.licence_front.as_ref()),
+        );
+        keep_image(
+            &mut input.licence_back,
+            kept.and_then(|k| k.licence_back.as_ref()),
+        );
+        keep_image(
+            &mut input.id_card_front,
+            kept.and_then(|k| k.id_card_front.as_ref()),
+        );
+        keep_image(
+            &mut input.id_card_back,
+            kept.and_then(|k| k.id_card_back.as_ref()),
+        );
         if let Some(kept) = kept {
             if input.phone.trim().is_empty() {
                 input.phone.clone_from(&kept.phone);
@@ -430,20 +459,41 @@ mod tests {
 
     #[test]
     fn an_update_keeps_the_stored_personal_values_it_was_not_sent() {
+        let stored = |key: &str| Image {
+            key: key.into(),
+            name: "驾驶证.png".into(),
+            ..Image::default()
+        };
         let kept = Kept {
             phone: "13900000001".into(),
             id_number: "11010519491231002X".into(),
             address: "北京市朝阳区建国路88号".into(),
+            licence_front: Some(stored("e/driver/front.png")),
+            licence_back: Some(stored("e/driver/back.png")),
+            ..Kept::default()
         };
+        let named_only = Some(Image {
+            key: "".into(),
+            name: "驾驶证.png".into(),
+            ..Image::default()
+        });
         let input = DriverFields {
             phone: "".into(),
             id_number: "".into(),
             address: "".into(),
+            licence_front: named_only.clone(),
+            licence_back: None,
+            id_card_front: named_only,
             ..valid_fields()
         };
         let draft = DriverDraft::parse(input, Some(&kept)).unwrap();
         assert_eq!(draft.phone.as_str(), "13900000001");
         assert_eq!(draft.address, "北京市朝阳区建国路88号");
+        // An image sent back by name keeps its stored file; one left out is removed;
+        // a name with nothing stored behind it is no image.
+        assert_eq!(draft.licence_front, Some(stored("e/driver/front.png")));
+        assert_eq!(draft.licence_back, None);
+        assert_eq!(draft.id_card_front, None);
     }
 
     #[test]
