@@ -1,8 +1,10 @@
 //! Bulk imports at the edge (ARCHITECTURE §3), shared by every
 //! `POST .../import` and `GET .../import-template` route: the multipart
-//! upload (one xls/xlsx file under 10 MB), the answer (4000 with the spec's
-//! error table `{errorHeader, errorList}` when any row failed, nothing
-//! written) and the template download.
+//! upload (one xls/xlsx file under 10 MB), staged in the object store for
+//! the service that imports it (a file is too big for one gRPC message) and
+//! removed after, the answer (4000 with the spec's error table
+//! `{errorHeader, errorList}` when any row failed, nothing written) and the
+//! template download.
 
 use axum::extract::Multipart;
 use axum::extract::multipart::MultipartRejection;
@@ -16,6 +18,8 @@ use utoipa::ToSchema;
 
 use crate::envelope::{ApiError, Envelope};
 use crate::files;
+use crate::session::Principal;
+use crate::state::AppState;
 
 /// What an import answers when a row failed (spec: 导入失败).
 pub const FAILED: &str = "导入失败，请根据错误信息修改后重新导入";
@@ -98,9 +102,63 @@ pub async fn read_file(
     Ok((name, bytes))
 }
 
+/// Largest body of an import route: the file's limit plus room for the
+/// multipart framing (the general body limit is smaller).
+pub fn body_limit() -> usize {
+    let file = files::purpose("import").map_or(0, |p| p.max_bytes());
+    usize::try_from(file).unwrap_or(usize::MAX) + 64 * 1024
+}
+
+/// An import file in the object store, under the caller's enterprise.
+#[derive(Debug, Clone)]
+pub struct Staged {
+    pub key: String,
+    pub name: String,
+}
+
+/// Reads the form's file ([`read_file`]) and stores it for the service.
+async fn stage(
+    state: &AppState,
+    principal: &Principal,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<Staged, ApiError> {
+    let (name, bytes) = read_file(multipart).await?;
+    let purpose = files::purpose("import").expect("the import purpose exists");
+    let key = files::new_key(&principal.enterprise_id, &purpose, &name);
+    state.files.put(&key, bytes).await?;
+    Ok(Staged { key, name })
+}
+
+/// The whole of a `POST .../import`: stages the form's file, lets the
+/// owning service import it by key (`import`), removes the staged file
+/// whatever the outcome, and answers.
+pub async fn run<F, Fut>(
+    state: &AppState,
+    principal: &Principal,
+    multipart: Result<Multipart, MultipartRejection>,
+    import: F,
+) -> Result<Response, ApiError>
+where
+    F: FnOnce(Staged) -> Fut,
+    Fut: Future<Output = Result<common::ImportResult, ApiError>>,
+{
+    let staged = stage(state, principal, multipart).await?;
+    let result = import(staged.clone()).await;
+    discard(state, &staged).await;
+    Ok(answer(result?))
+}
+
+/// Removes a staged file once the service has read it (best effort: a
+/// left-over file is harmless and named by nothing).
+async fn discard(state: &AppState, staged: &Staged) {
+    if let Err(err) = state.files.delete(&staged.key).await {
+        tracing::warn!(error = %err.message, "Staged import file not removed.");
+    }
+}
+
 /// The answer of an import: 200 with the rows written, or 4000 with the
 /// error table when nothing was written.
-pub fn answer(result: common::ImportResult) -> Response {
+fn answer(result: common::ImportResult) -> Response {
     if result.error_list.is_empty() {
         return (
             StatusCode::OK,

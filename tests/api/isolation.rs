@@ -99,6 +99,12 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
             // list (tenancy.rs sends A's business ids and gets 4004).
             let (status, body) = app.get(route, Some(&token_b)).await;
             assert_eq!((status, body["code"].as_u64()), (400, Some(4000)), "{body}");
+        } else if route.ends_with("/import-template") {
+            // A template is a file holding no enterprise's data: B gets its own.
+            let (status, _) = app
+                .send_any("GET", route, Some(&token_b), serde_json::Value::Null)
+                .await;
+            assert_eq!(status, 200, "{route}");
         } else if route == "/api/v1/files/download" {
             // Public by signature: without a link signed for A's key, nothing.
             let (status, body) = app.get(route, Some(&token_b)).await;

@@ -31,6 +31,8 @@ mod sms;
 mod system_settings;
 mod tenancy;
 mod usage_records;
+mod vehicle_exports;
+mod vehicle_imports;
 mod vehicles;
 mod vehicles_plans;
 mod wecom;

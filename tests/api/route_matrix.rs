@@ -163,8 +163,9 @@ async fn every_role_fixture_meets_every_route_as_its_decision_says() {
                 // Public and personal routes carry no permission (and include sign-out).
                 Access::Public | Access::Personal => continue,
             };
+            // Templates answer a file, not an envelope.
             let (status, body) = app
-                .send(method, &concrete(path), Some(token), json!({}))
+                .send_any(method, &concrete(path), Some(token), json!({}))
                 .await;
             let refused = body["code"] == 9999;
             if allowed == refused {

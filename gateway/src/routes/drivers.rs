@@ -1,9 +1,11 @@
 //! Vehicle assets › drivers (driverManagement): list, detail, create (with
-//! `Idempotency-Key`), edit, and the audited reveal of a driver's masked
-//! personal data. Phone, ID number and address arrive masked by the vehicle
+//! `Idempotency-Key`), edit, export (masked like the list), import and its
+//! template, and the audited reveal of a driver's masked personal data. Phone, ID number and address arrive masked by the vehicle
 //! service; images arrive named, without their object keys.
 
-use axum::extract::{Path, State};
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::response::Response;
 use fleetdesk_proto::org::v1 as org;
 use fleetdesk_proto::vehicle::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -11,21 +13,27 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::{ClientMeta, TrimmedJson};
 use crate::idempotency::IdempotencyKey;
+use crate::imports::{self, ImportErrorsBody, ImportForm, ImportedBody};
 use crate::list::ListQuery;
+use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::usage_records::time_field;
-use crate::routes::vehicles::{FileRefBody, edge_enum};
+use crate::routes::vehicles::{FileRefBody, edge_enum, import_template};
 use crate::session::Principal;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(import_drivers))
+        .layer(DefaultBodyLimit::max(imports::body_limit()))
         .routes(routes!(list_drivers, create_driver))
         .routes(routes!(get_driver, update_driver))
         .routes(routes!(reveal_driver))
+        .routes(routes!(export_drivers))
+        .routes(routes!(driver_import_template))
 }
 
 edge_enum!(
@@ -132,6 +140,29 @@ pub struct DriverListParams {
     pub plate: Option<Vec<String>>,
 }
 
+/// The filter shared by the driver list and its export.
+pub fn driver_filter(query: &ListQuery) -> Result<pb::DriverFilter, ApiError> {
+    Result::Ok(pb::DriverFilter {
+        org_ids: query.all("orgId"),
+        name: query.text("name"),
+        phone: query.text("phone"),
+        employee_no: query.text("employeeNo"),
+        statuses: query
+            .parsed::<DriverStatus>("status")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        licence_classes: query
+            .parsed::<LicenceClass>("licenceClass")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        has_vehicle: query.flag("hasVehicle")?,
+        licence_expire_time: query.range("licenceExpireTime")?,
+        plate_numbers: query.batch("plate")?,
+    })
+}
+
 #[utoipa::path(
     get, path = "/drivers", tag = "vehicles",
     params(DriverListParams),
@@ -145,25 +176,7 @@ async fn list_drivers(
 ) -> ApiResult<Page<DriverBody>> {
     let request = pb::ListDriversRequest {
         page: Some(query.paging()?),
-        filter: Some(pb::DriverFilter {
-            org_ids: query.all("orgId"),
-            name: query.text("name"),
-            phone: query.text("phone"),
-            employee_no: query.text("employeeNo"),
-            statuses: query
-                .parsed::<DriverStatus>("status")?
-                .into_iter()
-                .map(i32::from)
-                .collect(),
-            licence_classes: query
-                .parsed::<LicenceClass>("licenceClass")?
-                .into_iter()
-                .map(i32::from)
-                .collect(),
-            has_vehicle: query.flag("hasVehicle")?,
-            licence_expire_time: query.range("licenceExpireTime")?,
-            plate_numbers: query.batch("plate")?,
-        }),
+        filter: Some(driver_filter(&query)?),
     };
     let answer = state
         .assets()
@@ -381,4 +394,68 @@ async fn reveal_driver(
         needs_confirmation: audit.needs_confirmation,
         log_id: audit.log_id,
     }))
+}
+
+#[utoipa::path(
+    post, path = "/drivers/export", tag = "vehicles",
+    params(DriverListParams),
+    responses((status = 200, description = "The export record of the driver list with the list's filters and data scope (paging ignored, newest first; phone, ID number and address masked in the file); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:sys:driver"]))
+)]
+async fn export_drivers(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportDriversRequest {
+        filter: Some(driver_filter(&query)?),
+    };
+    let answer = state
+        .assets()
+        .export_drivers(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
+}
+
+#[utoipa::path(
+    get, path = "/drivers/import-template", tag = "vehicles",
+    responses((status = 200, description = "The driver import template: an xlsx with the header row (required titles bold) and one example row", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = String)),
+    security(("token" = ["as:sys:driver"]))
+)]
+async fn driver_import_template(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> Result<Response, ApiError> {
+    import_template(&state, &principal, pb::ImportKind::Drivers).await
+}
+
+#[utoipa::path(
+    post, path = "/drivers/import", tag = "vehicles",
+    request_body(content = ImportForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Every row was written (in one transaction)", body = Envelope<ImportedBody>),
+        (status = 400, description = "4000: nothing was written; data is the error table (errorHeader; errorList of row, column, reason), or data.fields when the file itself was refused", body = Envelope<ImportErrorsBody>)
+    ),
+    security(("token" = ["as:sys:driver"]))
+)]
+async fn import_drivers(
+    State(state): State<AppState>,
+    principal: Principal,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<Response, ApiError> {
+    imports::run(&state, &principal, multipart, |file| async {
+        let request = pb::ImportDriversRequest {
+            file: Some(pb::ImportFile {
+                key: file.key,
+                name: file.name,
+            }),
+        };
+        let answer = state
+            .assets()
+            .import_drivers(state.as_user(&principal, request))
+            .await?;
+        Result::Ok(answer.into_inner().result.unwrap_or_default())
+    })
+    .await
 }

@@ -296,11 +296,18 @@ async fn export_users(
         .export_users(state.as_user(&principal, request))
         .await?
         .into_inner();
-    let job = answer
-        .job
-        .ok_or_else(|| ApiError(ServiceError::of(fleetdesk_kit::ErrorCode::Internal)))?;
+    answer_started(answer.job, &principal)
+}
+
+/// The answer of a `POST .../export`: the record the service's new job
+/// starts as, with the spec's text.
+pub fn answer_started(
+    job: Option<common::ExportJob>,
+    principal: &Principal,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let job = job.ok_or_else(|| ApiError(ServiceError::of(fleetdesk_kit::ErrorCode::Internal)))?;
     Result::Ok(OkWith {
         msg: STARTED,
-        data: started(job, &principal),
+        data: started(job, principal),
     })
 }

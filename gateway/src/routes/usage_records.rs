@@ -1,6 +1,7 @@
 //! Vehicle assets › usage records (carUsedRecord: carRentRecord,
 //! purchaseRecord, carReplaceRecord, rentForSaleRecord): one list per kind,
-//! detail, create (with `Idempotency-Key`), edit, end. Money is in fen.
+//! its export, detail, create (with `Idempotency-Key`), edit, end. Money is
+//! in fen (in yuan in exported files).
 
 use axum::extract::{Path, State};
 use fleetdesk_proto::vehicle::v1 as pb;
@@ -9,10 +10,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
 use crate::list::{ListQuery, instant};
+use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::vehicles::{FileRefBody, UsageKind, UsageStatus, edge_enum};
 use crate::session::Principal;
@@ -23,6 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_usage_records, create_usage_record))
         .routes(routes!(get_usage_record, update_usage_record))
         .routes(routes!(end_usage_record))
+        .routes(routes!(export_usage_records))
 }
 
 edge_enum!(
@@ -225,6 +228,26 @@ pub struct UsageRecordListParams {
     pub vehicle_id: Option<String>,
 }
 
+/// The filter shared by the usage-record lists and their exports.
+pub fn usage_filter(query: &ListQuery) -> Result<pb::UsageRecordFilter, ApiError> {
+    let kind = query.parsed::<UsageKind>("kind")?.pop();
+    Result::Ok(pb::UsageRecordFilter {
+        kind: kind.map_or(0, i32::from),
+        plate_numbers: query.batch("plate")?,
+        vins: query.batch("vin")?,
+        org_ids: query.all("orgId"),
+        statuses: query
+            .parsed::<UsageStatus>("status")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+        contract_no: query.text("contractNo"),
+        counterparty: query.text("counterparty"),
+        period: query.range("period")?,
+        vehicle_id: query.text("vehicleId"),
+    })
+}
+
 #[utoipa::path(
     get, path = "/usage-records", tag = "vehicles",
     params(UsageRecordListParams),
@@ -236,24 +259,9 @@ async fn list_usage_records(
     principal: Principal,
     query: ListQuery,
 ) -> ApiResult<Page<UsageRecordBody>> {
-    let kind = query.parsed::<UsageKind>("kind")?.pop();
     let request = pb::ListUsageRecordsRequest {
         page: Some(query.paging()?),
-        filter: Some(pb::UsageRecordFilter {
-            kind: kind.map_or(0, i32::from),
-            plate_numbers: query.batch("plate")?,
-            vins: query.batch("vin")?,
-            org_ids: query.all("orgId"),
-            statuses: query
-                .parsed::<UsageStatus>("status")?
-                .into_iter()
-                .map(i32::from)
-                .collect(),
-            contract_no: query.text("contractNo"),
-            counterparty: query.text("counterparty"),
-            period: query.range("period")?,
-            vehicle_id: query.text("vehicleId"),
-        }),
+        filter: Some(usage_filter(&query)?),
     };
     let answer = state
         .assets()
@@ -462,4 +470,26 @@ async fn end_usage_record(
         .await?
         .into_inner();
     Result::Ok(Ok(UsageRecordBody::from(answer.record.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    post, path = "/usage-records/export", tag = "vehicles",
+    params(UsageRecordListParams),
+    responses((status = 200, description = "The export record of the usage records with the list's filters and data scope (paging ignored, newest first; a kind's export carries that kind's terms, amounts in yuan); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:sys:car:used"]))
+)]
+async fn export_usage_records(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportUsageRecordsRequest {
+        filter: Some(usage_filter(&query)?),
+    };
+    let answer = state
+        .assets()
+        .export_usage_records(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }

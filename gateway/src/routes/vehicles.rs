@@ -1,8 +1,11 @@
 //! Vehicle asset files (carFiles, permission `as:sys:car`): list with batch
-//! plate and VIN filters, detail, create (with `Idempotency-Key`), edit.
-//! Enums travel by name (OpenAPI enums); times as RFC 3339; money in fen.
+//! plate and VIN filters, detail, create (with `Idempotency-Key`), edit,
+//! export (the list's filters), import and its template. Enums travel by
+//! name (OpenAPI enums); times as RFC 3339; money in fen.
 
-use axum::extract::{Path, State};
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::response::Response;
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -10,18 +13,24 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
+use crate::imports::{self, ImportErrorsBody, ImportForm, ImportedBody};
 use crate::list::{ListQuery, instant};
+use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::session::Principal;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(import_vehicles))
+        .layer(DefaultBodyLimit::max(imports::body_limit()))
         .routes(routes!(list_vehicles, create_vehicle))
         .routes(routes!(get_vehicle, update_vehicle))
+        .routes(routes!(export_vehicles))
+        .routes(routes!(vehicle_import_template))
 }
 
 /// Declares an edge enum over a proto enum: the same variants by name
@@ -504,4 +513,89 @@ async fn update_vehicle(
         .await?
         .into_inner();
     Result::Ok(Ok(VehicleBody::from(answer.vehicle.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    post, path = "/vehicles/export", tag = "vehicles",
+    params(VehicleListParams),
+    responses((status = 200, description = "The export record of the vehicle list with the list's filters and data scope (paging and order ignored: newest first); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn export_vehicles(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportVehiclesRequest {
+        filter: Some(vehicle_filter(&query)?),
+        sort: vehicle_sort(&query)?,
+    };
+    let answer = state
+        .assets()
+        .export_vehicles(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
+}
+
+/// An import template from the vehicle service, as a download.
+pub async fn import_template(
+    state: &AppState,
+    principal: &Principal,
+    kind: pb::ImportKind,
+) -> Result<Response, ApiError> {
+    let answer = state
+        .assets()
+        .get_import_template(state.as_user(
+            principal,
+            pb::GetImportTemplateRequest { kind: kind as i32 },
+        ))
+        .await?
+        .into_inner();
+    Result::Ok(imports::template(common::ImportTemplate {
+        file_name: answer.file_name,
+        content: answer.content,
+    }))
+}
+
+#[utoipa::path(
+    get, path = "/vehicles/import-template", tag = "vehicles",
+    responses((status = 200, description = "The vehicle import template: an xlsx with the header row (required titles bold) and one example row", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = String)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn vehicle_import_template(
+    State(state): State<AppState>,
+    principal: Principal,
+) -> Result<Response, ApiError> {
+    import_template(&state, &principal, pb::ImportKind::Vehicles).await
+}
+
+#[utoipa::path(
+    post, path = "/vehicles/import", tag = "vehicles",
+    request_body(content = ImportForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Every row was written (in one transaction)", body = Envelope<ImportedBody>),
+        (status = 400, description = "4000: nothing was written; data is the error table (errorHeader; errorList of row, column, reason), or data.fields when the file itself was refused", body = Envelope<ImportErrorsBody>)
+    ),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn import_vehicles(
+    State(state): State<AppState>,
+    principal: Principal,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<Response, ApiError> {
+    imports::run(&state, &principal, multipart, |file| async {
+        let request = pb::ImportVehiclesRequest {
+            file: Some(pb::ImportFile {
+                key: file.key,
+                name: file.name,
+            }),
+        };
+        let answer = state
+            .assets()
+            .import_vehicles(state.as_user(&principal, request))
+            .await?;
+        Result::Ok(answer.into_inner().result.unwrap_or_default())
+    })
+    .await
 }

@@ -1,5 +1,6 @@
-//! The binding log (bindingLog, permission `as:sys:car`): its list, and
-//! binding or unbinding a vehicle's terminal (terminal serial, SIM, who, when).
+//! The binding log (bindingLog, permission `as:sys:car`): its list and
+//! export, and binding or unbinding a vehicle's terminal (terminal serial,
+//! SIM, who, when).
 
 use axum::extract::{Path, State};
 use fleetdesk_proto::vehicle::v1 as pb;
@@ -8,9 +9,10 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::list::{ListQuery, instant};
+use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::vehicles::edge_enum;
 use crate::session::Principal;
@@ -21,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_bindings))
         .routes(routes!(bind_terminal))
         .routes(routes!(unbind_terminal))
+        .routes(routes!(export_bindings))
 }
 
 edge_enum!(
@@ -225,4 +228,26 @@ async fn unbind_terminal(
         .await?
         .into_inner();
     Result::Ok(Ok(BindingBody::from(answer.binding.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    post, path = "/vehicle-bindings/export", tag = "vehicles",
+    params(BindingListParams),
+    responses((status = 200, description = "The export record of the binding log with the list's filters and data scope (paging ignored, newest first); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn export_bindings(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportVehicleBindingsRequest {
+        filter: Some(binding_filter(&query)?),
+    };
+    let answer = state
+        .assets()
+        .export_vehicle_bindings(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }

@@ -1,5 +1,6 @@
 //! Private cars (addPrivateCar, permission `as:sys:car`): employees' own cars
-//! registered for business use; list, register (`Idempotency-Key`), review.
+//! registered for business use; list, export, register (`Idempotency-Key`),
+//! review.
 //! Owner phones arrive masked.
 
 use axum::extract::{Path, State};
@@ -9,10 +10,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
 use crate::list::ListQuery;
+use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::vehicles::{EnergyType, FileRefBody, PlateColor, edge_enum};
 use crate::session::Principal;
@@ -22,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_private_cars, create_private_car))
         .routes(routes!(review_private_car))
+        .routes(routes!(export_private_cars))
 }
 
 edge_enum!(
@@ -254,4 +257,26 @@ async fn review_private_car(
     Result::Ok(Ok(PrivateCarBody::from(
         answer.private_car.unwrap_or_default(),
     )))
+}
+
+#[utoipa::path(
+    post, path = "/private-cars/export", tag = "vehicles",
+    params(PrivateCarListParams),
+    responses((status = 200, description = "The export record of the private cars with the list's filters and data scope (paging ignored, newest first; owner phones masked); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:sys:car"]))
+)]
+async fn export_private_cars(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportPrivateCarsRequest {
+        filter: Some(private_car_filter(&query)?),
+    };
+    let answer = state
+        .assets()
+        .export_private_cars(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }

@@ -37,6 +37,8 @@ pub struct ReplicaUnit {
     pub path: String,
     pub disabled: bool,
     pub version: i64,
+    /// The unit's code in its enterprise (org's org_code), e.g. A0101.
+    pub code: String,
 }
 
 impl ReplicaUnit {
@@ -54,6 +56,7 @@ impl ReplicaUnit {
             path: event.path.clone(),
             disabled: event.disabled,
             version: event.version,
+            code: event.code.clone(),
         })
     }
 }
@@ -65,12 +68,13 @@ pub async fn upsert(conn: &mut PgConnection, units: &[ReplicaUnit]) -> sqlx::Res
         return Ok(0);
     }
     let done = sqlx::query(
-        "insert into org_unit (id, enterprise_id, parent_id, name, path, disabled, version) \
+        "insert into org_unit (id, enterprise_id, parent_id, name, path, disabled, version, code) \
          select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], \
-                              $6::boolean[], $7::bigint[]) \
+                              $6::boolean[], $7::bigint[], $8::text[]) \
          on conflict (id) do update set enterprise_id = excluded.enterprise_id, \
            parent_id = excluded.parent_id, name = excluded.name, path = excluded.path, \
-           disabled = excluded.disabled, version = excluded.version, updated_at = now() \
+           disabled = excluded.disabled, version = excluded.version, code = excluded.code, \
+           updated_at = now() \
          where org_unit.version < excluded.version",
     )
     .bind(units.iter().map(|u| u.id).collect::<Vec<_>>())
@@ -80,6 +84,7 @@ pub async fn upsert(conn: &mut PgConnection, units: &[ReplicaUnit]) -> sqlx::Res
     .bind(units.iter().map(|u| u.path.clone()).collect::<Vec<_>>())
     .bind(units.iter().map(|u| u.disabled).collect::<Vec<_>>())
     .bind(units.iter().map(|u| u.version).collect::<Vec<_>>())
+    .bind(units.iter().map(|u| u.code.clone()).collect::<Vec<_>>())
     .execute(conn)
     .await?;
     Ok(done.rows_affected())
@@ -252,10 +257,12 @@ mod tests {
             path: format!("/{id}/"),
             disabled: false,
             version: 3,
+            code: "A00".into(),
         };
         let unit = ReplicaUnit::from_event(&event).unwrap();
         assert_eq!(unit.parent_id, None);
         assert_eq!(unit.version, 3);
+        assert_eq!(unit.code, "A00");
         event.parent_id = "nope".into();
         assert!(ReplicaUnit::from_event(&event).is_none());
     }

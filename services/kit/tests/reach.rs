@@ -34,6 +34,7 @@ fn unit(enterprise: u128, ancestors: &[u128], id: u128, version: i64) -> Replica
         path,
         disabled: false,
         version,
+        code: format!("C{id}"),
     }
 }
 

@@ -26,6 +26,7 @@ struct UnitState {
     path: String,
     status: i16,
     version: i64,
+    org_code: String,
 }
 
 impl UnitState {
@@ -38,6 +39,7 @@ impl UnitState {
             path: self.path.clone(),
             disabled: self.status != ENABLED,
             version: self.version,
+            code: self.org_code.clone(),
         }
     }
 }
@@ -52,7 +54,8 @@ async fn states(conn: &mut PgConnection, ids: &[Uuid]) -> sqlx::Result<Vec<UnitS
            union all \
            select up.unit, p.parent_id, '/' || p.id::text || up.path \
            from up join org_unit p on p.id = up.next) \
-         select u.id, u.enterprise_id, u.parent_id, u.name, up.path, u.status, u.version \
+         select u.id, u.enterprise_id, u.parent_id, u.name, up.path, u.status, u.version, \
+                u.org_code \
          from up join org_unit u on u.id = up.unit where up.next is null order by u.id",
     )
     .bind(ids)

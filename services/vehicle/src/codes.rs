@@ -50,6 +50,9 @@ macro_rules! stored_code {
         }
 
         impl $name {
+            /// Every value, in code order (import pickers, labels).
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
             /// From the wire; `None` for UNSPECIFIED or an unknown number.
             pub fn from_pb(value: i32) -> Option<$name> {
                 use $pb as Pb;

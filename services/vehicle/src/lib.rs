@@ -4,6 +4,10 @@
 //! MaintenanceService; the last three answer UNIMPLEMENTED until their
 //! issues build them.
 //!
+//! Exports (every list) and imports (vehicles, drivers) run through
+//! kit::export and kit::import: `exports` and `imports` hold what they
+//! share, each subject its own `export` (and `import`) module.
+//!
 //! Layout: `grpc/` is the thin layer (one line per RPC); each subject is a
 //! folder with `handlers` (validate → domain → store → response), `domain`
 //! (pure rules, stored codes), `store` (its queries) and `convert` (proto ↔
@@ -12,7 +16,9 @@
 mod bindings;
 mod codes;
 pub mod drivers;
+pub mod exports;
 mod grpc;
+mod imports;
 pub mod oplog;
 mod private_cars;
 pub mod seed;

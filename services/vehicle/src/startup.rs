@@ -1,6 +1,7 @@
 //! Start-up: the kit runtime (pool, NATS, listener, outbox relay) serving
-//! every gRPC service of the vehicle target, and the org_unit replica that
-//! data scope (kit::reach) and organisation names read.
+//! every gRPC service of the vehicle target with the export worker and the
+//! export jobs API (cancel, retry), and the org_unit replica that data scope
+//! (kit::reach) and organisation names read.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -9,6 +10,7 @@ use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use sqlx::migrate::Migrator;
 
+use crate::exports;
 use crate::grpc::{self, Context};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
@@ -60,9 +62,14 @@ impl Application {
         });
         let context = Context {
             pool: self.runtime.pool.clone(),
+            files: self.runtime.files.clone(),
         };
         let services = grpc::services(context, self.runtime.verifier.clone());
-        let served = self.runtime.run_all(services, shutdown).await;
+        let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
+        let served = self
+            .runtime
+            .run_with_exports(services, worker, shutdown)
+            .await;
         if let Some(replica) = replica {
             replica.await.ok();
         }

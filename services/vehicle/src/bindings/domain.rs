@@ -10,3 +10,14 @@ stored_code!(
         Driver = 1, Organization = 2, Terminal = 3,
     }
 );
+
+impl BindingKind {
+    /// As the console names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            BindingKind::Driver => "司机",
+            BindingKind::Organization => "组织",
+            BindingKind::Terminal => "终端",
+        }
+    }
+}

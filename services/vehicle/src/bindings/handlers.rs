@@ -10,7 +10,8 @@ use fleetdesk_proto::vehicle::v1 as pb;
 use tonic::Request;
 
 use super::domain::BindingKind;
-use super::{convert, store};
+use super::{convert, export, store};
+use crate::exports;
 use crate::grpc::{Actor, Context};
 use crate::oplog::{self, Business};
 use crate::vehicles::domain::{Problems, sim_number, terminal_serial};
@@ -136,4 +137,17 @@ pub async fn unbind(
     Ok(pb::UnbindVehicleResponse {
         binding: Some(convert::binding(row, actor.enterprise_id)),
     })
+}
+
+/// `ExportVehicleBindings`: queues the export of the binding log's filter
+/// under the caller's reach and answers the job at once.
+pub async fn export(
+    ctx: &Context,
+    req: Request<pb::ExportVehicleBindingsRequest>,
+) -> Result<pb::ExportVehicleBindingsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let pb::ExportVehicleBindingsRequest { filter } = req.into_inner();
+    let job = exports::start(&mut tx, &actor, export::job(&filter.unwrap_or_default())?).await?;
+    tx.commit().await?;
+    Ok(pb::ExportVehicleBindingsResponse { job: Some(job) })
 }

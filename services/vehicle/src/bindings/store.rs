@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -156,6 +156,9 @@ fn filtered<'a>(select: &str, actor: &Actor, query: &BindingQuery) -> Filters<'a
     f
 }
 
+/// The count of the list.
+const COUNT: &str = "select count(*) from vehicle_binding b join vehicle v on v.id = b.vehicle_id";
+
 pub async fn list(
     conn: &mut PgConnection,
     actor: &Actor,
@@ -164,12 +167,29 @@ pub async fn list(
 ) -> Result<(Vec<BindingRow>, i64), ServiceError> {
     let mut rows_query = filtered(SELECT, actor, query).page(&NewestFirst, paging);
     let rows = rows_query.build_query_as().fetch_all(&mut *conn).await?;
-    let mut count = filtered(
-        "select count(*) from vehicle_binding b join vehicle v on v.id = b.vehicle_id",
-        actor,
-        query,
-    )
-    .finish();
-    let total = count.build_query_scalar().fetch_one(conn).await?;
+    let total = count(conn, actor, query).await?;
     Ok((rows, total))
+}
+
+/// The exact number of bindings the list matches.
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &BindingQuery,
+) -> Result<i64, ServiceError> {
+    let mut count = filtered(COUNT, actor, query).finish();
+    Ok(count.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// One export page under the list's filter and reach: newest first after
+/// `cursor` (`bound_at`, `id`), by keyset on `vehicle_binding_newest_idx`.
+pub async fn export_page(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &BindingQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<BindingRow>, ServiceError> {
+    let mut qb = filtered(SELECT, actor, query).keyset("b.bound_at", "b.id", cursor, limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }

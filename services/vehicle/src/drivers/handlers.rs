@@ -11,10 +11,12 @@ use tonic::Request;
 use uuid::Uuid;
 
 use super::domain::{self, DriverDraft, Sensitive};
-use super::{PERMISSION, convert, store};
+use super::import::DriverImport;
+use super::{PERMISSION, convert, export, store};
 use crate::grpc::{Actor, Context};
 use crate::oplog::{self, Business, Changes};
 use crate::vehicles;
+use crate::{exports, imports};
 
 /// Permission to reveal masked personal data (org's sensitive-view flow).
 pub const PERM_SENSITIVE: &str = "as:sensitive:view";
@@ -142,4 +144,43 @@ pub async fn reveal(
         ));
     }
     Ok(pb::RevealDriverSensitiveResponse { value })
+}
+
+/// `ExportDrivers`: queues the export of the list's filter under the
+/// caller's reach (personal data masked in the file) and answers the job.
+pub async fn export(
+    ctx: &Context,
+    req: Request<pb::ExportDriversRequest>,
+) -> Result<pb::ExportDriversResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let pb::ExportDriversRequest { filter } = req.into_inner();
+    let job = exports::start(&mut tx, &actor, export::job(&filter.unwrap_or_default())?).await?;
+    tx.commit().await?;
+    Ok(pb::ExportDriversResponse { job: Some(job) })
+}
+
+/// `ImportDrivers`: every row of the uploaded file or none.
+pub async fn import(
+    ctx: &Context,
+    req: Request<pb::ImportDriversRequest>,
+) -> Result<pb::ImportDriversResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let orgs = imports::Orgs::load(&mut tx, actor.enterprise_id).await?;
+    tx.commit().await?;
+    let pb::ImportDriversRequest { file } = req.into_inner();
+    let bytes = imports::file(&ctx.files, &actor, file).await?;
+    let schema = DriverImport {
+        actor: &actor,
+        orgs,
+    };
+    let result =
+        fleetdesk_kit::import::run(&ctx.pool, actor.enterprise_id, &schema, &bytes).await?;
+    tracing::info!(
+        imported = result.imported,
+        refused = result.error_list.len(),
+        "Driver import done."
+    );
+    Ok(pb::ImportDriversResponse {
+        result: Some(result),
+    })
 }

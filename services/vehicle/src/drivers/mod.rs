@@ -4,7 +4,9 @@
 
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
+pub mod import;
 pub mod store;
 
 /// The permission of the driver pages.

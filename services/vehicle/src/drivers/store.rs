@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
 use uuid::Uuid;
@@ -124,9 +124,31 @@ pub async fn list(
 ) -> Result<(Vec<DriverRow>, i64), ServiceError> {
     let mut qb = filtered(SELECT, actor, query).page(&DriverOrder::Newest, paging);
     let rows: Vec<DriverRow> = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let mut count = filtered("select count(*) from driver d", actor, query).finish();
-    let total: i64 = count.build_query_scalar().fetch_one(&mut *conn).await?;
+    let total = count(conn, actor, query).await?;
     Ok((rows, total))
+}
+
+/// The exact number of drivers the list matches.
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &DriverQuery,
+) -> Result<i64, ServiceError> {
+    let mut count = filtered("select count(*) from driver d", actor, query).finish();
+    Ok(count.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// One export page under the list's filter and reach: newest first after
+/// `cursor` (`created_at`, `id`), by keyset on `driver_newest_idx`.
+pub async fn export_page(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &DriverQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<DriverRow>, ServiceError> {
+    let mut qb = filtered(SELECT, actor, query).keyset("d.created_at", "d.id", cursor, limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
 /// One driver the caller may see (locked for change when `for_update`).
@@ -211,6 +233,50 @@ pub async fn insert(
     .await
     .map_err(conflict)?;
     Ok(())
+}
+
+/// Stores many new drivers (no images) in one statement: every column one
+/// array, `unnest`ed. Returns how many were written.
+pub async fn insert_many(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    ids: &[Uuid],
+    drafts: &[DriverDraft],
+) -> Result<i64, ServiceError> {
+    fn column<T>(drafts: &[DriverDraft], f: impl Fn(&DriverDraft) -> T) -> Vec<T> {
+        drafts.iter().map(f).collect()
+    }
+    let written = sqlx::query(
+        "insert into driver (id, enterprise_id, org_id, created_by, updated_by, name, phone, \
+         id_number, employee_no, licence_class, licence_first_issue_time, licence_expire_time, \
+         address, status, hire_time, remark) \
+         select t.id, $1, t.org_id, $2, $2, t.name, t.phone, t.id_number, t.employee_no, \
+         t.licence_class, t.first_issued, t.expires, t.address, t.status, t.hired, t.remark \
+         from unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], \
+           $9::int2[], $10::timestamptz[], $11::timestamptz[], $12::text[], $13::int2[], \
+           $14::timestamptz[], $15::text[]) \
+         as t(id, org_id, name, phone, id_number, employee_no, licence_class, first_issued, \
+           expires, address, status, hired, remark)",
+    )
+    .bind(actor.enterprise_id)
+    .bind(actor.user_id)
+    .bind(ids)
+    .bind(column(drafts, |d| d.org_id))
+    .bind(column(drafts, |d| d.name.clone()))
+    .bind(column(drafts, |d| d.phone.as_str().to_owned()))
+    .bind(column(drafts, |d| d.id_number.as_str().to_owned()))
+    .bind(column(drafts, |d| d.employee_no.clone()))
+    .bind(column(drafts, |d| i16::from(d.licence_class)))
+    .bind(column(drafts, |d| d.licence_first_issue_time))
+    .bind(column(drafts, |d| d.licence_expire_time))
+    .bind(column(drafts, |d| d.address.clone()))
+    .bind(column(drafts, |d| i16::from(d.status)))
+    .bind(column(drafts, |d| d.hire_time))
+    .bind(column(drafts, |d| d.remark.clone()))
+    .execute(conn)
+    .await
+    .map_err(conflict)?;
+    Ok(i64::try_from(written.rows_affected()).unwrap_or(i64::MAX))
 }
 
 /// Replaces a driver's editable fields, and the name copied onto the vehicle

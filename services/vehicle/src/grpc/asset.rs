@@ -1,13 +1,11 @@
-//! AssetService: each RPC one line into its subject's handlers. RPCs not
-//! listed here (the exports of every list, vehicle and driver imports and
-//! their templates) answer UNIMPLEMENTED until they are built.
+//! AssetService: each RPC one line into its subject's handlers.
 
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::asset_service_server::AssetService;
 use tonic::{Request, Response, Status};
 
 use super::{Context, respond};
-use crate::{bindings, drivers, oplog, private_cars, usage, vehicles};
+use crate::{bindings, drivers, imports, oplog, private_cars, usage, vehicles};
 
 #[derive(Debug, Clone)]
 pub struct AssetApi(pub Context);
@@ -44,6 +42,20 @@ impl AssetService for AssetApi {
         respond(vehicles::handlers::update(&self.0, req).await)
     }
 
+    async fn export_vehicles(
+        &self,
+        req: Request<pb::ExportVehiclesRequest>,
+    ) -> Answer<pb::ExportVehiclesResponse> {
+        respond(vehicles::handlers::export(&self.0, req).await)
+    }
+
+    async fn import_vehicles(
+        &self,
+        req: Request<pb::ImportVehiclesRequest>,
+    ) -> Answer<pb::ImportVehiclesResponse> {
+        respond(vehicles::handlers::import(&self.0, req).await)
+    }
+
     async fn list_vehicle_bindings(
         &self,
         req: Request<pb::ListVehicleBindingsRequest>,
@@ -65,6 +77,13 @@ impl AssetService for AssetApi {
         respond(bindings::handlers::unbind(&self.0, req).await)
     }
 
+    async fn export_vehicle_bindings(
+        &self,
+        req: Request<pb::ExportVehicleBindingsRequest>,
+    ) -> Answer<pb::ExportVehicleBindingsResponse> {
+        respond(bindings::handlers::export(&self.0, req).await)
+    }
+
     async fn list_private_cars(
         &self,
         req: Request<pb::ListPrivateCarsRequest>,
@@ -84,6 +103,13 @@ impl AssetService for AssetApi {
         req: Request<pb::ReviewPrivateCarRequest>,
     ) -> Answer<pb::ReviewPrivateCarResponse> {
         respond(private_cars::handlers::review(&self.0, req).await)
+    }
+
+    async fn export_private_cars(
+        &self,
+        req: Request<pb::ExportPrivateCarsRequest>,
+    ) -> Answer<pb::ExportPrivateCarsResponse> {
+        respond(private_cars::handlers::export(&self.0, req).await)
     }
 
     async fn list_usage_records(
@@ -121,6 +147,13 @@ impl AssetService for AssetApi {
         respond(usage::handlers::end(&self.0, req).await)
     }
 
+    async fn export_usage_records(
+        &self,
+        req: Request<pb::ExportUsageRecordsRequest>,
+    ) -> Answer<pb::ExportUsageRecordsResponse> {
+        respond(usage::handlers::export(&self.0, req).await)
+    }
+
     async fn list_drivers(
         &self,
         req: Request<pb::ListDriversRequest>,
@@ -154,6 +187,27 @@ impl AssetService for AssetApi {
         req: Request<pb::RevealDriverSensitiveRequest>,
     ) -> Answer<pb::RevealDriverSensitiveResponse> {
         respond(drivers::handlers::reveal(&self.0, req).await)
+    }
+
+    async fn export_drivers(
+        &self,
+        req: Request<pb::ExportDriversRequest>,
+    ) -> Answer<pb::ExportDriversResponse> {
+        respond(drivers::handlers::export(&self.0, req).await)
+    }
+
+    async fn import_drivers(
+        &self,
+        req: Request<pb::ImportDriversRequest>,
+    ) -> Answer<pb::ImportDriversResponse> {
+        respond(drivers::handlers::import(&self.0, req).await)
+    }
+
+    async fn get_import_template(
+        &self,
+        req: Request<pb::GetImportTemplateRequest>,
+    ) -> Answer<pb::GetImportTemplateResponse> {
+        respond(imports::template(&req))
     }
 
     async fn list_operation_logs(

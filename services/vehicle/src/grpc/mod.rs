@@ -8,6 +8,7 @@ mod asset;
 pub use actor::Actor;
 
 use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::files::FileStore;
 use fleetdesk_kit::grpc::{self, Services};
 use fleetdesk_kit::internal_token::TokenVerifier;
 use fleetdesk_proto::vehicle::v1::asset_service_server::AssetServiceServer;
@@ -25,6 +26,8 @@ use tonic::{Response, Status};
 #[derive(Debug, Clone)]
 pub struct Context {
     pub pool: PgPool,
+    /// The object store (import files the gateway stored).
+    pub files: FileStore,
 }
 
 /// Every service of the vehicle target, behind the internal-token check.

@@ -39,3 +39,15 @@ pub async fn record(
     }
     store::insert(tx, actor, business, business_id, remark).await
 }
+
+/// Writes one log row per object (`business_ids[i]` with `remarks[i]`) in
+/// one statement, for bulk changes (imports).
+pub async fn record_many(
+    tx: &mut PgConnection,
+    actor: &Actor,
+    business: Business,
+    business_ids: &[Uuid],
+    remarks: &[String],
+) -> Result<(), ServiceError> {
+    store::insert_many(tx, actor, business, business_ids, remarks).await
+}

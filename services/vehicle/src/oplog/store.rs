@@ -39,6 +39,33 @@ pub async fn insert(
     Ok(())
 }
 
+/// One row per (`business_ids[i]`, `remarks[i]`), in one statement.
+pub async fn insert_many(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    business: Business,
+    business_ids: &[Uuid],
+    remarks: &[String],
+) -> Result<(), ServiceError> {
+    let ids: Vec<Uuid> = business_ids.iter().map(|_| Uuid::new_v4()).collect();
+    sqlx::query(
+        "insert into operation_log (id, enterprise_id, business_type, business_id, remark, \
+         operator_id, operator_name) \
+         select t.id, $1, $2, t.business_id, t.remark, $3, $4 \
+         from unnest($5::uuid[], $6::uuid[], $7::text[]) as t(id, business_id, remark)",
+    )
+    .bind(actor.enterprise_id)
+    .bind(business.code())
+    .bind(actor.user_id)
+    .bind(&actor.name)
+    .bind(&ids)
+    .bind(business_ids)
+    .bind(remarks)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// One page of an object's log, newest first, and the object's row count.
 pub async fn list(
     conn: &mut PgConnection,

@@ -16,6 +16,16 @@ stored_code!(
 );
 
 impl PrivateCarStatus {
+    /// As the console names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PrivateCarStatus::PendingReview => "待审核",
+            PrivateCarStatus::Approved => "已通过",
+            PrivateCarStatus::Rejected => "已驳回",
+            PrivateCarStatus::Disabled => "已停用",
+        }
+    }
+
     /// The review decision a car in this state may take, if any.
     pub fn review(self, approved: bool) -> Result<PrivateCarStatus, ServiceError> {
         match self {

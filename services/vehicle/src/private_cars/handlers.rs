@@ -11,8 +11,9 @@ use uuid::Uuid;
 
 use super::domain::{PrivateCarDraft, PrivateCarStatus};
 use super::store::PrivateCarRow;
-use super::{convert, store};
+use super::{convert, export, store};
 use crate::codes::optional;
+use crate::exports;
 use crate::grpc::{Actor, Context};
 use crate::vehicles::domain::{
     EnergyType, OwnershipType, PlateColor, Problems, VehicleCategory, VehicleDraft, VehicleStatus,
@@ -137,4 +138,17 @@ pub async fn review(
     Ok(pb::ReviewPrivateCarResponse {
         private_car: Some(convert::private_car(row, actor.enterprise_id)),
     })
+}
+
+/// `ExportPrivateCars`: queues the export of the list's filter under the
+/// caller's reach and answers the job at once.
+pub async fn export(
+    ctx: &Context,
+    req: Request<pb::ExportPrivateCarsRequest>,
+) -> Result<pb::ExportPrivateCarsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let pb::ExportPrivateCarsRequest { filter } = req.into_inner();
+    let job = exports::start(&mut tx, &actor, export::job(&filter.unwrap_or_default())?).await?;
+    tx.commit().await?;
+    Ok(pb::ExportPrivateCarsResponse { job: Some(job) })
 }

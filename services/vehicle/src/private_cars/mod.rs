@@ -3,5 +3,6 @@
 
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
 pub mod store;

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort};
 use sqlx::{FromRow, PgConnection, QueryBuilder};
 use uuid::Uuid;
 
@@ -82,9 +82,31 @@ pub async fn list(
 ) -> Result<(Vec<PrivateCarRow>, i64), ServiceError> {
     let mut rows = filtered(SELECT, actor, query).page(&NewestFirst, paging);
     let rows = rows.build_query_as().fetch_all(&mut *conn).await?;
-    let mut count = filtered("select count(*) from private_car p", actor, query).finish();
-    let total = count.build_query_scalar().fetch_one(conn).await?;
+    let total = count(conn, actor, query).await?;
     Ok((rows, total))
+}
+
+/// The exact number of private cars the list matches.
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &PrivateCarQuery,
+) -> Result<i64, ServiceError> {
+    let mut count = filtered("select count(*) from private_car p", actor, query).finish();
+    Ok(count.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// One export page under the list's filter and reach: newest first after
+/// `cursor` (`created_at`, `id`), by keyset on `private_car_newest_idx`.
+pub async fn export_page(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &PrivateCarQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<PrivateCarRow>, ServiceError> {
+    let mut qb = filtered(SELECT, actor, query).keyset("p.created_at", "p.id", cursor, limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
 pub async fn get(

@@ -16,7 +16,8 @@ use uuid::Uuid;
 
 use super::domain::{self, Terms, UsageDraft, kind_label, state, status_label};
 use super::store::VehicleFacts;
-use super::{PERMISSION, convert, store};
+use super::{PERMISSION, convert, export, store};
+use crate::exports;
 use crate::grpc::{Actor, Context};
 use crate::oplog::{self, Business, Changes};
 use crate::vehicles;
@@ -243,4 +244,17 @@ pub async fn end(
     Ok(pb::EndUsageRecordResponse {
         record: Some(convert::record(row, actor.enterprise_id)),
     })
+}
+
+/// `ExportUsageRecords`: queues the export of the list's filter (one kind's
+/// sub-page or every kind) under the caller's reach and answers the job.
+pub async fn export(
+    ctx: &Context,
+    req: Request<pb::ExportUsageRecordsRequest>,
+) -> Result<pb::ExportUsageRecordsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let pb::ExportUsageRecordsRequest { filter } = req.into_inner();
+    let job = exports::start(&mut tx, &actor, export::job(&filter.unwrap_or_default())?).await?;
+    tx.commit().await?;
+    Ok(pb::ExportUsageRecordsResponse { job: Some(job) })
 }

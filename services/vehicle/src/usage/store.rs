@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
 use uuid::Uuid;
 
@@ -148,9 +148,31 @@ pub async fn list(
 ) -> Result<(Vec<UsageRow>, i64), ServiceError> {
     let mut qb = filtered(SELECT, actor, query).page(&UsageOrder::Newest, paging);
     let rows: Vec<UsageRow> = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let mut count = filtered("select count(*) from usage_record u", actor, query).finish();
-    let total: i64 = count.build_query_scalar().fetch_one(&mut *conn).await?;
+    let total = count(conn, actor, query).await?;
     Ok((rows, total))
+}
+
+/// The exact number of usage records the list matches.
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &UsageQuery,
+) -> Result<i64, ServiceError> {
+    let mut count = filtered("select count(*) from usage_record u", actor, query).finish();
+    Ok(count.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// One export page under the list's filter and reach: newest first after
+/// `cursor` (`created_at`, `id`), by keyset on `usage_record_newest_idx`.
+pub async fn export_page(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &UsageQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<UsageRow>, ServiceError> {
+    let mut qb = filtered(SELECT, actor, query).keyset("u.created_at", "u.id", cursor, limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
 /// One usage record the caller may see (locked for change when `for_update`).

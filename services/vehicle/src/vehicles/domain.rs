@@ -60,6 +60,70 @@ stored_code!(
     }
 );
 
+impl PlateColor {
+    /// As the console names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PlateColor::Blue => "蓝牌",
+            PlateColor::Yellow => "黄牌",
+            PlateColor::Green => "绿牌",
+            PlateColor::YellowGreen => "黄绿牌",
+            PlateColor::White => "白牌",
+            PlateColor::Black => "黑牌",
+        }
+    }
+}
+
+impl VehicleCategory {
+    pub fn label(self) -> &'static str {
+        match self {
+            VehicleCategory::MiniTruck => "微型货车",
+            VehicleCategory::LightTruck => "轻型货车",
+            VehicleCategory::MediumTruck => "中型货车",
+            VehicleCategory::HeavyTruck => "重型货车",
+            VehicleCategory::Van => "厢式货车",
+            VehicleCategory::RefrigeratedTruck => "冷藏车",
+            VehicleCategory::PassengerCar => "乘用车",
+            VehicleCategory::Other => "其他",
+        }
+    }
+}
+
+impl EnergyType {
+    pub fn label(self) -> &'static str {
+        match self {
+            EnergyType::BatteryElectric => "纯电动",
+            EnergyType::PlugInHybrid => "插电混动",
+            EnergyType::RangeExtended => "增程式",
+            EnergyType::Fuel => "燃油",
+            EnergyType::HydrogenFuelCell => "氢燃料电池",
+        }
+    }
+}
+
+impl OwnershipType {
+    pub fn label(self) -> &'static str {
+        match self {
+            OwnershipType::Owned => "自有",
+            OwnershipType::Rented => "租赁",
+            OwnershipType::RentToOwn => "以租代售",
+            OwnershipType::Private => "私家车",
+        }
+    }
+}
+
+impl VehicleStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            VehicleStatus::InService => "运营中",
+            VehicleStatus::Idle => "闲置",
+            VehicleStatus::InRepair => "维修中",
+            VehicleStatus::Suspended => "停用",
+            VehicleStatus::Retired => "已退出",
+        }
+    }
+}
+
 /// Field errors of one input, reported together.
 #[derive(Debug, Default)]
 pub struct Problems(Vec<FieldError>);

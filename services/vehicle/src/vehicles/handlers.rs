@@ -12,11 +12,13 @@ use tonic::Request;
 use uuid::Uuid;
 
 use super::domain::VehicleDraft;
-use super::{PERMISSION, convert, store};
+use super::import::VehicleImport;
+use super::{PERMISSION, convert, export, store};
 use crate::bindings;
 use crate::bindings::domain::BindingKind;
 use crate::grpc::{Actor, Context};
 use crate::oplog::{self, Business, Changes};
+use crate::{exports, imports};
 
 pub async fn list(
     ctx: &Context,
@@ -194,4 +196,44 @@ fn changes(before: &store::VehicleRow, after: &store::VehicleRow) -> String {
         )
         .text("备注", &before.remark, &after.remark)
         .finish()
+}
+
+/// `ExportVehicles`: queues the export of the list's filter under the
+/// caller's reach and answers the job at once. Exports run newest first
+/// whatever the list's order (keyset on `created_at, id`).
+pub async fn export(
+    ctx: &Context,
+    req: Request<pb::ExportVehiclesRequest>,
+) -> Result<pb::ExportVehiclesResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let pb::ExportVehiclesRequest { filter, sort: _ } = req.into_inner();
+    let job = exports::start(&mut tx, &actor, export::job(&filter.unwrap_or_default())?).await?;
+    tx.commit().await?;
+    Ok(pb::ExportVehiclesResponse { job: Some(job) })
+}
+
+/// `ImportVehicles`: every row of the uploaded file or none.
+pub async fn import(
+    ctx: &Context,
+    req: Request<pb::ImportVehiclesRequest>,
+) -> Result<pb::ImportVehiclesResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let orgs = imports::Orgs::load(&mut tx, actor.enterprise_id).await?;
+    tx.commit().await?;
+    let pb::ImportVehiclesRequest { file } = req.into_inner();
+    let bytes = imports::file(&ctx.files, &actor, file).await?;
+    let schema = VehicleImport {
+        actor: &actor,
+        orgs,
+    };
+    let result =
+        fleetdesk_kit::import::run(&ctx.pool, actor.enterprise_id, &schema, &bytes).await?;
+    tracing::info!(
+        imported = result.imported,
+        refused = result.error_list.len(),
+        "Vehicle import done."
+    );
+    Ok(pb::ImportVehiclesResponse {
+        result: Some(result),
+    })
 }
