@@ -127,3 +127,68 @@ row "(a) vehicle list, page of 20 + total, 100k-vehicle tenant" a_admin ">=0.12"
 row "(a) the same, small tenant (demo2)" a_small ""
 row "(b) with a 250-plate batch filter" b_plates ""
 row "(b) as a user reaching one organisation subtree" b_subtree ""
+
+# --- (c) export of the 100k-vehicle tenant vs COPY of the same rows --------
+demo_enterprise="$(psql "$db_url" -tAc "select id from org.enterprise where name = '演示物流有限公司'")"
+copy_seconds() {
+    local t0 t1
+    t0="$(date +%s.%N)"
+    psql "$db_url" -qc "\\copy (select v.plate_number, v.vin, v.brand, v.model, v.energy_type, v.battery_capacity_wh, v.org_id, v.usage_kind, v.status, v.register_time, v.lease_start_time, v.lease_end_time from vehicle.vehicle v where v.enterprise_id = '$demo_enterprise' order by v.created_at, v.id) to stdout" >/dev/null
+    t1="$(date +%s.%N)"
+    awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
+}
+# export_seconds: start an export as the demo admin and wait for its record to finish.
+export_seconds() {
+    local t0 id status t1
+    t0="$(date +%s.%N)"
+    id="$(curl -fsS -X POST "$base/api/v1/vehicles/export" -H "token: $token_admin" -H 'content-type: application/json' -d '{}' |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])')"
+    while :; do
+        status="$(curl -fsS "$base/api/v1/export-records/$id" -H "token: $token_admin" |
+            python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(d["status"], d["rowsDone"])')"
+        case "${status%% *}" in
+            3) break ;;
+            4 | 5 | 6) die "export $id ended with status $status" ;;
+        esac
+        sleep 0.2
+    done
+    t1="$(date +%s.%N)"
+    awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
+}
+export_rows="$(psql "$db_url" -tAc "select count(*) from vehicle.vehicle where enterprise_id = '$demo_enterprise'")"
+copy_total=0 export_total=0
+for ((round = 1; round <= ROUNDS; round++)); do
+    copy_total="$(awk -v a="$copy_total" -v b="$(copy_seconds)" 'BEGIN{print a+b}')"
+    export_total="$(awk -v a="$export_total" -v b="$(export_seconds)" 'BEGIN{print a+b}')"
+done
+vehicle_peak_mb="$(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$pid_vehicle/status")"
+printf '\n%-58s %9s %9s %7s  %s\n' figure 'seconds' 'rows/s' ratio target
+awk -v l="COPY (select …) TO STDOUT, $export_rows rows" -v s="$copy_total" -v k="$ROUNDS" -v n="$export_rows" \
+    'BEGIN{printf "%-58s %9.2f %9.0f %7s\n", l, s/k, n*k/s, "1.000"}'
+awk -v l="(c) export to xlsx, $export_rows rows (job, object store)" -v s="$export_total" -v c="$copy_total" -v k="$ROUNDS" -v n="$export_rows" \
+    'BEGIN{printf "%-58s %9.2f %9.0f %7.3f  >=0.25\n", l, s/k, n*k/s, c/s}'
+printf '%-58s %8s MB\n' "(c) vehicle process peak RSS after the exports" "$vehicle_peak_mb"
+
+# --- (d) import of 10,000 vehicle rows (small tenant; removed afterwards) --
+IMPORT_ROWS="${BENCH_IMPORT_ROWS:-10000}"
+small_enterprise="$(psql "$db_url" -tAc "select enterprise_id from org.member where user_name = 'demo2'")"
+small_root="$(psql "$db_url" -tAc "select org_code from org.org_unit where enterprise_id = '$small_enterprise' and parent_id is null")"
+import_file="$run_dir/import.xlsx"
+"$bench_bin" import-file --rows "$IMPORT_ROWS" --org "$small_root" --remark "bench import" --out "$import_file"
+remove_imported() {
+    psql "$db_url" -qc "delete from vehicle.vehicle where enterprise_id = '$small_enterprise' and remark = 'bench import'" >/dev/null
+}
+remove_imported
+import_total=0
+for ((round = 1; round <= ROUNDS; round++)); do
+    t0="$(date +%s.%N)"
+    imported="$(curl -fsS "$base/api/v1/vehicles/import" -H "token: $token_small" -F "file=@$import_file" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["imported"])')" ||
+        die "the bench import was refused"
+    t1="$(date +%s.%N)"
+    [ "$imported" = "$IMPORT_ROWS" ] || die "imported $imported of $IMPORT_ROWS rows"
+    import_total="$(awk -v a="$import_total" -v a0="$t0" -v a1="$t1" 'BEGIN{print a+a1-a0}')"
+    remove_imported
+done
+awk -v l="(d) import of $IMPORT_ROWS vehicle rows (xlsx, one transaction)" -v s="$import_total" -v k="$ROUNDS" -v n="$IMPORT_ROWS" \
+    'BEGIN{printf "%-58s %9.2f %9.0f\n", l, s/k, n*k/s}'

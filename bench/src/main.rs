@@ -25,12 +25,31 @@ enum Command {
         #[arg(long, default_value_t = 8192)]
         body_bytes: usize,
     },
+    /// Write an xlsx vehicle import of `rows` valid, distinct vehicles of
+    /// organisation `org` (code or name), in the import template's columns.
+    ImportFile {
+        #[arg(long, default_value_t = 10_000)]
+        rows: u32,
+        #[arg(long)]
+        org: String,
+        /// Put in every row's 备注, so the bench can remove what it imported.
+        #[arg(long, default_value = "bench import")]
+        remark: String,
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
 }
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     match Cli::parse().command {
         Command::Baseline { addr, body_bytes } => serve_baseline(&addr, body_bytes).await,
+        Command::ImportFile {
+            rows,
+            org,
+            remark,
+            out,
+        } => write_import_file(rows, &org, &remark, &out).map_err(std::io::Error::other),
     }
 }
 
@@ -46,6 +65,38 @@ fn list_body(bytes: usize) -> String {
     };
     let bare = envelope(0).len();
     envelope(bytes.saturating_sub(bare) / 20)
+}
+
+/// The template's example row with a distinct plate and VIN per row (Sichuan
+/// plates, VIN plant code `B`: neither occurs in the seeded data).
+fn write_import_file(
+    rows: u32,
+    org: &str,
+    remark: &str,
+    out: &std::path::Path,
+) -> Result<(), rust_xlsxwriter::XlsxError> {
+    use fleetdesk_vehicle::{seed, vehicles::import::COLUMNS};
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet_with_constant_memory()?;
+    for (col, column) in (0u16..).zip(COLUMNS) {
+        sheet.write_string(0, col, column.title)?;
+    }
+    for n in 0..rows {
+        let model = &seed::MODELS[n as usize % seed::MODELS.len()];
+        let plate = seed::plate("川A", false, false, n);
+        let vin = seed::vin(model, 'R', 'B', n);
+        for (col, column) in (0u16..).zip(COLUMNS) {
+            let value = match column.title {
+                "车牌号" => plate.as_str(),
+                "车架号(VIN)" => vin.as_str(),
+                "所属组织" => org,
+                "备注" => remark,
+                _ => column.example,
+            };
+            sheet.write_string(n + 1, col, value)?;
+        }
+    }
+    book.save(out)
 }
 
 async fn serve_baseline(addr: &str, body_bytes: usize) -> std::io::Result<()> {

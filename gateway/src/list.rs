@@ -33,6 +33,23 @@ impl<S: Send + Sync> FromRequestParts<S> for ListQuery {
     }
 }
 
+/// The query of a `POST .../export`: the list's own parameters (its filters
+/// are the export's), with paging checked as the list checks it — the
+/// contract documents the list's keys — and then ignored: an export writes
+/// every matching row.
+#[derive(Debug, Clone)]
+pub struct ExportQuery(pub ListQuery);
+
+impl<S: Send + Sync> FromRequestParts<S> for ExportQuery {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let query = ListQuery::from_request_parts(parts, state).await?;
+        query.paging()?;
+        Ok(ExportQuery(query))
+    }
+}
+
 /// Dates are entered in China: a bare date or date-time is Asia/Shanghai.
 fn shanghai() -> FixedOffset {
     FixedOffset::east_opt(8 * 3600).expect("UTC+8 is a valid offset")

@@ -265,6 +265,21 @@ async fn every_vehicle_asset_list_exports_its_filtered_rows_into_an_xlsx() {
     )
     .await;
     assert_eq!(batch.len(), 3, "paging is ignored: {batch:?}");
+    // ... but checked as the list checks it: the contract is the list's.
+    for bad in ["size=7", "page=0", "page=0.5"] {
+        let (status, body) = app
+            .post(
+                &format!("/api/v1/drivers/export?{bad}"),
+                Some(&admin),
+                json!({}),
+            )
+            .await;
+        assert_eq!(
+            (status, body["code"].as_i64()),
+            (400, Some(4000)),
+            "{bad}: {body}"
+        );
+    }
     // The vehicle service runs its own jobs' retry: the same filter, a new file.
     let (id, _) = exported_record(
         &app,

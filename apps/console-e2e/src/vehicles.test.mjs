@@ -2,6 +2,9 @@
 // an 8-character new-energy plate, finds it with a batch plate search whose
 // filters live in the URL (a reload keeps them), and opens its detail tabs.
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launch, newPage, screenshot, signIn, toast } from './support.mjs';
 
@@ -104,6 +107,60 @@ describe('vehicle assets', () => {
     await detail.getByTestId('vehicle-terminal').locator('tr', { hasText: `T${suffix}0001` }).getByText('绑定中').waitFor();
     assert.match(page.url(), /tab=terminal/);
     await screenshot(page, 'vehicle-detail-terminal');
+    await context.close();
+  });
+  it('imports the template, then sees the error table when the same rows come again', async () => {
+    const { context, page } = await newPage(browser, { acceptDownloads: true });
+    await signIn(page, 'demo');
+    await page.goto('/carManagement/assetsData/carFiles');
+    const list = page.getByTestId('vehicle-list');
+    await list.getByTestId('vehicle-import').click();
+    let importDialog = dialog(page, '导入车辆');
+    const [download] = await Promise.all([page.waitForEvent('download'), importDialog.getByTestId('import-template').click()]);
+    const template = join(mkdtempSync(join(tmpdir(), 'fleetdesk-e2e-')), download.suggestedFilename());
+    await download.saveAs(template);
+    assert.match(download.suggestedFilename(), /\.xlsx$/);
+
+    // The template's example row imports as it is.
+    await importDialog.locator('input[type=file]').setInputFiles(template);
+    await importDialog.getByRole('button', { name: '导 入' }).click();
+    await toast(page, '导入成功，共 1 条').waitFor();
+    await importDialog.waitFor({ state: 'hidden' });
+
+    // The same rows again: nothing is written and the error table names the row, column and reason.
+    await list.getByTestId('vehicle-import').click();
+    importDialog = dialog(page, '导入车辆');
+    await importDialog.locator('input[type=file]').setInputFiles(template);
+    await importDialog.getByRole('button', { name: '导 入' }).click();
+    const errors = importDialog.getByTestId('import-errors');
+    await errors.getByText(/导入失败，共 \d+ 处错误/).waitFor();
+    const plateError = errors.locator('tr', { hasText: '车牌号' });
+    await plateError.first().waitFor();
+    assert.match(await plateError.first().innerText(), /2/); // the example is row 2
+    await screenshot(page, 'vehicle-import-errors');
+    await context.close();
+  });
+
+  it('exports the filtered list and downloads the file from export records', async () => {
+    const { context, page } = await newPage(browser, { acceptDownloads: true });
+    await signIn(page, 'demo');
+    await page.goto(`/carManagement/assetsData/carFiles?plate=${encodeURIComponent(PLATE)}`);
+    const list = page.getByTestId('vehicle-list');
+    await list.locator('tr', { hasText: PLATE }).waitFor();
+    await list.getByTestId('export-button').click();
+    await toast(page, '导出结果请到右上方个人信息下【导出记录】中查看下载结果').waitFor();
+
+    await page.goto('/downloadRecord');
+    const row = page.locator('tr', { hasText: '车辆档案' }).first();
+    await row.getByText('导出成功').waitFor();
+    await row.getByText('1 条').waitFor(); // one vehicle matched the filter
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('export-download').click()]);
+    assert.match(download.suggestedFilename(), /\.xlsx$/);
+    const saved = join(mkdtempSync(join(tmpdir(), 'fleetdesk-e2e-')), 'export.xlsx');
+    await download.saveAs(saved);
+    const { size } = await import('node:fs').then((fs) => fs.statSync(saved));
+    assert.ok(size > 1000, `an xlsx, not an error page (${size} bytes)`);
+    await screenshot(page, 'vehicle-export-record');
     await context.close();
   });
 });

@@ -17,7 +17,7 @@ use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::{ClientMeta, TrimmedJson};
 use crate::idempotency::IdempotencyKey;
 use crate::imports::{self, ImportErrorsBody, ImportForm, ImportedBody};
-use crate::list::ListQuery;
+use crate::list::{ExportQuery, ListQuery};
 use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::usage_records::time_field;
@@ -405,7 +405,7 @@ async fn reveal_driver(
 async fn export_drivers(
     State(state): State<AppState>,
     principal: Principal,
-    query: ListQuery,
+    ExportQuery(query): ExportQuery,
 ) -> Result<OkWith<ExportRecordBody>, ApiError> {
     let request = pb::ExportDriversRequest {
         filter: Some(driver_filter(&query)?),

@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
-use crate::list::{ListQuery, instant};
+use crate::list::{ExportQuery, ListQuery, instant};
 use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::vehicles::{FileRefBody, UsageKind, UsageStatus, edge_enum};
@@ -481,7 +481,7 @@ async fn end_usage_record(
 async fn export_usage_records(
     State(state): State<AppState>,
     principal: Principal,
-    query: ListQuery,
+    ExportQuery(query): ExportQuery,
 ) -> Result<OkWith<ExportRecordBody>, ApiError> {
     let request = pb::ExportUsageRecordsRequest {
         filter: Some(usage_filter(&query)?),

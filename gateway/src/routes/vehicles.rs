@@ -17,7 +17,7 @@ use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
 use crate::imports::{self, ImportErrorsBody, ImportForm, ImportedBody};
-use crate::list::{ListQuery, instant};
+use crate::list::{ExportQuery, ListQuery, instant};
 use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::session::Principal;
@@ -524,7 +524,7 @@ async fn update_vehicle(
 async fn export_vehicles(
     State(state): State<AppState>,
     principal: Principal,
-    query: ListQuery,
+    ExportQuery(query): ExportQuery,
 ) -> Result<OkWith<ExportRecordBody>, ApiError> {
     let request = pb::ExportVehiclesRequest {
         filter: Some(vehicle_filter(&query)?),

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
-use crate::list::{ListQuery, instant};
+use crate::list::{ExportQuery, ListQuery, instant};
 use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::vehicles::edge_enum;
@@ -239,7 +239,7 @@ async fn unbind_terminal(
 async fn export_bindings(
     State(state): State<AppState>,
     principal: Principal,
-    query: ListQuery,
+    ExportQuery(query): ExportQuery,
 ) -> Result<OkWith<ExportRecordBody>, ApiError> {
     let request = pb::ExportVehicleBindingsRequest {
         filter: Some(binding_filter(&query)?),

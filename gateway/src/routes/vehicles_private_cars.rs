@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
-use crate::list::ListQuery;
+use crate::list::{ExportQuery, ListQuery};
 use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::routes::vehicles::{EnergyType, FileRefBody, PlateColor, edge_enum};
@@ -268,7 +268,7 @@ async fn review_private_car(
 async fn export_private_cars(
     State(state): State<AppState>,
     principal: Principal,
-    query: ListQuery,
+    ExportQuery(query): ExportQuery,
 ) -> Result<OkWith<ExportRecordBody>, ApiError> {
     let request = pb::ExportPrivateCarsRequest {
         filter: Some(private_car_filter(&query)?),

@@ -28,6 +28,18 @@ describe('shared dialog defaults (spec §2)', () => {
     clock.mockRestore();
   });
 
+  it('takes the first click of a dialog opened again at once', async () => {
+    const onConfirm = vi.fn();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => 10_000);
+    const { rerender } = renderWithProviders(<AppDialog open title="T" onConfirm={onConfirm} />);
+    await userEvent.click(screen.getByRole('button', { name: '提 交' }));
+    rerender(<AppDialog open={false} title="T" onConfirm={onConfirm} />);
+    rerender(<AppDialog open title="T" onConfirm={onConfirm} />);
+    await userEvent.click(screen.getByRole('button', { name: '提 交' }));
+    expect(onConfirm).toHaveBeenCalledTimes(2);
+    clock.mockRestore();
+  });
+
   it('does not close on an outside click', async () => {
     const onCancel = vi.fn();
     renderWithProviders(<AppDialog open title="T" onCancel={onCancel} />);

@@ -1,5 +1,5 @@
 import { Button, Modal, type ModalProps } from 'antd';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DIALOG_DEBOUNCE_MS } from '@/config/constants';
 
@@ -21,6 +21,12 @@ export function AppDialog({ onConfirm, confirmText, cancelText, showFooter = tru
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const lastClick = useRef(0);
+  // The debounce drops a second click of one submission; a dialog opened
+  // again is a new one and takes its first click.
+  const { open } = rest;
+  useEffect(() => {
+    if (open) lastClick.current = 0;
+  }, [open]);
   const confirm = async () => {
     const now = Date.now();
     if (now - lastClick.current < DIALOG_DEBOUNCE_MS) return;

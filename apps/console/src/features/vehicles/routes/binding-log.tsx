@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
+import { BindingExportSlot } from '../components/toolbar-slots';
 import { LoadErrorBanner } from '@/components/load-error';
 import { formatTime } from '@/lib/format';
 import { BINDINGS_KEY, bindingQuery, listBindings, type BindingQuery, type VehicleBinding } from '../api/bindings';
@@ -44,6 +45,7 @@ export default function BindingLogPage() {
     <ListPage<VehicleBinding>
       testId="binding-log"
       {...list.listProps}
+      toolbar={<BindingExportSlot query={list.query} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1500, ...list.tableProps }}
     />

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { AppDialog } from '@/components/app-dialog';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
+import { PrivateCarExportSlot } from '../components/toolbar-slots';
 import { LoadErrorBanner } from '@/components/load-error';
 import { formatTime } from '@/lib/format';
 import { newIdempotencyKey } from '@/lib/idempotency';
@@ -211,9 +212,12 @@ export default function PrivateCarsPage({ startAdding = false }: { startAdding?:
       testId="private-cars"
       {...list.listProps}
       toolbar={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="private-car-add">
-          {p('add')}
-        </Button>
+        <Space>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="private-car-add">
+            {p('add')}
+          </Button>
+          <PrivateCarExportSlot query={list.query} />
+        </Space>
       }
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1800, ...list.tableProps }}

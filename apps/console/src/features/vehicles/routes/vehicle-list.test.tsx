@@ -55,3 +55,19 @@ describe('vehicle list (carFiles)', () => {
     expect(row.textContent).toContain('--');
   });
 });
+
+describe('vehicle list export', () => {
+  it('exports the filters the list shows, without its paging, and says where the file will be', async () => {
+    renderWithProviders(<VehicleListPage />, { route: '/carManagement/assetsData/carFiles?plate=粤BD12345&status=IN_SERVICE&page=3&size=50' });
+    await screen.findByText('粤BD12345');
+    fetchMock.mockImplementationOnce(() => ok({ id: 'r1', status: 1 }));
+    (await screen.findByTestId('export-button')).click();
+    await waitFor(() => expect(listCalls().some((u) => u.startsWith('/api/v1/vehicles/export'))).toBe(true));
+    const url = new URL(listCalls().find((u) => u.startsWith('/api/v1/vehicles/export')) as string, 'http://x');
+    expect(url.searchParams.getAll('plate')).toEqual(['粤BD12345']);
+    expect(url.searchParams.getAll('status')).toEqual(['IN_SERVICE']);
+    expect(url.searchParams.has('page')).toBe(false);
+    expect(url.searchParams.has('size')).toBe(false);
+    await screen.findByText('导出结果请到右上方个人信息下【导出记录】中查看下载结果');
+  });
+});

@@ -9,6 +9,7 @@ import { LoadErrorBanner } from '@/components/load-error';
 import { formatTime } from '@/lib/format';
 import { useOrgTreeOptions } from '../api/org-options';
 import { listVehicles, VEHICLE_LIST_KEY, vehicleQuery, type Vehicle, type VehicleQuery } from '../api/vehicles';
+import { VehicleExportSlot, VehicleImportSlot } from '../components/toolbar-slots';
 import { VehicleFormDialog } from '../components/vehicle-form-dialog';
 import { codeLabel, codeOptions, ENERGY_TYPES, kwh, USAGE_KINDS, VEHICLE_STATUSES, vehicleStatusColor } from '../components/vehicle-labels';
 
@@ -96,6 +97,8 @@ export default function VehicleListPage({ startAdding = false }: { startAdding?:
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})} data-testid="vehicle-add">
             {t('vehicles.add')}
           </Button>
+          <VehicleImportSlot />
+          <VehicleExportSlot query={list.query} />
           <Button onClick={() => navigate('/carManagement/assetsData/bindingLog')}>{t('vehicles.bindingLog')}</Button>
           <Button onClick={() => navigate('/carManagement/assetsData/addPrivateCar')}>{t('vehicles.privateCar.add')}</Button>
         </Space>
