@@ -57,6 +57,9 @@ trap cleanup EXIT
 export DATABASE_URL="$db_url" NATS_URL RUST_LOG="${RUST_LOG:-warn}"
 FLEETDESK_INTERNAL_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)"
 export FLEETDESK_INTERNAL_SIGNING_KEY FLEETDESK_DB_MAX_CONNECTIONS=16
+# One object store for every process, as the chart's shared volume: imports
+# are staged by the gateway and read by vehicle, exports the other way round.
+export FLEETDESK_OBJECT_STORE_DIR="$run_dir/objects"
 declare -A port
 for svc in auth org vehicle energy finance; do port[$svc]="$(free_port)"; done
 for svc in auth org vehicle energy finance; do
@@ -68,8 +71,7 @@ for svc in auth org vehicle energy finance; do
     eval "pid_$svc=$!"
 done
 http_port="$(free_port)"
-FLEETDESK_OBJECT_STORE_DIR="$run_dir/objects" \
-    "$bin" gateway --http-addr "127.0.0.1:$http_port" >"$run_dir/gateway.log" 2>&1 &
+"$bin" gateway --http-addr "127.0.0.1:$http_port" >"$run_dir/gateway.log" 2>&1 &
 pids+=($!)
 base="http://127.0.0.1:$http_port"
 wait_until 60 curl -fsS -o /dev/null "$base/readyz" || { tail -n 30 "$run_dir"/*.log >&2; die "stack not ready"; }
