@@ -132,10 +132,12 @@ row "(b) as a user reaching one organisation subtree" b_subtree ""
 
 # --- (c) export of the 100k-vehicle tenant vs COPY of the same rows --------
 demo_enterprise="$(psql "$db_url" -tAc "select id from org.enterprise where name = '演示物流有限公司'")"
+# The same rows as the export reads: every column of its select, the
+# organisation name from the replica, in its order (newest first).
 copy_seconds() {
     local t0 t1
     t0="$(date +%s.%N)"
-    psql "$db_url" -qc "\\copy (select v.plate_number, v.vin, v.brand, v.model, v.energy_type, v.battery_capacity_wh, v.org_id, v.usage_kind, v.status, v.register_time, v.lease_start_time, v.lease_end_time from vehicle.vehicle v where v.enterprise_id = '$demo_enterprise' order by v.created_at, v.id) to stdout" >/dev/null
+    psql "$db_url" -qc "\\copy (select v.id, v.org_id, coalesce((select o.name from vehicle.org_unit o where o.id = v.org_id), '') as org_name, v.created_by, v.updated_by, v.plate_number, v.plate_color, v.vin, v.engine_number, v.brand, v.model, v.category, v.energy_type, v.body_color, v.seat_count, v.rated_load_kg, v.curb_weight_kg, v.battery_capacity_wh, v.rated_range_km, v.ownership_type, v.status, v.register_time, v.licence_owner, v.licence_issue_time, v.inspection_expire_time, v.insurance_expire_time, v.terminal_id, v.terminal_sim, v.terminal_bound_at, v.driver_id, v.driver_name, v.usage_kind, v.usage_status, v.lease_start_time, v.lease_end_time, v.tags, v.licence_images, v.remark, v.created_at, v.updated_at from vehicle.vehicle v where v.enterprise_id = '$demo_enterprise' order by v.created_at desc, v.id desc) to stdout" >/dev/null
     t1="$(date +%s.%N)"
     awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
 }

@@ -4,6 +4,9 @@ use clap::{Parser, Subcommand};
 use fleetdesk_kit::config::{CommonConfig, DomainServiceConfig, ServiceConfig};
 use fleetdesk_kit::{Shutdown, telemetry};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "fleetdesk",

@@ -6,11 +6,11 @@
 //! in every other gateway.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use fleetdesk_kit::internal_token::Claims;
+use fleetdesk_kit::internal_token::{Claims, SignedToken};
 use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_kit::{ErrorCode, ServiceError, subjects};
 use fleetdesk_proto::auth::v1::{ResolveSessionRequest, SessionKind, SessionRevoked};
@@ -32,14 +32,18 @@ pub struct Principal {
     pub name: String,
     pub user_name: String,
     pub avatar_url: String,
-    pub roles: Vec<Role>,
-    pub permissions: HashSet<String>,
+    // Shared, not copied: a principal is cloned out of the cache on every request.
+    pub roles: Arc<Vec<Role>>,
+    pub permissions: Arc<HashSet<String>>,
     pub flags: EnterpriseFlags,
     /// How far the person's data reaches, as org computed it.
-    pub reach: ReachClaim,
+    pub reach: Arc<ReachClaim>,
     pub expires_at: DateTime<Utc>,
     /// The raw token, needed to end the session.
     pub token: String,
+    /// The internal token of calls made for this principal, signed once and
+    /// reused; a changed principal is evicted from the cache with it.
+    pub internal_token: Arc<SignedToken>,
 }
 
 /// A signed-in person, with or without an enterprise chosen.
@@ -80,7 +84,7 @@ impl Principal {
             ent: Some(self.enterprise_id.clone()),
             acc: Some(self.account_id.clone()),
             perms,
-            reach: Some(self.reach.clone()),
+            reach: Some(ReachClaim::clone(&self.reach)),
             iat: 0,
             exp: 0,
         }
@@ -238,12 +242,13 @@ async fn resolve_any(state: &AppState, token: &str) -> Result<Resolved, ServiceE
             name: principal.name,
             user_name: principal.user_name,
             avatar_url: principal.avatar_url,
-            roles: principal.roles,
-            permissions: principal.permission_values.into_iter().collect(),
+            roles: Arc::new(principal.roles),
+            permissions: Arc::new(principal.permission_values.into_iter().collect()),
             flags: principal.flags.unwrap_or_default(),
-            reach: reach_claim(principal.reach.as_ref()),
+            reach: Arc::new(reach_claim(principal.reach.as_ref())),
             expires_at,
             token: token.to_owned(),
+            internal_token: Arc::default(),
         })
     } else {
         Resolved::Personal(Person {
@@ -330,12 +335,13 @@ mod tests {
             name: String::new(),
             user_name: String::new(),
             avatar_url: String::new(),
-            roles: Vec::new(),
-            permissions: HashSet::new(),
+            roles: Arc::default(),
+            permissions: Arc::default(),
             flags: EnterpriseFlags::default(),
-            reach: ReachClaim::default(),
+            reach: Arc::default(),
             expires_at: Utc::now() + chrono::Duration::days(1),
             token: String::new(),
+            internal_token: Arc::default(),
         })
     }
 
@@ -350,7 +356,7 @@ mod tests {
         let Resolved::Enterprise(mut principal) = principal("a", "u1") else {
             unreachable!()
         };
-        principal.reach = reach_claim(Some(&reach));
+        principal.reach = Arc::new(reach_claim(Some(&reach)));
         let claims = principal.claims();
         assert_eq!(
             claims.reach,

@@ -107,7 +107,10 @@ impl AppState {
     /// A request made on behalf of a signed-in user in their enterprise. It
     /// carries the user's display name for the services' change logs.
     pub fn as_user<T>(&self, principal: &Principal, message: T) -> tonic::Request<T> {
-        let mut req = fleetdesk_kit::grpc::outgoing(message, &self.signer, &principal.claims());
+        let token = principal
+            .internal_token
+            .get_or_sign(&self.signer, || principal.claims());
+        let mut req = fleetdesk_kit::grpc::outgoing_signed(message, &token);
         req.metadata_mut().insert_bin(
             OPERATOR_NAME_KEY,
             tonic::metadata::MetadataValue::from_bytes(principal.name.as_bytes()),

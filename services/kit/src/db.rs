@@ -87,6 +87,9 @@ async fn open_pool(
     ]);
     let mut pool = PgPoolOptions::new()
         .max_connections(max_connections)
+        // No ping before each use: a round trip on every request, where a
+        // dead connection fails its query anyway and is dropped by the pool.
+        .test_before_acquire(false)
         .acquire_timeout(std::time::Duration::from_secs(10));
     if as_app {
         pool = pool.after_connect(|conn, _meta| {
@@ -104,17 +107,24 @@ async fn open_pool(
 }
 
 /// Begins a transaction acting for one tenant: tenant policies show and
-/// accept only that enterprise's rows.
+/// accept only that enterprise's rows. `begin` and the setting travel in one
+/// round trip (a uuid prints as hex and dashes only, so it is safe inline);
+/// on a cheap read, every round trip counts.
 pub async fn begin_tenant(
     pool: &PgPool,
     enterprise_id: uuid::Uuid,
 ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
-    let mut tx = pool.begin().await?;
-    sqlx::query("select set_config('app.enterprise_id', $1, true)")
-        .bind(enterprise_id.to_string())
-        .execute(&mut *tx)
-        .await?;
-    Ok(tx)
+    pool.begin_with(format!(
+        "begin; select set_config('app.enterprise_id', '{enterprise_id}', true)"
+    ))
+    .await
+}
+
+/// Ends a transaction that only read. Dropping it queues the rollback, which
+/// the pool's check of every released connection sends with its own round
+/// trip; awaiting a commit would cost one more round trip on every read.
+pub fn end_read(tx: sqlx::Transaction<'static, sqlx::Postgres>) {
+    drop(tx);
 }
 
 /// Begins a transaction for a service-level task that must cross tenants
@@ -122,11 +132,8 @@ pub async fn begin_tenant(
 pub async fn begin_service(
     pool: &PgPool,
 ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
-    let mut tx = pool.begin().await?;
-    sqlx::query("select set_config('app.scope', 'service', true)")
-        .execute(&mut *tx)
-        .await?;
-    Ok(tx)
+    pool.begin_with("begin; select set_config('app.scope', 'service', true)")
+        .await
 }
 
 /// Applies the kit's migrations and then the service's, in one history table

@@ -396,6 +396,8 @@ pub async fn retry(
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
     Text(String),
+    /// A fixed text, such as a code's label (no allocation per row).
+    Label(&'static str),
     Number(f64),
     Empty,
 }
@@ -990,18 +992,25 @@ fn write_workbook(
             }
             let target = sheet.as_deref_mut().expect("a sheet was just added");
             row_in_sheet += 1;
-            for (col, cell) in row.iter().enumerate() {
+            for (col, cell) in row.into_iter().enumerate() {
                 let col = u16::try_from(col).unwrap_or(u16::MAX);
                 match cell {
-                    Cell::Text(text) if text.chars().count() > MAX_CELL_CHARS => {
+                    // Bytes bound characters: count them only when it can matter.
+                    Cell::Text(text)
+                        if text.len() > MAX_CELL_CHARS
+                            && text.chars().count() > MAX_CELL_CHARS =>
+                    {
                         let cut: String = text.chars().take(MAX_CELL_CHARS).collect();
                         target.write_string(row_in_sheet, col, cut)?;
                     }
                     Cell::Text(text) => {
                         target.write_string(row_in_sheet, col, text)?;
                     }
+                    Cell::Label(text) => {
+                        target.write_string(row_in_sheet, col, text)?;
+                    }
                     Cell::Number(n) => {
-                        target.write_number(row_in_sheet, col, *n)?;
+                        target.write_number(row_in_sheet, col, n)?;
                     }
                     Cell::Empty => {}
                 }

@@ -2,6 +2,7 @@
 //! check; clients that send the token and the trace context.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -16,7 +17,7 @@ use crate::telemetry;
 
 /// The verified caller of a gRPC request, put there by [`authenticate`].
 #[derive(Debug, Clone)]
-pub struct Caller(pub Claims);
+pub struct Caller(pub Arc<Claims>);
 
 /// Interceptor that refuses calls without a valid internal token.
 pub fn authenticate(
@@ -61,7 +62,7 @@ pub type ExportJobGrpc = tonic::service::interceptor::InterceptedService<
 pub fn caller<T>(req: &Request<T>) -> Result<&Claims, ServiceError> {
     req.extensions()
         .get::<Caller>()
-        .map(|c| &c.0)
+        .map(|c| c.0.as_ref())
         .ok_or_else(ServiceError::unauthenticated)
 }
 
@@ -95,8 +96,13 @@ pub fn require_permission<T>(req: &Request<T>, permission: &str) -> Result<(), S
 
 /// An outgoing request carrying a signed internal token and the trace context.
 pub fn outgoing<T>(message: T, signer: &TokenSigner, claims: &Claims) -> Request<T> {
+    outgoing_signed(message, &signer.sign(claims))
+}
+
+/// [`outgoing`] with a token signed before (see `internal_token::SignedToken`).
+pub fn outgoing_signed<T>(message: T, token: &str) -> Request<T> {
     let mut req = Request::new(message);
-    let bearer = format!("Bearer {}", signer.sign(claims));
+    let bearer = format!("Bearer {token}");
     req.metadata_mut()
         .insert("authorization", bearer.parse().expect("token is ascii"));
     telemetry::inject_context(req.metadata_mut());

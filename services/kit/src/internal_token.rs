@@ -6,6 +6,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use ed25519_dalek::{Signature, Signer as _, SigningKey, Verifier as _, VerifyingKey};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use crate::reach::ReachClaim;
 
@@ -121,6 +123,7 @@ impl TokenSigner {
     pub fn verifier(&self) -> TokenVerifier {
         TokenVerifier {
             key: self.key.verifying_key(),
+            verified: Arc::default(),
         }
     }
 
@@ -141,10 +144,52 @@ impl TokenSigner {
 #[derive(Clone, Debug)]
 pub struct TokenVerifier {
     key: VerifyingKey,
+    verified: Arc<VerifiedTokens>,
+}
+
+/// Tokens that already verified, until they expire. A caller reuses its
+/// token for many calls (see [`SignedToken`]); checking the Ed25519
+/// signature and parsing the claims (with every permission) once per token
+/// instead of once per call is most of a cheap read's token cost.
+#[derive(Debug, Default)]
+struct VerifiedTokens(Mutex<HashMap<Box<str>, Arc<Claims>>>);
+
+/// Bounds the cache; past it, it starts again empty (tokens live a minute).
+const VERIFIED_CAPACITY: usize = 4096;
+
+impl VerifiedTokens {
+    fn get(&self, token: &str) -> Option<Arc<Claims>> {
+        self.0.lock().expect("token cache lock").get(token).cloned()
+    }
+
+    fn put(&self, token: &str, claims: Arc<Claims>) {
+        let mut tokens = self.0.lock().expect("token cache lock");
+        if tokens.len() >= VERIFIED_CAPACITY {
+            tokens.clear();
+        }
+        tokens.insert(token.into(), claims);
+    }
 }
 
 impl TokenVerifier {
-    pub fn verify(&self, token: &str) -> Result<Claims, TokenError> {
+    /// The claims of a valid, unexpired token.
+    pub fn verify(&self, token: &str) -> Result<Arc<Claims>, TokenError> {
+        let claims = match self.verified.get(token) {
+            Some(claims) => claims,
+            None => {
+                let claims = Arc::new(self.check(token)?);
+                self.verified.put(token, claims.clone());
+                claims
+            }
+        };
+        if claims.exp + LEEWAY_SECS < chrono::Utc::now().timestamp() {
+            return Err(TokenError::Expired);
+        }
+        Ok(claims)
+    }
+
+    /// Signature and shape, without the expiry.
+    fn check(&self, token: &str) -> Result<Claims, TokenError> {
         let mut parts = token.split('.');
         let (Some(header), Some(payload), Some(signature), None) =
             (parts.next(), parts.next(), parts.next(), parts.next())
@@ -163,13 +208,31 @@ impl TokenVerifier {
         self.key
             .verify(signing_input.as_bytes(), &Signature::from_bytes(&signature))
             .map_err(|_| TokenError::BadSignature)?;
-        let claims: Claims =
-            serde_json::from_slice(&B64.decode(payload).map_err(|_| TokenError::Malformed)?)
-                .map_err(|_| TokenError::Malformed)?;
-        if claims.exp + LEEWAY_SECS < chrono::Utc::now().timestamp() {
-            return Err(TokenError::Expired);
+        serde_json::from_slice(&B64.decode(payload).map_err(|_| TokenError::Malformed)?)
+            .map_err(|_| TokenError::Malformed)
+    }
+}
+
+/// A caller's signed token kept for reuse while it has more than half its
+/// life left: signing (claims JSON, base64, Ed25519) on every call cost more
+/// than the call's own work, and an unchanged token lets the callee skip
+/// verifying it again. Whoever holds the cell drops it when the claims change.
+#[derive(Debug, Default)]
+pub struct SignedToken(Mutex<Option<(Arc<str>, i64)>>);
+
+impl SignedToken {
+    /// The kept token, or a fresh one for `claims` signed by `signer`.
+    pub fn get_or_sign(&self, signer: &TokenSigner, claims: impl FnOnce() -> Claims) -> Arc<str> {
+        let now = chrono::Utc::now().timestamp();
+        let mut kept = self.0.lock().expect("signed token lock");
+        match &*kept {
+            Some((token, exp)) if now < exp - TOKEN_TTL_SECS / 2 => token.clone(),
+            _ => {
+                let token: Arc<str> = signer.sign(&claims()).into();
+                *kept = Some((token.clone(), now + TOKEN_TTL_SECS));
+                token
+            }
         }
-        Ok(claims)
     }
 }
 

@@ -55,13 +55,13 @@ pub struct UserRow {
 }
 
 pub(crate) const SELECT: &str = "select m.id, m.enterprise_id, m.account_id, m.name, m.user_name, m.phone, m.org_id, \
-     coalesce(o.name, '') as org_name, m.data_scope_kind, m.data_scope_org_ids, m.status, m.avatar_url, \
+     coalesce((select o.name from org_unit o where o.id = m.org_id), '') as org_name, m.data_scope_kind, m.data_scope_org_ids, m.status, m.avatar_url, \
      m.created_at, \
      coalesce((select array_agg(r.id order by r.name, r.id) from member_role mr join role r on r.id = mr.role_id \
                where mr.member_id = m.id), '{}') as role_ids, \
      coalesce((select array_agg(r.name order by r.name, r.id) from member_role mr join role r on r.id = mr.role_id \
                where mr.member_id = m.id), '{}') as role_names \
-     from member m left join org_unit o on o.id = m.org_id";
+     from member m";
 
 pub fn user_pb(row: &UserRow) -> pb::User {
     pb::User {

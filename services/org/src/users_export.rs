@@ -236,11 +236,11 @@ impl ExportKind for UsersExport {
                 None => (None, None),
             };
             let sql = format!(
-                "select m.id, m.user_name, m.name, m.phone, coalesce(o.name, '') as org_name, \
+                "select m.id, m.user_name, m.name, m.phone, coalesce((select o.name from org_unit o where o.id = m.org_id), '') as org_name, \
                  coalesce((select array_agg(r.name order by r.name, r.id) from member_role mr \
                    join role r on r.id = mr.role_id where mr.member_id = m.id), '{{}}') as role_names, \
                  m.status, m.created_at \
-                 from member m left join org_unit o on o.id = m.org_id \
+                 from member m \
                  where {} and ($10::timestamptz is null or (m.created_at, m.id) > ($10, $11)) \
                  order by m.created_at, m.id limit $12",
                 conditions()

@@ -110,7 +110,7 @@ async fn catch_up(org_app: &PgPool, replica: &PgPool) -> usize {
         });
         request
             .extensions_mut()
-            .insert(Caller(Claims::service("replica-test")));
+            .insert(Caller(std::sync::Arc::new(Claims::service("replica-test"))));
         let page = unit_events::snapshot(org_app, request).await.unwrap();
         let units: Vec<ReplicaUnit> = page
             .units

@@ -10,7 +10,7 @@
 //! Asia/Shanghai, money in yuan with two decimals from integer fen) and the
 //! worker that runs every kind.
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Datelike, FixedOffset, Timelike, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::{self, Cell, ExportWorker, JobScope, NewExport};
 use fleetdesk_kit::files::FileStore;
@@ -135,20 +135,28 @@ fn shanghai() -> FixedOffset {
 }
 
 /// A date as the operator's calendar shows it (Asia/Shanghai), e.g. 2026-11-23.
+/// (Written field by field: a strftime pattern is parsed again on every
+/// call, a visible share of a 100,000-row export.)
 pub fn day(at: Option<DateTime<Utc>>) -> Cell {
     at.map_or(Cell::Empty, |t| {
-        Cell::Text(t.with_timezone(&shanghai()).format("%Y-%m-%d").to_string())
+        let t = t.with_timezone(&shanghai());
+        Cell::Text(format!("{:04}-{:02}-{:02}", t.year(), t.month(), t.day()))
     })
 }
 
 /// A moment in Asia/Shanghai, e.g. 2026-11-23 08:30:00.
 pub fn moment(at: Option<DateTime<Utc>>) -> Cell {
     at.map_or(Cell::Empty, |t| {
-        Cell::Text(
-            t.with_timezone(&shanghai())
-                .format("%Y-%m-%d %H:%M:%S")
-                .to_string(),
-        )
+        let t = t.with_timezone(&shanghai());
+        Cell::Text(format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            t.year(),
+            t.month(),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        ))
     })
 }
 
@@ -180,7 +188,7 @@ pub fn label<T>(code: Option<i16>, name_of: impl Fn(T) -> &'static str) -> Cell
 where
     T: TryFrom<i16, Error = crate::codes::UnknownCode>,
 {
-    crate::codes::optional::<T>(code).map_or(Cell::Empty, |v| Cell::from(name_of(v)))
+    crate::codes::optional::<T>(code).map_or(Cell::Empty, |v| Cell::Label(name_of(v)))
 }
 
 /// A time range filter as the record shows it: `[start, end)` in RFC 3339.

@@ -5,7 +5,7 @@
 use chrono::{Duration, Utc};
 use fleetdesk_kit::convert::{datetime, id};
 use fleetdesk_kit::list::Paging;
-use fleetdesk_kit::{ErrorCode, ServiceError};
+use fleetdesk_kit::{ErrorCode, ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
 use tonic::Request;
 
@@ -27,7 +27,7 @@ pub async fn list(
     let mut query = convert::query(filter)?;
     query.org_ids = vehicles::store::org_subtrees(&mut tx, query.org_ids).await?;
     let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::ListVehicleBindingsResponse {
         bindings: rows
             .into_iter()

@@ -5,7 +5,7 @@
 use fleetdesk_kit::convert::id;
 use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
-use fleetdesk_kit::{ServiceError, grpc};
+use fleetdesk_kit::{ServiceError, db, grpc};
 use fleetdesk_proto::vehicle::v1 as pb;
 use tonic::Request;
 use uuid::Uuid;
@@ -31,7 +31,7 @@ pub async fn list(
     let mut query = convert::query(filter)?;
     query.org_ids = vehicles::store::org_subtrees(&mut tx, query.org_ids).await?;
     let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::ListDriversResponse {
         drivers: rows
             .into_iter()
@@ -48,7 +48,7 @@ pub async fn get(
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let driver_id = id(&req.get_ref().driver_id)?;
     let row = store::get(&mut tx, &actor, driver_id).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::GetDriverResponse {
         driver: Some(convert::driver(row, actor.enterprise_id)),
     })

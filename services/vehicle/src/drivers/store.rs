@@ -16,12 +16,12 @@ use crate::grpc::Actor;
 /// currently bound to the driver (kept on the vehicle by the binding log).
 ///
 /// The organisation name comes from the org_unit replica, so renames show at once.
-const SELECT: &str = "select d.id, d.org_id, coalesce(o.name, '') as org_name, d.created_by, d.updated_by, \
+const SELECT: &str = "select d.id, d.org_id, coalesce((select o.name from org_unit o where o.id = d.org_id), '') as org_name, d.created_by, d.updated_by, \
      d.name, d.phone, d.id_number, d.employee_no, d.licence_class, d.licence_first_issue_time, \
      d.licence_expire_time, d.address, d.licence_front, d.licence_back, d.id_card_front, \
      d.id_card_back, d.status, d.hire_time, d.remark, d.created_at, d.updated_at, \
      bv.id as bound_vehicle_id, bv.plate_number as bound_plate_number \
-     from driver d left join org_unit o on o.id = d.org_id \
+     from driver d \
      left join lateral (select v.id, v.plate_number from vehicle v \
         where v.enterprise_id = d.enterprise_id and v.driver_id = d.id \
         order by v.id limit 1) bv on true";

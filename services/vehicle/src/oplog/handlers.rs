@@ -1,9 +1,9 @@
 //! ListOperationLogs: the log of one vehicle, driver or usage record, for the
 //! caller allowed to open that object's detail page.
 
-use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::id;
 use fleetdesk_kit::list::Paging;
+use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
 use tonic::Request;
 
@@ -45,7 +45,7 @@ pub async fn list(
         }
     }
     let (rows, total) = store::list(&mut tx, &actor, business, business_id, paging).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::ListOperationLogsResponse {
         entries: rows.into_iter().map(convert::entry).collect(),
         page: Some(paging.info(total)),

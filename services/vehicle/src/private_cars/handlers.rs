@@ -1,10 +1,10 @@
 //! Private-car RPCs: list, register (idempotent), review. Approval creates
 //! the car's vehicle row in the same transaction.
 
-use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::id;
 use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
+use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
 use tonic::Request;
 use uuid::Uuid;
@@ -30,7 +30,7 @@ pub async fn list(
     let mut query = convert::query(filter)?;
     query.org_ids = vehicles::store::org_subtrees(&mut tx, query.org_ids).await?;
     let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::ListPrivateCarsResponse {
         private_cars: rows
             .into_iter()

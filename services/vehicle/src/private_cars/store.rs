@@ -11,11 +11,11 @@ use crate::grpc::Actor;
 use crate::vehicles::store::conflict;
 
 // The organisation name comes from the org_unit replica.
-const SELECT: &str = "select p.id, p.org_id, coalesce(o.name, '') as org_name, p.created_by, p.vehicle_id, \
+const SELECT: &str = "select p.id, p.org_id, coalesce((select o.name from org_unit o where o.id = p.org_id), '') as org_name, p.created_by, p.vehicle_id, \
      p.plate_number, p.plate_color, p.vin, p.brand, p.model, p.energy_type, p.owner_driver_id, \
      p.owner_name, p.owner_phone, p.allowance_fen_per_km, p.status, p.reject_reason, \
      p.licence_images, p.insurance_images, p.remark, p.reviewed_by, p.created_at, p.updated_at \
-     from private_car p left join org_unit o on o.id = p.org_id";
+     from private_car p";
 
 #[derive(Debug, Clone, FromRow)]
 pub struct PrivateCarRow {

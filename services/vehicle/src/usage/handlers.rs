@@ -5,10 +5,10 @@
 //! vehicle's copy of its open record.
 
 use chrono::Utc;
-use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::{datetime, id};
 use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
+use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
 use sqlx::PgConnection;
 use tonic::Request;
@@ -33,7 +33,7 @@ pub async fn list(
     let mut query = convert::query(filter)?;
     query.org_ids = vehicles::store::org_subtrees(&mut tx, query.org_ids).await?;
     let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::ListUsageRecordsResponse {
         records: rows
             .into_iter()
@@ -50,7 +50,7 @@ pub async fn get(
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let record_id = id(&req.get_ref().usage_record_id)?;
     let row = store::get(&mut tx, &actor, record_id, false).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::GetUsageRecordResponse {
         record: Some(convert::record(row, actor.enterprise_id)),
     })

@@ -12,7 +12,7 @@ use crate::grpc::Actor;
 use crate::vehicles::domain::{UsageKind, UsageStatus};
 
 /// The organisation name comes from the org_unit replica, so renames show at once.
-const SELECT: &str = "select u.id, u.org_id, coalesce(o.name, '') as org_name, u.created_by, u.updated_by, \
+const SELECT: &str = "select u.id, u.org_id, coalesce((select o.name from org_unit o where o.id = u.org_id), '') as org_name, u.created_by, u.updated_by, \
      u.vehicle_id, u.plate_number, u.vin, u.kind, u.state, u.contract_no, u.counterparty, \
      u.start_time, u.end_time, u.monthly_rent_fen, u.deposit_fen, u.term_months, u.payment_day, \
      u.return_time, u.price_fen, u.purchase_tax_fen, u.invoice_no, u.delivery_time, \
@@ -20,7 +20,7 @@ const SELECT: &str = "select u.id, u.org_id, coalesce(o.name, '') as org_name, u
      u.down_payment_fen, u.monthly_payment_fen, u.total_price_fen, u.final_payment_fen, \
      u.paid_periods, u.overdue_periods, u.ownership_transfer_time, u.attachments, u.remark, \
      u.ended_at, u.created_at, u.updated_at \
-     from usage_record u left join org_unit o on o.id = u.org_id";
+     from usage_record u";
 
 #[derive(Debug, Clone, FromRow)]
 pub struct UsageRow {

@@ -2,10 +2,10 @@
 //! transaction under the caller's reach.
 
 use chrono::Utc;
-use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::id;
 use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
+use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
 use sqlx::PgConnection;
 use tonic::Request;
@@ -32,7 +32,7 @@ pub async fn list(
     let order = convert::order(sort);
     let rows = store::list(&mut tx, &actor, &query, order, paging).await?;
     let total = store::count(&mut tx, &actor, &query).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::ListVehiclesResponse {
         vehicles: rows
             .into_iter()
@@ -49,7 +49,7 @@ pub async fn get(
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let vehicle_id = id(&req.get_ref().vehicle_id)?;
     let row = store::get(&mut tx, &actor, vehicle_id, false).await?;
-    tx.commit().await?;
+    db::end_read(tx);
     Ok(pb::GetVehicleResponse {
         vehicle: Some(convert::vehicle(row, actor.enterprise_id)),
     })

@@ -12,8 +12,10 @@ use super::domain::{self, VehicleDraft};
 use crate::grpc::Actor;
 
 /// Columns of a vehicle row as the list and detail read it; the
-/// organisation name comes from the org_unit replica, so renames show at once.
-const SELECT: &str = "select v.id, v.org_id, coalesce(o.name, '') as org_name, v.created_by, v.updated_by, \
+/// organisation name comes from the org_unit replica, so renames show at
+/// once. A subquery, not a join: one key lookup per returned row, where a
+/// generic plan of the join scanned every tenant's units on each page.
+const SELECT: &str = "select v.id, v.org_id, coalesce((select o.name from org_unit o where o.id = v.org_id), '') as org_name, v.created_by, v.updated_by, \
      v.plate_number, v.plate_color, v.vin, v.engine_number, v.brand, v.model, v.category, \
      v.energy_type, v.body_color, v.seat_count, v.rated_load_kg, v.curb_weight_kg, \
      v.battery_capacity_wh, v.rated_range_km, v.ownership_type, v.status, v.register_time, \
@@ -21,7 +23,7 @@ const SELECT: &str = "select v.id, v.org_id, coalesce(o.name, '') as org_name, v
      v.terminal_id, v.terminal_sim, v.terminal_bound_at, v.driver_id, v.driver_name, \
      v.usage_kind, v.usage_status, v.lease_start_time, v.lease_end_time, v.tags, \
      v.licence_images, v.remark, v.created_at, v.updated_at \
-     from vehicle v left join org_unit o on o.id = v.org_id";
+     from vehicle v";
 
 #[derive(Debug, Clone, FromRow)]
 pub struct VehicleRow {
