@@ -997,8 +997,7 @@ fn write_workbook(
                 match cell {
                     // Bytes bound characters: count them only when it can matter.
                     Cell::Text(text)
-                        if text.len() > MAX_CELL_CHARS
-                            && text.chars().count() > MAX_CELL_CHARS =>
+                        if text.len() > MAX_CELL_CHARS && text.chars().count() > MAX_CELL_CHARS =>
                     {
                         let cut: String = text.chars().take(MAX_CELL_CHARS).collect();
                         target.write_string(row_in_sheet, col, cut)?;
