@@ -103,11 +103,14 @@ describe('shell for demo (every permission)', () => {
     await page.goto('/systemSetting/roleManagement');
     await page.getByTestId('sidebar').getByText('组织管理').click();
     await page.waitForURL('**/systemSetting/orgManagement');
+    // The URL changes before the tab bar re-renders: wait for its tab to be the active one.
     await page.waitForFunction(() => {
       const el = document.querySelector('.fd-tabs__strip');
-      const tab = el?.querySelector('.is-active')?.getBoundingClientRect();
+      const active = el?.querySelector('.is-active');
+      const tab = active?.getBoundingClientRect();
       const bar = el?.getBoundingClientRect();
-      return !!tab && !!bar && tab.left >= bar.left - 1 && tab.right <= bar.right + 1;
+      return active?.getAttribute('data-path') === '/systemSetting/orgManagement' &&
+        !!tab && !!bar && tab.left >= bar.left - 1 && tab.right <= bar.right + 1;
     });
     assert.equal(await page.locator('.fd-tabs__strip .is-active').getAttribute('data-path'), '/systemSetting/orgManagement');
     await screenshot(page, 'tab-bar-overflow');
