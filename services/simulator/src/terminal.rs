@@ -233,7 +233,8 @@ impl Terminal {
                     manufacturer: "FLEETSIM".into(),
                     model: "FD-808-SIM".into(),
                     terminal_id: self.vehicle.terminal_id.clone(),
-                    plate_color: 3,
+                    // JT/T 697.7: 5 green (new-energy plates).
+                    plate_color: 5,
                     plate: self.vehicle.plate.clone(),
                 }))
                 .await?;
