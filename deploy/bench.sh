@@ -196,3 +196,13 @@ for ((round = 1; round <= ROUNDS; round++)); do
 done
 awk -v l="(d) import of $IMPORT_ROWS vehicle rows (xlsx, one transaction)" -v s="$import_total" -v k="$ROUNDS" -v n="$IMPORT_ROWS" \
     'BEGIN{printf "%-58s %9.2f %9.0f\n", l, s/k, n*k/s}'
+
+# --- (e) JT/T 808 frames decoded and published, one core ------------------
+# A private nats-server, so 100,000s of bench fixes never reach the stack's
+# telemetry stream (and its ingest).
+nats_bin="$(command -v nats-server || echo /usr/sbin/nats-server)"
+jt808_port="$(free_port)"
+"$nats_bin" -a 127.0.0.1 -p "$jt808_port" -js -sd "$run_dir/nats-jt808" >"$run_dir/nats-jt808.log" 2>&1 &
+pids+=($!)
+wait_until 10 bash -c "exec 3<>/dev/tcp/127.0.0.1/$jt808_port" || die "bench nats-server did not start"
+"$bench_bin" jt808 --nats-url "nats://127.0.0.1:$jt808_port" --frames "${BENCH_JT808_FRAMES:-100000}" --rounds "$ROUNDS"

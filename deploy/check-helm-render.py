@@ -96,6 +96,13 @@ def check_deployment(d: dict, config: dict) -> None:
         if (ready.get("grpc") or {}).get("port") != 50051:
             problem(d, "readiness probe is not gRPC health on 50051")
         need = {"FLEETDESK_GRPC_ADDR", "DATABASE_URL", "FLEETDESK_INTERNAL_SIGNING_KEY"}
+    elif component == "telematics":
+        if ports != {"jt808": 8808}:
+            problem(d, f"ports {ports} are not jt808:8808")
+        for name, probe in (("liveness", live), ("readiness", ready)):
+            if (probe.get("tcpSocket") or {}).get("port") != 8808:
+                problem(d, f"{name} probe is not a TCP connect on 8808")
+        need = {"FLEETDESK_JT808_ADDR", "FLEETDESK_INTERNAL_SIGNING_KEY"}
     else:
         problem(d, f"unknown component {component!r}")
         return

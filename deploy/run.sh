@@ -24,7 +24,14 @@ cat >&2 <<MSG
     demo_multi  both enterprises: choose one on /selectNet
   Phone sign-in: 13800000001..4; codes appear at /api/v1/dev/sms-outbox?phone=…
   QR sign-in: the local WeCom stand-in lists the demo users to pick.
+  Terminals: JT/T 808 on ${FLEETDESK_JT808_ADDR:-127.0.0.1:8808}, the demo fleet simulated.
   Ctrl-C stops it.
 
 MSG
-exec "$(fleetdesk_bin)" all --demo --http-addr "$addr"
+# The device edge runs inside `all`; simulated terminals drive the demo fleet.
+jt808="${FLEETDESK_JT808_ADDR:-127.0.0.1:8808}"
+export FLEETDESK_JT808_ADDR="$jt808"
+"$(fleetdesk_bin)" simulate --vehicles "${FLEETDESK_SIMULATE_VEHICLES:-2000}" --edge-addr "$jt808" &
+sim_pid=$!
+trap 'kill "$sim_pid" 2>/dev/null || true' EXIT
+"$(fleetdesk_bin)" all --demo --http-addr "$addr"

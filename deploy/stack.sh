@@ -54,7 +54,7 @@ fleetdesk_bin() {
 # in the background; sets STACK_PID; waits until /readyz answers.
 start_stack() {
     local addr="$1" db="$2" logfile="$3"
-    DATABASE_URL="$(database_url "$db")" NATS_URL="$NATS_URL" \
+    DATABASE_URL="$(database_url "$db")" NATS_URL="$NATS_URL" FLEETDESK_JT808_ADDR="${FLEETDESK_JT808_ADDR:-127.0.0.1:0}" \
         FLEETDESK_CONSOLE_DIR="$REPO/dist/apps/console" FLEETDESK_LOG_FORMAT="${FLEETDESK_LOG_FORMAT:-text}" \
         "$(fleetdesk_bin)" all --demo --http-addr "$addr" >"$logfile" 2>&1 &
     STACK_PID=$!

@@ -150,6 +150,8 @@ pub struct StackParts {
     pub object_store_dir: std::path::PathBuf,
     /// The gateway's browser policy.
     pub edge: fleetdesk_gateway::EdgeSettings,
+    /// Where the JT/T 808 edge listens; a free loopback port when `None`.
+    pub jt808_addr: Option<String>,
 }
 
 /// A running all-in-one stack: every service on a loopback port, the gateway in front.
@@ -159,6 +161,8 @@ pub struct Stack {
     pub grpc_ports: Vec<(&'static str, u16)>,
     /// Set when the stack plays WeCom itself (development without a corp id).
     pub wecom: Option<WeComStandIn>,
+    /// The port terminals connect to (JT/T 808).
+    pub jt808_port: u16,
     tasks: JoinSet<anyhow::Result<()>>,
 }
 
@@ -179,6 +183,7 @@ impl Stack {
             console_dir,
             object_store_dir,
             edge: fleetdesk_gateway::EdgeSettings::default(),
+            jt808_addr: None,
         };
         Stack::start_with(common, parts, http_addr, shutdown).await
     }
@@ -196,6 +201,7 @@ impl Stack {
             console_dir,
             object_store_dir,
             edge,
+            jt808_addr,
         } = parts;
         let signer: TokenSigner = common.signer()?;
         let mut tasks = JoinSet::new();
@@ -278,6 +284,21 @@ impl Stack {
                 .await?;
         let url = |port: u16| format!("http://127.0.0.1:{port}");
         org.use_auth(&url(auth.port()))?;
+        // The device edge asks vehicle's terminal directory, as in a deployment.
+        let telematics = fleetdesk_telematics::Application::build(
+            &fleetdesk_telematics::Config::with_defaults(
+                common.clone(),
+                url(vehicle.port()),
+                object_store_dir.clone(),
+                jt808_addr.unwrap_or_else(|| "127.0.0.1:0".to_owned()),
+            ),
+            fleetdesk_telematics::directory::grpc::GrpcDirectory::new(
+                &url(vehicle.port()),
+                signer.clone(),
+            )?,
+        )
+        .await?;
+        let jt808_port = telematics.port();
         let grpc_ports = vec![
             ("auth", auth.port()),
             ("org", org.port()),
@@ -313,11 +334,13 @@ impl Stack {
         tasks.spawn(vehicle.run_until_stopped(shutdown.clone()));
         tasks.spawn(energy.run_until_stopped(shutdown.clone()));
         tasks.spawn(finance.run_until_stopped(shutdown.clone()));
+        tasks.spawn(telematics.run_until_stopped(shutdown.clone()));
         tasks.spawn(gateway.run_until_stopped(shutdown));
         Ok(Stack {
             http_addr,
             grpc_ports,
             wecom: standin,
+            jt808_port,
             tasks,
         })
     }

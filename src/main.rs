@@ -44,6 +44,9 @@ enum Target {
         sign_in: fleetdesk::SignInConfig,
         #[command(flatten)]
         edge: fleetdesk_gateway::EdgeSettings,
+        /// Address the JT/T 808 device edge listens on (terminals, the simulator).
+        #[arg(long, env = "FLEETDESK_JT808_ADDR", default_value = "127.0.0.1:8808")]
+        jt808_addr: String,
     },
     /// The edge HTTP gateway.
     Gateway(fleetdesk_gateway::Config),
@@ -57,6 +60,11 @@ enum Target {
     Energy(ServiceConfig),
     /// The finance service.
     Finance(ServiceConfig),
+    /// The JT/T 808 device edge (terminals over TCP → the telemetry stream).
+    Telematics(fleetdesk_telematics::Config),
+    /// Simulated vehicle terminals speaking JT/T 808 to the edge, for the
+    /// vehicles with a bound terminal in the database.
+    Simulate(fleetdesk_simulator::Config),
     /// Create the database if needed and apply every service's migrations.
     Migrate {
         #[command(flatten)]
@@ -104,6 +112,8 @@ impl Target {
             Target::Vehicle(_) => "fleetdesk-vehicle",
             Target::Energy(_) => "fleetdesk-energy",
             Target::Finance(_) => "fleetdesk-finance",
+            Target::Telematics(_) => "fleetdesk-telematics",
+            Target::Simulate(_) => "fleetdesk-simulate",
             Target::Migrate { .. } => "fleetdesk-migrate",
             Target::Seed { .. } => "fleetdesk-seed",
             Target::Openapi => "fleetdesk-openapi",
@@ -139,6 +149,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             demo,
             sign_in,
             edge,
+            jt808_addr,
         } => {
             if demo {
                 fleetdesk::migrate(&common).await?;
@@ -150,6 +161,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 console_dir,
                 object_store_dir,
                 edge,
+                jt808_addr: Some(jt808_addr),
             };
             let stack =
                 fleetdesk::Stack::start_with(common, parts, &http_addr, shutdown.clone()).await?;
@@ -201,6 +213,18 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 .run_until_stopped(shutdown)
                 .await
         }
+        Target::Telematics(config) => {
+            let signer = config.common.signer()?;
+            let directory = fleetdesk_telematics::directory::grpc::GrpcDirectory::new(
+                &config.vehicle_url,
+                signer,
+            )?;
+            fleetdesk_telematics::Application::build(&config, directory)
+                .await?
+                .run_until_stopped(shutdown)
+                .await
+        }
+        Target::Simulate(config) => fleetdesk_simulator::run(config, shutdown).await,
         Target::Migrate { common } => fleetdesk::migrate(&common).await,
         Target::Seed { common, vehicles } => {
             fleetdesk::seed(&common).await?;

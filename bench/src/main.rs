@@ -5,6 +5,8 @@
 //! out. `baseline` serves a fixed JSON body of the size of the answer being
 //! measured: no auth, no gRPC, no database — the floor the gateway stands on.
 
+mod jt808;
+
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
@@ -38,6 +40,21 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// (e) JT/T 808 location frames decoded and published (acked) on one
+    /// core, against raw JetStream publishes of the same bytes.
+    Jt808 {
+        /// NATS server (JetStream) to publish to; best a private one.
+        #[arg(long)]
+        nats_url: String,
+        /// Frames per round.
+        #[arg(long, default_value_t = 100_000)]
+        frames: usize,
+        /// Terminals publishing at once (each waits for its ack).
+        #[arg(long, default_value_t = 256)]
+        connections: usize,
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+    },
 }
 
 #[tokio::main]
@@ -50,6 +67,16 @@ async fn main() -> std::io::Result<()> {
             remark,
             out,
         } => write_import_file(rows, &org, &remark, &out).map_err(std::io::Error::other),
+        Command::Jt808 {
+            nats_url,
+            frames,
+            connections,
+            rounds,
+        } => tokio::task::spawn_blocking(move || {
+            jt808::run(&nats_url, frames, connections.max(1), rounds.max(1))
+        })
+        .await?
+        .map_err(std::io::Error::other),
     }
 }
 

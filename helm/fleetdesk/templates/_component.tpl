@@ -4,7 +4,8 @@ One shape for every component. templates/<component>/*.yaml call these with
 component (or the feature) is disabled.
 
 The gateway listens for HTTP on 8080 (port name http); the services listen for
-gRPC on 50051 (port name grpc).
+gRPC on 50051 (port name grpc); telematics listens for JT/T 808 terminals on
+TCP 8808 (port name jt808).
 */}}
 
 {{- define "fleetdesk.deployment" -}}
@@ -12,6 +13,7 @@ gRPC on 50051 (port name grpc).
 {{- $c := .component }}
 {{- $v := index $ctx.Values $c }}
 {{- $gateway := eq $c "gateway" }}
+{{- $edge := eq $c "telematics" }}
 {{- if $v.enabled }}
 apiVersion: apps/v1
 kind: Deployment
@@ -67,6 +69,10 @@ spec:
             - name: http
               containerPort: 8080
               protocol: TCP
+            {{- else if $edge }}
+            - name: jt808
+              containerPort: 8808
+              protocol: TCP
             {{- else }}
             - name: grpc
               containerPort: 50051
@@ -87,6 +93,11 @@ spec:
               value: {{ $ctx.Values.gateway.mapTileOrigin | quote }}
             - name: FLEETDESK_TRUST_FORWARDED_FOR
               value: {{ $ctx.Values.gateway.trustForwardedFor | quote }}
+            {{- else if $edge }}
+            - name: FLEETDESK_JT808_ADDR
+              value: "0.0.0.0:8808"
+            - name: FLEETDESK_JT808_MAX_CONNECTIONS
+              value: {{ $ctx.Values.telematics.maxConnections | quote }}
             {{- else }}
             - name: FLEETDESK_GRPC_ADDR
               value: "0.0.0.0:50051"
@@ -159,7 +170,7 @@ spec:
 {{- $c := .component }}
 {{- $v := index $ctx.Values $c }}
 {{- if $v.enabled }}
-{{- $port := ternary "http" "grpc" (eq $c "gateway") }}
+{{- $port := ternary "http" (ternary "jt808" "grpc" (eq $c "telematics")) (eq $c "gateway") }}
 apiVersion: v1
 kind: Service
 metadata:
@@ -270,6 +281,14 @@ spec:
         - port: http
           protocol: TCP
       {{- with $ctx.Values.networkPolicy.gatewayFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- else if eq $c "telematics" }}
+    - ports:
+        - port: jt808
+          protocol: TCP
+      {{- with $ctx.Values.networkPolicy.terminalsFrom }}
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}

@@ -6,7 +6,7 @@ the others with the root context.
 
 {{/* The components, in start order: the gateway first, then the services. */}}
 {{- define "fleetdesk.components" -}}
-gateway auth org vehicle energy finance
+gateway auth org vehicle energy finance telematics
 {{- end }}
 
 {{/* The gRPC services: every component but the gateway. */}}

@@ -24,3 +24,28 @@ pub const EXPORT_ALL: &str = "fleetdesk.*.export.*";
 pub fn export(domain: &str, verb: &str) -> String {
     format!("fleetdesk.{domain}.export.{verb}")
 }
+
+/// `telematics.v1.VehicleCommand` (core NATS request, answered with
+/// `CommandDelivery`): a command for the terminal with this phone (SIM,
+/// without zero padding). Only the edge holding its connection subscribes.
+pub fn telematics_command(phone: &str) -> String {
+    format!("telematics.command.{phone}")
+}
+
+/// Every subject of the telemetry stream (`telematics.v1` messages).
+pub const TELEMETRY_ALL: &str = "telemetry.>";
+
+/// `telematics.v1.Fix`: a vehicle's position reports.
+pub fn telemetry_fix(enterprise_id: &str, vehicle_id: &str) -> String {
+    format!("telemetry.{enterprise_id}.{vehicle_id}")
+}
+
+/// `telematics.v1.CommandResult`: what a vehicle's terminal did with a command.
+pub fn telemetry_command(enterprise_id: &str, vehicle_id: &str) -> String {
+    format!("telemetry.{enterprise_id}.{vehicle_id}.command")
+}
+
+/// `telematics.v1.MediaStored`: a photo or clip of a vehicle, in the object store.
+pub fn telemetry_media(enterprise_id: &str, vehicle_id: &str) -> String {
+    format!("telemetry.{enterprise_id}.{vehicle_id}.media")
+}

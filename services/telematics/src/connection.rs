@@ -4,25 +4,41 @@
 //! Every limit is per connection: frame size, reassembly buffer, message rate
 //! and idle time. A malformed frame is counted and dropped; it never ends the
 //! connection, but a terminal that keeps flooding is cut off.
+//!
+//! While a terminal is authenticated its connection also takes the platform's
+//! commands for it (core NATS requests on `telematics.command.<phone>`):
+//! each becomes a 0x8500 on the socket, and the terminal's answers to it
+//! (0x0001, then 0x0500) become command results on the telemetry stream.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use chrono::Utc;
+use fleetdesk_kit::files::{self, FileStore};
+use fleetdesk_kit::subjects;
+use fleetdesk_proto::telematics::v1 as pb;
+use futures::StreamExt as _;
+use prost::Message as _;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
 use crate::directory::{Binding, Directory, Registered};
 use crate::jt808::header::{Header, Version};
-use crate::jt808::message::{Ack, PlatformMessage, TerminalMessage, frame};
+use crate::jt808::message::{Ack, Media, PlatformMessage, TerminalMessage, frame};
 use crate::jt808::packets::Reassembler;
-use crate::jt808::{FrameDecoder, id};
-use crate::publish::Publisher;
+use crate::jt808::{FrameDecoder, Location, id};
+use crate::publish::{self, Publisher};
 
 /// What every connection shares.
 #[derive(Debug)]
 pub(crate) struct Edge<D> {
     pub directory: D,
     pub publisher: Publisher,
+    /// Core NATS: the command subscriptions and their replies.
+    pub nats: async_nats::Client,
+    /// Where uploaded photos go.
+    pub files: FileStore,
     pub idle: Duration,
     pub max_messages_per_sec: u32,
 }
@@ -32,7 +48,12 @@ enum Session {
     /// Connected; may register or authenticate.
     Anonymous,
     /// Authenticated: reports go to this vehicle.
-    Bound { terminal: String, binding: Binding },
+    Bound {
+        terminal: String,
+        binding: Binding,
+        /// The authentication's header: the version and phone to answer in.
+        header: Header,
+    },
 }
 
 /// Token bucket: `rate` messages a second, bursts of twice that.
@@ -68,6 +89,17 @@ impl RateLimit {
 
 /// Malformed or refused frames after which a connection is closed.
 const MAX_STRIKES: u32 = 100;
+/// Commands awaiting the terminal's answers on one connection; past it the
+/// oldest is forgotten (vehicle times it out).
+const MAX_PENDING_COMMANDS: usize = 16;
+
+/// A 0x8500 written to the terminal, by its platform serial.
+#[derive(Debug)]
+struct PendingCommand {
+    command_id: String,
+    lock: bool,
+    sent_at: Instant,
+}
 
 struct Connection<'a, D> {
     edge: &'a Edge<D>,
@@ -75,6 +107,11 @@ struct Connection<'a, D> {
     session: Session,
     serial: u16,
     strikes: u32,
+    /// The platform's commands for this terminal, once authenticated.
+    commands: Option<async_nats::Subscriber>,
+    pending: HashMap<u16, PendingCommand>,
+    /// Speed of the last report, to explain a refused command.
+    last_speed_dkmh: Option<u16>,
 }
 
 pub(crate) async fn serve<D: Directory>(stream: TcpStream, edge: Arc<Edge<D>>) {
@@ -84,9 +121,28 @@ pub(crate) async fn serve<D: Directory>(stream: TcpStream, edge: Arc<Edge<D>>) {
         session: Session::Anonymous,
         serial: 0,
         strikes: 0,
+        commands: None,
+        pending: HashMap::new(),
+        last_speed_dkmh: None,
     };
     if let Err(err) = conn.run().await {
         tracing::debug!(error = %err, "Terminal connection ended.");
+    }
+}
+
+/// What woke the connection up.
+enum Event {
+    Read(Result<std::io::Result<usize>, tokio::time::error::Elapsed>),
+    Command(Option<async_nats::Message>),
+}
+
+/// The next command, or never while there is no subscription.
+async fn next_command(
+    commands: &mut Option<async_nats::Subscriber>,
+) -> Option<async_nats::Message> {
+    match commands {
+        Some(subscriber) => subscriber.next().await,
+        None => std::future::pending().await,
     }
 }
 
@@ -98,13 +154,25 @@ impl<D: Directory> Connection<'_, D> {
         let mut buf = vec![0u8; 4096];
         let mut frames = Vec::new();
         loop {
-            let n = match tokio::time::timeout(self.edge.idle, self.stream.read(&mut buf)).await {
-                Err(_) => {
+            let event = tokio::select! {
+                read = tokio::time::timeout(self.edge.idle, self.stream.read(&mut buf)) => Event::Read(read),
+                command = next_command(&mut self.commands) => Event::Command(command),
+            };
+            let n = match event {
+                Event::Command(Some(message)) => {
+                    self.command(message).await?;
+                    continue;
+                }
+                Event::Command(None) => {
+                    self.commands = None;
+                    continue;
+                }
+                Event::Read(Err(_)) => {
                     metrics::counter!("telematics_connections_closed_total", "reason" => "idle")
                         .increment(1);
                     return Ok(());
                 }
-                Ok(read) => read?,
+                Event::Read(Ok(read)) => read?,
             };
             if n == 0 {
                 return Ok(());
@@ -173,12 +241,14 @@ impl<D: Directory> Connection<'_, D> {
                     Ok(Registered::Refused(result)) => {
                         metrics::counter!("telematics_terminals_refused_total", "step" => "register")
                                 .increment(1);
+                        tracing::info!(%terminal, ?result, "Registration refused.");
                         (result, String::new())
                     }
-                    // No answer: the terminal registers again later.
+                    // 0x8100 has no "try later": a failed general response
+                    // tells the terminal to register again.
                     Err(err) => {
-                        tracing::warn!(error = %err, %terminal, "Registration not answered.");
-                        return Ok(());
+                        tracing::warn!(error = %err, %terminal, "Registration not decided.");
+                        return self.answer(header, Ack::Failed).await;
                     }
                 };
                 let reply = PlatformMessage::RegisterResponse {
@@ -186,7 +256,7 @@ impl<D: Directory> Connection<'_, D> {
                     result,
                     auth_code,
                 };
-                self.send(header, &reply).await
+                self.send(header, &reply).await.map(|_| ())
             }
             TerminalMessage::Authenticate(auth) => {
                 match self
@@ -197,7 +267,12 @@ impl<D: Directory> Connection<'_, D> {
                 {
                     Ok(Some(binding)) => {
                         tracing::debug!(%terminal, vehicle = %binding.vehicle_id, "Terminal authenticated.");
-                        self.session = Session::Bound { terminal, binding };
+                        self.take_commands(&terminal).await;
+                        self.session = Session::Bound {
+                            terminal,
+                            binding,
+                            header: header.clone(),
+                        };
                         self.answer(header, Ack::Ok).await
                     }
                     Ok(None) => {
@@ -206,40 +281,82 @@ impl<D: Directory> Connection<'_, D> {
                         self.answer(header, Ack::Failed).await?;
                         Err(std::io::Error::other("authentication refused"))
                     }
+                    // The connection stays: the terminal may authenticate again.
                     Err(err) => {
-                        tracing::warn!(error = %err, %terminal, "Authentication not answered.");
-                        Ok(())
+                        tracing::warn!(error = %err, %terminal, "Authentication not decided.");
+                        self.answer(header, Ack::Failed).await
                     }
                 }
             }
             TerminalMessage::Heartbeat => self.answer(header, Ack::Ok).await,
-            TerminalMessage::Location(fix) => self.report(header, &[fix], false).await,
+            TerminalMessage::Location(fix) => {
+                self.last_speed_dkmh = Some(fix.speed_dkmh);
+                self.report(header, &[fix], false).await
+            }
             TerminalMessage::BatchLocation {
                 blind_zone,
                 locations,
             } => self.report(header, &locations, blind_zone).await,
-            // Commands and media come with the monitoring issue's lock
-            // commands and alarm photos; until then they are not taken.
-            TerminalMessage::GeneralResponse { .. }
-            | TerminalMessage::VehicleControlResponse { .. } => Ok(()),
-            TerminalMessage::MediaEvent(_)
-            | TerminalMessage::MediaData { .. }
-            | TerminalMessage::Unsupported(_) => self.answer(header, Ack::Unsupported).await,
+            TerminalMessage::GeneralResponse {
+                reply_serial,
+                reply_id,
+                result,
+            } => {
+                if reply_id == id::VEHICLE_CONTROL {
+                    self.control_acknowledged(reply_serial, result).await;
+                }
+                Ok(())
+            }
+            TerminalMessage::VehicleControlResponse {
+                reply_serial,
+                location,
+            } => {
+                self.last_speed_dkmh = Some(location.speed_dkmh);
+                self.control_done(reply_serial, location).await;
+                Ok(())
+            }
+            // The event's fields come again with the data (0x0801); the
+            // event itself only needs its answer.
+            TerminalMessage::MediaEvent(_) => {
+                if self.bound().is_none() {
+                    return self.refuse_unauthenticated(header).await;
+                }
+                self.answer(header, Ack::Ok).await
+            }
+            TerminalMessage::MediaData {
+                media,
+                location,
+                data,
+            } => self.media(header, media, &location, data).await,
+            TerminalMessage::Unsupported(_) => self.answer(header, Ack::Unsupported).await,
         }
+    }
+
+    fn bound(&self) -> Option<(&str, &Binding)> {
+        match &self.session {
+            Session::Bound {
+                terminal, binding, ..
+            } => Some((terminal.as_str(), binding)),
+            Session::Anonymous => None,
+        }
+    }
+
+    async fn refuse_unauthenticated(&mut self, header: &Header) -> std::io::Result<()> {
+        metrics::counter!("telematics_terminals_refused_total", "step" => "unauthenticated")
+            .increment(1);
+        self.strike()?;
+        self.answer(header, Ack::Failed).await
     }
 
     /// Publishes reports of an authenticated terminal; answers once they are stored.
     async fn report(
         &mut self,
         header: &Header,
-        fixes: &[crate::jt808::Location],
+        fixes: &[Location],
         backfill: bool,
     ) -> std::io::Result<()> {
-        let Session::Bound { terminal, binding } = &self.session else {
-            metrics::counter!("telematics_terminals_refused_total", "step" => "unauthenticated")
-                .increment(1);
-            self.strike()?;
-            return self.answer(header, Ack::Failed).await;
+        let Some((terminal, binding)) = self.bound() else {
+            return self.refuse_unauthenticated(header).await;
         };
         match self
             .edge
@@ -259,30 +376,308 @@ impl<D: Directory> Connection<'_, D> {
         }
     }
 
+    /// Subscribes to the terminal's commands (replacing an earlier
+    /// subscription). Without NATS the terminal still reports; commands then
+    /// find no responder, which vehicle reads as offline.
+    async fn take_commands(&mut self, terminal: &str) {
+        self.commands = None;
+        match self
+            .edge
+            .nats
+            .subscribe(subjects::telematics_command(terminal))
+            .await
+        {
+            Ok(subscriber) => self.commands = Some(subscriber),
+            Err(err) => tracing::warn!(error = %err, %terminal, "Commands not subscribed."),
+        }
+    }
+
+    /// A platform command: 0x8500 to the terminal, and the delivery as the reply.
+    async fn command(&mut self, message: async_nats::Message) -> std::io::Result<()> {
+        let Some(reply) = message.reply.clone() else {
+            return Ok(());
+        };
+        let (delivery, written) = match pb::VehicleCommand::decode(message.payload) {
+            Err(err) => {
+                tracing::warn!(error = %err, "Undecodable command.");
+                (not_sent(String::new(), "指令无法解析"), Ok(()))
+            }
+            Ok(pb::VehicleCommand {
+                command_id,
+                phone: _,
+                action,
+            }) => match (action, &self.session) {
+                (_, Session::Anonymous) => (not_sent(command_id, "终端未连接"), Ok(())),
+                (None, _) => (not_sent(command_id, "不支持的指令"), Ok(())),
+                (
+                    Some(pb::vehicle_command::Action::LockDoors(lock)),
+                    Session::Bound { header, .. },
+                ) => {
+                    let to = header.clone();
+                    match self
+                        .send(&to, &PlatformMessage::VehicleControl { lock })
+                        .await
+                    {
+                        Ok(serial) => {
+                            self.remember(serial, command_id.clone(), lock);
+                            metrics::counter!("telematics_commands_total", "result" => "sent")
+                                .increment(1);
+                            let delivery = pb::CommandDelivery {
+                                command_id,
+                                sent: true,
+                                serial: u32::from(serial),
+                                detail: String::new(),
+                            };
+                            (delivery, Ok(()))
+                        }
+                        Err(err) => (not_sent(command_id, "终端连接已断开"), Err(err)),
+                    }
+                }
+            },
+        };
+        if let Err(err) = self
+            .edge
+            .nats
+            .publish(reply, delivery.encode_to_vec().into())
+            .await
+        {
+            tracing::warn!(error = %err, "Command delivery not replied.");
+        }
+        written
+    }
+
+    fn remember(&mut self, serial: u16, command_id: String, lock: bool) {
+        if self.pending.len() >= MAX_PENDING_COMMANDS
+            && let Some(oldest) = self
+                .pending
+                .iter()
+                .min_by_key(|(_, p)| p.sent_at)
+                .map(|(serial, _)| *serial)
+        {
+            self.pending.remove(&oldest);
+        }
+        self.pending.insert(
+            serial,
+            PendingCommand {
+                command_id,
+                lock,
+                sent_at: Instant::now(),
+            },
+        );
+    }
+
+    /// The terminal's general response to a 0x8500.
+    async fn control_acknowledged(&mut self, serial: u16, result: u8) {
+        let Some(pending) = self.pending.get(&serial) else {
+            return;
+        };
+        let command_id = pending.command_id.clone();
+        let (outcome, detail) = if result == 0 {
+            (pb::CommandOutcome::Acknowledged, String::new())
+        } else {
+            self.pending.remove(&serial);
+            let moving = self.last_speed_dkmh.is_some_and(|s| s > 0);
+            let detail = match result {
+                1 if moving => "终端拒绝: 车辆行驶中",
+                1 => "终端拒绝执行",
+                2 => "终端报告指令有误",
+                3 => "终端不支持该指令",
+                _ => "终端应答失败",
+            };
+            (pb::CommandOutcome::Failed, detail.to_owned())
+        };
+        self.publish_result(command_id, outcome, detail, None).await;
+    }
+
+    /// The terminal's 0x0500: the door state after the command, with its position.
+    async fn control_done(&mut self, serial: u16, location: Location) {
+        let Some((terminal, binding)) = self.bound() else {
+            return;
+        };
+        let position = publish::to_pb(terminal, binding, &location, Utc::now(), false);
+        // The position is a report like any other (the latest lock state).
+        if let Err(err) = self
+            .edge
+            .publisher
+            .publish(terminal, binding, std::slice::from_ref(&location), false)
+            .await
+        {
+            tracing::warn!(error = %err, "Position of a control answer not stored.");
+        }
+        let Some(pending) = self.pending.remove(&serial) else {
+            return;
+        };
+        let (outcome, detail) = if location.door_locked() == pending.lock {
+            (pb::CommandOutcome::Succeeded, String::new())
+        } else if pending.lock {
+            (pb::CommandOutcome::Failed, "终端回报车门未上锁".to_owned())
+        } else {
+            (pb::CommandOutcome::Failed, "终端回报车门仍上锁".to_owned())
+        };
+        self.publish_result(pending.command_id, outcome, detail, Some(position))
+            .await;
+    }
+
+    async fn publish_result(
+        &self,
+        command_id: String,
+        outcome: pb::CommandOutcome,
+        detail: String,
+        position: Option<pb::Fix>,
+    ) {
+        let Some((_, binding)) = self.bound() else {
+            return;
+        };
+        let label = match outcome {
+            pb::CommandOutcome::Acknowledged => "acknowledged",
+            pb::CommandOutcome::Succeeded => "succeeded",
+            pb::CommandOutcome::Failed => "failed",
+            pb::CommandOutcome::Unspecified => "unspecified",
+        };
+        let msg_id = format!("{command_id}:{label}");
+        let result = pb::CommandResult {
+            command_id,
+            enterprise_id: binding.enterprise_id.clone(),
+            vehicle_id: binding.vehicle_id.clone(),
+            outcome: outcome as i32,
+            detail,
+            receive_time: Some(publish::timestamp(Utc::now())),
+            position,
+        };
+        let subject = subjects::telemetry_command(&binding.enterprise_id, &binding.vehicle_id);
+        match self
+            .edge
+            .publisher
+            .publish_one(subject, &msg_id, &result)
+            .await
+        {
+            Ok(()) => {
+                metrics::counter!("telematics_commands_total", "result" => label).increment(1);
+            }
+            // Vehicle times the command out; the terminal does not resend answers.
+            Err(err) => tracing::warn!(error = %err, "Command result not stored."),
+        }
+    }
+
+    /// A photo (or clip): into the object store, announced on the stream,
+    /// and only then answered with 0x8800 (else the terminal uploads again).
+    async fn media(
+        &mut self,
+        header: &Header,
+        media: Media,
+        location: &Location,
+        data: Vec<u8>,
+    ) -> std::io::Result<()> {
+        let Some((terminal, binding)) = self.bound() else {
+            return self.refuse_unauthenticated(header).await;
+        };
+        let Ok(enterprise) = uuid::Uuid::parse_str(&binding.enterprise_id) else {
+            tracing::warn!(enterprise = %binding.enterprise_id, "Media of an enterprise without a uuid dropped.");
+            return self.answer(header, Ack::Failed).await;
+        };
+        // The same upload again (a lost answer) lands on the same key.
+        let name = format!("{}.{}", media.id, media_extension(media.format));
+        let key = files::key(
+            enterprise,
+            "media",
+            &format!(
+                "{}-{}-{}",
+                binding.vehicle_id,
+                media.id,
+                location.time.timestamp()
+            ),
+            &name,
+        );
+        let size = data.len() as i64;
+        if let Err(err) = self.edge.files.put(&key, data.into()).await {
+            tracing::warn!(error = %err.message, %key, "Media not stored; the terminal will resend.");
+            return Ok(());
+        }
+        let stored = pb::MediaStored {
+            enterprise_id: binding.enterprise_id.clone(),
+            vehicle_id: binding.vehicle_id.clone(),
+            media_id: media.id,
+            media_type: i32::from(media.kind),
+            event_code: i32::from(media.event),
+            channel: i32::from(media.channel),
+            content_type: files::content_type(&name).to_owned(),
+            size_bytes: size,
+            position: Some(publish::to_pb(
+                terminal,
+                binding,
+                location,
+                Utc::now(),
+                false,
+            )),
+            object_key: key.clone(),
+        };
+        let subject = subjects::telemetry_media(&binding.enterprise_id, &binding.vehicle_id);
+        if let Err(err) = self
+            .edge
+            .publisher
+            .publish_one(subject, &key, &stored)
+            .await
+        {
+            tracing::warn!(error = %err, "Media not announced; the terminal will resend.");
+            return Ok(());
+        }
+        metrics::counter!("telematics_media_total").increment(1);
+        let reply = PlatformMessage::MediaDataResponse {
+            media_id: media.id,
+            retransmit: Vec::new(),
+        };
+        self.send(header, &reply).await.map(|_| ())
+    }
+
     async fn answer(&mut self, header: &Header, result: Ack) -> std::io::Result<()> {
         let reply = PlatformMessage::GeneralResponse {
             reply_serial: header.serial,
             reply_id: header.msg_id,
             result,
         };
-        self.send(header, &reply).await
+        self.send(header, &reply).await.map(|_| ())
     }
 
-    /// Writes a platform message in the version the terminal speaks.
-    async fn send(&mut self, to: &Header, message: &PlatformMessage) -> std::io::Result<()> {
+    /// Writes a platform message in the version the terminal speaks;
+    /// returns the platform serial it carried.
+    async fn send(&mut self, to: &Header, message: &PlatformMessage) -> std::io::Result<u16> {
         let version: Version = to.version;
         let (msg_id, body) = message.encode(version);
         debug_assert!(msg_id != id::TERMINAL_GENERAL_RESPONSE);
+        let serial = self.serial;
         let header = Header {
             msg_id,
             version,
             phone: to.phone.clone(),
-            serial: self.serial,
+            serial,
             package: None,
         };
         self.serial = self.serial.wrapping_add(1);
         let bytes = frame(&header, &body).map_err(std::io::Error::other)?;
-        self.stream.write_all(&bytes).await
+        self.stream.write_all(&bytes).await?;
+        Ok(serial)
+    }
+}
+
+fn not_sent(command_id: String, detail: &str) -> pb::CommandDelivery {
+    metrics::counter!("telematics_commands_total", "result" => "not_sent").increment(1);
+    pb::CommandDelivery {
+        command_id,
+        sent: false,
+        serial: 0,
+        detail: detail.to_owned(),
+    }
+}
+
+/// File extension of a multimedia format code (Table 82).
+fn media_extension(format: u8) -> &'static str {
+    match format {
+        0 => "jpg",
+        1 => "tif",
+        2 => "mp3",
+        3 => "wav",
+        4 => "wmv",
+        _ => "bin",
     }
 }
 

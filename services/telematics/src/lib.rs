@@ -6,7 +6,25 @@
 //! - [`jt808`]: the protocol (framing, headers, bodies, reassembly);
 //! - [`directory`]: which terminals may report, and for which vehicle;
 //! - [`publish`]: the telemetry stream;
-//! - `connection`: one terminal's session with its limits.
+//! - `connection`: one terminal's session with its limits, the platform's
+//!   commands to it and its photos.
+//!
+//! # Terminal profile
+//!
+//! Besides the standard's additional items of a location report (0x01
+//! mileage, 0x30 signal, 0x31 satellites), Fleetdesk terminals send two
+//! vendor items (ids from the standard's custom range 0xE1-0xFF):
+//!
+//! | id | length | value |
+//! |---|---|---|
+//! | `0xE1` | 1 | battery state of charge, percent (0-100) |
+//! | `0xE2` | 1 + 3n | refrigerated-box temperatures: count BYTE, then per probe: probe number BYTE, temperature WORD as a signed tenth of a degree Celsius (`0xFF4A` = -18.2 °C) |
+//!
+//! Door locking uses 0x8500 (2019: control item 0x0001, 0 lock / 1 unlock;
+//! 2013: control flag bit 0) and the door-locked status bit 13 of the
+//! report; the edge subscribes to `telematics.command.<phone>` for each
+//! authenticated terminal. Photos (0x0800/0x0801) are stored under
+//! `<enterprise>/media/…` in the object store.
 
 mod connection;
 pub mod directory;
@@ -16,6 +34,8 @@ pub mod publish;
 use std::sync::Arc;
 use std::time::Duration;
 
+use fleetdesk_kit::config::CommonConfig;
+use fleetdesk_kit::files::FileStore;
 use fleetdesk_kit::{Shutdown, events};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -27,9 +47,25 @@ use crate::publish::Publisher;
 /// Settings of the device edge.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Config {
-    /// NATS server URL (JetStream enabled).
-    #[arg(long, env = "NATS_URL", default_value = "nats://127.0.0.1:4222")]
-    pub nats_url: String,
+    /// NATS, the signing key of the edge's calls to vehicle, the environment.
+    #[command(flatten)]
+    pub common: CommonConfig,
+
+    /// gRPC URL of the vehicle service (the terminal directory).
+    #[arg(
+        long,
+        env = "FLEETDESK_VEHICLE_URL",
+        default_value = "http://127.0.0.1:50053"
+    )]
+    pub vehicle_url: String,
+
+    /// Directory of the object store (terminals' photos), shared with the gateway.
+    #[arg(
+        long,
+        env = "FLEETDESK_OBJECT_STORE_DIR",
+        default_value = ".data/objects"
+    )]
+    pub object_store_dir: std::path::PathBuf,
 
     /// Address terminals connect to (JT/T 808 over TCP).
     #[arg(long, env = "FLEETDESK_JT808_ADDR", default_value = "0.0.0.0:8808")]
@@ -61,6 +97,28 @@ pub struct Config {
     pub telemetry_max_age_hours: u64,
 }
 
+impl Config {
+    /// The edge with the default limits (those of `--help`), for a stack
+    /// that starts it in-process.
+    pub fn with_defaults(
+        common: CommonConfig,
+        vehicle_url: String,
+        object_store_dir: std::path::PathBuf,
+        addr: String,
+    ) -> Config {
+        Config {
+            common,
+            vehicle_url,
+            object_store_dir,
+            addr,
+            max_connections: 50_000,
+            idle_secs: 180,
+            max_messages_per_sec: 20,
+            telemetry_max_age_hours: 72,
+        }
+    }
+}
+
 /// A built edge: listening, connected to NATS.
 #[derive(Debug)]
 pub struct Application<D> {
@@ -71,8 +129,8 @@ pub struct Application<D> {
 
 impl<D: Directory> Application<D> {
     pub async fn build(config: &Config, directory: D) -> anyhow::Result<Application<D>> {
-        let nats = events::connect_nats(&config.nats_url, "fleetdesk-telematics").await?;
-        let js = events::jetstream(nats);
+        let nats = events::connect_nats(&config.common.nats_url, "fleetdesk-telematics").await?;
+        let js = events::jetstream(nats.clone());
         publish::ensure_stream(
             &js,
             Duration::from_secs(config.telemetry_max_age_hours * 3600),
@@ -83,6 +141,8 @@ impl<D: Directory> Application<D> {
             edge: Arc::new(Edge {
                 directory,
                 publisher: Publisher::new(js),
+                nats,
+                files: FileStore::local(&config.object_store_dir)?,
                 idle: Duration::from_secs(config.idle_secs),
                 max_messages_per_sec: config.max_messages_per_sec,
             }),

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use async_nats::jetstream;
 use chrono::{DateTime, Utc};
+use fleetdesk_kit::subjects;
 use fleetdesk_proto::telematics::v1 as pb;
 use prost::Message as _;
 
@@ -14,13 +15,14 @@ use crate::jt808::Location;
 
 /// The stream that keeps telemetry, separate from domain events.
 pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
-/// `telemetry.<enterprise>.<vehicle>`.
-pub const TELEMETRY_SUBJECTS: &str = "telemetry.>";
+/// `telemetry.<enterprise>.<vehicle>[.command|.media]`.
+pub const TELEMETRY_SUBJECTS: &str = subjects::TELEMETRY_ALL;
 /// A fix sent again within this window (same terminal and fix time) is dropped.
 pub const DEDUPE_WINDOW: Duration = Duration::from_secs(10 * 60);
 
+/// Where a vehicle's fixes go.
 pub fn subject(binding: &Binding) -> String {
-    format!("telemetry.{}.{}", binding.enterprise_id, binding.vehicle_id)
+    subjects::telemetry_fix(&binding.enterprise_id, &binding.vehicle_id)
 }
 
 /// Creates the telemetry stream if it is missing.
@@ -86,16 +88,37 @@ impl Publisher {
         }
         Ok(())
     }
+
+    /// Publishes one message (deduplicated on `msg_id`) and waits until
+    /// JetStream holds it.
+    pub async fn publish_one(
+        &self,
+        subject: String,
+        msg_id: &str,
+        message: &impl prost::Message,
+    ) -> Result<(), PublishError> {
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert("Nats-Msg-Id", msg_id);
+        self.js
+            .publish_with_headers(subject, headers, message.encode_to_vec().into())
+            .await
+            .map_err(|e| PublishError(e.to_string()))?
+            .await
+            .map_err(|e| PublishError(e.to_string()))?;
+        Ok(())
+    }
 }
 
-fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
+/// A protobuf timestamp.
+pub fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
     prost_types::Timestamp {
         seconds: t.timestamp(),
         nanos: t.timestamp_subsec_nanos() as i32,
     }
 }
 
-fn to_pb(
+/// A fix as the stream carries it.
+pub fn to_pb(
     terminal: &str,
     binding: &Binding,
     fix: &Location,

@@ -4,8 +4,10 @@
 //! or that are bound to no vehicle, are refused.
 //!
 //! The vehicle service's terminal bindings are the directory of a real
-//! deployment (a gRPC implementation beside this one); [`StaticDirectory`]
-//! serves a fixed fleet: tests and a stand-alone edge.
+//! deployment ([`grpc::GrpcDirectory`]); [`StaticDirectory`] serves a fixed
+//! fleet: tests and a stand-alone edge.
+
+pub mod grpc;
 
 use std::collections::HashMap;
 use std::future::Future;
