@@ -670,10 +670,21 @@ async fn route_fences(s: &Stack, t: &Tenant) {
     s.create(t, sign).await.unwrap();
 }
 
+/// A crossing without its ids: name, direction, time, confirmation, latitude, dwell, alarmed.
+type CrossingKey = (
+    String,
+    i16,
+    DateTime<Utc>,
+    DateTime<Utc>,
+    f64,
+    Option<i64>,
+    bool,
+);
+
 /// Every found row of a vehicle, keyed so two vehicles compare.
 async fn found(s: &Stack, vehicle: Uuid) -> Vec<String> {
     let mut tx = db::begin_service(&s.owner).await.unwrap();
-    let crossings: Vec<(String, i16, DateTime<Utc>, DateTime<Utc>, f64, Option<i64>, bool)> = sqlx::query_as(
+    let crossings: Vec<CrossingKey> = sqlx::query_as(
         "select geofence_name, direction, cross_time, confirmed_at, lat, dwell_seconds, alarmed \
          from geofence_crossing where vehicle_id = $1 order by cross_time, geofence_name, direction",
     )

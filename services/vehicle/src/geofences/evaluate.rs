@@ -64,7 +64,10 @@ pub struct Summary {
 
 /// Each enterprise's R-tree, rebuilt when its fences changed.
 #[derive(Debug, Clone, Default)]
-pub struct FenceCache(Arc<Mutex<HashMap<Uuid, (i64, Arc<FenceIndex>)>>>);
+pub struct FenceCache(Arc<Mutex<Indexes>>);
+
+/// Enterprise → (its fence version, its index).
+type Indexes = HashMap<Uuid, (i64, Arc<FenceIndex>)>;
 
 impl FenceCache {
     /// The enterprise's index, read in its tenant transaction.
@@ -95,7 +98,7 @@ impl FenceCache {
         Ok(index)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, (i64, Arc<FenceIndex>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Indexes> {
         // A panic while holding it leaves a map that is still consistent.
         self.0
             .lock()
@@ -338,6 +341,17 @@ impl Enterprise<'_> {
             .values()
             .map(|f| f.iter().map(|f| f.time).max().unwrap_or_default())
             .collect();
+        // A new vehicle's row first (a racing evaluator's insert of the same
+        // vehicle waits for this one), the epoch meaning "nothing applied".
+        sqlx::query(
+            "insert into geofence_cursor (vehicle_id, enterprise_id, last_fix_at) \
+             select v, $1, 'epoch' from unnest($2::uuid[]) as n(v) \
+             on conflict (vehicle_id) do nothing",
+        )
+        .bind(self.id)
+        .bind(&ids)
+        .execute(&mut *conn)
+        .await?;
         let locked: Vec<(Uuid, DateTime<Utc>)> = sqlx::query_as(
             "select vehicle_id, last_fix_at from geofence_cursor \
              where vehicle_id = any($1) order by vehicle_id for update",
@@ -345,19 +359,18 @@ impl Enterprise<'_> {
         .bind(&ids)
         .fetch_all(&mut *conn)
         .await?;
-        // New vehicles: the insert waits on a racing insert of the same key.
         sqlx::query(
-            "insert into geofence_cursor (vehicle_id, enterprise_id, last_fix_at) \
-             select v, $1, t from unnest($2::uuid[], $3::timestamptz[]) as n(v, t) \
-             on conflict (vehicle_id) do update \
-               set last_fix_at = greatest(geofence_cursor.last_fix_at, excluded.last_fix_at)",
+            "update geofence_cursor c set last_fix_at = greatest(c.last_fix_at, n.t) \
+             from unnest($1::uuid[], $2::timestamptz[]) as n(v, t) where c.vehicle_id = n.v",
         )
-        .bind(self.id)
         .bind(&ids)
         .bind(&newest)
         .execute(&mut *conn)
         .await?;
-        Ok(locked.into_iter().collect())
+        Ok(locked
+            .into_iter()
+            .filter(|(_, at)| at.timestamp() != 0)
+            .collect())
     }
 
     /// Fixes after each vehicle's cursor, through its live states and the fences they hit.
@@ -703,13 +716,13 @@ async fn write_states(
     Ok(())
 }
 
-fn key_id(key: String) -> Uuid {
+fn key_id(key: &str) -> Uuid {
     Uuid::new_v5(&Uuid::NAMESPACE_OID, key.as_bytes())
 }
 
 /// A crossing's id from its natural key: found again, it is the same row.
 pub fn crossing_id(fence: Uuid, vehicle: Uuid, direction: Direction, at: DateTime<Utc>) -> Uuid {
-    key_id(format!(
+    key_id(&format!(
         "fleetdesk:geofence-crossing:{fence}:{vehicle}:{}:{}",
         i16::from(direction),
         at.timestamp_micros()
@@ -717,7 +730,7 @@ pub fn crossing_id(fence: Uuid, vehicle: Uuid, direction: Direction, at: DateTim
 }
 
 fn alarm_id(fence: Uuid, vehicle: Uuid, kind: AlarmKind, at: DateTime<Utc>) -> Uuid {
-    key_id(format!(
+    key_id(&format!(
         "fleetdesk:geofence-alarm:{fence}:{vehicle}:{}:{}",
         i16::from(kind),
         at.timestamp_micros()
@@ -904,7 +917,7 @@ impl SignInRows {
         let ids: Vec<Uuid> = self
             .crossing
             .iter()
-            .map(|c| key_id(format!("fleetdesk:sign-in:{c}")))
+            .map(|c| key_id(&format!("fleetdesk:sign-in:{c}")))
             .collect();
         let new: Vec<Uuid> = sqlx::query_scalar(
             "insert into sign_in (enterprise_id, id, crossing_id, geofence_id, point_name, \
