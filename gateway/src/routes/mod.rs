@@ -6,6 +6,7 @@ pub mod dev;
 pub mod drivers;
 pub mod exports;
 pub mod files;
+pub mod geofences;
 pub mod help;
 pub mod login_logs;
 pub mod me;
@@ -50,6 +51,7 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(vehicles::router())
         .merge(vehicles_bindings::router())
         .merge(vehicles_private_cars::router())
+        .merge(geofences::router())
 }
 
 /// Page sizes a list accepts.

@@ -17,6 +17,7 @@ mod bindings;
 mod codes;
 pub mod drivers;
 pub mod exports;
+pub mod geofences;
 mod grpc;
 mod imports;
 pub mod oplog;

@@ -66,6 +66,11 @@ impl Application {
         };
         let services = grpc::services(context, self.runtime.verifier.clone());
         let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
+        let fences = tokio::spawn(crate::geofences::consumer::run(
+            self.runtime.pool.clone(),
+            self.runtime.nats.clone(),
+            shutdown.clone(),
+        ));
         let served = self
             .runtime
             .run_with_exports(services, worker, shutdown)
@@ -73,6 +78,7 @@ impl Application {
         if let Some(replica) = replica {
             replica.await.ok();
         }
+        fences.await.ok();
         served
     }
 }

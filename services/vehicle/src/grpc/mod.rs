@@ -4,6 +4,7 @@
 
 mod actor;
 mod asset;
+mod telemetry;
 
 pub use actor::Actor;
 
@@ -16,9 +17,7 @@ use fleetdesk_proto::vehicle::v1::maintenance_service_server::{
     MaintenanceService, MaintenanceServiceServer,
 };
 use fleetdesk_proto::vehicle::v1::risk_service_server::{RiskService, RiskServiceServer};
-use fleetdesk_proto::vehicle::v1::telemetry_service_server::{
-    TelemetryService, TelemetryServiceServer,
-};
+use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryServiceServer;
 use sqlx::PgPool;
 use tonic::{Response, Status};
 
@@ -34,11 +33,11 @@ pub struct Context {
 pub fn services(context: Context, verifier: TokenVerifier) -> Services {
     let check = grpc::authenticate(verifier);
     Services::new(AssetServiceServer::with_interceptor(
-        asset::AssetApi(context),
+        asset::AssetApi(context.clone()),
         check.clone(),
     ))
     .with(TelemetryServiceServer::with_interceptor(
-        NotBuilt,
+        telemetry::TelemetryApi(context),
         check.clone(),
     ))
     .with(RiskServiceServer::with_interceptor(NotBuilt, check.clone()))
@@ -49,7 +48,6 @@ pub fn services(context: Context, verifier: TokenVerifier) -> Services {
 #[derive(Debug, Clone, Copy)]
 struct NotBuilt;
 
-impl TelemetryService for NotBuilt {}
 impl RiskService for NotBuilt {}
 impl MaintenanceService for NotBuilt {}
 

@@ -1,0 +1,934 @@
+//! Geofences (permission `as:fence`; fenceDashboard, addFence, managePage,
+//! crossRailPage, singInSetPage, operateMonitor): fences (list, create with
+//! `Idempotency-Key`, detail, edit, delete), who is inside now, crossings and
+//! their export, the dashboard, sign-ins and alarms. Shapes, purposes,
+//! directions and kinds travel as the monitoring contract names them
+//! (`circle`, `signIn`, `enter` …); coordinates are WGS-84; times RFC 3339.
+
+use axum::extract::{Path, State};
+use fleetdesk_proto::common::v1 as common;
+use fleetdesk_proto::vehicle::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Empty, Envelope, Ok, OkWith, Page};
+use crate::extract::TrimmedJson;
+use crate::idempotency::IdempotencyKey;
+use crate::list::{ExportQuery, ListQuery, instant};
+use crate::routes::exports::{ExportRecordBody, answer_started};
+use crate::routes::rfc3339;
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_geofences, create_geofence))
+        .routes(routes!(geofence_dashboard))
+        .routes(routes!(get_geofence, update_geofence, delete_geofence))
+        .routes(routes!(vehicles_inside))
+        .routes(routes!(list_crossings))
+        .routes(routes!(export_crossings))
+        .routes(routes!(list_sign_ins))
+        .routes(routes!(list_alarms))
+}
+
+/// A fence's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum GeofenceShape {
+    Circle,
+    Polygon,
+    Corridor,
+}
+
+impl GeofenceShape {
+    fn to_pb(self) -> pb::GeofenceShape {
+        match self {
+            GeofenceShape::Circle => pb::GeofenceShape::Circle,
+            GeofenceShape::Polygon => pb::GeofenceShape::Polygon,
+            GeofenceShape::Corridor => pb::GeofenceShape::Corridor,
+        }
+    }
+
+    fn from_pb(value: i32) -> Option<GeofenceShape> {
+        match pb::GeofenceShape::try_from(value).ok()? {
+            pb::GeofenceShape::Circle => Some(GeofenceShape::Circle),
+            pb::GeofenceShape::Polygon => Some(GeofenceShape::Polygon),
+            pb::GeofenceShape::Corridor => Some(GeofenceShape::Corridor),
+            pb::GeofenceShape::Unspecified | pb::GeofenceShape::AdministrativeArea => None,
+        }
+    }
+}
+
+/// What a fence is for: an area watched for entries and exits, or a sign-in point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum GeofencePurpose {
+    Area,
+    SignIn,
+}
+
+impl GeofencePurpose {
+    fn to_pb(self) -> pb::GeofencePurpose {
+        match self {
+            GeofencePurpose::Area => pb::GeofencePurpose::General,
+            GeofencePurpose::SignIn => pb::GeofencePurpose::SignIn,
+        }
+    }
+
+    fn from_pb(value: i32) -> GeofencePurpose {
+        match pb::GeofencePurpose::try_from(value) {
+            Result::Ok(pb::GeofencePurpose::SignIn) => GeofencePurpose::SignIn,
+            Result::Ok(
+                pb::GeofencePurpose::Unspecified
+                | pb::GeofencePurpose::General
+                | pb::GeofencePurpose::ParkingLot
+                | pb::GeofencePurpose::NoEntry
+                | pb::GeofencePurpose::NoExit,
+            )
+            | Err(_) => GeofencePurpose::Area,
+        }
+    }
+}
+
+/// Which way a vehicle crossed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum CrossingDirection {
+    Enter,
+    Exit,
+}
+
+impl CrossingDirection {
+    fn to_pb(self) -> pb::CrossingDirection {
+        match self {
+            CrossingDirection::Enter => pb::CrossingDirection::Enter,
+            CrossingDirection::Exit => pb::CrossingDirection::Exit,
+        }
+    }
+
+    fn from_pb(value: i32) -> Option<CrossingDirection> {
+        match pb::CrossingDirection::try_from(value).ok()? {
+            pb::CrossingDirection::Enter => Some(CrossingDirection::Enter),
+            pb::CrossingDirection::Exit => Some(CrossingDirection::Exit),
+            pb::CrossingDirection::Unspecified => None,
+        }
+    }
+}
+
+/// What raised a geofence alarm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum GeofenceAlarmKind {
+    Enter,
+    Exit,
+    Speeding,
+}
+
+impl GeofenceAlarmKind {
+    fn to_pb(self) -> pb::GeofenceAlarmKind {
+        match self {
+            GeofenceAlarmKind::Enter => pb::GeofenceAlarmKind::Enter,
+            GeofenceAlarmKind::Exit => pb::GeofenceAlarmKind::Exit,
+            GeofenceAlarmKind::Speeding => pb::GeofenceAlarmKind::Speeding,
+        }
+    }
+
+    fn from_pb(value: i32) -> Option<GeofenceAlarmKind> {
+        match pb::GeofenceAlarmKind::try_from(value).ok()? {
+            pb::GeofenceAlarmKind::Enter => Some(GeofenceAlarmKind::Enter),
+            pb::GeofenceAlarmKind::Exit => Some(GeofenceAlarmKind::Exit),
+            pb::GeofenceAlarmKind::Speeding => Some(GeofenceAlarmKind::Speeding),
+            pb::GeofenceAlarmKind::Unspecified => None,
+        }
+    }
+}
+
+/// A WGS-84 position, degrees.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, ToSchema)]
+pub struct GeoPointBody {
+    pub lat: f64,
+    pub lng: f64,
+}
+
+impl From<&common::GeoPoint> for GeoPointBody {
+    fn from(p: &common::GeoPoint) -> Self {
+        GeoPointBody {
+            lat: p.latitude,
+            lng: p.longitude,
+        }
+    }
+}
+
+impl From<GeoPointBody> for common::GeoPoint {
+    fn from(p: GeoPointBody) -> Self {
+        common::GeoPoint {
+            latitude: p.lat,
+            longitude: p.lng,
+        }
+    }
+}
+
+/// A weekly window the fence is watched in (Asia/Shanghai).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct ActiveWindowBody {
+    /// 1 = Monday .. 7 = Sunday.
+    pub weekdays: Vec<i32>,
+    /// HH:MM.
+    pub start: String,
+    /// HH:MM, after `start` (24:00 for the end of the day).
+    pub end: String,
+}
+
+fn hhmm(minute: i32) -> String {
+    format!("{:02}:{:02}", minute / 60, minute % 60)
+}
+
+fn minute_of(value: &str) -> Option<i32> {
+    let (h, m) = value.trim().split_once(':')?;
+    let (h, m): (i32, i32) = (h.parse().ok()?, m.parse().ok()?);
+    ((0..=24).contains(&h) && (0..60).contains(&m) && h * 60 + m <= 1440).then_some(h * 60 + m)
+}
+
+/// A geofence.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeofenceBody {
+    pub id: String,
+    pub name: String,
+    pub shape: Option<GeofenceShape>,
+    pub purpose: GeofencePurpose,
+    /// Circles.
+    pub center: Option<GeoPointBody>,
+    pub radius_m: Option<i32>,
+    /// Polygon ring (not closed) or corridor polyline.
+    pub points: Vec<GeoPointBody>,
+    pub corridor_width_m: Option<i32>,
+    pub speed_limit_kmh: Option<i32>,
+    pub active_windows: Vec<ActiveWindowBody>,
+    pub dwell_seconds: i32,
+    pub alarm_on_enter: bool,
+    pub alarm_on_exit: bool,
+    /// Empty: every vehicle of the enterprise.
+    pub vehicle_ids: Vec<String>,
+    pub org_id: String,
+    pub org_name: String,
+    pub enabled: bool,
+    /// Vehicles inside now.
+    pub inside_count: i32,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<pb::Geofence> for GeofenceBody {
+    fn from(g: pb::Geofence) -> Self {
+        let shape = GeofenceShape::from_pb(g.shape);
+        let audit = g.audit.unwrap_or_default();
+        GeofenceBody {
+            id: g.id,
+            name: g.name,
+            shape,
+            purpose: GeofencePurpose::from_pb(g.purpose),
+            center: g.center.as_ref().map(GeoPointBody::from),
+            radius_m: (shape == Some(GeofenceShape::Circle)).then_some(g.radius_m),
+            points: g.vertices.iter().map(GeoPointBody::from).collect(),
+            corridor_width_m: (shape == Some(GeofenceShape::Corridor))
+                .then_some(g.corridor_width_m),
+            speed_limit_kmh: g.speed_limit_kmh,
+            active_windows: g
+                .active_windows
+                .into_iter()
+                .map(|w| ActiveWindowBody {
+                    weekdays: w.weekdays,
+                    start: hhmm(w.start_minute),
+                    end: hhmm(w.end_minute),
+                })
+                .collect(),
+            dwell_seconds: g.dwell_seconds,
+            alarm_on_enter: g.alert_on_enter,
+            alarm_on_exit: g.alert_on_exit,
+            vehicle_ids: if g.all_vehicles {
+                Vec::new()
+            } else {
+                g.vehicle_ids
+            },
+            org_id: g.org_id,
+            org_name: g.org_name,
+            enabled: g.enabled,
+            inside_count: g.vehicles_inside,
+            created_at: rfc3339(audit.create_time.as_ref()),
+            updated_at: rfc3339(audit.update_time.as_ref()),
+        }
+    }
+}
+
+/// The writable fields of a geofence (an edit replaces every one).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GeofenceInputBody {
+    pub name: String,
+    pub shape: Option<GeofenceShape>,
+    pub purpose: Option<GeofencePurpose>,
+    /// Circles: the centre.
+    pub center: Option<GeoPointBody>,
+    /// Circles: 50 m to 50 km.
+    pub radius_m: i32,
+    /// Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
+    pub points: Vec<GeoPointBody>,
+    /// Corridors: full width, 10 m to 5 km.
+    pub corridor_width_m: i32,
+    pub speed_limit_kmh: Option<i32>,
+    pub active_windows: Vec<ActiveWindowBody>,
+    /// 0 to 3,600 s.
+    pub dwell_seconds: i32,
+    pub alarm_on_enter: bool,
+    pub alarm_on_exit: bool,
+    /// At most 1,000; empty watches every vehicle.
+    pub vehicle_ids: Vec<String>,
+    pub org_id: String,
+    /// Default true.
+    pub enabled: Option<bool>,
+}
+
+impl GeofenceInputBody {
+    fn into_input(self) -> Result<pb::GeofenceInput, ApiError> {
+        let mut windows = Vec::with_capacity(self.active_windows.len());
+        for w in self.active_windows {
+            let bad = || ApiError::invalid("activeWindows", "时间格式应为 HH:MM");
+            windows.push(pb::GeofenceActiveWindow {
+                weekdays: w.weekdays,
+                start_minute: minute_of(&w.start).ok_or_else(bad)?,
+                end_minute: minute_of(&w.end).ok_or_else(bad)?,
+            });
+        }
+        Result::Ok(pb::GeofenceInput {
+            org_id: self.org_id,
+            name: self.name,
+            purpose: self.purpose.map_or(0, |p| p.to_pb() as i32),
+            shape: self.shape.map_or(0, |s| s.to_pb() as i32),
+            center: self.center.map(common::GeoPoint::from),
+            radius_m: self.radius_m,
+            vertices: self
+                .points
+                .into_iter()
+                .map(common::GeoPoint::from)
+                .collect(),
+            area: None,
+            address: String::new(),
+            alert_on_enter: self.alarm_on_enter,
+            alert_on_exit: self.alarm_on_exit,
+            max_dwell_minutes: 0,
+            active_start_minute: 0,
+            active_end_minute: 0,
+            all_vehicles: self.vehicle_ids.is_empty(),
+            vehicle_ids: self.vehicle_ids,
+            enabled: self.enabled.unwrap_or(true),
+            corridor_width_m: self.corridor_width_m,
+            speed_limit_kmh: self.speed_limit_kmh,
+            active_windows: windows,
+            dwell_seconds: self.dwell_seconds,
+        })
+    }
+}
+
+/// `from`/`to` of a list (RFC 3339, `yyyy-MM-dd HH:mm:ss` or `yyyy-MM-dd`, Asia/Shanghai).
+fn from_to(query: &ListQuery) -> Result<Option<common::TimeRange>, ApiError> {
+    let side = |key: &str, end: bool| {
+        query
+            .one(key)
+            .map(|v| {
+                instant(v, end).ok_or_else(|| {
+                    ApiError::invalid(key, "时间格式应为 yyyy-MM-dd 或 yyyy-MM-dd HH:mm:ss")
+                })
+            })
+            .transpose()
+    };
+    let (from, to) = (side("from", false)?, side("to", true)?);
+    if let (Some(f), Some(t)) = (from, to)
+        && f > t
+    {
+        return Err(ApiError::invalid("from", "开始时间不允许大于结束时间"));
+    }
+    if from.is_none() && to.is_none() {
+        return Result::Ok(None);
+    }
+    Result::Ok(Some(common::TimeRange {
+        start: from.map(fleetdesk_kit::convert::timestamp),
+        end: to.map(fleetdesk_kit::convert::timestamp),
+    }))
+}
+
+/// Filters of the fence list (repeat a key for several values).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct GeofenceListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    /// Part of the name.
+    pub name: Option<String>,
+    #[param(style = Form, explode, inline)]
+    pub shapes: Option<Vec<GeofenceShape>>,
+    #[param(style = Form, explode, inline)]
+    pub purposes: Option<Vec<GeofencePurpose>>,
+    pub enabled: Option<bool>,
+    #[param(style = Form, explode)]
+    pub org_ids: Option<Vec<String>>,
+    /// Fences watching this vehicle.
+    pub vehicle_id: Option<String>,
+}
+
+#[utoipa::path(
+    get, path = "/geofences", tag = "geofences",
+    params(GeofenceListParams),
+    responses((status = 200, description = "Fences, newest first", body = Envelope<Page<GeofenceBody>>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn list_geofences(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<GeofenceBody>> {
+    let request = pb::ListGeofencesRequest {
+        page: Some(query.paging()?),
+        org_ids: query.batch("orgIds")?,
+        name: query.text("name"),
+        purposes: query
+            .parsed::<GeofencePurpose>("purposes")?
+            .into_iter()
+            .map(|p| p.to_pb() as i32)
+            .collect(),
+        shapes: query
+            .parsed::<GeofenceShape>("shapes")?
+            .into_iter()
+            .map(|s| s.to_pb() as i32)
+            .collect(),
+        enabled: query.flag("enabled")?,
+        vehicle_id: query.text("vehicleId"),
+    };
+    let answer = state
+        .telemetry()
+        .list_geofences(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .geofences
+            .into_iter()
+            .map(GeofenceBody::from)
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+#[utoipa::path(
+    post, path = "/geofences", tag = "geofences",
+    params(("Idempotency-Key" = Option<String>, Header, description = "A replay answers the first result and creates nothing; the same key with another body is 4009")),
+    request_body = GeofenceInputBody,
+    responses((status = 200, description = "The new fence; 4000 names each refused field", body = Envelope<GeofenceBody>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn create_geofence(
+    State(state): State<AppState>,
+    principal: Principal,
+    key: IdempotencyKey,
+    TrimmedJson(form): TrimmedJson<GeofenceInputBody>,
+) -> ApiResult<GeofenceBody> {
+    let request = pb::CreateGeofenceRequest {
+        geofence: Some(form.into_input()?),
+    };
+    let answer = state
+        .telemetry()
+        .create_geofence(state.as_user_once(&principal, &key, request)?)
+        .await?
+        .into_inner();
+    Result::Ok(Ok(GeofenceBody::from(answer.geofence.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    get, path = "/geofences/{id}", tag = "geofences",
+    params(("id" = String, Path, description = "Fence id")),
+    responses((status = 200, description = "One fence", body = Envelope<GeofenceBody>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn get_geofence(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<GeofenceBody> {
+    let answer = state
+        .telemetry()
+        .get_geofence(state.as_user(&principal, pb::GetGeofenceRequest { geofence_id: id }))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(GeofenceBody::from(answer.geofence.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    put, path = "/geofences/{id}", tag = "geofences",
+    params(("id" = String, Path, description = "Fence id")),
+    request_body = GeofenceInputBody,
+    responses((status = 200, description = "The changed fence; vehicles' inside-states carry over (a disabled fence forgets them)", body = Envelope<GeofenceBody>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn update_geofence(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<GeofenceInputBody>,
+) -> ApiResult<GeofenceBody> {
+    let request = pb::UpdateGeofenceRequest {
+        geofence_id: id,
+        geofence: Some(form.into_input()?),
+    };
+    let answer = state
+        .telemetry()
+        .update_geofence(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(GeofenceBody::from(answer.geofence.unwrap_or_default())))
+}
+
+#[utoipa::path(
+    delete, path = "/geofences/{id}", tag = "geofences",
+    params(("id" = String, Path, description = "Fence id")),
+    responses((status = 200, description = "Deleted; its crossings stay in history", body = Envelope<Empty>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn delete_geofence(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<Empty> {
+    state
+        .telemetry()
+        .delete_geofence(state.as_user(&principal, pb::DeleteGeofenceRequest { geofence_id: id }))
+        .await?;
+    Result::Ok(Ok(Empty {}))
+}
+
+/// A vehicle inside a fence now.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeofenceInsideVehicleBody {
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub entered_at: String,
+}
+
+/// The vehicles inside a fence now, longest inside first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GeofenceInsideBody {
+    pub list: Vec<GeofenceInsideVehicleBody>,
+}
+
+#[utoipa::path(
+    get, path = "/geofences/{id}/inside", tag = "geofences",
+    params(("id" = String, Path, description = "Fence id")),
+    responses((status = 200, description = "Vehicles inside now", body = Envelope<GeofenceInsideBody>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn vehicles_inside(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<GeofenceInsideBody> {
+    let request = pb::ListVehiclesInGeofenceRequest { geofence_id: id };
+    let answer = state
+        .telemetry()
+        .list_vehicles_in_geofence(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(GeofenceInsideBody {
+        list: answer
+            .vehicles
+            .into_iter()
+            .map(|v| GeofenceInsideVehicleBody {
+                vehicle_id: v.vehicle_id,
+                plate_number: v.plate_number,
+                entered_at: rfc3339(v.entered_at.as_ref()),
+            })
+            .collect(),
+    }))
+}
+
+/// A vehicle entering or leaving a fence.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeofenceCrossingBody {
+    pub id: String,
+    pub geofence_id: String,
+    pub geofence_name: String,
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub direction: Option<CrossingDirection>,
+    pub time: String,
+    pub lat: f64,
+    pub lng: f64,
+    /// Exits: seconds inside.
+    pub dwell_seconds: Option<i64>,
+}
+
+impl From<pb::GeofenceCrossing> for GeofenceCrossingBody {
+    fn from(c: pb::GeofenceCrossing) -> Self {
+        let direction = CrossingDirection::from_pb(c.direction);
+        let point = c.point.unwrap_or_default();
+        GeofenceCrossingBody {
+            id: c.id,
+            geofence_id: c.geofence_id,
+            geofence_name: c.geofence_name,
+            vehicle_id: c.vehicle_id,
+            plate_number: c.plate_number,
+            direction,
+            time: rfc3339(c.cross_time.as_ref()),
+            lat: point.latitude,
+            lng: point.longitude,
+            dwell_seconds: (direction == Some(CrossingDirection::Exit)).then_some(c.dwell_seconds),
+        }
+    }
+}
+
+/// Filters of the crossings list and its export.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct CrossingListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    #[param(style = Form, explode)]
+    pub geofence_ids: Option<Vec<String>>,
+    /// Exact plates, at most 250.
+    #[param(style = Form, explode)]
+    pub plate_numbers: Option<Vec<String>>,
+    #[param(style = Form, explode, inline)]
+    pub directions: Option<Vec<CrossingDirection>>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+fn crossing_filter(query: &ListQuery) -> Result<pb::ListGeofenceCrossingsRequest, ApiError> {
+    Result::Ok(pb::ListGeofenceCrossingsRequest {
+        page: Some(query.paging()?),
+        geofence_ids: query.batch("geofenceIds")?,
+        plate_numbers: query.batch("plateNumbers")?,
+        vins: Vec::new(),
+        org_ids: Vec::new(),
+        direction: 0,
+        cross_time: from_to(query)?,
+        alarmed_only: false,
+        directions: query
+            .parsed::<CrossingDirection>("directions")?
+            .into_iter()
+            .map(|d| d.to_pb() as i32)
+            .collect(),
+    })
+}
+
+#[utoipa::path(
+    get, path = "/geofence-crossings", tag = "geofences",
+    params(CrossingListParams),
+    responses((status = 200, description = "Crossings, newest first", body = Envelope<Page<GeofenceCrossingBody>>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn list_crossings(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<GeofenceCrossingBody>> {
+    let answer = state
+        .telemetry()
+        .list_geofence_crossings(state.as_user(&principal, crossing_filter(&query)?))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .crossings
+            .into_iter()
+            .map(GeofenceCrossingBody::from)
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+#[utoipa::path(
+    post, path = "/geofence-crossings/export", tag = "geofences",
+    params(CrossingListParams),
+    responses((status = 200, description = "The export record of the crossings with the list's filters and data scope (paging ignored, newest first)", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn export_crossings(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportGeofenceCrossingsRequest {
+        filter: Some(crossing_filter(&query)?),
+    };
+    let answer = state
+        .telemetry()
+        .export_geofence_crossings(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
+}
+
+/// Crossings of one day.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GeofenceDayBody {
+    /// yyyy-MM-dd (Asia/Shanghai).
+    pub day: String,
+    pub entries: i32,
+    pub exits: i32,
+}
+
+/// Dwell at one fence.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeofenceDwellBody {
+    pub geofence_id: String,
+    pub name: String,
+    pub entries: i32,
+    pub avg_dwell_s: i64,
+    pub max_dwell_s: i64,
+}
+
+/// The geofence dashboard.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeofenceDashboardBody {
+    pub fence_count: i32,
+    pub enabled_count: i32,
+    /// Distinct vehicles inside any fence now.
+    pub vehicles_inside: i32,
+    pub days: Vec<GeofenceDayBody>,
+    pub dwell: Vec<GeofenceDwellBody>,
+}
+
+/// The dashboard's range (default today).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct DashboardParams {
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+#[utoipa::path(
+    get, path = "/geofences/dashboard", tag = "geofences",
+    params(DashboardParams),
+    responses((status = 200, description = "Counts, entries and exits per day and dwell per fence in the range (at most 92 days)", body = Envelope<GeofenceDashboardBody>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn geofence_dashboard(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<GeofenceDashboardBody> {
+    let request = pb::GetGeofenceDashboardRequest {
+        org_ids: Vec::new(),
+        time_range: from_to(&query)?,
+    };
+    let d = state
+        .telemetry()
+        .get_geofence_dashboard(state.as_user(&principal, request))
+        .await?
+        .into_inner()
+        .dashboard
+        .unwrap_or_default();
+    Result::Ok(Ok(GeofenceDashboardBody {
+        fence_count: d.geofence_count,
+        enabled_count: d.enabled_count,
+        vehicles_inside: d.vehicles_inside,
+        days: d
+            .days
+            .into_iter()
+            .map(|x| GeofenceDayBody {
+                day: x.day,
+                entries: x.entries,
+                exits: x.exits,
+            })
+            .collect(),
+        dwell: d
+            .dwell
+            .into_iter()
+            .map(|x| GeofenceDwellBody {
+                geofence_id: x.geofence_id,
+                name: x.name,
+                entries: x.entries,
+                avg_dwell_s: x.avg_dwell_seconds,
+                max_dwell_s: x.max_dwell_seconds,
+            })
+            .collect(),
+    }))
+}
+
+/// A vehicle signing in at a sign-in point.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInBody {
+    pub id: String,
+    pub geofence_id: String,
+    pub point_name: String,
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub time: String,
+}
+
+/// Filters of sign-ins and alarms.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct SignInListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    #[param(style = Form, explode)]
+    pub geofence_ids: Option<Vec<String>>,
+    #[param(style = Form, explode)]
+    pub plate_numbers: Option<Vec<String>>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+#[utoipa::path(
+    get, path = "/sign-ins", tag = "geofences",
+    params(SignInListParams),
+    responses((status = 200, description = "Sign-ins, newest first", body = Envelope<Page<SignInBody>>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn list_sign_ins(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<SignInBody>> {
+    let request = pb::ListGeofenceSignInsRequest {
+        page: Some(query.paging()?),
+        geofence_ids: query.batch("geofenceIds")?,
+        plate_numbers: query.batch("plateNumbers")?,
+        sign_time: from_to(&query)?,
+    };
+    let answer = state
+        .telemetry()
+        .list_geofence_sign_ins(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .sign_ins
+            .into_iter()
+            .map(|s| SignInBody {
+                id: s.id,
+                geofence_id: s.geofence_id,
+                point_name: s.point_name,
+                vehicle_id: s.vehicle_id,
+                plate_number: s.plate_number,
+                time: rfc3339(s.sign_time.as_ref()),
+            })
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// An alarm raised by a fence.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeofenceAlarmBody {
+    pub id: String,
+    pub geofence_id: String,
+    pub geofence_name: String,
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub kind: Option<GeofenceAlarmKind>,
+    pub time: String,
+    /// Speeding only.
+    pub speed_kmh: Option<f64>,
+    pub limit_kmh: Option<i32>,
+}
+
+/// Filters of the alarm list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct AlarmListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    #[param(style = Form, explode)]
+    pub geofence_ids: Option<Vec<String>>,
+    #[param(style = Form, explode)]
+    pub plate_numbers: Option<Vec<String>>,
+    #[param(style = Form, explode, inline)]
+    pub kinds: Option<Vec<GeofenceAlarmKind>>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+#[utoipa::path(
+    get, path = "/geofence-alarms", tag = "geofences",
+    params(AlarmListParams),
+    responses((status = 200, description = "Geofence alarms, newest first", body = Envelope<Page<GeofenceAlarmBody>>)),
+    security(("token" = ["as:fence"]))
+)]
+async fn list_alarms(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<GeofenceAlarmBody>> {
+    let request = pb::ListGeofenceAlarmsRequest {
+        page: Some(query.paging()?),
+        geofence_ids: query.batch("geofenceIds")?,
+        plate_numbers: query.batch("plateNumbers")?,
+        kinds: query
+            .parsed::<GeofenceAlarmKind>("kinds")?
+            .into_iter()
+            .map(|k| k.to_pb() as i32)
+            .collect(),
+        alarm_time: from_to(&query)?,
+    };
+    let answer = state
+        .telemetry()
+        .list_geofence_alarms(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .alarms
+            .into_iter()
+            .map(|a| {
+                let kind = GeofenceAlarmKind::from_pb(a.kind);
+                let speeding = kind == Some(GeofenceAlarmKind::Speeding);
+                GeofenceAlarmBody {
+                    id: a.id,
+                    geofence_id: a.geofence_id,
+                    geofence_name: a.geofence_name,
+                    vehicle_id: a.vehicle_id,
+                    plate_number: a.plate_number,
+                    kind,
+                    time: rfc3339(a.alarm_time.as_ref()),
+                    speed_kmh: speeding.then_some(a.speed_kmh),
+                    limit_kmh: speeding.then_some(a.limit_kmh),
+                }
+            })
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_times_read_and_print_as_hh_mm() {
+        assert_eq!(minute_of("09:30"), Some(570));
+        assert_eq!(minute_of("24:00"), Some(1440));
+        assert_eq!(minute_of("24:01"), None);
+        assert_eq!(minute_of("9"), None);
+        assert_eq!(hhmm(570), "09:30");
+    }
+}

@@ -1,0 +1,349 @@
+//! The evaluation core, pure and synchronous: an enterprise's fences in an
+//! R-tree of bounding boxes, the exact test after a box hit, and the state
+//! machine of one vehicle against one fence over fixes in fix-time order.
+//!
+//! State machine (per vehicle and fence): the side the vehicle is confirmed
+//! on and since when, plus a *pending* transition — the first fix seen on
+//! the other side. Every following fix on that side confirms it once it is
+//! `dwell` seconds after the pending fix; a fix back on the confirmed side
+//! drops it. A confirmed transition is a crossing timed at the pending fix
+//! (when the vehicle actually crossed) and confirmed at the fix that
+//! completed the dwell. Fixes outside the fence's active windows are not
+//! observations. Speeding is a function of two consecutive fixes: a fix
+//! inside an active fence with a limit, faster than it, raises an alarm when
+//! the vehicle's previous fix did not already speed inside that fence.
+//!
+//! Because a crossing is determined only by fixes up to its confirmation,
+//! and the state right after a confirmation is exact (confirmed side, no
+//! pending), replaying from the last crossing confirmed before a late fix
+//! gives exactly what an in-order run would have (see `evaluate`).
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use rstar::primitives::{GeomWithData, Rectangle};
+use rstar::{AABB, RTree};
+use uuid::Uuid;
+
+use super::domain::{self, ActiveWindow, Direction, Geometry, Purpose};
+use super::geometry::Point;
+
+/// A fence as evaluation needs it.
+#[derive(Debug, Clone)]
+pub struct Fence {
+    pub id: Uuid,
+    pub name: String,
+    pub purpose: Purpose,
+    pub geometry: Geometry,
+    pub speed_limit_kmh: Option<i32>,
+    pub windows: Vec<ActiveWindow>,
+    pub dwell_seconds: i64,
+    pub alert_on_enter: bool,
+    pub alert_on_exit: bool,
+    pub all_vehicles: bool,
+    pub vehicles: HashSet<Uuid>,
+}
+
+impl Fence {
+    pub fn watches(&self, vehicle: Uuid) -> bool {
+        self.all_vehicles || self.vehicles.contains(&vehicle)
+    }
+
+    /// Whether the fix is an observation for this fence and, if so, whether it is inside.
+    pub fn observe(&self, fix: &Fix) -> Option<bool> {
+        domain::active_at(&self.windows, fix.time).then(|| self.geometry.contains(fix.point()))
+    }
+
+    /// Whether the fix speeds inside this fence.
+    fn speeding(&self, fix: &Fix) -> bool {
+        match self.speed_limit_kmh {
+            Some(limit) => fix.speed_dkmh > limit * 10 && self.observe(fix) == Some(true),
+            None => false,
+        }
+    }
+}
+
+/// One position fix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fix {
+    pub time: DateTime<Utc>,
+    pub lat: f64,
+    pub lng: f64,
+    /// Tenths of km/h.
+    pub speed_dkmh: i32,
+}
+
+impl Fix {
+    pub fn point(&self) -> Point {
+        Point::new(self.lat, self.lng)
+    }
+}
+
+type Entry = GeomWithData<Rectangle<[f64; 2]>, usize>;
+
+/// One enterprise's enabled fences, indexed by bounding box.
+#[derive(Debug, Default)]
+pub struct FenceIndex {
+    tree: RTree<Entry>,
+    fences: Vec<Fence>,
+    by_id: HashMap<Uuid, usize>,
+}
+
+impl FenceIndex {
+    /// Bulk-loads the tree (thousands of fences take a few milliseconds).
+    pub fn build(fences: Vec<Fence>) -> FenceIndex {
+        let entries = fences
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let b = f.geometry.bbox();
+                GeomWithData::new(Rectangle::from_corners(b.min, b.max), i)
+            })
+            .collect();
+        let by_id = fences.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
+        FenceIndex {
+            tree: RTree::bulk_load(entries),
+            fences,
+            by_id,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.fences.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fences.is_empty()
+    }
+
+    pub fn get(&self, id: Uuid) -> Option<&Fence> {
+        self.by_id.get(&id).map(|&i| &self.fences[i])
+    }
+
+    /// Fences watching `vehicle` whose box holds the point (exact test not yet applied).
+    pub fn candidates(&self, vehicle: Uuid, p: Point) -> impl Iterator<Item = &Fence> {
+        self.tree
+            .locate_in_envelope_intersecting(&AABB::from_point([p.lng, p.lat]))
+            .map(|e| &self.fences[e.data])
+            .filter(move |f| f.watches(vehicle))
+    }
+}
+
+/// A vehicle against a fence.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FenceState {
+    pub inside: bool,
+    /// When the confirmed side began (the crossing's time); `None` before any crossing.
+    pub since: Option<DateTime<Utc>>,
+    pub pending: Option<Pending>,
+}
+
+/// The first fix on the other side, waiting for the dwell delay.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pending {
+    pub inside: bool,
+    pub fix: Fix,
+}
+
+/// A confirmed crossing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Crossing {
+    pub fence: Uuid,
+    pub direction: Direction,
+    /// The first fix on the new side.
+    pub at: Fix,
+    /// The fix that completed the dwell delay.
+    pub confirmed_at: DateTime<Utc>,
+    /// Exits: seconds inside since the enter.
+    pub dwell_seconds: Option<i64>,
+}
+
+/// A speeding alarm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Speeding {
+    pub fence: Uuid,
+    pub at: Fix,
+    pub limit_kmh: i32,
+}
+
+/// Applies one fix to the state of one fence, pushing a crossing when one is confirmed.
+pub fn step(fence: &Fence, state: &mut FenceState, fix: &Fix, out: &mut Vec<Crossing>) {
+    let Some(inside) = fence.observe(fix) else {
+        return;
+    };
+    if inside == state.inside {
+        state.pending = None;
+        return;
+    }
+    let pending = *state.pending.get_or_insert(Pending { inside, fix: *fix });
+    if (fix.time - pending.fix.time).num_seconds() < fence.dwell_seconds {
+        return;
+    }
+    let direction = if inside {
+        Direction::Enter
+    } else {
+        Direction::Exit
+    };
+    let dwell_seconds = match (direction, state.since) {
+        (Direction::Exit, Some(since)) => Some((pending.fix.time - since).num_seconds()),
+        (Direction::Exit, None) | (Direction::Enter, _) => None,
+    };
+    out.push(Crossing {
+        fence: fence.id,
+        direction,
+        at: pending.fix,
+        confirmed_at: fix.time,
+        dwell_seconds,
+    });
+    *state = FenceState {
+        inside,
+        since: Some(pending.fix.time),
+        pending: None,
+    };
+}
+
+/// Runs fixes (in time order) through one fence's state.
+pub fn run(fence: &Fence, state: &mut FenceState, fixes: &[Fix]) -> Vec<Crossing> {
+    let mut out = Vec::new();
+    for fix in fixes {
+        step(fence, state, fix, &mut out);
+    }
+    out
+}
+
+/// Speeding alarms of `fixes` (time order), `previous` being the vehicle's
+/// fix just before them, if any.
+pub fn speeding(
+    index: &FenceIndex,
+    vehicle: Uuid,
+    previous: Option<&Fix>,
+    fixes: &[Fix],
+) -> Vec<Speeding> {
+    let mut out = Vec::new();
+    let mut prev = previous;
+    for fix in fixes {
+        for fence in index.candidates(vehicle, fix.point()) {
+            if fence.speeding(fix) && !prev.is_some_and(|p| fence.speeding(p)) {
+                out.push(Speeding {
+                    fence: fence.id,
+                    at: *fix,
+                    limit_kmh: fence.speed_limit_kmh.unwrap_or_default(),
+                });
+            }
+        }
+        prev = Some(fix);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use super::*;
+
+    fn t0() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-23T02:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    fn fence(dwell: i64) -> Fence {
+        Fence {
+            id: Uuid::from_u128(1),
+            name: "f".into(),
+            purpose: Purpose::General,
+            geometry: Geometry::Circle {
+                center: Point::new(31.0, 121.0),
+                radius_m: 100,
+            },
+            speed_limit_kmh: Some(30),
+            windows: Vec::new(),
+            dwell_seconds: dwell,
+            alert_on_enter: false,
+            alert_on_exit: false,
+            all_vehicles: true,
+            vehicles: HashSet::new(),
+        }
+    }
+
+    /// A fix `secs` after t0, inside (at the centre) or 1 km north.
+    fn fix(secs: i64, inside: bool) -> Fix {
+        Fix {
+            time: t0() + Duration::seconds(secs),
+            lat: if inside { 31.0 } else { 31.01 },
+            lng: 121.0,
+            speed_dkmh: 0,
+        }
+    }
+
+    #[test]
+    fn an_enter_counts_only_after_the_dwell_and_is_timed_at_the_first_inside_fix() {
+        let f = fence(60);
+        let mut s = FenceState::default();
+        let brief = run(&f, &mut s, &[fix(0, false), fix(10, true), fix(40, false)]);
+        assert!(brief.is_empty(), "30 s inside is under the dwell");
+        let found = run(
+            &f,
+            &mut s,
+            &[fix(100, true), fix(130, true), fix(170, true)],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].direction, Direction::Enter);
+        assert_eq!(found[0].at.time, t0() + Duration::seconds(100));
+        assert_eq!(found[0].confirmed_at, t0() + Duration::seconds(170));
+        let out = run(&f, &mut s, &[fix(400, false), fix(500, false)]);
+        assert_eq!(out[0].direction, Direction::Exit);
+        assert_eq!(out[0].dwell_seconds, Some(300));
+    }
+
+    #[test]
+    fn the_index_finds_only_fences_whose_box_holds_the_point() {
+        let mut fences: Vec<Fence> = (0..1_000u32)
+            .map(|i| {
+                let mut f = fence(0);
+                f.id = Uuid::from_u128(u128::from(i) + 10);
+                f.geometry = Geometry::Circle {
+                    center: Point::new(30.0 + f64::from(i) * 0.01, 121.0),
+                    radius_m: 200,
+                };
+                f
+            })
+            .collect();
+        fences[5].all_vehicles = false;
+        let index = FenceIndex::build(fences);
+        let near_7: Vec<Uuid> = index
+            .candidates(Uuid::nil(), Point::new(30.07, 121.0))
+            .map(|f| f.id)
+            .collect();
+        assert_eq!(near_7, [Uuid::from_u128(17)]);
+        assert_eq!(
+            index
+                .candidates(Uuid::nil(), Point::new(30.05, 121.0))
+                .count(),
+            0,
+            "fence 5 does not watch this vehicle"
+        );
+    }
+
+    #[test]
+    fn speeding_alarms_once_per_run_of_fast_fixes_inside() {
+        let index = FenceIndex::build(vec![fence(0)]);
+        let fast = |secs, inside| Fix {
+            speed_dkmh: 500,
+            ..fix(secs, inside)
+        };
+        let fixes = [
+            fast(0, true),
+            fast(10, true),
+            fix(20, true),
+            fast(30, true),
+            fast(40, false),
+        ];
+        let found = speeding(&index, Uuid::nil(), None, &fixes);
+        let times: Vec<_> = found.iter().map(|s| s.at.time).collect();
+        assert_eq!(times, [t0(), t0() + Duration::seconds(30)]);
+        let again = speeding(&index, Uuid::nil(), Some(&fixes[2]), &fixes[3..]);
+        assert_eq!(again.len(), 1, "the same alarm from the middle of the run");
+    }
+}

@@ -1,0 +1,989 @@
+//! Geofences over the real vehicle service: gRPC on port 0, a fresh
+//! PostgreSQL database and a private JetStream server per test. Fixes are
+//! published to the telemetry stream as the device edge publishes them, or
+//! handed to the evaluation entry point directly where the batching itself
+//! is what a test varies.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
+use fleetdesk_kit::internal_token::{Claims, TokenSigner};
+use fleetdesk_kit::reach::ReachClaim;
+use fleetdesk_kit::{ErrorCode, ServiceError, Shutdown, db, grpc};
+use fleetdesk_proto::common::v1 as common;
+use fleetdesk_proto::telematics::v1 as tpb;
+use fleetdesk_proto::vehicle::v1 as pb;
+use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
+use fleetdesk_testkit::{NatsServer, TestDb};
+use fleetdesk_vehicle::geofences::engine::Fix;
+use fleetdesk_vehicle::geofences::evaluate::{self, FenceCache, FixIn};
+use prost::Message as _;
+use sqlx::PgPool;
+use tonic::transport::Channel;
+use uuid::Uuid;
+
+/// One tenant: an enterprise with one organisation, a user and vehicles.
+#[derive(Debug, Clone)]
+struct Tenant {
+    enterprise: Uuid,
+    org: Uuid,
+    user: Uuid,
+    vehicles: Vec<Uuid>,
+}
+
+struct Stack {
+    _db: TestDb,
+    nats: NatsServer,
+    owner: PgPool,
+    /// The service's own pool (the app role), for direct evaluation.
+    app: PgPool,
+    signer: TokenSigner,
+    client: TelemetryServiceClient<Channel>,
+    shutdown: Shutdown,
+    a: Tenant,
+    b: Tenant,
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        self.shutdown.trigger();
+    }
+}
+
+async fn tenant(owner: &PgPool, vehicles: usize) -> Tenant {
+    let t = Tenant {
+        enterprise: Uuid::new_v4(),
+        org: Uuid::new_v4(),
+        user: Uuid::new_v4(),
+        vehicles: (0..vehicles).map(|_| Uuid::new_v4()).collect(),
+    };
+    let mut tx = db::begin_service(owner).await.unwrap();
+    sqlx::query(
+        "insert into org_unit (id, enterprise_id, name, path, version) values ($1, $2, '总部', $3, 1)",
+    )
+    .bind(t.org)
+    .bind(t.enterprise)
+    .bind(format!("/{}/", t.org))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    for (i, v) in t.vehicles.iter().enumerate() {
+        sqlx::query(
+            "insert into vehicle (id, enterprise_id, org_id, plate_number, plate_color, vin, brand, \
+             model, category, energy_type, ownership_type, status) \
+             values ($1, $2, $3, $4, 3, $5, '东风', 'EV', 2, 1, 1, 1)",
+        )
+        .bind(v)
+        .bind(t.enterprise)
+        .bind(t.org)
+        .bind(format!("粤B{:05}", i))
+        .bind(format!("LVIN{:013}", i))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    t
+}
+
+async fn stack(vehicles: usize) -> Stack {
+    fleetdesk_testkit::init_test_logs();
+    let db = TestDb::new().await;
+    let nats = NatsServer::start().await;
+    let owner = db::connect_owner(&db.url, fleetdesk_vehicle::SCHEMA.name, 2)
+        .await
+        .unwrap();
+    fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
+    let a = tenant(&owner, vehicles).await;
+    let b = tenant(&owner, 2).await;
+    let signer = TokenSigner::generate();
+    let config = ServiceConfig {
+        common: CommonConfig {
+            database_url: db.url.clone(),
+            nats_url: nats.url(),
+            internal_signing_key: None,
+            environment: Environment::Development,
+            db_max_connections: 5,
+        },
+        grpc_addr: "127.0.0.1:0".to_owned(),
+        migrate_on_start: false,
+        object_store_dir: std::env::temp_dir().join(format!("fd-fences-{}", Uuid::new_v4())),
+    };
+    let app = fleetdesk_vehicle::Application::build(config, signer.verifier())
+        .await
+        .unwrap();
+    let port = app.port();
+    let shutdown = Shutdown::new();
+    tokio::spawn(app.run_until_stopped(shutdown.clone()));
+    let client = TelemetryServiceClient::connect(format!("http://127.0.0.1:{port}"))
+        .await
+        .unwrap();
+    let app_pool = db::connect(&db.url, fleetdesk_vehicle::SCHEMA.name, 3)
+        .await
+        .unwrap();
+    Stack {
+        _db: db,
+        nats,
+        owner,
+        app: app_pool,
+        signer,
+        client,
+        shutdown,
+        a,
+        b,
+    }
+}
+
+impl Stack {
+    fn req<T>(&self, t: &Tenant, message: T) -> tonic::Request<T> {
+        let claims = Claims {
+            iss: "gateway".into(),
+            sub: format!("user:{}", t.user),
+            ent: Some(t.enterprise.to_string()),
+            acc: None,
+            perms: vec!["as:fence".into()],
+            reach: Some(ReachClaim {
+                all: true,
+                ..ReachClaim::default()
+            }),
+            iat: 0,
+            exp: 0,
+        };
+        grpc::outgoing(message, &self.signer, &claims)
+    }
+
+    async fn create(
+        &self,
+        t: &Tenant,
+        input: pb::GeofenceInput,
+    ) -> Result<pb::Geofence, ServiceError> {
+        self.create_keyed(t, input, None).await
+    }
+
+    async fn create_keyed(
+        &self,
+        t: &Tenant,
+        input: pb::GeofenceInput,
+        key: Option<&str>,
+    ) -> Result<pb::Geofence, ServiceError> {
+        let mut req = self.req(
+            t,
+            pb::CreateGeofenceRequest {
+                geofence: Some(input),
+            },
+        );
+        if let Some(key) = key {
+            req.metadata_mut()
+                .insert("idempotency-key", key.parse().unwrap());
+        }
+        self.client
+            .clone()
+            .create_geofence(req)
+            .await
+            .map(|r| r.into_inner().geofence.unwrap())
+            .map_err(|s| ServiceError::from_status(&s))
+    }
+
+    async fn list(&self, t: &Tenant) -> Vec<pb::Geofence> {
+        let req = self.req(
+            t,
+            pb::ListGeofencesRequest {
+                page: Some(common::PageRequest { page: 1, size: 100 }),
+                ..Default::default()
+            },
+        );
+        self.client
+            .clone()
+            .list_geofences(req)
+            .await
+            .unwrap()
+            .into_inner()
+            .geofences
+    }
+
+    async fn crossings(&self, t: &Tenant, plate: Option<&str>) -> Vec<pb::GeofenceCrossing> {
+        let req = self.req(
+            t,
+            pb::ListGeofenceCrossingsRequest {
+                page: Some(common::PageRequest { page: 1, size: 100 }),
+                plate_numbers: plate.map(|p| vec![p.to_owned()]).unwrap_or_default(),
+                ..Default::default()
+            },
+        );
+        let mut list = self
+            .client
+            .clone()
+            .list_geofence_crossings(req)
+            .await
+            .unwrap()
+            .into_inner()
+            .crossings;
+        list.reverse();
+        list
+    }
+
+    /// Publishes fixes as the device edge does and waits until the evaluator committed them.
+    async fn publish(&self, t: &Tenant, vehicle: Uuid, fixes: &[Fix], backfill: bool) {
+        let client = async_nats::connect(self.nats.url()).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        js.get_or_create_stream(async_nats::jetstream::stream::Config {
+            name: "FLEETDESK_TELEMETRY".into(),
+            subjects: vec!["telemetry.>".into()],
+            duplicate_window: Duration::from_secs(600),
+            max_age: Duration::from_secs(72 * 3600),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let mut acks = Vec::new();
+        for f in fixes {
+            let payload = tpb::Fix {
+                terminal: "13800000000".into(),
+                enterprise_id: t.enterprise.to_string(),
+                vehicle_id: vehicle.to_string(),
+                fix_time: Some(prost_types::Timestamp {
+                    seconds: f.time.timestamp(),
+                    nanos: 0,
+                }),
+                receive_time: None,
+                latitude: f.lat,
+                longitude: f.lng,
+                speed_dkmh: f.speed_dkmh,
+                backfill,
+                ..Default::default()
+            };
+            acks.push(
+                js.publish(
+                    format!("telemetry.{}.{}", t.enterprise, vehicle),
+                    payload.encode_to_vec().into(),
+                )
+                .await
+                .unwrap(),
+            );
+        }
+        for ack in acks {
+            ack.await.unwrap();
+        }
+    }
+
+    /// Polls until the evaluator has committed `n` fixes of the vehicle (the
+    /// buffer rows and their effects commit together).
+    async fn wait_for_fixes(&self, vehicle: Uuid, n: i64) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut tx = db::begin_service(&self.owner).await.unwrap();
+            let count: i64 =
+                sqlx::query_scalar("select count(*) from geofence_fix where vehicle_id = $1")
+                    .bind(vehicle)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .unwrap();
+            drop(tx);
+            if count >= n {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "only {count} of {n} fixes evaluated"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+fn circle(
+    org: Uuid,
+    name: &str,
+    lat: f64,
+    lng: f64,
+    radius_m: i32,
+    dwell: i32,
+) -> pb::GeofenceInput {
+    pb::GeofenceInput {
+        org_id: org.to_string(),
+        name: name.into(),
+        purpose: pb::GeofencePurpose::General as i32,
+        shape: pb::GeofenceShape::Circle as i32,
+        center: Some(common::GeoPoint {
+            latitude: lat,
+            longitude: lng,
+        }),
+        radius_m,
+        dwell_seconds: dwell,
+        all_vehicles: true,
+        enabled: true,
+        ..Default::default()
+    }
+}
+
+fn geo(lat: f64, lng: f64) -> common::GeoPoint {
+    common::GeoPoint {
+        latitude: lat,
+        longitude: lng,
+    }
+}
+
+fn base() -> DateTime<Utc> {
+    // Fixes of the last hour, so the replay buffer keeps them.
+    let now = Utc::now() - chrono::Duration::hours(1);
+    DateTime::from_timestamp(now.timestamp() - now.timestamp() % 60, 0).unwrap()
+}
+
+fn fix(t0: DateTime<Utc>, secs: i64, lat: f64, lng: f64, kmh: i32) -> Fix {
+    Fix {
+        time: t0 + chrono::Duration::seconds(secs),
+        lat,
+        lng,
+        speed_dkmh: kmh * 10,
+    }
+}
+
+/// 1 km north of (31.0, 121.0) is outside every test fence near it.
+const OUT: (f64, f64) = (31.01, 121.0);
+const IN: (f64, f64) = (31.0, 121.0);
+
+#[tokio::test]
+async fn fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused_in_chinese() {
+    let s = stack(1).await;
+    let a = s.a.clone();
+    let created = s
+        .create(&a, circle(a.org, "一号仓", 31.0, 121.0, 300, 30))
+        .await
+        .unwrap();
+    assert_eq!(created.radius_m, 300);
+    assert_eq!(created.dwell_seconds, 30);
+    let mut polygon = circle(a.org, "园区", 0.0, 0.0, 0, 0);
+    polygon.shape = pb::GeofenceShape::Polygon as i32;
+    polygon.center = None;
+    polygon.vertices = vec![geo(31.0, 121.0), geo(31.0, 121.01), geo(31.01, 121.01)];
+    polygon.speed_limit_kmh = Some(20);
+    polygon.active_windows = vec![pb::GeofenceActiveWindow {
+        weekdays: vec![1, 2, 3, 4, 5],
+        start_minute: 8 * 60,
+        end_minute: 18 * 60,
+    }];
+    let poly = s.create(&a, polygon.clone()).await.unwrap();
+    assert_eq!(poly.vertices.len(), 3);
+    assert_eq!(poly.speed_limit_kmh, Some(20));
+    assert_eq!(poly.active_windows[0].weekdays, [1, 2, 3, 4, 5]);
+    assert_eq!(s.list(&a).await.len(), 2);
+
+    // Refusals name the field, in Chinese.
+    let mut two = polygon.clone();
+    two.vertices.truncate(2);
+    let err = s.create(&a, two).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::BadRequest);
+    assert_eq!(err.fields[0].field, "points");
+    assert_eq!(err.fields[0].message, "多边形至少需要 3 个点");
+    let mut bow = polygon.clone();
+    bow.vertices = vec![geo(0.0, 0.0), geo(1.0, 1.0), geo(0.0, 1.0), geo(1.0, 0.0)];
+    assert_eq!(
+        s.create(&a, bow).await.unwrap_err().fields[0].message,
+        "多边形的边不能相交"
+    );
+    let err = s
+        .create(&a, circle(a.org, "小", 31.0, 121.0, 10, 0))
+        .await
+        .unwrap_err();
+    assert_eq!(err.fields[0].field, "radiusM");
+    let err = s
+        .create(&a, circle(a.org, "远", 95.0, 121.0, 100, 0))
+        .await
+        .unwrap_err();
+    assert_eq!(err.fields[0].message, "纬度须在 -90 到 90 之间");
+    let mut corridor = polygon.clone();
+    corridor.shape = pb::GeofenceShape::Corridor as i32;
+    corridor.corridor_width_m = 6_000;
+    let err = s.create(&a, corridor.clone()).await.unwrap_err();
+    assert_eq!(err.fields[0].field, "corridorWidthM");
+    corridor.corridor_width_m = 100;
+    assert_eq!(s.create(&a, corridor).await.unwrap().corridor_width_m, 100);
+
+    // Edit replaces the fields; delete removes the fence.
+    let mut edited = circle(a.org, "一号仓（扩建）", 31.0, 121.0, 800, 0);
+    edited.enabled = false;
+    let updated = s
+        .client
+        .clone()
+        .update_geofence(s.req(
+            &a,
+            pb::UpdateGeofenceRequest {
+                geofence_id: created.id.clone(),
+                geofence: Some(edited),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .geofence
+        .unwrap();
+    assert_eq!(updated.name, "一号仓（扩建）");
+    assert_eq!((updated.radius_m, updated.enabled), (800, false));
+    s.client
+        .clone()
+        .delete_geofence(s.req(
+            &a,
+            pb::DeleteGeofenceRequest {
+                geofence_id: created.id.clone(),
+            },
+        ))
+        .await
+        .unwrap();
+    let gone = s
+        .client
+        .clone()
+        .get_geofence(s.req(
+            &a,
+            pb::GetGeofenceRequest {
+                geofence_id: created.id,
+            },
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(ServiceError::from_status(&gone).code, ErrorCode::NotFound);
+    assert_eq!(s.list(&a).await.len(), 2);
+}
+
+#[tokio::test]
+async fn an_idempotency_key_creates_once_and_refuses_another_body() {
+    let s = stack(1).await;
+    let a = s.a.clone();
+    let input = circle(a.org, "一号仓", 31.0, 121.0, 300, 0);
+    let first = s
+        .create_keyed(&a, input.clone(), Some("k-1"))
+        .await
+        .unwrap();
+    let again = s
+        .create_keyed(&a, input.clone(), Some("k-1"))
+        .await
+        .unwrap();
+    assert_eq!(first.id, again.id);
+    assert_eq!(s.list(&a).await.len(), 1);
+    let mut other = input;
+    other.name = "二号仓".into();
+    let err = s.create_keyed(&a, other, Some("k-1")).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Conflict);
+    assert_eq!(s.list(&a).await.len(), 1);
+}
+
+#[tokio::test]
+async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_speeding_alarms() {
+    let s = stack(1).await;
+    let a = s.a.clone();
+    let v = a.vehicles[0];
+    let mut fence = circle(a.org, "一号仓", IN.0, IN.1, 200, 30);
+    fence.alert_on_enter = true;
+    fence.speed_limit_kmh = Some(30);
+    let fence = s.create(&a, fence).await.unwrap();
+    let mut point = circle(a.org, "签到点", IN.0, IN.1, 100, 0);
+    point.purpose = pb::GeofencePurpose::SignIn as i32;
+    let point = s.create(&a, point).await.unwrap();
+
+    let t0 = base();
+    let mut fixes = Vec::new();
+    for i in 0..6 {
+        fixes.push(fix(t0, i * 10, OUT.0, OUT.1, 40));
+    }
+    // 10 s inside, shorter than the dwell: no crossing of the 30 s fence.
+    fixes.push(fix(t0, 60, IN.0, IN.1, 20));
+    fixes.push(fix(t0, 70, OUT.0, OUT.1, 40));
+    for i in 8..31 {
+        // Fast for one fix at 120 s: a speeding alarm inside the fence.
+        let kmh = if i == 12 { 50 } else { 10 };
+        fixes.push(fix(t0, i * 10, IN.0, IN.1, kmh));
+    }
+    for i in 31..41 {
+        fixes.push(fix(t0, i * 10, OUT.0, OUT.1, 40));
+    }
+    s.publish(&a, v, &fixes, false).await;
+    s.wait_for_fixes(v, fixes.len() as i64).await;
+
+    let at = |secs: i64| {
+        Some(fleetdesk_kit::convert::timestamp(
+            t0 + chrono::Duration::seconds(secs),
+        ))
+    };
+    let of_fence: Vec<_> = s
+        .crossings(&a, None)
+        .await
+        .into_iter()
+        .filter(|c| c.geofence_id == fence.id)
+        .map(|c| (c.direction, c.cross_time, c.dwell_seconds, c.alarmed))
+        .collect();
+    assert_eq!(
+        of_fence,
+        [
+            (pb::CrossingDirection::Enter as i32, at(80), 0, true),
+            (pb::CrossingDirection::Exit as i32, at(310), 230, false),
+        ]
+    );
+    // The sign-in point has no dwell: the brief visit at 60 s counts too.
+    let sign_ins = s
+        .client
+        .clone()
+        .list_geofence_sign_ins(s.req(
+            &a,
+            pb::ListGeofenceSignInsRequest {
+                page: None,
+                geofence_ids: vec![point.id.clone()],
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .sign_ins;
+    let times: Vec<_> = sign_ins.iter().rev().map(|s| s.sign_time).collect();
+    assert_eq!(times, [at(60), at(80)]);
+    assert_eq!(sign_ins[0].point_name, "签到点");
+    let alarms = s
+        .client
+        .clone()
+        .list_geofence_alarms(s.req(&a, pb::ListGeofenceAlarmsRequest::default()))
+        .await
+        .unwrap()
+        .into_inner()
+        .alarms;
+    let kinds: Vec<_> = alarms
+        .iter()
+        .rev()
+        .map(|a| (a.kind, a.alarm_time, a.limit_kmh))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (pb::GeofenceAlarmKind::Enter as i32, at(80), 0),
+            (pb::GeofenceAlarmKind::Speeding as i32, at(120), 30),
+        ]
+    );
+    // Outside at the end: nobody inside.
+    let inside = s
+        .client
+        .clone()
+        .list_vehicles_in_geofence(s.req(
+            &a,
+            pb::ListVehiclesInGeofenceRequest {
+                geofence_id: fence.id.clone(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .vehicles;
+    assert!(inside.is_empty());
+    let dashboard = s
+        .client
+        .clone()
+        .get_geofence_dashboard(s.req(
+            &a,
+            pb::GetGeofenceDashboardRequest {
+                org_ids: Vec::new(),
+                time_range: Some(common::TimeRange {
+                    start: at(-3600),
+                    end: at(3600),
+                }),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .dashboard
+        .unwrap();
+    assert_eq!(dashboard.geofence_count, 2);
+    assert_eq!(
+        dashboard.enter_count, 3,
+        "one fence entry, two sign-in point entries"
+    );
+    let dwell = dashboard
+        .dwell
+        .iter()
+        .find(|d| d.geofence_id == fence.id)
+        .unwrap();
+    assert_eq!((dwell.entries, dwell.max_dwell_seconds), (1, 230));
+
+    // Still inside after more fixes: the inside list shows it since the enter.
+    let back: Vec<Fix> = (50..60).map(|i| fix(t0, i * 10, IN.0, IN.1, 5)).collect();
+    s.publish(&a, v, &back, false).await;
+    s.wait_for_fixes(v, (fixes.len() + back.len()) as i64).await;
+    let inside = s
+        .client
+        .clone()
+        .list_vehicles_in_geofence(s.req(
+            &a,
+            pb::ListVehiclesInGeofenceRequest {
+                geofence_id: fence.id.clone(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .vehicles;
+    assert_eq!(inside.len(), 1);
+    assert_eq!(inside[0].entered_at, at(500));
+}
+
+/// A route through a circle, a polygon and a corridor, with visits shorter
+/// than the dwell, a speeding stretch and a sign-in point: 240 fixes.
+fn route(t0: DateTime<Utc>) -> Vec<Fix> {
+    let mut fixes = Vec::new();
+    for i in 0..240i64 {
+        // Along the latitude 31.0 eastwards, 0.0005° (about 48 m) per fix,
+        // wobbling north now and then (out of the corridor, briefly).
+        let lng = 121.0 + 0.0005 * i as f64;
+        let lat = if i % 37 == 5 { 31.004 } else { 31.0 };
+        // Two fast stretches inside the polygon (limit 40): two alarms.
+        let kmh = if (100..105).contains(&i) || (120..123).contains(&i) {
+            60
+        } else {
+            15
+        };
+        fixes.push(fix(t0, i * 10, lat, lng, kmh));
+    }
+    fixes
+}
+
+async fn route_fences(s: &Stack, t: &Tenant) {
+    let mut c = circle(t.org, "圆", 31.0, 121.02, 300, 20);
+    c.alert_on_exit = true;
+    s.create(t, c).await.unwrap();
+    let mut p = circle(t.org, "多边形", 0.0, 0.0, 0, 40);
+    p.shape = pb::GeofenceShape::Polygon as i32;
+    p.center = None;
+    p.vertices = vec![
+        geo(30.998, 121.045),
+        geo(31.002, 121.045),
+        geo(31.002, 121.07),
+        geo(30.998, 121.07),
+    ];
+    p.speed_limit_kmh = Some(40);
+    s.create(t, p).await.unwrap();
+    let mut r = circle(t.org, "路线", 0.0, 0.0, 0, 0);
+    r.shape = pb::GeofenceShape::Corridor as i32;
+    r.center = None;
+    r.vertices = vec![geo(31.0, 121.08), geo(31.0, 121.12)];
+    r.corridor_width_m = 200;
+    r.alert_on_enter = true;
+    s.create(t, r).await.unwrap();
+    let mut sign = circle(t.org, "签到", 31.0, 121.1, 60, 0);
+    sign.purpose = pb::GeofencePurpose::SignIn as i32;
+    s.create(t, sign).await.unwrap();
+}
+
+/// A crossing without its ids: name, direction, time, confirmation, latitude, dwell, alarmed.
+type CrossingKey = (
+    String,
+    i16,
+    DateTime<Utc>,
+    DateTime<Utc>,
+    f64,
+    Option<i64>,
+    bool,
+);
+
+/// Every found row of a vehicle, keyed so two vehicles compare.
+async fn found(s: &Stack, vehicle: Uuid) -> Vec<String> {
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    let crossings: Vec<CrossingKey> = sqlx::query_as(
+        "select geofence_name, direction, cross_time, confirmed_at, lat, dwell_seconds, alarmed \
+         from geofence_crossing where vehicle_id = $1 order by cross_time, geofence_name, direction",
+    )
+    .bind(vehicle)
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    let alarms: Vec<(String, i16, DateTime<Utc>)> = sqlx::query_as(
+        "select geofence_name, kind, alarm_time from geofence_alarm where vehicle_id = $1 \
+         order by alarm_time, geofence_name, kind",
+    )
+    .bind(vehicle)
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    let sign_ins: Vec<(String, DateTime<Utc>)> = sqlx::query_as(
+        "select point_name, sign_time from sign_in where vehicle_id = $1 order by sign_time",
+    )
+    .bind(vehicle)
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    let states: Vec<(String, bool, Option<DateTime<Utc>>)> = sqlx::query_as(
+        "select g.name, s.inside, s.since from geofence_state s join geofence g on g.id = s.geofence_id \
+         where s.vehicle_id = $1 and (s.inside or s.pending_inside is not null) order by g.name",
+    )
+    .bind(vehicle)
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    crossings
+        .iter()
+        .map(|c| format!("crossing {c:?}"))
+        .chain(alarms.iter().map(|a| format!("alarm {a:?}")))
+        .chain(sign_ins.iter().map(|s| format!("sign-in {s:?}")))
+        .chain(states.iter().map(|s| format!("state {s:?}")))
+        .collect()
+}
+
+/// A seeded shuffle (no rand dependency): xorshift and Fisher–Yates.
+fn shuffled<T: Clone>(items: &[T], seed: u64) -> Vec<T> {
+    let mut out = items.to_vec();
+    let mut x = seed.max(1);
+    for i in (1..out.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    out
+}
+
+#[tokio::test]
+async fn shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_ones() {
+    let s = stack(3).await;
+    let a = s.a.clone();
+    route_fences(&s, &a).await;
+    let t0 = base();
+    let fixes = route(t0);
+    let (in_order, shuffled_v, backfilled) = (a.vehicles[0], a.vehicles[1], a.vehicles[2]);
+
+    s.publish(&a, in_order, &fixes, false).await;
+    s.wait_for_fixes(in_order, fixes.len() as i64).await;
+    let expected = found(&s, in_order).await;
+    let crossings = expected
+        .iter()
+        .filter(|r| r.starts_with("crossing"))
+        .count();
+    assert!(
+        crossings >= 6,
+        "the route crosses every fence: {expected:#?}"
+    );
+    assert!(expected.iter().any(|r| r.starts_with("sign-in")));
+    assert!(expected.iter().any(|r| r.starts_with("alarm")));
+
+    // The same fixes in a random order, in several publishes.
+    let mixed = shuffled(&fixes, 7);
+    for chunk in mixed.chunks(50) {
+        s.publish(&a, shuffled_v, chunk, false).await;
+    }
+    s.wait_for_fixes(shuffled_v, fixes.len() as i64).await;
+    assert_eq!(found(&s, shuffled_v).await, expected);
+
+    // A blind zone: the middle third arrives after the rest, as a backfill.
+    let (before, rest) = fixes.split_at(80);
+    let (blind, after) = rest.split_at(80);
+    s.publish(&a, backfilled, before, false).await;
+    s.publish(&a, backfilled, after, false).await;
+    s.wait_for_fixes(backfilled, 160).await;
+    s.publish(&a, backfilled, blind, true).await;
+    s.wait_for_fixes(backfilled, fixes.len() as i64).await;
+    assert_eq!(found(&s, backfilled).await, expected);
+}
+
+#[tokio::test]
+async fn any_batching_and_order_evaluated_directly_gives_the_same_rows() {
+    let s = stack(6).await;
+    let a = s.a.clone();
+    route_fences(&s, &a).await;
+    let t0 = base();
+    let fixes = route(t0);
+    let cache = FenceCache::default();
+    let input = |v: Uuid, f: &[Fix]| -> Vec<FixIn> {
+        f.iter()
+            .map(|fix| FixIn {
+                enterprise_id: a.enterprise,
+                vehicle_id: v,
+                fix: *fix,
+            })
+            .collect()
+    };
+    let reference = a.vehicles[0];
+    evaluate::evaluate_batch(&s.app, &cache, &input(reference, &fixes))
+        .await
+        .unwrap();
+    let expected = found(&s, reference).await;
+    // Newest first, one fix per batch: every fix but the first is late.
+    let v = a.vehicles[1];
+    for f in fixes.iter().rev() {
+        evaluate::evaluate_batch(&s.app, &cache, &input(v, std::slice::from_ref(f)))
+            .await
+            .unwrap();
+    }
+    assert_eq!(found(&s, v).await, expected, "reversed");
+    // Random orders in random batch sizes, and a resend of everything.
+    for (n, seed) in [(2usize, 11u64), (3, 12), (4, 13)] {
+        let v = a.vehicles[n];
+        let mixed = shuffled(&fixes, seed);
+        let mut rest = &mixed[..];
+        let mut size = 1;
+        while !rest.is_empty() {
+            let (batch, tail) = rest.split_at(size.min(rest.len()));
+            evaluate::evaluate_batch(&s.app, &cache, &input(v, batch))
+                .await
+                .unwrap();
+            rest = tail;
+            size = size * 3 % 41 + 1;
+        }
+        let again = evaluate::evaluate_batch(&s.app, &cache, &input(v, &mixed))
+            .await
+            .unwrap();
+        assert_eq!(again.fixes, 0, "a resend is dropped");
+        assert_eq!(found(&s, v).await, expected, "seed {seed}");
+    }
+}
+
+#[tokio::test]
+async fn a_thousand_fences_in_an_enterprise_still_find_the_right_ones() {
+    let s = stack(1).await;
+    let a = s.a.clone();
+    // A 40 x 25 grid of 150 m circles, 0.01° apart, straight into the table.
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    for i in 0..1_000 {
+        let (row, col) = (i / 40, i % 40);
+        sqlx::query(
+            "insert into geofence (id, enterprise_id, org_id, name, purpose, shape, center_lat, \
+             center_lng, radius_m) values ($1, $2, $3, $4, 1, 1, $5, $6, 150)",
+        )
+        .bind(Uuid::new_v4())
+        .bind(a.enterprise)
+        .bind(a.org)
+        .bind(format!("网格{i:04}"))
+        .bind(30.0 + 0.01 * f64::from(row))
+        .bind(120.0 + 0.01 * f64::from(col))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    // One more through the API: it bumps the enterprise's fence version.
+    s.create(&a, circle(a.org, "网格外", 29.0, 119.0, 100, 0))
+        .await
+        .unwrap();
+    assert_eq!(
+        s.client
+            .clone()
+            .list_geofences(s.req(&a, pb::ListGeofencesRequest::default()))
+            .await
+            .unwrap()
+            .into_inner()
+            .page
+            .unwrap()
+            .total,
+        1_001
+    );
+    let t0 = base();
+    let v = a.vehicles[0];
+    // Visit the centre of fence (row 3, col 17) = #137, then (row 20, col 5) = #805,
+    // then a point between fences.
+    let stops = [(30.03, 120.17), (30.20, 120.05), (30.205, 120.055)];
+    let mut fixes = Vec::new();
+    for (k, (lat, lng)) in stops.iter().enumerate() {
+        for j in 0..3 {
+            fixes.push(fix(t0, (k as i64 * 3 + j) * 10, *lat, *lng, 0));
+        }
+    }
+    s.publish(&a, v, &fixes, false).await;
+    s.wait_for_fixes(v, fixes.len() as i64).await;
+    let mut seen: Vec<(String, i32)> = s
+        .crossings(&a, None)
+        .await
+        .into_iter()
+        .map(|c| (c.geofence_name, c.direction))
+        .collect();
+    // Leaving one fence and entering the next share a fix time.
+    seen.sort();
+    let (enter, exit) = (
+        pb::CrossingDirection::Enter as i32,
+        pb::CrossingDirection::Exit as i32,
+    );
+    assert_eq!(
+        seen,
+        [
+            ("网格0137".to_owned(), enter),
+            ("网格0137".to_owned(), exit),
+            ("网格0805".to_owned(), enter),
+            ("网格0805".to_owned(), exit),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_them() {
+    let s = stack(1).await;
+    let (a, b) = (s.a.clone(), s.b.clone());
+    let fence = s
+        .create(&a, circle(a.org, "一号仓", IN.0, IN.1, 200, 0))
+        .await
+        .unwrap();
+    let t0 = base();
+    let fixes = [
+        fix(t0, 0, OUT.0, OUT.1, 0),
+        fix(t0, 10, IN.0, IN.1, 0),
+        fix(t0, 20, IN.0, IN.1, 0),
+    ];
+    s.publish(&a, a.vehicles[0], &fixes, false).await;
+    s.wait_for_fixes(a.vehicles[0], 3).await;
+    assert_eq!(s.crossings(&a, None).await.len(), 1);
+
+    assert!(s.list(&b).await.is_empty());
+    assert!(s.crossings(&b, None).await.is_empty());
+    let not_found = |r: Result<(), tonic::Status>| {
+        assert_eq!(
+            ServiceError::from_status(&r.unwrap_err()).code,
+            ErrorCode::NotFound
+        );
+    };
+    let mut client = s.client.clone();
+    not_found(
+        client
+            .get_geofence(s.req(
+                &b,
+                pb::GetGeofenceRequest {
+                    geofence_id: fence.id.clone(),
+                },
+            ))
+            .await
+            .map(|_| ()),
+    );
+    not_found(
+        client
+            .update_geofence(s.req(
+                &b,
+                pb::UpdateGeofenceRequest {
+                    geofence_id: fence.id.clone(),
+                    geofence: Some(circle(b.org, "改", 0.0, 0.0, 100, 0)),
+                },
+            ))
+            .await
+            .map(|_| ()),
+    );
+    not_found(
+        client
+            .delete_geofence(s.req(
+                &b,
+                pb::DeleteGeofenceRequest {
+                    geofence_id: fence.id.clone(),
+                },
+            ))
+            .await
+            .map(|_| ()),
+    );
+    not_found(
+        client
+            .list_vehicles_in_geofence(s.req(
+                &b,
+                pb::ListVehiclesInGeofenceRequest {
+                    geofence_id: fence.id.clone(),
+                },
+            ))
+            .await
+            .map(|_| ()),
+    );
+    // B watching A's vehicle is refused as an unknown vehicle.
+    let mut watch = circle(b.org, "监控", IN.0, IN.1, 200, 0);
+    watch.all_vehicles = false;
+    watch.vehicle_ids = vec![a.vehicles[0].to_string()];
+    let err = s.create(&b, watch).await.unwrap_err();
+    assert_eq!(err.fields[0].field, "vehicleIds");
+    // A's fence is untouched.
+    assert_eq!(s.list(&a).await[0].name, "一号仓");
+}
