@@ -22,7 +22,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::grpc::Actor;
-use crate::{bindings, drivers, private_cars, usage, vehicles};
+use crate::{bindings, drivers, positions, private_cars, usage, vehicles};
 
 /// The domain whose events announce this service's jobs (org routes cancel
 /// and retry of a record back here by it).
@@ -212,7 +212,8 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
             private_cars::export::KIND,
             private_cars::export::PrivateCarsExport,
         )
-        .kind(drivers::export::KIND, drivers::export::DriversExport);
+        .kind(drivers::export::KIND, drivers::export::DriversExport)
+        .kind(positions::export::KIND, positions::export::TrackExport);
     for (name, kind) in usage::export::kinds() {
         worker = worker.kind(name, kind);
     }
