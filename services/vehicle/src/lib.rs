@@ -1,8 +1,9 @@
 //! The vehicle service: vehicle assets (files, terminal bindings, private
 //! cars, and — from their modules — drivers, usage records and operation
-//! logs). The target hosts AssetService, TelemetryService, RiskService and
-//! MaintenanceService; the last three answer UNIMPLEMENTED until their
-//! issues build them.
+//! logs) and telematics (terminal directory, telemetry ingest, positions,
+//! remote lock). The target hosts AssetService, TelemetryService,
+//! TerminalDirectoryService, RiskService and MaintenanceService; the last
+//! two answer UNIMPLEMENTED until their issues build them.
 //!
 //! Exports (every list) and imports (vehicles, drivers) run through
 //! kit::export and kit::import: `exports` and `imports` hold what they
@@ -15,12 +16,16 @@
 
 mod bindings;
 mod codes;
+pub mod directory;
 pub mod drivers;
 pub mod exports;
 pub mod geofences;
 mod grpc;
 mod imports;
+pub mod ingest;
+pub mod lock;
 pub mod oplog;
+pub mod positions;
 mod private_cars;
 pub mod seed;
 mod startup;

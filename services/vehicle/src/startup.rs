@@ -1,7 +1,8 @@
 //! Start-up: the kit runtime (pool, NATS, listener, outbox relay) serving
 //! every gRPC service of the vehicle target with the export worker and the
 //! export jobs API (cancel, retry), and the org_unit replica that data scope
-//! (kit::reach) and organisation names read.
+//! (kit::reach) and organisation names read; telemetry ingest with its
+//! partition job, and lock-command results and sweeps.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -10,8 +11,9 @@ use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use sqlx::migrate::Migrator;
 
-use crate::exports;
 use crate::grpc::{self, Context};
+use crate::ingest::{self, Ingest};
+use crate::{exports, lock, positions};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
@@ -60,10 +62,23 @@ impl Application {
                 shutdown.clone(),
             )
         });
+        let pool = self.runtime.pool.clone();
+        let nats = self.runtime.nats.clone();
         let context = Context {
-            pool: self.runtime.pool.clone(),
+            pool: pool.clone(),
             files: self.runtime.files.clone(),
+            nats: nats.clone(),
+            live: positions::live::Live::new(nats.clone(), pool.clone()),
         };
+        // Telemetry: ingest, the partition job, lock results and sweeps.
+        let ingest = Ingest::new(pool.clone(), nats.clone()).await?;
+        let results = lock::delivery::Results::new(pool.clone(), nats.clone()).await?;
+        let telemetry = [
+            tokio::spawn(ingest.run(shutdown.clone())),
+            tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
+            tokio::spawn(results.run(shutdown.clone())),
+            tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),
+        ];
         let services = grpc::services(context, self.runtime.verifier.clone());
         let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
         let fences = tokio::spawn(crate::geofences::consumer::run(
@@ -79,6 +94,9 @@ impl Application {
             replica.await.ok();
         }
         fences.await.ok();
+        for task in telemetry {
+            task.await.ok();
+        }
         served
     }
 }

@@ -1,9 +1,11 @@
-//! The thin gRPC layer: the four services the vehicle target hosts. Each
-//! method is one line into its subject's handlers; only AssetService is
-//! built, the others answer UNIMPLEMENTED until their issues build them.
+//! The thin gRPC layer: the services the vehicle target hosts. Each method
+//! is one line into its subject's handlers; AssetService, TelemetryService
+//! (positions, remote lock) and the terminal directory are built, the
+//! others answer UNIMPLEMENTED until their issues build them.
 
 mod actor;
 mod asset;
+mod directory;
 mod telemetry;
 
 pub use actor::Actor;
@@ -12,6 +14,7 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::files::FileStore;
 use fleetdesk_kit::grpc::{self, Services};
 use fleetdesk_kit::internal_token::TokenVerifier;
+use fleetdesk_proto::telematics::v1::terminal_directory_service_server::TerminalDirectoryServiceServer;
 use fleetdesk_proto::vehicle::v1::asset_service_server::AssetServiceServer;
 use fleetdesk_proto::vehicle::v1::maintenance_service_server::{
     MaintenanceService, MaintenanceServiceServer,
@@ -27,6 +30,10 @@ pub struct Context {
     pub pool: PgPool,
     /// The object store (import files the gateway stored).
     pub files: FileStore,
+    /// NATS: lock commands to the device edge.
+    pub nats: async_nats::Client,
+    /// The live position feed (WatchPositions).
+    pub live: crate::positions::live::Live,
 }
 
 /// Every service of the vehicle target, behind the internal-token check.
@@ -37,7 +44,11 @@ pub fn services(context: Context, verifier: TokenVerifier) -> Services {
         check.clone(),
     ))
     .with(TelemetryServiceServer::with_interceptor(
-        telemetry::TelemetryApi(context),
+        telemetry::TelemetryApi(context.clone()),
+        check.clone(),
+    ))
+    .with(TerminalDirectoryServiceServer::with_interceptor(
+        directory::DirectoryApi(context),
         check.clone(),
     ))
     .with(RiskServiceServer::with_interceptor(NotBuilt, check.clone()))

@@ -1,0 +1,31 @@
+//! TerminalDirectoryService (telematics.v1): each RPC one line into the
+//! directory's handlers.
+
+use fleetdesk_proto::telematics::v1 as pb;
+use fleetdesk_proto::telematics::v1::terminal_directory_service_server::TerminalDirectoryService;
+use tonic::{Request, Response, Status};
+
+use super::{Context, respond};
+use crate::directory;
+
+#[derive(Debug, Clone)]
+pub struct DirectoryApi(pub Context);
+
+type Answer<T> = Result<Response<T>, Status>;
+
+#[tonic::async_trait]
+impl TerminalDirectoryService for DirectoryApi {
+    async fn register_terminal(
+        &self,
+        req: Request<pb::RegisterTerminalRequest>,
+    ) -> Answer<pb::RegisterTerminalResponse> {
+        respond(directory::handlers::register(&self.0, req).await)
+    }
+
+    async fn authenticate_terminal(
+        &self,
+        req: Request<pb::AuthenticateTerminalRequest>,
+    ) -> Answer<pb::AuthenticateTerminalResponse> {
+        respond(directory::handlers::authenticate(&self.0, req).await)
+    }
+}

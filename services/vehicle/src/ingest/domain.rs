@@ -1,0 +1,234 @@
+//! A fix as ingest stores it, and the order a batch is written in. Pure.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use fleetdesk_kit::convert::datetime;
+use fleetdesk_proto::telematics::v1 as pb;
+use uuid::Uuid;
+
+/// Days of history kept; older partitions are dropped and older fixes are
+/// not stored.
+pub const RETENTION_DAYS: i64 = 180;
+/// A fix further ahead of the receiving clock is a broken terminal clock; it
+/// would stay the "latest" position for good.
+const FUTURE_SLACK: Duration = Duration::minutes(10);
+
+/// One checked fix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixRow {
+    pub enterprise_id: Uuid,
+    pub vehicle_id: Uuid,
+    pub fix_time: DateTime<Utc>,
+    pub receive_time: DateTime<Utc>,
+    pub lat: f64,
+    pub lng: f64,
+    pub altitude_m: i32,
+    pub speed_dkmh: i32,
+    pub heading: i16,
+    pub alarm_bits: i64,
+    pub status_bits: i64,
+    pub mileage_m: Option<i64>,
+    pub soc: Option<i16>,
+    /// (probe, tenths of a degree Celsius).
+    pub temperatures: Vec<(i16, i32)>,
+    pub backfill: bool,
+}
+
+/// Why a message was not stored (counted and dropped, never retried).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Rejected {
+    #[error("not a Fix message")]
+    Unreadable,
+    #[error("enterprise or vehicle id is not a uuid")]
+    BadId,
+    #[error("no fix time")]
+    NoTime,
+    #[error("fix time too far ahead")]
+    Future,
+    #[error("fix older than retention")]
+    TooOld,
+    #[error("coordinates out of range")]
+    BadPosition,
+}
+
+impl FixRow {
+    /// Checks a decoded Fix against the receiving clock `now`.
+    pub fn parse(fix: pb::Fix, now: DateTime<Utc>) -> Result<FixRow, Rejected> {
+        let pb::Fix {
+            terminal: _,
+            enterprise_id,
+            vehicle_id,
+            fix_time,
+            receive_time,
+            latitude,
+            longitude,
+            altitude_m,
+            speed_dkmh,
+            heading,
+            alarm_bits,
+            status_bits,
+            mileage_m,
+            soc_percent,
+            temperatures,
+            backfill,
+        } = fix;
+        let enterprise_id = Uuid::parse_str(&enterprise_id).map_err(|_| Rejected::BadId)?;
+        let vehicle_id = Uuid::parse_str(&vehicle_id).map_err(|_| Rejected::BadId)?;
+        let fix_time = fix_time
+            .as_ref()
+            .and_then(datetime)
+            .ok_or(Rejected::NoTime)?;
+        if fix_time > now + FUTURE_SLACK {
+            return Err(Rejected::Future);
+        }
+        if fix_time < now - Duration::days(RETENTION_DAYS) {
+            return Err(Rejected::TooOld);
+        }
+        let valid = latitude.is_finite()
+            && longitude.is_finite()
+            && (-90.0..=90.0).contains(&latitude)
+            && (-180.0..=180.0).contains(&longitude);
+        if !valid {
+            return Err(Rejected::BadPosition);
+        }
+        Ok(FixRow {
+            enterprise_id,
+            vehicle_id,
+            fix_time,
+            receive_time: receive_time.as_ref().and_then(datetime).unwrap_or(now),
+            lat: latitude,
+            lng: longitude,
+            altitude_m,
+            speed_dkmh: speed_dkmh.clamp(0, 10_000),
+            heading: i16::try_from(heading.rem_euclid(360)).unwrap_or(0),
+            alarm_bits: i64::from(alarm_bits),
+            status_bits: i64::from(status_bits),
+            mileage_m: mileage_m.filter(|m| *m >= 0),
+            soc: soc_percent
+                .filter(|s| (0..=100).contains(s))
+                .and_then(|s| i16::try_from(s).ok()),
+            temperatures: temperatures
+                .into_iter()
+                .filter_map(|t| Some((i16::try_from(t.probe).ok()?, t.deci_celsius)))
+                .collect(),
+            backfill,
+        })
+    }
+}
+
+/// Puts a batch in the order it is applied — per vehicle, by fix time — and
+/// drops repeats of the same (vehicle, fix time) within it (the first kept).
+pub fn order(mut fixes: Vec<FixRow>) -> Vec<FixRow> {
+    fixes.sort_by_key(|a| (a.vehicle_id, a.fix_time));
+    fixes.dedup_by(|b, a| a.vehicle_id == b.vehicle_id && a.fix_time == b.fix_time);
+    fixes
+}
+
+/// The newest fix of each vehicle of an ordered batch.
+pub fn newest(ordered: &[FixRow]) -> Vec<&FixRow> {
+    let mut out: Vec<&FixRow> = Vec::new();
+    for fix in ordered {
+        match out.last_mut() {
+            Some(last) if last.vehicle_id == fix.vehicle_id => *last = fix,
+            _ => out.push(fix),
+        }
+    }
+    out
+}
+
+/// The UTC days a batch touches (their partitions must exist).
+pub fn days(fixes: &[FixRow]) -> BTreeSet<NaiveDate> {
+    fixes.iter().map(|f| f.fix_time.date_naive()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fix(vehicle: u128, secs: i64) -> FixRow {
+        FixRow {
+            enterprise_id: Uuid::from_u128(1),
+            vehicle_id: Uuid::from_u128(vehicle),
+            fix_time: DateTime::from_timestamp(1_800_000_000 + secs, 0).unwrap(),
+            receive_time: DateTime::from_timestamp(1_800_000_000, 0).unwrap(),
+            lat: 22.5,
+            lng: 114.0,
+            altitude_m: 0,
+            speed_dkmh: 0,
+            heading: 0,
+            alarm_bits: 0,
+            status_bits: 0,
+            mileage_m: None,
+            soc: None,
+            temperatures: vec![],
+            backfill: false,
+        }
+    }
+
+    #[test]
+    fn a_batch_is_applied_per_vehicle_in_fix_time_order_with_repeats_dropped() {
+        let ordered = order(vec![
+            fix(2, 30),
+            fix(1, 20),
+            fix(2, 10),
+            fix(1, 20),
+            fix(1, 5),
+        ]);
+        let keys: Vec<(u128, i64)> = ordered
+            .iter()
+            .map(|f| {
+                (
+                    f.vehicle_id.as_u128(),
+                    f.fix_time.timestamp() - 1_800_000_000,
+                )
+            })
+            .collect();
+        assert_eq!(keys, vec![(1, 5), (1, 20), (2, 10), (2, 30)]);
+        let newest: Vec<i64> = newest(&ordered)
+            .iter()
+            .map(|f| f.fix_time.timestamp() - 1_800_000_000)
+            .collect();
+        assert_eq!(newest, vec![20, 30]);
+    }
+
+    fn message(lat: f64, at: DateTime<Utc>) -> pb::Fix {
+        pb::Fix {
+            enterprise_id: Uuid::from_u128(1).to_string(),
+            vehicle_id: Uuid::from_u128(2).to_string(),
+            fix_time: Some(fleetdesk_kit::convert::timestamp(at)),
+            latitude: lat,
+            longitude: 114.0,
+            heading: 370,
+            speed_dkmh: 123,
+            soc_percent: Some(180),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn fixes_out_of_range_or_time_are_rejected() {
+        let now = Utc::now();
+        let ok = FixRow::parse(message(22.5, now), now).unwrap();
+        assert_eq!((ok.heading, ok.speed_dkmh, ok.soc), (10, 123, None));
+        assert_eq!(
+            FixRow::parse(message(95.0, now), now),
+            Err(Rejected::BadPosition)
+        );
+        assert_eq!(
+            FixRow::parse(message(f64::NAN, now), now),
+            Err(Rejected::BadPosition)
+        );
+        assert_eq!(
+            FixRow::parse(message(22.5, now + Duration::hours(1)), now),
+            Err(Rejected::Future)
+        );
+        assert_eq!(
+            FixRow::parse(message(22.5, now - Duration::days(400)), now),
+            Err(Rejected::TooOld)
+        );
+        let mut bad = message(22.5, now);
+        bad.vehicle_id = "x".into();
+        assert_eq!(FixRow::parse(bad, now), Err(Rejected::BadId));
+    }
+}

@@ -1,0 +1,48 @@
+//! Telemetry ingest: a durable JetStream pull consumer of the telemetry
+//! stream (`telemetry.<enterprise>.<vehicle>`, Fix messages the device edge
+//! publishes) that stores fixes in batches — up to 1,000 messages or 200 ms
+//! — in one transaction each: day-partitioned position history and
+//! temperature readings (`on conflict do nothing`: a redelivered or
+//! re-uploaded fix is stored once), and the latest position, which only
+//! moves forward in fix time. Messages are acked after the commit, so a
+//! crash redelivers them and nothing is lost.
+//!
+//! Fixes are applied in fix-time order per vehicle (the batch is sorted
+//! before it is written). The partition job creates coming days ahead and
+//! drops days past retention.
+
+pub mod consumer;
+pub mod domain;
+pub mod partitions;
+pub mod store;
+
+pub use consumer::Ingest;
+
+use std::time::Duration;
+
+use async_nats::jetstream;
+
+/// The stream of telemetry, separate from domain events (the edge creates
+/// it too, with the same settings).
+pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
+/// Every subject the stream keeps.
+pub const TELEMETRY_SUBJECTS: &str = "telemetry.>";
+/// Fixes (`telemetry.<enterprise>.<vehicle>`), not command results or media.
+pub const FIX_SUBJECTS: &str = "telemetry.*.*";
+/// A fix sent again within this window is dropped by the stream.
+pub const DEDUPE_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// How long the stream keeps telemetry (Postgres is the history).
+pub const MAX_AGE: Duration = Duration::from_secs(72 * 3600);
+
+/// Creates the telemetry stream if it is missing.
+pub async fn ensure_stream(js: &jetstream::Context) -> anyhow::Result<jetstream::stream::Stream> {
+    js.get_or_create_stream(jetstream::stream::Config {
+        name: TELEMETRY_STREAM.to_owned(),
+        subjects: vec![TELEMETRY_SUBJECTS.to_owned()],
+        duplicate_window: DEDUPE_WINDOW,
+        max_age: MAX_AGE,
+        ..Default::default()
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("ensure stream {TELEMETRY_STREAM}: {e}"))
+}
