@@ -213,10 +213,7 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
             private_cars::export::PrivateCarsExport,
         )
         .kind(drivers::export::KIND, drivers::export::DriversExport)
-        .kind(
-            geofences::export::KIND,
-            geofences::export::CrossingsExport,
-        )
+        .kind(geofences::export::KIND, geofences::export::CrossingsExport)
         .kind(positions::export::KIND, positions::export::TrackExport);
     for (name, kind) in usage::export::kinds() {
         worker = worker.kind(name, kind);
