@@ -7,8 +7,10 @@ pub mod drivers;
 pub mod exports;
 pub mod files;
 pub mod help;
+pub mod lock;
 pub mod login_logs;
 pub mod me;
+pub mod monitor;
 pub mod notices;
 pub mod operation_logs;
 pub mod password;
@@ -50,6 +52,8 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(vehicles::router())
         .merge(vehicles_bindings::router())
         .merge(vehicles_private_cars::router())
+        .merge(monitor::router())
+        .merge(lock::router())
 }
 
 /// Page sizes a list accepts.
