@@ -183,6 +183,14 @@ impl TestApp {
         }
         let response = req.send().await.expect("request");
         let status = response.status().as_u16();
+        // A live stream (SSE) never ends by itself: its status is the answer.
+        let streaming = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
+        if streaming {
+            return (status, Value::Null);
+        }
         let bytes = response.bytes().await.expect("body");
         (
             status,

@@ -8,8 +8,10 @@ pub mod exports;
 pub mod files;
 pub mod geofences;
 pub mod help;
+pub mod lock;
 pub mod login_logs;
 pub mod me;
+pub mod monitor;
 pub mod notices;
 pub mod operation_logs;
 pub mod password;
@@ -52,6 +54,8 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(vehicles_bindings::router())
         .merge(vehicles_private_cars::router())
         .merge(geofences::router())
+        .merge(monitor::router())
+        .merge(lock::router())
 }
 
 /// Page sizes a list accepts.

@@ -65,26 +65,31 @@ create table latest_position (
 select enable_tenant_rls('latest_position');
 create index latest_position_enterprise_idx on latest_position (enterprise_id, vehicle_id);
 
--- Creates the day partitions of both tables for `day` (UTC). Security
--- definer: the serving role may not create tables, ingest asks for the
--- days of each batch and a job creates the coming days ahead.
+-- Creates the day partitions of both tables for `day` (UTC), each with the
+-- tenant policy of its parent (a partition read directly is guarded too).
+-- Security definer: the serving role may not create tables; ingest asks for
+-- the days of each batch and a job creates the coming days ahead.
 create function ensure_position_partition(day date) returns void
 language plpgsql security definer set search_path from current as $$
 declare
     suffix text := to_char(day, 'YYYYMMDD');
     lower_bound timestamptz := day::timestamp at time zone 'UTC';
     upper_bound timestamptz := (day + 1)::timestamp at time zone 'UTC';
+    parent text;
+    part text;
 begin
-    begin
-        execute format('create table if not exists %I partition of position for values from (%L) to (%L)',
-                       'position_p' || suffix, lower_bound, upper_bound);
-    exception when duplicate_table or unique_violation then null;
-    end;
-    begin
-        execute format('create table if not exists %I partition of temperature_reading for values from (%L) to (%L)',
-                       'temperature_reading_p' || suffix, lower_bound, upper_bound);
-    exception when duplicate_table or unique_violation then null;
-    end;
+    foreach parent in array array['position', 'temperature_reading'] loop
+        part := parent || '_p' || suffix;
+        continue when to_regclass(part) is not null;
+        begin
+            execute format('create table %I partition of %I for values from (%L) to (%L)',
+                           part, parent, lower_bound, upper_bound);
+            perform enable_tenant_rls(part::regclass);
+        exception when duplicate_table or unique_violation then
+            -- Another writer created it at the same moment.
+            null;
+        end;
+    end loop;
 end
 $$;
 
