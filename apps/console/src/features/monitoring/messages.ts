@@ -12,6 +12,12 @@ export const NS = 'monitoring';
 
 const bundles = { 'zh-CN': zhCN, 'en-US': enUS, 'ja-JP': jaJP } as const;
 
-for (const [lng, bundle] of Object.entries(bundles)) {
-  if (!i18n.hasResourceBundle(lng, NS)) i18n.addResourceBundle(lng, NS, bundle, true, true);
+function addBundles() {
+  for (const [lng, bundle] of Object.entries(bundles)) {
+    if (!i18n.hasResourceBundle(lng, NS)) i18n.addResourceBundle(lng, NS, bundle, true, true);
+  }
 }
+
+// The app initialises i18n before any page loads; a test may import a page first.
+if (i18n.isInitialized) addBundles();
+else i18n.on('initialized', addBundles);

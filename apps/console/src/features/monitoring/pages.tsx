@@ -7,6 +7,8 @@ import './messages';
 /** The pages of 车辆管理 › 资产监控, registered by route name; each loads as its own chunk. */
 const pages: Partial<Record<string, LazyExoticComponent<ComponentType>>> = {
   quicklyFindCar: lazy(() => import('./routes/quickly-find-car')),
+  lockCarManagement: lazy(() => import('./routes/lock-car-management')),
+  lockAndUnlockCar: lazy(() => import('./routes/lock-and-unlock-car')),
 };
 
 /** Pages of this domain. Pages not built yet (temperature monitoring) show 'coming soon'. */

@@ -35,3 +35,15 @@ export const codeOptions = (t: Translate, group: string, codes: readonly string[
 
 /** Keeps the values of a code list (URL filters are text). */
 export const codesOf = <T extends string>(values: string[], codes: readonly T[]): T[] => values.filter((v): v is T => (codes as readonly string[]).includes(v));
+
+/** Tag colours of lock command states and lock states. */
+export const COMMAND_STATE_COLORS: Record<string, string> = {
+  queued: 'default',
+  sent: 'processing',
+  acknowledged: 'cyan',
+  succeeded: 'success',
+  failed: 'error',
+  timedOut: 'warning',
+  expired: 'default',
+};
+export const LOCK_STATE_COLORS: Record<string, string> = { locked: 'red', unlocked: 'green', unknown: 'default' };
