@@ -7,6 +7,12 @@ import './messages';
 /** The pages of 车辆管理 › 资产监控, registered by route name; each loads as its own chunk. */
 const pages: Partial<Record<string, LazyExoticComponent<ComponentType>>> = {
   quicklyFindCar: lazy(() => import('./routes/quickly-find-car')),
+  managePage: lazy(() => import('./routes/fence-manage')),
+  addFence: lazy(() => import('./routes/fence-edit')),
+  fenceDetail: lazy(() => import('./routes/fence-edit')),
+  crossRailPage: lazy(() => import('./routes/cross-rail')),
+  singInSetPage: lazy(() => import('./routes/sign-in-set')),
+  operateMonitor: lazy(() => import('./routes/operate-monitor')),
   lockCarManagement: lazy(() => import('./routes/lock-car-management')),
   lockAndUnlockCar: lazy(() => import('./routes/lock-and-unlock-car')),
 };
