@@ -13,6 +13,7 @@ const pages: Partial<Record<string, LazyExoticComponent<ComponentType>>> = {
   crossRailPage: lazy(() => import('./routes/cross-rail')),
   singInSetPage: lazy(() => import('./routes/sign-in-set')),
   operateMonitor: lazy(() => import('./routes/operate-monitor')),
+  trackPlayback: lazy(() => import('./routes/track-playback')),
   lockCarManagement: lazy(() => import('./routes/lock-car-management')),
   lockAndUnlockCar: lazy(() => import('./routes/lock-and-unlock-car')),
 };

@@ -9,9 +9,8 @@ const PAGE = 20;
 /** Labels of chosen vehicles are looked up one by one up to this many; beyond, ids show. */
 const LABEL_LOOKUPS = 50;
 
-/** Several vehicles, searched by part of the plate or VIN, shown by plate. */
-export function VehicleSelect({ id, value, onChange, placeholder }: { id?: string; value?: string[]; onChange?: (ids: string[]) => void; placeholder?: string }) {
-  const { t } = useTranslation();
+/** Vehicles whose plate or VIN contains what was typed (debounced), as options labelled by plate. */
+function useVehicleSearch() {
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
   useEffect(() => {
@@ -24,6 +23,42 @@ export function VehicleSelect({ id, value, onChange, placeholder }: { id?: strin
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
+  return { found, setTyped };
+}
+
+export interface VehicleOption {
+  value: string;
+  label: string;
+}
+
+/** One vehicle, searched by plate or VIN; `current` shows the chosen one before any search. */
+export function VehiclePickOne({ value, onChange, current, placeholder }: { value?: string; onChange?: (option: VehicleOption | undefined) => void; current?: VehicleOption; placeholder?: string }) {
+  const { t } = useTranslation();
+  const { found, setTyped } = useVehicleSearch();
+  const options = useMemo(() => {
+    const list = found.data ?? [];
+    return current && !list.some((o) => o.value === current.value) ? [current, ...list] : list;
+  }, [found.data, current]);
+  return (
+    <Select
+      style={{ width: 200 }}
+      allowClear
+      value={value}
+      onChange={(id: string | undefined) => onChange?.(options.find((o) => o.value === id))}
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      options={options}
+      loading={found.isFetching}
+      placeholder={placeholder}
+      notFoundContent={found.isFetching ? t('common.loading') : t('common.noData')}
+      data-testid="track-vehicle"
+    />
+  );
+}
+
+/** Several vehicles, searched by part of the plate or VIN, shown by plate. */
+export function VehicleSelect({ id, value, onChange, placeholder }: { id?: string; value?: string[]; onChange?: (ids: string[]) => void; placeholder?: string }) {
+  const { t } = useTranslation();
+  const { found, setTyped } = useVehicleSearch();
   const chosen = useQueries({
     queries: (value ?? []).slice(0, LABEL_LOOKUPS).map((vehicleId) => ({
       queryKey: ['vehicles', 'detail', vehicleId],

@@ -5,23 +5,13 @@ import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
 import { api, type CallOptions } from '@/lib/api-client';
-import { BLANK, formatTime } from '@/lib/format';
+import { formatTime } from '@/lib/format';
 import '../messages';
 import '../monitoring.css';
 import { CROSSINGS_KEY, crossingQuery, DIRECTIONS, listCrossings, useFenceOptions, type CrossingQuery, type GeofenceCrossing } from '../api/geofences';
 import { FenceNav } from '../components/fence-nav';
+import { durationText } from '../components/query';
 import { codeLabel, codeOptions } from '../components/status';
-
-/** Seconds as '1 h 5 min' / '3 min 20 s'. */
-export function durationText(seconds: number | null | undefined, t: (k: string, o?: Record<string, unknown>) => string): string {
-  if (seconds === null || seconds === undefined) return BLANK;
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = Math.floor(seconds % 60);
-  if (h) return t('monitoring:duration.hm', { h, m });
-  if (m) return t('monitoring:duration.ms', { m, s });
-  return t('monitoring:duration.s', { s });
-}
 
 /** 进出围栏记录 (crossRailPage): every entry and exit, with filters and export. */
 export default function CrossRailPage() {
