@@ -7,6 +7,7 @@ import './messages';
 /** The pages of 车辆管理 › 资产监控, registered by route name; each loads as its own chunk. */
 const pages: Partial<Record<string, LazyExoticComponent<ComponentType>>> = {
   quicklyFindCar: lazy(() => import('./routes/quickly-find-car')),
+  fenceDashboard: lazy(() => import('./routes/fence-dashboard')),
   managePage: lazy(() => import('./routes/fence-manage')),
   addFence: lazy(() => import('./routes/fence-edit')),
   fenceDetail: lazy(() => import('./routes/fence-edit')),
