@@ -17,6 +17,8 @@ export interface ClusteredMarkersProps<T> {
   position: (item: T) => LatLng;
   color: (item: T) => string;
   clusterColor: (items: readonly T[]) => string;
+  /** A small red count on a cluster's edge (e.g. how many of its vehicles alarm); none when 0. */
+  clusterBadge?: (items: readonly T[]) => number;
   /** Degrees clockwise from north: an arrow on the marker. */
   heading?: (item: T) => number | undefined;
   /** Text beside a marker when zoomed in (e.g. the plate). */
@@ -88,7 +90,7 @@ export function ClusteredMarkers<T>(props: ClusteredMarkersProps<T>) {
       ctx.clearRect(0, 0, size.x, size.y);
       // Mid-zoom the projection is changing: nothing until zoomend draws again.
       if (zooming || state.current.zoom !== map.getZoom()) return;
-      const { keyOf, color, clusterColor, heading, label, selectedKey } = latest.current;
+      const { keyOf, color, clusterColor, clusterBadge, heading, label, selectedKey } = latest.current;
       // World pixels → container pixels for this frame.
       const origin = map.getPixelOrigin().add(map.containerPointToLayerPoint([0, 0]));
       const drawn: Drawn<T>[] = [];
@@ -113,6 +115,8 @@ export function ClusteredMarkers<T>(props: ClusteredMarkersProps<T>) {
           ctx.fill();
           ctx.fillStyle = '#fff';
           ctx.fillText(String(cluster.items.length), x, y);
+          const badge = clusterBadge?.(cluster.items) ?? 0;
+          if (badge > 0) drawBadge(ctx, x + r * 0.75, y - r * 0.75, badge);
           drawn.push({ x, y, r: r + 4, cluster });
           continue;
         }
@@ -208,6 +212,22 @@ function drawMarker(ctx: CanvasRenderingContext2D, x: number, y: number, color: 
   ctx.lineWidth = selected ? 3 : 2;
   ctx.strokeStyle = selected ? '#1f2533' : '#fff';
   ctx.stroke();
+}
+
+function drawBadge(ctx: CanvasRenderingContext2D, x: number, y: number, count: number) {
+  const text = count > 99 ? '99+' : String(count);
+  ctx.font = '10px sans-serif';
+  const w = Math.max(16, ctx.measureText(text).width + 8);
+  ctx.beginPath();
+  ctx.roundRect(x - w / 2, y - 8, w, 16, 8);
+  ctx.fillStyle = '#e5252a';
+  ctx.fill();
+  ctx.lineWidth = 1.5;
+  ctx.strokeStyle = '#fff';
+  ctx.stroke();
+  ctx.fillStyle = '#fff';
+  ctx.fillText(text, x, y);
+  ctx.font = '12px sans-serif';
 }
 
 function drawLabel(ctx: CanvasRenderingContext2D, x: number, y: number, text: string) {

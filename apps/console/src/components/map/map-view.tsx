@@ -79,9 +79,14 @@ export function MapView({ children, style, className, center = CHINA_VIEW.center
     });
     if (source) L.tileLayer(source.url, { subdomains: source.subdomains, maxZoom: source.maxZoom, attribution: source.attribution }).addTo(map);
 
+    // The box changes size with the layout (sidebar, tabs, window): Leaflet must be told.
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => map.invalidateSize({ pan: false }));
+    observer?.observe(container);
+
     setApi({ map, datum, toMap, fromMap: (p) => fromDatum({ lat: p.lat, lng: p.lng }, datum) });
     return () => {
       removed = true;
+      observer?.disconnect();
       setApi(null);
       map.remove();
     };

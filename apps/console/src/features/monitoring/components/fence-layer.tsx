@@ -99,6 +99,7 @@ export function FenceLayer({ geometry, editable = false, onChange, fit = false, 
     }
     if (fit && bounds && !fitted.current && bounds.isValid()) {
       fitted.current = true;
+      api.map.invalidateSize({ pan: false });
       api.map.fitBounds(bounds.pad(0.3), { maxZoom: 16 });
     }
     return () => {

@@ -1,5 +1,6 @@
 import type { LatestPosition } from '../api/positions';
 import { applyPosition, countStatuses, effectiveStatus, searchPlates } from './live-positions';
+import { clusterStatus } from './status';
 
 const NOW = Date.parse('2026-05-01T10:00:00Z');
 const fix = (over: Partial<LatestPosition> = {}): LatestPosition => ({
@@ -52,5 +53,12 @@ describe('live positions', () => {
     const list = [fix({ plateNumber: '粤B123456' }), fix({ plateNumber: '粤B12345' }), fix({ plateNumber: '京A00001' })];
     expect(searchPlates(list, ' b12345').map((p) => p.plateNumber)).toEqual(['粤B12345', '粤B123456']);
     expect(searchPlates(list, '')).toEqual([]);
+  });
+});
+
+describe('cluster colour', () => {
+  it('is the most common status, alarms aside', () => {
+    expect(clusterStatus(['alarm', 'parked', 'parked', 'driving'])).toBe('parked');
+    expect(clusterStatus(['alarm', 'alarm'])).toBe('alarm');
   });
 });

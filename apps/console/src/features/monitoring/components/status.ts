@@ -9,9 +9,12 @@ export const STATUS_COLORS: Record<PositionStatus, string> = {
   alarm: '#e5252a',
 };
 
-/** A cluster is red when any vehicle in it alarms, else the colour of its most common status. */
+/**
+ * A cluster takes the colour of its most common status (alarms, usually few,
+ * show as a red count on its edge instead: colouring every cluster with one
+ * alarm red would paint the national view red).
+ */
 export function clusterStatus(statuses: readonly PositionStatus[]): PositionStatus {
-  if (statuses.includes('alarm')) return 'alarm';
   const counts = new Map<PositionStatus, number>();
   let best: PositionStatus = 'offline';
   let bestCount = 0;

@@ -13,11 +13,13 @@ export interface TrackLayerProps {
   stops: readonly TrackStop[];
   speeding: readonly TrackSpeeding[];
   position: number;
+  /** Keep the vehicle in view (while playing; a pan on load would undo the fit). */
+  follow?: boolean;
   onStop?: (stop: TrackStop) => void;
   stopLabel: (stop: TrackStop) => string;
 }
 
-export function TrackLayer({ points, stops, speeding, position, onStop, stopLabel }: TrackLayerProps) {
+export function TrackLayer({ points, stops, speeding, position, follow = false, onStop, stopLabel }: TrackLayerProps) {
   const api = useMapApi();
   const mapped = useMemo(() => (api ? points.map((p) => api.toMap(p)) : []), [api, points]);
   const layers = useRef<{ travelled?: L.Polyline; vehicle?: L.CircleMarker; lastDraw: number; lastIndex: number }>({ lastDraw: 0, lastIndex: -1 });
@@ -44,6 +46,8 @@ export function TrackLayer({ points, stops, speeding, position, onStop, stopLabe
     L.circleMarker(mapped[mapped.length - 1], { radius: 6, color: '#fff', weight: 2, fillColor: '#e5252a', fillOpacity: 1, interactive: false }).addTo(group);
     held.vehicle = L.circleMarker(mapped[0], { radius: 8, color: '#fff', weight: 3, fillColor: '#1764ff', fillOpacity: 1, interactive: false }).addTo(group);
     held.lastIndex = -1;
+    // The size Leaflet measured at start may predate the page's layout.
+    api.map.invalidateSize({ pan: false });
     api.map.fitBounds(L.latLngBounds(mapped).pad(0.1), { maxZoom: 16 });
     return () => {
       group.remove();
@@ -67,8 +71,8 @@ export function TrackLayer({ points, stops, speeding, position, onStop, stopLabe
       l.lastDraw = now;
     }
     // Keep the vehicle in view while it plays.
-    if (!api.map.getBounds().pad(-0.1).contains(at)) api.map.panTo(at, { animate: false });
-  }, [api, points, mapped, position]);
+    if (follow && !api.map.getBounds().pad(-0.1).contains(at)) api.map.panTo(at, { animate: false });
+  }, [api, points, mapped, position, follow]);
 
   return null;
 }

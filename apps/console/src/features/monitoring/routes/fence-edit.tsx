@@ -204,7 +204,7 @@ export default function FenceEditPage() {
                       {items.map((item) => (
                         <Space key={item.key} align="start" wrap>
                           <Form.Item name={[item.name, 'weekdays']} rules={[{ required: true, type: 'array', min: 1, message: t('monitoring:fence.rules.weekdaysRequired') }]}>
-                            <Select mode="multiple" style={{ width: 200 }} options={WEEKDAYS.map((d) => ({ value: d, label: t(`monitoring:fence.weekday.${d}`) }))} placeholder={t('monitoring:fence.weekdays')} />
+                            <Select mode="multiple" style={{ width: 280 }} options={WEEKDAYS.map((d) => ({ value: d, label: t(`monitoring:fence.weekday.${d}`) }))} placeholder={t('monitoring:fence.weekdays')} />
                           </Form.Item>
                           <Form.Item
                             name={[item.name, 'range']}

@@ -116,6 +116,7 @@ export default function QuicklyFindCarPage() {
             position={(p) => p}
             color={(p) => STATUS_COLORS[effectiveStatus(p, live.now)]}
             clusterColor={(items) => STATUS_COLORS[clusterStatus(items.map((p) => effectiveStatus(p, live.now)))]}
+            clusterBadge={(items) => items.reduce((n, p) => n + (effectiveStatus(p, live.now) === 'alarm' ? 1 : 0), 0)}
             heading={(p) => (effectiveStatus(p, live.now) === 'driving' ? p.heading : undefined)}
             label={(p) => p.plateNumber}
             selectedKey={selectedId}
@@ -127,7 +128,7 @@ export default function QuicklyFindCarPage() {
             <StatusLegend counts={counts} shown={shown} onChange={setShown} />
           </MapOverlay>
           {selected && (
-            <MapOverlay position="bottomright">
+            <MapOverlay position="bottomleft">
               <VehicleCard
                 vehicle={selected}
                 now={live.now}

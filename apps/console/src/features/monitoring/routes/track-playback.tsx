@@ -92,11 +92,11 @@ export default function TrackPlaybackPage() {
   const cursorTime = points[Math.min(points.length - 1, cursorIndex)]?.t;
   const chartOption = useCallback(
     (name: string, unit: string, values: [string, number | null][], color: string, areas: [string, string][]) => ({
-      grid: { left: 48, right: 16, top: 28, bottom: 48 },
+      grid: { left: 48, right: 16, top: 28, bottom: 28 },
       tooltip: { trigger: 'axis' },
       xAxis: { type: 'time' },
       yAxis: { type: 'value', name: unit },
-      dataZoom: [{ type: 'inside' }, { type: 'slider', height: 16, bottom: 8 }],
+      dataZoom: [{ type: 'inside' }],
       series: [
         {
           name,
@@ -107,7 +107,7 @@ export default function TrackPlaybackPage() {
           itemStyle: { color },
           data: values,
           markArea: { silent: true, itemStyle: { color: 'rgba(229,37,42,0.12)' }, data: areas.map(([a, b]) => [{ xAxis: a }, { xAxis: b }]) },
-          markLine: { silent: true, symbol: 'none', animation: false, lineStyle: { color: '#1764ff' }, data: cursorTime ? [{ xAxis: cursorTime }] : [] },
+          markLine: { silent: true, symbol: 'none', animation: false, label: { show: false }, lineStyle: { color: '#1764ff' }, data: cursorTime ? [{ xAxis: cursorTime }] : [] },
         },
       ],
     }),
@@ -146,7 +146,7 @@ export default function TrackPlaybackPage() {
       <div className="fd-monitor-split" style={{ gridTemplateColumns: '1fr 340px' }}>
         <div className="fd-monitor-panel fd-monitor-panel--map" style={{ height: 'calc(100vh - 420px)', minHeight: 420 }}>
           <MapView data-testid="track-map">
-            <TrackLayer points={points} stops={stops} speeding={speeding} position={player.position} onStop={(s) => seekTo(s.from)} stopLabel={stopLabel} />
+            <TrackLayer points={points} stops={stops} speeding={speeding} position={player.position} follow={player.playing} onStop={(s) => seekTo(s.from)} stopLabel={stopLabel} />
           </MapView>
           {track.isFetching && (
             <div className="fd-monitor-map__state">
