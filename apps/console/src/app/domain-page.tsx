@@ -12,6 +12,7 @@ export interface DomainPagesProps {
 const domains: Record<Domain, LazyExoticComponent<ComponentType<DomainPagesProps>>> = {
   workbench: lazy(() => import('@/features/workbench/pages')),
   vehicles: lazy(() => import('@/features/vehicles/pages')),
+  monitoring: lazy(() => import('@/features/monitoring/pages')),
   finance: lazy(() => import('@/features/finance/pages')),
   charging: lazy(() => import('@/features/charging/pages')),
   system: lazy(() => import('@/features/system/pages')),

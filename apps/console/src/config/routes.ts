@@ -6,7 +6,7 @@
  */
 
 /** Feature folder whose lazily loaded chunk renders the node's page. */
-export type Domain = 'workbench' | 'vehicles' | 'finance' | 'charging' | 'system' | 'messages' | 'account';
+export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'finance' | 'charging' | 'system' | 'messages' | 'account';
 
 export type IconName =
   | 'home' | 'car' | 'finance' | 'energy' | 'setting' | 'assets' | 'monitor' | 'report' | 'tool' | 'risk'
@@ -73,20 +73,25 @@ export const routeTree: RouteNode[] = [
         ]),
         leaf('driverManagement', { permissionValue: 'as:sys:driver' }),
       ]),
-      group('assetsMonitor', { icon: 'monitor', group: 1 }, [
-        leaf('fenceDashboard', { permissionValue: 'as:fence' }),
-        hidden('operateMonitor', { permissionValue: 'as:fence' }),
-        hidden('addFence', { permissionValue: 'as:fence' }),
-        hidden('singInSetPage', { permissionValue: 'as:fence' }),
-        hidden('managePage', { permissionValue: 'as:fence' }),
-        hidden('crossRailPage', { permissionValue: 'as:fence' }),
-        hidden('fenceDetail', { permissionValue: 'as:fence' }),
-        leaf('quicklyFindCar', { permissionValue: 'as:mancar' }),
-        leaf('temperatureMonitor', { permissionValue: 'as:temperature' }),
-        hidden('authorizationRecord', { permissionValue: 'as:temperature' }),
-        leaf('lockCarManagement', { permissionValue: 'as:lockcar', list: 'lockCar' }),
-        hidden('lockAndUnlockCar', { permissionValue: 'as:lockcar', list: 'lockCar' }),
-      ]),
+      {
+        // Maps, streams and charts: a chunk of its own, loaded only when a monitoring page opens.
+        ...group('assetsMonitor', { icon: 'monitor', group: 1 }, [
+          leaf('fenceDashboard', { permissionValue: 'as:fence' }),
+          hidden('operateMonitor', { permissionValue: 'as:fence' }),
+          hidden('addFence', { permissionValue: 'as:fence' }),
+          hidden('singInSetPage', { permissionValue: 'as:fence' }),
+          hidden('managePage', { permissionValue: 'as:fence' }),
+          hidden('crossRailPage', { permissionValue: 'as:fence' }),
+          hidden('fenceDetail', { permissionValue: 'as:fence' }),
+          leaf('quicklyFindCar', { permissionValue: 'as:mancar' }),
+          leaf('temperatureMonitor', { permissionValue: 'as:temperature' }),
+          hidden('authorizationRecord', { permissionValue: 'as:temperature' }),
+          leaf('lockCarManagement', { permissionValue: 'as:lockcar', list: 'lockCar' }),
+          hidden('lockAndUnlockCar', { permissionValue: 'as:lockcar', list: 'lockCar' }),
+          hidden('trackPlayback', { permissionValue: 'as:mancar' }),
+        ]),
+        domain: 'monitoring',
+      },
       group('assetsReport', { icon: 'report', group: 1, permissionValue: 'oss:asset:report' }, [
         group('operationLog', { permissionValue: 'oss:asset:report' }, [
           leaf('dailyLog', { permissionValue: 'oss:asset:report' }),

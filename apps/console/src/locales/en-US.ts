@@ -524,6 +524,7 @@ const enUS: Messages = {
     authorizationRecord: 'Authorisation records',
     lockCarManagement: 'Lock management',
     lockAndUnlockCar: 'Lock / unlock',
+    trackPlayback: 'Track playback',
     assetsReport: 'Asset reports',
     operationLog: 'Operation log',
     dailyLog: 'Daily log',

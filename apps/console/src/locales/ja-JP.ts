@@ -524,6 +524,7 @@ const jaJP: Messages = {
     authorizationRecord: '認可記録',
     lockCarManagement: 'ロック管理',
     lockAndUnlockCar: 'ロック/解除',
+    trackPlayback: '走行軌跡再生',
     assetsReport: '資産レポート',
     operationLog: '運行日誌',
     dailyLog: '日報',

@@ -522,6 +522,7 @@ const zhCN = {
     authorizationRecord: '授权记录',
     lockCarManagement: '锁车管理',
     lockAndUnlockCar: '锁车/解锁',
+    trackPlayback: '轨迹回放',
     assetsReport: '资产报表',
     operationLog: '运营日志',
     dailyLog: '运营日报',

@@ -509,6 +509,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/geofence-alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_geofence_alarms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/geofence-crossings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_geofence_crossings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/geofence-crossings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_geofence_crossings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/geofences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_geofences"];
+        put?: never;
+        post: operations["create_geofence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/geofences/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["geofence_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/geofences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_geofence"];
+        put: operations["update_geofence"];
+        post?: never;
+        delete: operations["delete_geofence"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/geofences/{id}/inside": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["geofence_inside"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/help/articles": {
         parameters: {
             query?: never;
@@ -573,6 +685,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lock/commands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_lock_commands"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lock/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_lock_vehicles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lock/vehicles/{vehicleId}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["lock_vehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lock/vehicles/{vehicleId}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["unlock_vehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -583,6 +759,70 @@ export interface paths {
         get: operations["me"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["latest_positions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["position_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/vehicles/{vehicleId}/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["vehicle_track"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/vehicles/{vehicleId}/track/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_vehicle_track"];
         delete?: never;
         options?: never;
         head?: never;
@@ -773,6 +1013,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["list_view_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_sign_ins"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1185,6 +1441,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description When a fence is active. */
+        ActiveWindowBody: {
+            /** @description HH:MM */
+            end: string;
+            /** @description HH:MM */
+            start: string;
+            /** @description 1 Monday … 7 Sunday. */
+            weekdays: number[];
+        };
         ApprovalBody: {
             applicantName: string;
             /** @description Masked by the server; reveal through `/sensitive/reveal` (subjectKind 2). */
@@ -1301,6 +1566,8 @@ export interface components {
             newPassword?: string;
             oldPassword?: string;
         };
+        /** @enum {string} */
+        CrossingDirection: "enter" | "exit";
         /**
          * @description The online customer page and the shell's float: one source, the org
          *     service's customer-service settings.
@@ -1782,6 +2049,79 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_GeofenceBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A geofence. */
+            data: {
+                activeWindows: components["schemas"]["ActiveWindowBody"][];
+                alarmOnEnter: boolean;
+                alarmOnExit: boolean;
+                center?: null | components["schemas"]["LatLngBody"];
+                /** Format: double */
+                corridorWidthM?: number | null;
+                createdAt: string;
+                /** Format: int32 */
+                dwellSeconds: number;
+                enabled: boolean;
+                id: string;
+                /** Format: int64 */
+                insideCount: number;
+                name: string;
+                orgId: string;
+                orgName: string;
+                points: components["schemas"]["LatLngBody"][];
+                purpose: components["schemas"]["GeofencePurpose"];
+                /** Format: double */
+                radiusM?: number | null;
+                shape: components["schemas"]["GeofenceShape"];
+                /** Format: double */
+                speedLimitKmh?: number | null;
+                updatedAt: string;
+                /** @description Empty: every vehicle of the enterprise. */
+                vehicleIds: string[];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_GeofenceDashboardBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                days: components["schemas"]["FenceDayBody"][];
+                dwell: components["schemas"]["FenceDwellBody"][];
+                /** Format: int64 */
+                enabledCount: number;
+                /** Format: int64 */
+                fenceCount: number;
+                /** Format: int64 */
+                vehiclesInside: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_GeofenceInsideBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description Vehicles inside a fence now. */
+            data: {
+                list: components["schemas"]["InsideVehicleBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_ImportErrorsBody: {
             /**
              * Format: int32
@@ -1808,6 +2148,46 @@ export interface components {
             data: {
                 /** Format: int64 */
                 imported: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_LatestPositionsBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description Latest positions of every vehicle in reach that has a fix. */
+            data: {
+                counts: components["schemas"]["PositionCountsBody"];
+                list: components["schemas"]["LatestPositionBody"][];
+                /** @description More than 20,000 vehicles matched; the list holds the first 20,000. */
+                truncated: boolean;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_LockCommandBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A lock or unlock command and its state. */
+            data: {
+                action: components["schemas"]["LockAction"];
+                createdAt: string;
+                failureReason: string;
+                id: string;
+                operatorName: string;
+                plateNumber: string;
+                reason: string;
+                state: components["schemas"]["LockCommandState"];
+                updatedAt: string;
+                vehicleId: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2117,6 +2497,167 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_GeofenceAlarmBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    geofenceId: string;
+                    geofenceName: string;
+                    id: string;
+                    kind: components["schemas"]["GeofenceAlarmKind"];
+                    /** Format: double */
+                    limitKmh?: number | null;
+                    plateNumber: string;
+                    /** Format: double */
+                    speedKmh?: number | null;
+                    time: string;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_GeofenceBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    activeWindows: components["schemas"]["ActiveWindowBody"][];
+                    alarmOnEnter: boolean;
+                    alarmOnExit: boolean;
+                    center?: null | components["schemas"]["LatLngBody"];
+                    /** Format: double */
+                    corridorWidthM?: number | null;
+                    createdAt: string;
+                    /** Format: int32 */
+                    dwellSeconds: number;
+                    enabled: boolean;
+                    id: string;
+                    /** Format: int64 */
+                    insideCount: number;
+                    name: string;
+                    orgId: string;
+                    orgName: string;
+                    points: components["schemas"]["LatLngBody"][];
+                    purpose: components["schemas"]["GeofencePurpose"];
+                    /** Format: double */
+                    radiusM?: number | null;
+                    shape: components["schemas"]["GeofenceShape"];
+                    /** Format: double */
+                    speedLimitKmh?: number | null;
+                    updatedAt: string;
+                    /** @description Empty: every vehicle of the enterprise. */
+                    vehicleIds: string[];
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_GeofenceCrossingBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    direction: components["schemas"]["CrossingDirection"];
+                    /** Format: int64 */
+                    dwellSeconds?: number | null;
+                    geofenceId: string;
+                    geofenceName: string;
+                    id: string;
+                    /** Format: double */
+                    lat: number;
+                    /** Format: double */
+                    lng: number;
+                    plateNumber: string;
+                    time: string;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_LockCommandBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    action: components["schemas"]["LockAction"];
+                    createdAt: string;
+                    failureReason: string;
+                    id: string;
+                    operatorName: string;
+                    plateNumber: string;
+                    reason: string;
+                    state: components["schemas"]["LockCommandState"];
+                    updatedAt: string;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_LockVehicleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    charging: boolean;
+                    lastCommand?: null | components["schemas"]["LockCommandBody"];
+                    lastFixTime: string;
+                    lockState: components["schemas"]["LockState"];
+                    online: boolean;
+                    orgName: string;
+                    /** Format: int64 */
+                    overdueAmountFen: number;
+                    /** Format: int32 */
+                    overdueInstalments: number;
+                    plateNumber: string;
+                    /** Format: double */
+                    speedKmh?: number | null;
+                    usageType: components["schemas"]["UsageKind"];
+                    vehicleId: string;
+                    vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_LoginLogBody: {
             /**
              * Format: int32
@@ -2250,6 +2791,29 @@ export interface components {
                     status: number;
                     /** Format: int32 */
                     userCount: number;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_SignInBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    geofenceId: string;
+                    id: string;
+                    plateNumber: string;
+                    pointName: string;
+                    time: string;
+                    vehicleId: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -2532,6 +3096,26 @@ export interface components {
                  * @description Seconds until another code may be asked for (the countdown).
                  */
                 resendAfterSeconds: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_TrackBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One vehicle's fixes over a time range, oldest first. */
+            data: {
+                /** Format: double */
+                distanceKm: number;
+                plateNumber: string;
+                points: components["schemas"]["TrackPointBody"][];
+                speeding: components["schemas"]["TrackSpeedingBody"][];
+                stops: components["schemas"]["TrackStopBody"][];
+                vehicleId: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2998,6 +3582,24 @@ export interface components {
             /** @description At most 500 characters. */
             content?: string;
         };
+        FenceDayBody: {
+            /** @description yyyy-MM-dd */
+            day: string;
+            /** Format: int64 */
+            entries: number;
+            /** Format: int64 */
+            exits: number;
+        };
+        FenceDwellBody: {
+            /** Format: int64 */
+            avgDwellS: number;
+            /** Format: int64 */
+            entries: number;
+            geofenceId: string;
+            /** Format: int64 */
+            maxDwellS: number;
+            name: string;
+        };
         FileBody: {
             contentType: string;
             /** @description Where the file is stored; what other requests name (e.g. attachmentKeys). */
@@ -3026,6 +3628,113 @@ export interface components {
              */
             sizeBytes: number;
         };
+        GeofenceAlarmBody: {
+            geofenceId: string;
+            geofenceName: string;
+            id: string;
+            kind: components["schemas"]["GeofenceAlarmKind"];
+            /** Format: double */
+            limitKmh?: number | null;
+            plateNumber: string;
+            /** Format: double */
+            speedKmh?: number | null;
+            time: string;
+            vehicleId: string;
+        };
+        /** @enum {string} */
+        GeofenceAlarmKind: "enter" | "exit" | "speeding";
+        /** @description A geofence. */
+        GeofenceBody: {
+            activeWindows: components["schemas"]["ActiveWindowBody"][];
+            alarmOnEnter: boolean;
+            alarmOnExit: boolean;
+            center?: null | components["schemas"]["LatLngBody"];
+            /** Format: double */
+            corridorWidthM?: number | null;
+            createdAt: string;
+            /** Format: int32 */
+            dwellSeconds: number;
+            enabled: boolean;
+            id: string;
+            /** Format: int64 */
+            insideCount: number;
+            name: string;
+            orgId: string;
+            orgName: string;
+            points: components["schemas"]["LatLngBody"][];
+            purpose: components["schemas"]["GeofencePurpose"];
+            /** Format: double */
+            radiusM?: number | null;
+            shape: components["schemas"]["GeofenceShape"];
+            /** Format: double */
+            speedLimitKmh?: number | null;
+            updatedAt: string;
+            /** @description Empty: every vehicle of the enterprise. */
+            vehicleIds: string[];
+        };
+        /** @description A vehicle entering or leaving a fence. */
+        GeofenceCrossingBody: {
+            direction: components["schemas"]["CrossingDirection"];
+            /** Format: int64 */
+            dwellSeconds?: number | null;
+            geofenceId: string;
+            geofenceName: string;
+            id: string;
+            /** Format: double */
+            lat: number;
+            /** Format: double */
+            lng: number;
+            plateNumber: string;
+            time: string;
+            vehicleId: string;
+        };
+        GeofenceDashboardBody: {
+            days: components["schemas"]["FenceDayBody"][];
+            dwell: components["schemas"]["FenceDwellBody"][];
+            /** Format: int64 */
+            enabledCount: number;
+            /** Format: int64 */
+            fenceCount: number;
+            /** Format: int64 */
+            vehiclesInside: number;
+        };
+        /** @description The writable fields of a fence. */
+        GeofenceInputBody: {
+            activeWindows: components["schemas"]["ActiveWindowBody"][];
+            alarmOnEnter: boolean;
+            alarmOnExit: boolean;
+            center?: null | components["schemas"]["LatLngBody"];
+            /** Format: double */
+            corridorWidthM?: number | null;
+            /** Format: int32 */
+            dwellSeconds: number;
+            enabled: boolean;
+            name: string;
+            orgId: string;
+            points: components["schemas"]["LatLngBody"][];
+            purpose: components["schemas"]["GeofencePurpose"];
+            /** Format: double */
+            radiusM?: number | null;
+            shape: components["schemas"]["GeofenceShape"];
+            /** Format: double */
+            speedLimitKmh?: number | null;
+            /** @description Empty: every vehicle of the enterprise. */
+            vehicleIds: string[];
+        };
+        /** @description Vehicles inside a fence now. */
+        GeofenceInsideBody: {
+            list: components["schemas"]["InsideVehicleBody"][];
+        };
+        /**
+         * @description What a fence is for: an area, or a sign-in point.
+         * @enum {string}
+         */
+        GeofencePurpose: "area" | "signIn";
+        /**
+         * @description The shape of a fence.
+         * @enum {string}
+         */
+        GeofenceShape: "circle" | "polygon" | "corridor";
         /** @description The error table of a failed import (`data` of its 4000 answer). */
         ImportErrorsBody: {
             /** @description Column titles of the table: row number, column, reason. */
@@ -3055,11 +3764,109 @@ export interface components {
             /** Format: int64 */
             imported: number;
         };
+        InsideVehicleBody: {
+            enteredAt: string;
+            plateNumber: string;
+            vehicleId: string;
+        };
+        /** @description WGS-84 degrees. */
+        LatLngBody: {
+            /** Format: double */
+            lat: number;
+            /** Format: double */
+            lng: number;
+        };
+        /** @description A vehicle's latest fix (WGS-84). */
+        LatestPositionBody: {
+            /**
+             * Format: int64
+             * @description JT/T 808 alarm flags of the fix.
+             */
+            alarmBits: number;
+            /** Format: int32 */
+            altitudeM: number;
+            driverName: string;
+            /** @description RFC 3339. */
+            fixTime: string;
+            /** Format: int32 */
+            heading: number;
+            /** Format: double */
+            lat: number;
+            /** Format: double */
+            lng: number;
+            /** Format: double */
+            mileageKm?: number | null;
+            orgName: string;
+            plateNumber: string;
+            /** Format: double */
+            soc?: number | null;
+            /**
+             * Format: double
+             * @description km/h, one decimal.
+             */
+            speedKmh: number;
+            status: components["schemas"]["PositionStatus"];
+            temperatures: components["schemas"]["TemperatureBody"][];
+            vehicleId: string;
+        };
+        /** @description Latest positions of every vehicle in reach that has a fix. */
+        LatestPositionsBody: {
+            counts: components["schemas"]["PositionCountsBody"];
+            list: components["schemas"]["LatestPositionBody"][];
+            /** @description More than 20,000 vehicles matched; the list holds the first 20,000. */
+            truncated: boolean;
+        };
         /**
          * @description Permitted vehicle class on the driving licence.
          * @enum {string}
          */
         LicenceClass: "A1" | "A2" | "B1" | "B2" | "C1" | "C2";
+        /** @enum {string} */
+        LockAction: "lock" | "unlock";
+        /** @description A lock or unlock command and its state. */
+        LockCommandBody: {
+            action: components["schemas"]["LockAction"];
+            createdAt: string;
+            failureReason: string;
+            id: string;
+            operatorName: string;
+            plateNumber: string;
+            reason: string;
+            state: components["schemas"]["LockCommandState"];
+            updatedAt: string;
+            vehicleId: string;
+        };
+        /**
+         * @description queued → sent → acknowledged → succeeded / failed / timedOut; queued commands to offline terminals expire.
+         * @enum {string}
+         */
+        LockCommandState: "queued" | "sent" | "acknowledged" | "succeeded" | "failed" | "timedOut" | "expired";
+        /** @description Why the vehicle is locked or unlocked. */
+        LockReasonBody: {
+            /** @description 2–200 characters. */
+            reason: string;
+        };
+        /** @enum {string} */
+        LockState: "locked" | "unlocked" | "unknown";
+        /** @description A rent or rent-to-own vehicle that can be locked. */
+        LockVehicleBody: {
+            charging: boolean;
+            lastCommand?: null | components["schemas"]["LockCommandBody"];
+            lastFixTime: string;
+            lockState: components["schemas"]["LockState"];
+            online: boolean;
+            orgName: string;
+            /** Format: int64 */
+            overdueAmountFen: number;
+            /** Format: int32 */
+            overdueInstalments: number;
+            plateNumber: string;
+            /** Format: double */
+            speedKmh?: number | null;
+            usageType: components["schemas"]["UsageKind"];
+            vehicleId: string;
+            vin: string;
+        };
         LoginData: {
             /** @description When the session ends (RFC 3339). */
             expireTime: string;
@@ -3238,6 +4045,26 @@ export interface components {
          * @enum {string}
          */
         PlateColor: "BLUE" | "YELLOW" | "GREEN" | "YELLOW_GREEN" | "WHITE" | "BLACK";
+        /** @description Vehicles by status. */
+        PositionCountsBody: {
+            /** Format: int64 */
+            alarm: number;
+            /** Format: int64 */
+            charging: number;
+            /** Format: int64 */
+            driving: number;
+            /** Format: int64 */
+            offline: number;
+            /** Format: int64 */
+            parked: number;
+            /** Format: int64 */
+            total: number;
+        };
+        /**
+         * @description What a vehicle is doing by its latest fix.
+         * @enum {string}
+         */
+        PositionStatus: "driving" | "parked" | "charging" | "offline" | "alarm";
         PrivateCarBody: {
             /**
              * Format: int64
@@ -3518,6 +4345,15 @@ export interface components {
         SelectEnterpriseRequest: {
             enterpriseId?: string;
         };
+        /** @description A vehicle signing in at a point. */
+        SignInBody: {
+            geofenceId: string;
+            id: string;
+            plateNumber: string;
+            pointName: string;
+            time: string;
+            vehicleId: string;
+        };
         /** @description An organisation entry of the pickers (getSimpleCurrentOrgs). */
         SimpleOrgBody: {
             /**
@@ -3552,6 +4388,58 @@ export interface components {
              * @description 1 enabled, 2 disabled.
              */
             status?: number | null;
+        };
+        /** @description One probe of a refrigerated box. */
+        TemperatureBody: {
+            /** Format: double */
+            celsius: number;
+            /** Format: int32 */
+            probe: number;
+        };
+        /** @description One vehicle's fixes over a time range, oldest first. */
+        TrackBody: {
+            /** Format: double */
+            distanceKm: number;
+            plateNumber: string;
+            points: components["schemas"]["TrackPointBody"][];
+            speeding: components["schemas"]["TrackSpeedingBody"][];
+            stops: components["schemas"]["TrackStopBody"][];
+            vehicleId: string;
+        };
+        TrackPointBody: {
+            /** Format: int32 */
+            heading: number;
+            /** Format: double */
+            lat: number;
+            /** Format: double */
+            lng: number;
+            /** Format: double */
+            mileageKm?: number | null;
+            /** Format: double */
+            soc?: number | null;
+            /** Format: double */
+            speedKmh: number;
+            t: string;
+        };
+        /** @description Over 100 km/h, or over a fence limit. */
+        TrackSpeedingBody: {
+            from: string;
+            /** Format: double */
+            limitKmh: number;
+            /** Format: double */
+            maxSpeedKmh: number;
+            to: string;
+        };
+        /** @description Speed 0 for at least 3 minutes. */
+        TrackStopBody: {
+            /** Format: int64 */
+            durationS: number;
+            from: string;
+            /** Format: double */
+            lat: number;
+            /** Format: double */
+            lng: number;
+            to: string;
         };
         /** @description Why the terminal comes off. */
         UnbindForm: {
@@ -6361,6 +7249,850 @@ export interface operations {
             };
         };
     };
+    list_geofence_alarms: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                geofenceIds?: string[];
+                /** @description Exact plate numbers, at most 250. */
+                plateNumbers?: string[];
+                kinds?: ("enter" | "exit" | "speeding")[];
+                /** @description From (RFC 3339). */
+                from?: string;
+                /** @description To (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fence alarms, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_GeofenceAlarmBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_geofence_crossings: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                geofenceIds?: string[];
+                /** @description Exact plate numbers, at most 250. */
+                plateNumbers?: string[];
+                directions?: ("enter" | "exit")[];
+                /** @description From (RFC 3339). */
+                from?: string;
+                /** @description To (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Crossings, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_GeofenceCrossingBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_geofence_crossings: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                geofenceIds?: string[];
+                /** @description Exact plate numbers, at most 250. */
+                plateNumbers?: string[];
+                directions?: ("enter" | "exit")[];
+                /** @description From (RFC 3339). */
+                from?: string;
+                /** @description To (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_geofences: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description Part of the name. */
+                name?: string;
+                shapes?: ("circle" | "polygon" | "corridor")[];
+                purposes?: ("area" | "signIn")[];
+                enabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fences of the enterprise in reach */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_GeofenceBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_geofence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first result and does nothing twice; the same key with another body is 4009 */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeofenceInputBody"];
+            };
+        };
+        responses: {
+            /** @description The new fence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GeofenceBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    geofence_dashboard: {
+        parameters: {
+            query?: {
+                /** @description From (RFC 3339). */
+                from?: string;
+                /** @description To (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts, entries and exits per day, dwell per fence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GeofenceDashboardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_geofence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Fence id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One fence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GeofenceBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_geofence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Fence id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeofenceInputBody"];
+            };
+        };
+        responses: {
+            /** @description The changed fence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GeofenceBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_geofence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Fence id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    geofence_inside: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Fence id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vehicles inside the fence now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_GeofenceInsideBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_articles: {
         parameters: {
             query?: {
@@ -6701,6 +8433,366 @@ export interface operations {
             };
         };
     };
+    list_lock_commands: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                vehicleId?: string;
+                /** @description Exact plate numbers, at most 250. */
+                plateNumbers?: string[];
+                actions?: ("lock" | "unlock")[];
+                states?: ("queued" | "sent" | "acknowledged" | "succeeded" | "failed" | "timedOut" | "expired")[];
+                /** @description From (RFC 3339). */
+                from?: string;
+                /** @description To (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lock and unlock commands, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LockCommandBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_lock_vehicles: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description Exact plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description Organisations, each with its sub-organisations. */
+                orgIds?: string[];
+                usageTypes?: ("RENT" | "PURCHASE" | "REPLACEMENT" | "RENT_TO_OWN")[];
+                /** @description Only vehicles with overdue instalments. */
+                overdueOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rent and rent-to-own vehicles in reach with their lock state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LockVehicleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    lock_vehicle: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A replay answers the first result and does nothing twice; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LockReasonBody"];
+            };
+        };
+        responses: {
+            /** @description The lock command, queued; 4000 names the interlock that refused it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LockCommandBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unlock_vehicle: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A replay answers the first result and does nothing twice; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LockReasonBody"];
+            };
+        };
+        responses: {
+            /** @description The unlock command, queued; 4000 names the interlock that refused it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LockCommandBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -6721,6 +8813,324 @@ export interface operations {
             };
             /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    latest_positions: {
+        parameters: {
+            query?: {
+                /** @description Part of the plate number. */
+                plateNumber?: string;
+                /** @description Organisations, each with its sub-organisations. */
+                orgIds?: string[];
+                statuses?: ("driving" | "parked" | "charging" | "offline" | "alarm")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every vehicle in reach with a fix, at most 20,000 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LatestPositionsBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    position_stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: `event: position` with one LatestPositionBody as data; `: ping` every 15 s */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    vehicle_track: {
+        parameters: {
+            query: {
+                /** @description From (RFC 3339). */
+                from: string;
+                /** @description To (RFC 3339); at most 7 days after from. */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vehicle's fixes, stops and speeding over the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TrackBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_vehicle_track: {
+        parameters: {
+            query: {
+                /** @description From (RFC 3339). */
+                from: string;
+                /** @description To (RFC 3339); at most 7 days after from. */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the track */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7717,6 +10127,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Page_ViewLogBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_sign_ins: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                geofenceIds?: string[];
+                /** @description Exact plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description From (RFC 3339). */
+                from?: string;
+                /** @description To (RFC 3339). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign-ins at sign-in points, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_SignInBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */
