@@ -274,12 +274,12 @@ pub struct GeofenceInputBody {
     pub purpose: Option<GeofencePurpose>,
     /// Circles: the centre.
     pub center: Option<GeoPointBody>,
-    /// Circles: 50 m to 50 km.
-    pub radius_m: i32,
+    /// Circles: 50 m to 50 km (null for other shapes).
+    pub radius_m: Option<i32>,
     /// Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
     pub points: Vec<GeoPointBody>,
-    /// Corridors: full width, 10 m to 5 km.
-    pub corridor_width_m: i32,
+    /// Corridors: full width, 10 m to 5 km (null for other shapes).
+    pub corridor_width_m: Option<i32>,
     pub speed_limit_kmh: Option<i32>,
     pub active_windows: Vec<ActiveWindowBody>,
     /// 0 to 3,600 s.
@@ -310,7 +310,7 @@ impl GeofenceInputBody {
             purpose: self.purpose.map_or(0, |p| p.to_pb() as i32),
             shape: self.shape.map_or(0, |s| s.to_pb() as i32),
             center: self.center.map(common::GeoPoint::from),
-            radius_m: self.radius_m,
+            radius_m: self.radius_m.unwrap_or(0),
             vertices: self
                 .points
                 .into_iter()
@@ -326,7 +326,7 @@ impl GeofenceInputBody {
             all_vehicles: self.vehicle_ids.is_empty(),
             vehicle_ids: self.vehicle_ids,
             enabled: self.enabled.unwrap_or(true),
-            corridor_width_m: self.corridor_width_m,
+            corridor_width_m: self.corridor_width_m.unwrap_or(0),
             speed_limit_kmh: self.speed_limit_kmh,
             active_windows: windows,
             dwell_seconds: self.dwell_seconds,

@@ -516,7 +516,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["list_geofence_alarms"];
+        get: operations["list_alarms"];
         put?: never;
         post?: never;
         delete?: never;
@@ -532,7 +532,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["list_geofence_crossings"];
+        get: operations["list_crossings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["export_geofence_crossings"];
+        post: operations["export_crossings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -612,7 +612,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["geofence_inside"];
+        get: operations["vehicles_inside"];
         put?: never;
         post?: never;
         delete?: never;
@@ -772,7 +772,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["latest_positions"];
+        get: operations["list_positions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -788,7 +788,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["position_stream"];
+        get: operations["stream_positions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -804,7 +804,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["vehicle_track"];
+        get: operations["get_track"];
         put?: never;
         post?: never;
         delete?: never;
@@ -822,7 +822,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["export_vehicle_track"];
+        post: operations["export_track"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1441,13 +1441,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description When a fence is active. */
+        /** @description A weekly window the fence is watched in (Asia/Shanghai). */
         ActiveWindowBody: {
-            /** @description HH:MM */
+            /**
+             * @description HH:MM, after `start` (24:00 for the end of the day).
+             * @default
+             */
             end: string;
-            /** @description HH:MM */
+            /**
+             * @description HH:MM.
+             * @default
+             */
             start: string;
-            /** @description 1 Monday … 7 Sunday. */
+            /**
+             * @description 1 = Monday .. 7 = Sunday.
+             * @default []
+             */
             weekdays: number[];
         };
         ApprovalBody: {
@@ -1566,7 +1575,10 @@ export interface components {
             newPassword?: string;
             oldPassword?: string;
         };
-        /** @enum {string} */
+        /**
+         * @description Which way a vehicle crossed.
+         * @enum {string}
+         */
         CrossingDirection: "enter" | "exit";
         /**
          * @description The online customer page and the shell's float: one source, the org
@@ -2060,25 +2072,29 @@ export interface components {
                 activeWindows: components["schemas"]["ActiveWindowBody"][];
                 alarmOnEnter: boolean;
                 alarmOnExit: boolean;
-                center?: null | components["schemas"]["LatLngBody"];
-                /** Format: double */
+                center?: null | components["schemas"]["GeoPointBody"];
+                /** Format: int32 */
                 corridorWidthM?: number | null;
                 createdAt: string;
                 /** Format: int32 */
                 dwellSeconds: number;
                 enabled: boolean;
                 id: string;
-                /** Format: int64 */
+                /**
+                 * Format: int32
+                 * @description Vehicles inside now.
+                 */
                 insideCount: number;
                 name: string;
                 orgId: string;
                 orgName: string;
-                points: components["schemas"]["LatLngBody"][];
+                /** @description Polygon ring (not closed) or corridor polyline. */
+                points: components["schemas"]["GeoPointBody"][];
                 purpose: components["schemas"]["GeofencePurpose"];
-                /** Format: double */
+                /** Format: int32 */
                 radiusM?: number | null;
-                shape: components["schemas"]["GeofenceShape"];
-                /** Format: double */
+                shape?: null | components["schemas"]["GeofenceShape"];
+                /** Format: int32 */
                 speedLimitKmh?: number | null;
                 updatedAt: string;
                 /** @description Empty: every vehicle of the enterprise. */
@@ -2094,14 +2110,18 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
+            /** @description The geofence dashboard. */
             data: {
-                days: components["schemas"]["FenceDayBody"][];
-                dwell: components["schemas"]["FenceDwellBody"][];
-                /** Format: int64 */
+                days: components["schemas"]["GeofenceDayBody"][];
+                dwell: components["schemas"]["GeofenceDwellBody"][];
+                /** Format: int32 */
                 enabledCount: number;
-                /** Format: int64 */
+                /** Format: int32 */
                 fenceCount: number;
-                /** Format: int64 */
+                /**
+                 * Format: int32
+                 * @description Distinct vehicles inside any fence now.
+                 */
                 vehiclesInside: number;
             };
             /** @description Human-readable message, in Chinese. */
@@ -2114,9 +2134,9 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description Vehicles inside a fence now. */
+            /** @description The vehicles inside a fence now, longest inside first. */
             data: {
-                list: components["schemas"]["InsideVehicleBody"][];
+                list: components["schemas"]["GeofenceInsideVehicleBody"][];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2159,11 +2179,11 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description Latest positions of every vehicle in reach that has a fix. */
             data: {
+                /** @description Over every vehicle the other filters match (statuses aside). */
                 counts: components["schemas"]["PositionCountsBody"];
                 list: components["schemas"]["LatestPositionBody"][];
-                /** @description More than 20,000 vehicles matched; the list holds the first 20,000. */
+                /** @description More than 20,000 vehicles matched; the first 20,000 by plate are listed. */
                 truncated: boolean;
             };
             /** @description Human-readable message, in Chinese. */
@@ -2176,16 +2196,16 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description A lock or unlock command and its state. */
             data: {
-                action: components["schemas"]["LockAction"];
+                action?: null | components["schemas"]["LockActionBody"];
                 createdAt: string;
+                /** @description The terminal's words or why it was not delivered. */
                 failureReason: string;
                 id: string;
                 operatorName: string;
                 plateNumber: string;
                 reason: string;
-                state: components["schemas"]["LockCommandState"];
+                state?: null | components["schemas"]["LockCommandState"];
                 updatedAt: string;
                 vehicleId: string;
             };
@@ -2509,11 +2529,14 @@ export interface components {
                     geofenceId: string;
                     geofenceName: string;
                     id: string;
-                    kind: components["schemas"]["GeofenceAlarmKind"];
-                    /** Format: double */
+                    kind?: null | components["schemas"]["GeofenceAlarmKind"];
+                    /** Format: int32 */
                     limitKmh?: number | null;
                     plateNumber: string;
-                    /** Format: double */
+                    /**
+                     * Format: double
+                     * @description Speeding only.
+                     */
                     speedKmh?: number | null;
                     time: string;
                     vehicleId: string;
@@ -2537,25 +2560,29 @@ export interface components {
                     activeWindows: components["schemas"]["ActiveWindowBody"][];
                     alarmOnEnter: boolean;
                     alarmOnExit: boolean;
-                    center?: null | components["schemas"]["LatLngBody"];
-                    /** Format: double */
+                    center?: null | components["schemas"]["GeoPointBody"];
+                    /** Format: int32 */
                     corridorWidthM?: number | null;
                     createdAt: string;
                     /** Format: int32 */
                     dwellSeconds: number;
                     enabled: boolean;
                     id: string;
-                    /** Format: int64 */
+                    /**
+                     * Format: int32
+                     * @description Vehicles inside now.
+                     */
                     insideCount: number;
                     name: string;
                     orgId: string;
                     orgName: string;
-                    points: components["schemas"]["LatLngBody"][];
+                    /** @description Polygon ring (not closed) or corridor polyline. */
+                    points: components["schemas"]["GeoPointBody"][];
                     purpose: components["schemas"]["GeofencePurpose"];
-                    /** Format: double */
+                    /** Format: int32 */
                     radiusM?: number | null;
-                    shape: components["schemas"]["GeofenceShape"];
-                    /** Format: double */
+                    shape?: null | components["schemas"]["GeofenceShape"];
+                    /** Format: int32 */
                     speedLimitKmh?: number | null;
                     updatedAt: string;
                     /** @description Empty: every vehicle of the enterprise. */
@@ -2577,8 +2604,11 @@ export interface components {
             /** @description A page of a list. */
             data: {
                 list: {
-                    direction: components["schemas"]["CrossingDirection"];
-                    /** Format: int64 */
+                    direction?: null | components["schemas"]["CrossingDirection"];
+                    /**
+                     * Format: int64
+                     * @description Exits: seconds inside.
+                     */
                     dwellSeconds?: number | null;
                     geofenceId: string;
                     geofenceName: string;
@@ -2607,14 +2637,15 @@ export interface components {
             /** @description A page of a list. */
             data: {
                 list: {
-                    action: components["schemas"]["LockAction"];
+                    action?: null | components["schemas"]["LockActionBody"];
                     createdAt: string;
+                    /** @description The terminal's words or why it was not delivered. */
                     failureReason: string;
                     id: string;
                     operatorName: string;
                     plateNumber: string;
                     reason: string;
-                    state: components["schemas"]["LockCommandState"];
+                    state?: null | components["schemas"]["LockCommandState"];
                     updatedAt: string;
                     vehicleId: string;
                 }[];
@@ -2636,8 +2667,10 @@ export interface components {
                 list: {
                     charging: boolean;
                     lastCommand?: null | components["schemas"]["LockCommandBody"];
+                    /** @description RFC 3339; empty without a fix. */
                     lastFixTime: string;
-                    lockState: components["schemas"]["LockState"];
+                    lockState: components["schemas"]["LockStateBody"];
+                    /** @description A fix within the last 10 minutes. */
                     online: boolean;
                     orgName: string;
                     /** Format: int64 */
@@ -2647,7 +2680,7 @@ export interface components {
                     plateNumber: string;
                     /** Format: double */
                     speedKmh?: number | null;
-                    usageType: components["schemas"]["UsageKind"];
+                    usageType?: null | components["schemas"]["UsageKind"];
                     vehicleId: string;
                     vin: string;
                 }[];
@@ -3107,13 +3140,15 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description One vehicle's fixes over a time range, oldest first. */
             data: {
                 /** Format: double */
                 distanceKm: number;
                 plateNumber: string;
+                /** @description Oldest first. */
                 points: components["schemas"]["TrackPointBody"][];
+                /** @description Over 100 km/h. */
                 speeding: components["schemas"]["TrackSpeedingBody"][];
+                /** @description Standing still for at least 3 minutes. */
                 stops: components["schemas"]["TrackStopBody"][];
                 vehicleId: string;
             };
@@ -3582,24 +3617,6 @@ export interface components {
             /** @description At most 500 characters. */
             content?: string;
         };
-        FenceDayBody: {
-            /** @description yyyy-MM-dd */
-            day: string;
-            /** Format: int64 */
-            entries: number;
-            /** Format: int64 */
-            exits: number;
-        };
-        FenceDwellBody: {
-            /** Format: int64 */
-            avgDwellS: number;
-            /** Format: int64 */
-            entries: number;
-            geofenceId: string;
-            /** Format: int64 */
-            maxDwellS: number;
-            name: string;
-        };
         FileBody: {
             contentType: string;
             /** @description Where the file is stored; what other requests name (e.g. attachmentKeys). */
@@ -3628,45 +3645,63 @@ export interface components {
              */
             sizeBytes: number;
         };
+        /** @description A WGS-84 position, degrees. */
+        GeoPointBody: {
+            /** Format: double */
+            lat: number;
+            /** Format: double */
+            lng: number;
+        };
+        /** @description An alarm raised by a fence. */
         GeofenceAlarmBody: {
             geofenceId: string;
             geofenceName: string;
             id: string;
-            kind: components["schemas"]["GeofenceAlarmKind"];
-            /** Format: double */
+            kind?: null | components["schemas"]["GeofenceAlarmKind"];
+            /** Format: int32 */
             limitKmh?: number | null;
             plateNumber: string;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Speeding only.
+             */
             speedKmh?: number | null;
             time: string;
             vehicleId: string;
         };
-        /** @enum {string} */
+        /**
+         * @description What raised a geofence alarm.
+         * @enum {string}
+         */
         GeofenceAlarmKind: "enter" | "exit" | "speeding";
         /** @description A geofence. */
         GeofenceBody: {
             activeWindows: components["schemas"]["ActiveWindowBody"][];
             alarmOnEnter: boolean;
             alarmOnExit: boolean;
-            center?: null | components["schemas"]["LatLngBody"];
-            /** Format: double */
+            center?: null | components["schemas"]["GeoPointBody"];
+            /** Format: int32 */
             corridorWidthM?: number | null;
             createdAt: string;
             /** Format: int32 */
             dwellSeconds: number;
             enabled: boolean;
             id: string;
-            /** Format: int64 */
+            /**
+             * Format: int32
+             * @description Vehicles inside now.
+             */
             insideCount: number;
             name: string;
             orgId: string;
             orgName: string;
-            points: components["schemas"]["LatLngBody"][];
+            /** @description Polygon ring (not closed) or corridor polyline. */
+            points: components["schemas"]["GeoPointBody"][];
             purpose: components["schemas"]["GeofencePurpose"];
-            /** Format: double */
+            /** Format: int32 */
             radiusM?: number | null;
-            shape: components["schemas"]["GeofenceShape"];
-            /** Format: double */
+            shape?: null | components["schemas"]["GeofenceShape"];
+            /** Format: int32 */
             speedLimitKmh?: number | null;
             updatedAt: string;
             /** @description Empty: every vehicle of the enterprise. */
@@ -3674,8 +3709,11 @@ export interface components {
         };
         /** @description A vehicle entering or leaving a fence. */
         GeofenceCrossingBody: {
-            direction: components["schemas"]["CrossingDirection"];
-            /** Format: int64 */
+            direction?: null | components["schemas"]["CrossingDirection"];
+            /**
+             * Format: int64
+             * @description Exits: seconds inside.
+             */
             dwellSeconds?: number | null;
             geofenceId: string;
             geofenceName: string;
@@ -3688,50 +3726,103 @@ export interface components {
             time: string;
             vehicleId: string;
         };
+        /** @description The geofence dashboard. */
         GeofenceDashboardBody: {
-            days: components["schemas"]["FenceDayBody"][];
-            dwell: components["schemas"]["FenceDwellBody"][];
-            /** Format: int64 */
+            days: components["schemas"]["GeofenceDayBody"][];
+            dwell: components["schemas"]["GeofenceDwellBody"][];
+            /** Format: int32 */
             enabledCount: number;
-            /** Format: int64 */
+            /** Format: int32 */
             fenceCount: number;
-            /** Format: int64 */
+            /**
+             * Format: int32
+             * @description Distinct vehicles inside any fence now.
+             */
             vehiclesInside: number;
         };
-        /** @description The writable fields of a fence. */
-        GeofenceInputBody: {
-            activeWindows: components["schemas"]["ActiveWindowBody"][];
-            alarmOnEnter: boolean;
-            alarmOnExit: boolean;
-            center?: null | components["schemas"]["LatLngBody"];
-            /** Format: double */
-            corridorWidthM?: number | null;
+        /** @description Crossings of one day. */
+        GeofenceDayBody: {
+            /** @description yyyy-MM-dd (Asia/Shanghai). */
+            day: string;
             /** Format: int32 */
-            dwellSeconds: number;
-            enabled: boolean;
+            entries: number;
+            /** Format: int32 */
+            exits: number;
+        };
+        /** @description Dwell at one fence. */
+        GeofenceDwellBody: {
+            /** Format: int64 */
+            avgDwellS: number;
+            /** Format: int32 */
+            entries: number;
+            geofenceId: string;
+            /** Format: int64 */
+            maxDwellS: number;
             name: string;
+        };
+        /** @description The writable fields of a geofence (an edit replaces every one). */
+        GeofenceInputBody: {
+            /** @default [] */
+            activeWindows: components["schemas"]["ActiveWindowBody"][];
+            /** @default false */
+            alarmOnEnter: boolean;
+            /** @default false */
+            alarmOnExit: boolean;
+            center?: null | components["schemas"]["GeoPointBody"];
+            /**
+             * Format: int32
+             * @description Corridors: full width, 10 m to 5 km (null for other shapes).
+             */
+            corridorWidthM?: number | null;
+            /**
+             * Format: int32
+             * @description 0 to 3,600 s.
+             * @default 0
+             */
+            dwellSeconds: number;
+            /** @description Default true. */
+            enabled?: boolean | null;
+            /** @default  */
+            name: string;
+            /** @default  */
             orgId: string;
-            points: components["schemas"]["LatLngBody"][];
-            purpose: components["schemas"]["GeofencePurpose"];
-            /** Format: double */
+            /**
+             * @description Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
+             * @default []
+             */
+            points: components["schemas"]["GeoPointBody"][];
+            purpose?: null | components["schemas"]["GeofencePurpose"];
+            /**
+             * Format: int32
+             * @description Circles: 50 m to 50 km (null for other shapes).
+             */
             radiusM?: number | null;
-            shape: components["schemas"]["GeofenceShape"];
-            /** Format: double */
+            shape?: null | components["schemas"]["GeofenceShape"];
+            /** Format: int32 */
             speedLimitKmh?: number | null;
-            /** @description Empty: every vehicle of the enterprise. */
+            /**
+             * @description At most 1,000; empty watches every vehicle.
+             * @default []
+             */
             vehicleIds: string[];
         };
-        /** @description Vehicles inside a fence now. */
+        /** @description The vehicles inside a fence now, longest inside first. */
         GeofenceInsideBody: {
-            list: components["schemas"]["InsideVehicleBody"][];
+            list: components["schemas"]["GeofenceInsideVehicleBody"][];
+        };
+        /** @description A vehicle inside a fence now. */
+        GeofenceInsideVehicleBody: {
+            enteredAt: string;
+            plateNumber: string;
+            vehicleId: string;
         };
         /**
-         * @description What a fence is for: an area, or a sign-in point.
+         * @description What a fence is for: an area watched for entries and exits, or a sign-in point.
          * @enum {string}
          */
         GeofencePurpose: "area" | "signIn";
         /**
-         * @description The shape of a fence.
+         * @description A fence's shape.
          * @enum {string}
          */
         GeofenceShape: "circle" | "polygon" | "corridor";
@@ -3764,33 +3855,26 @@ export interface components {
             /** Format: int64 */
             imported: number;
         };
-        InsideVehicleBody: {
-            enteredAt: string;
-            plateNumber: string;
-            vehicleId: string;
-        };
-        /** @description WGS-84 degrees. */
-        LatLngBody: {
-            /** Format: double */
-            lat: number;
-            /** Format: double */
-            lng: number;
-        };
-        /** @description A vehicle's latest fix (WGS-84). */
         LatestPositionBody: {
             /**
-             * Format: int64
-             * @description JT/T 808 alarm flags of the fix.
+             * Format: int32
+             * @description JT/T 808 alarm word (Table 24).
              */
             alarmBits: number;
-            /** Format: int32 */
+            /** Format: double */
             altitudeM: number;
             driverName: string;
             /** @description RFC 3339. */
             fixTime: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Degrees clockwise from north.
+             */
             heading: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description WGS-84 degrees.
+             */
             lat: number;
             /** Format: double */
             lng: number;
@@ -3798,7 +3882,10 @@ export interface components {
             mileageKm?: number | null;
             orgName: string;
             plateNumber: string;
-            /** Format: double */
+            /**
+             * Format: int32
+             * @description Battery state of charge, percent.
+             */
             soc?: number | null;
             /**
              * Format: double
@@ -3806,14 +3893,14 @@ export interface components {
              */
             speedKmh: number;
             status: components["schemas"]["PositionStatus"];
-            temperatures: components["schemas"]["TemperatureBody"][];
+            temperatures: components["schemas"]["ProbeTemperatureBody"][];
             vehicleId: string;
         };
-        /** @description Latest positions of every vehicle in reach that has a fix. */
         LatestPositionsBody: {
+            /** @description Over every vehicle the other filters match (statuses aside). */
             counts: components["schemas"]["PositionCountsBody"];
             list: components["schemas"]["LatestPositionBody"][];
-            /** @description More than 20,000 vehicles matched; the list holds the first 20,000. */
+            /** @description More than 20,000 vehicles matched; the first 20,000 by plate are listed. */
             truncated: boolean;
         };
         /**
@@ -3822,38 +3909,44 @@ export interface components {
          */
         LicenceClass: "A1" | "A2" | "B1" | "B2" | "C1" | "C2";
         /** @enum {string} */
-        LockAction: "lock" | "unlock";
-        /** @description A lock or unlock command and its state. */
+        LockActionBody: "lock" | "unlock";
         LockCommandBody: {
-            action: components["schemas"]["LockAction"];
+            action?: null | components["schemas"]["LockActionBody"];
             createdAt: string;
+            /** @description The terminal's words or why it was not delivered. */
             failureReason: string;
             id: string;
             operatorName: string;
             plateNumber: string;
             reason: string;
-            state: components["schemas"]["LockCommandState"];
+            state?: null | components["schemas"]["LockCommandState"];
             updatedAt: string;
             vehicleId: string;
         };
         /**
-         * @description queued → sent → acknowledged → succeeded / failed / timedOut; queued commands to offline terminals expire.
+         * @description queued → sent → acknowledged → succeeded / failed / timedOut; queued
+         *     commands to an offline terminal expire; a newer command cancels queued ones.
          * @enum {string}
          */
-        LockCommandState: "queued" | "sent" | "acknowledged" | "succeeded" | "failed" | "timedOut" | "expired";
-        /** @description Why the vehicle is locked or unlocked. */
-        LockReasonBody: {
-            /** @description 2–200 characters. */
+        LockCommandState: "queued" | "sent" | "acknowledged" | "succeeded" | "failed" | "timedOut" | "expired" | "cancelled";
+        /**
+         * @description Why the operator locks or unlocks (2-200 characters; kept in the log).
+         *     The `Idempotency-Key` header is required too; the vehicle service checks
+         *     both after the vehicle (another tenant's is 4004 whatever else is wrong).
+         */
+        LockForm: {
+            /** @default  */
             reason: string;
         };
         /** @enum {string} */
-        LockState: "locked" | "unlocked" | "unknown";
-        /** @description A rent or rent-to-own vehicle that can be locked. */
+        LockStateBody: "locked" | "unlocked" | "unknown";
         LockVehicleBody: {
             charging: boolean;
             lastCommand?: null | components["schemas"]["LockCommandBody"];
+            /** @description RFC 3339; empty without a fix. */
             lastFixTime: string;
-            lockState: components["schemas"]["LockState"];
+            lockState: components["schemas"]["LockStateBody"];
+            /** @description A fix within the last 10 minutes. */
             online: boolean;
             orgName: string;
             /** Format: int64 */
@@ -3863,7 +3956,7 @@ export interface components {
             plateNumber: string;
             /** Format: double */
             speedKmh?: number | null;
-            usageType: components["schemas"]["UsageKind"];
+            usageType?: null | components["schemas"]["UsageKind"];
             vehicleId: string;
             vin: string;
         };
@@ -4045,23 +4138,23 @@ export interface components {
          * @enum {string}
          */
         PlateColor: "BLUE" | "YELLOW" | "GREEN" | "YELLOW_GREEN" | "WHITE" | "BLACK";
-        /** @description Vehicles by status. */
+        /** @description Vehicles by status (the map legend). */
         PositionCountsBody: {
-            /** Format: int64 */
+            /** Format: int32 */
             alarm: number;
-            /** Format: int64 */
+            /** Format: int32 */
             charging: number;
-            /** Format: int64 */
+            /** Format: int32 */
             driving: number;
-            /** Format: int64 */
+            /** Format: int32 */
             offline: number;
-            /** Format: int64 */
+            /** Format: int32 */
             parked: number;
-            /** Format: int64 */
+            /** Format: int32 */
             total: number;
         };
         /**
-         * @description What a vehicle is doing by its latest fix.
+         * @description What the map colours a vehicle by.
          * @enum {string}
          */
         PositionStatus: "driving" | "parked" | "charging" | "offline" | "alarm";
@@ -4136,6 +4229,12 @@ export interface components {
          * @enum {string}
          */
         PrivateCarStatus: "PENDING_REVIEW" | "APPROVED" | "REJECTED" | "DISABLED";
+        ProbeTemperatureBody: {
+            /** Format: double */
+            celsius: number;
+            /** Format: int32 */
+            probe: number;
+        };
         /** @description Terms of a purchase (fen). */
         PurchaseBody: {
             /** @default  */
@@ -4345,7 +4444,7 @@ export interface components {
         SelectEnterpriseRequest: {
             enterpriseId?: string;
         };
-        /** @description A vehicle signing in at a point. */
+        /** @description A vehicle signing in at a sign-in point. */
         SignInBody: {
             geofenceId: string;
             id: string;
@@ -4389,20 +4488,15 @@ export interface components {
              */
             status?: number | null;
         };
-        /** @description One probe of a refrigerated box. */
-        TemperatureBody: {
-            /** Format: double */
-            celsius: number;
-            /** Format: int32 */
-            probe: number;
-        };
-        /** @description One vehicle's fixes over a time range, oldest first. */
         TrackBody: {
             /** Format: double */
             distanceKm: number;
             plateNumber: string;
+            /** @description Oldest first. */
             points: components["schemas"]["TrackPointBody"][];
+            /** @description Over 100 km/h. */
             speeding: components["schemas"]["TrackSpeedingBody"][];
+            /** @description Standing still for at least 3 minutes. */
             stops: components["schemas"]["TrackStopBody"][];
             vehicleId: string;
         };
@@ -4415,13 +4509,13 @@ export interface components {
             lng: number;
             /** Format: double */
             mileageKm?: number | null;
-            /** Format: double */
+            /** Format: int32 */
             soc?: number | null;
             /** Format: double */
             speedKmh: number;
+            /** @description Fix time, RFC 3339. */
             t: string;
         };
-        /** @description Over 100 km/h, or over a fence limit. */
         TrackSpeedingBody: {
             from: string;
             /** Format: double */
@@ -4430,7 +4524,6 @@ export interface components {
             maxSpeedKmh: number;
             to: string;
         };
-        /** @description Speed 0 for at least 3 minutes. */
         TrackStopBody: {
             /** Format: int64 */
             durationS: number;
@@ -7249,20 +7342,15 @@ export interface operations {
             };
         };
     };
-    list_geofence_alarms: {
+    list_alarms: {
         parameters: {
             query?: {
-                /** @description Page from 1. */
                 page?: number;
-                /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
                 geofenceIds?: string[];
-                /** @description Exact plate numbers, at most 250. */
                 plateNumbers?: string[];
                 kinds?: ("enter" | "exit" | "speeding")[];
-                /** @description From (RFC 3339). */
                 from?: string;
-                /** @description To (RFC 3339). */
                 to?: string;
             };
             header?: never;
@@ -7271,7 +7359,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Fence alarms, newest first */
+            /** @description Geofence alarms, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7336,20 +7424,16 @@ export interface operations {
             };
         };
     };
-    list_geofence_crossings: {
+    list_crossings: {
         parameters: {
             query?: {
-                /** @description Page from 1. */
                 page?: number;
-                /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
                 geofenceIds?: string[];
-                /** @description Exact plate numbers, at most 250. */
+                /** @description Exact plates, at most 250. */
                 plateNumbers?: string[];
                 directions?: ("enter" | "exit")[];
-                /** @description From (RFC 3339). */
                 from?: string;
-                /** @description To (RFC 3339). */
                 to?: string;
             };
             header?: never;
@@ -7423,20 +7507,16 @@ export interface operations {
             };
         };
     };
-    export_geofence_crossings: {
+    export_crossings: {
         parameters: {
             query?: {
-                /** @description Page from 1. */
                 page?: number;
-                /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
                 geofenceIds?: string[];
-                /** @description Exact plate numbers, at most 250. */
+                /** @description Exact plates, at most 250. */
                 plateNumbers?: string[];
                 directions?: ("enter" | "exit")[];
-                /** @description From (RFC 3339). */
                 from?: string;
-                /** @description To (RFC 3339). */
                 to?: string;
             };
             header?: never;
@@ -7445,7 +7525,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The export record */
+            /** @description The export record of the crossings with the list's filters and data scope (paging ignored, newest first) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7490,6 +7570,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 5000: an internal error */
             500: {
                 headers: {
@@ -7513,15 +7602,16 @@ export interface operations {
     list_geofences: {
         parameters: {
             query?: {
-                /** @description Page from 1. */
                 page?: number;
-                /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
                 /** @description Part of the name. */
                 name?: string;
                 shapes?: ("circle" | "polygon" | "corridor")[];
                 purposes?: ("area" | "signIn")[];
                 enabled?: boolean;
+                orgIds?: string[];
+                /** @description Fences watching this vehicle. */
+                vehicleId?: string;
             };
             header?: never;
             path?: never;
@@ -7529,7 +7619,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Fences of the enterprise in reach */
+            /** @description Fences, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7598,7 +7688,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A replay answers the first result and does nothing twice; the same key with another body is 4009 */
+                /** @description A replay answers the first result and creates nothing; the same key with another body is 4009 */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7610,7 +7700,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new fence */
+            /** @description The new fence; 4000 names each refused field */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7687,9 +7777,7 @@ export interface operations {
     geofence_dashboard: {
         parameters: {
             query?: {
-                /** @description From (RFC 3339). */
                 from?: string;
-                /** @description To (RFC 3339). */
                 to?: string;
             };
             header?: never;
@@ -7698,7 +7786,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Counts, entries and exits per day, dwell per fence */
+            /** @description Counts, entries and exits per day and dwell per fence in the range (at most 92 days) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7820,6 +7908,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 5000: an internal error */
             500: {
                 headers: {
@@ -7856,7 +7953,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The changed fence */
+            /** @description The changed fence; vehicles' inside-states carry over (a disabled fence forgets them) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7942,7 +8039,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted */
+            /** @description Deleted; its crossings stay in history */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8016,7 +8113,7 @@ export interface operations {
             };
         };
     };
-    geofence_inside: {
+    vehicles_inside: {
         parameters: {
             query?: never;
             header?: never;
@@ -8028,7 +8125,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Vehicles inside the fence now */
+            /** @description Vehicles inside now */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8066,6 +8163,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8436,18 +8542,14 @@ export interface operations {
     list_lock_commands: {
         parameters: {
             query?: {
-                /** @description Page from 1. */
                 page?: number;
-                /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
                 vehicleId?: string;
-                /** @description Exact plate numbers, at most 250. */
                 plateNumbers?: string[];
                 actions?: ("lock" | "unlock")[];
-                states?: ("queued" | "sent" | "acknowledged" | "succeeded" | "failed" | "timedOut" | "expired")[];
-                /** @description From (RFC 3339). */
+                states?: ("queued" | "sent" | "acknowledged" | "succeeded" | "failed" | "timedOut" | "expired" | "cancelled")[];
+                /** @description Commands asked for in [from, to): RFC 3339, yyyy-MM-dd HH:mm:ss or yyyy-MM-dd. */
                 from?: string;
-                /** @description To (RFC 3339). */
                 to?: string;
             };
             header?: never;
@@ -8456,7 +8558,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Lock and unlock commands, newest first */
+            /** @description Lock and unlock commands in the caller's data scope, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8524,14 +8626,13 @@ export interface operations {
     list_lock_vehicles: {
         parameters: {
             query?: {
-                /** @description Page from 1. */
                 page?: number;
-                /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
                 /** @description Exact plate numbers, at most 250. */
                 plateNumbers?: string[];
                 /** @description Organisations, each with its sub-organisations. */
                 orgIds?: string[];
+                /** @description RENT and/or RENT_TO_OWN. */
                 usageTypes?: ("RENT" | "PURCHASE" | "REPLACEMENT" | "RENT_TO_OWN")[];
                 /** @description Only vehicles with overdue instalments. */
                 overdueOnly?: boolean;
@@ -8542,7 +8643,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Rent and rent-to-own vehicles in reach with their lock state */
+            /** @description Rent and rent-to-own vehicles (open usage records) in the caller's data scope, most overdue first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8611,7 +8712,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A replay answers the first result and does nothing twice; the same key with another body is 4009 */
+                /** @description Required: a replay answers the first command and sends nothing */
                 "Idempotency-Key": string;
             };
             path: {
@@ -8622,11 +8723,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LockReasonBody"];
+                "application/json": components["schemas"]["LockForm"];
             };
         };
         responses: {
-            /** @description The lock command, queued; 4000 names the interlock that refused it */
+            /** @description The queued (or, when the terminal is online, sent) command; refused with 4000 unless the latest fix is under 60 s old, the vehicle stands and is not charging */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8704,7 +8805,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A replay answers the first result and does nothing twice; the same key with another body is 4009 */
+                /** @description Required: a replay answers the first command and sends nothing */
                 "Idempotency-Key": string;
             };
             path: {
@@ -8715,11 +8816,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LockReasonBody"];
+                "application/json": components["schemas"]["LockForm"];
             };
         };
         responses: {
-            /** @description The unlock command, queued; 4000 names the interlock that refused it */
+            /** @description The queued (or sent) unlock command; it cancels a queued lock */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8840,7 +8941,7 @@ export interface operations {
             };
         };
     };
-    latest_positions: {
+    list_positions: {
         parameters: {
             query?: {
                 /** @description Part of the plate number. */
@@ -8855,7 +8956,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every vehicle in reach with a fix, at most 20,000 */
+            /** @description The latest position of every vehicle in the caller's data scope that has one (at most 20,000, by plate), with counts by status */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8920,7 +9021,7 @@ export interface operations {
             };
         };
     };
-    position_stream: {
+    stream_positions: {
         parameters: {
             query?: never;
             header?: never;
@@ -8929,22 +9030,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `event: position` with one LatestPositionBody as data; `: ping` every 15 s */
+            /** @description Server-sent events: `event: position` with one LatestPositionBody as `data` for each new fix of a vehicle in the caller's enterprise and data scope; a `: ping` comment every 15 s */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
-                };
-            };
-            /** @description 4000: invalid input; data.fields names each field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/event-stream": components["schemas"]["LatestPositionBody"];
                 };
             };
             /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
@@ -8958,15 +9050,6 @@ export interface operations {
             };
             /** @description 9999: the permission this operation needs is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description 4004: something the input names does not exist (also another enterprise's) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8994,13 +9077,11 @@ export interface operations {
             };
         };
     };
-    vehicle_track: {
+    get_track: {
         parameters: {
-            query: {
-                /** @description From (RFC 3339). */
-                from: string;
-                /** @description To (RFC 3339); at most 7 days after from. */
-                to: string;
+            query?: {
+                from?: string;
+                to?: string;
             };
             header?: never;
             path: {
@@ -9011,7 +9092,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The vehicle's fixes, stops and speeding over the range */
+            /** @description The vehicle's fixes in [from, to) (at most 7 days), oldest first, with stops, speeding and distance */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9056,6 +9137,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 5000: an internal error */
             500: {
                 headers: {
@@ -9076,13 +9166,11 @@ export interface operations {
             };
         };
     };
-    export_vehicle_track: {
+    export_track: {
         parameters: {
-            query: {
-                /** @description From (RFC 3339). */
-                from: string;
-                /** @description To (RFC 3339); at most 7 days after from. */
-                to: string;
+            query?: {
+                from?: string;
+                to?: string;
             };
             header?: never;
             path: {
@@ -9093,7 +9181,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The export record of the track */
+            /** @description The export record of the vehicle's track in [from, to) (at most 7 days, oldest first); the file follows in export records */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9131,6 +9219,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10188,16 +10285,11 @@ export interface operations {
     list_sign_ins: {
         parameters: {
             query?: {
-                /** @description Page from 1. */
                 page?: number;
-                /** @description 5, 10, 20, 50 or 100 (default 20). */
                 size?: number;
                 geofenceIds?: string[];
-                /** @description Exact plate numbers, at most 250. */
                 plateNumbers?: string[];
-                /** @description From (RFC 3339). */
                 from?: string;
-                /** @description To (RFC 3339). */
                 to?: string;
             };
             header?: never;
@@ -10206,7 +10298,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Sign-ins at sign-in points, newest first */
+            /** @description Sign-ins, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
