@@ -119,6 +119,18 @@ async fn stack() -> Stack {
     let app_pool = db::connect(&db.url, fleetdesk_vehicle::SCHEMA.name, 3)
         .await
         .unwrap();
+    // Ingest takes only fixes published after its consumer exists.
+    let js = async_nats::jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    let stream = fleetdesk_vehicle::ingest::ensure_stream(&js).await.unwrap();
+    let durable = fleetdesk_vehicle::ingest::consumer::durable_name(&db.name);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while stream.consumer_info(&durable).await.is_err() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no consumer {durable}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
     Stack {
         _db: db,
         nats,
@@ -456,7 +468,7 @@ async fn reordered_and_duplicated_fixes_give_the_same_alarms() {
     assert_eq!(s.alarm_rows(shuffled).await, expected);
     // A late in-band reading inside the excursion splits it into two shorter
     // ones, neither long enough: the alarm goes.
-    evaluate::evaluate_batch(&s.app, &[reading(shuffled, (500, -170))])
+    evaluate::evaluate_batch(&s.app, &[reading(shuffled, (505, -170))])
         .await
         .unwrap();
     assert_eq!(s.alarm_rows(shuffled).await, vec![]);
