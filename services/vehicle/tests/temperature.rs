@@ -144,8 +144,8 @@ async fn stack() -> Stack {
     }
 }
 
-fn err(s: tonic::Status) -> ServiceError {
-    ServiceError::from_status(&s)
+fn err(s: &tonic::Status) -> ServiceError {
+    ServiceError::from_status(s)
 }
 
 fn page() -> Option<common::PageRequest> {
@@ -215,7 +215,7 @@ impl Stack {
             ))
             .await
             .map(|_| ())
-            .map_err(err)
+            .map_err(|s| err(&s))
     }
 
     async fn alarms(&self, t: &Tenant) -> Vec<pb::TemperatureAlarm> {
@@ -358,7 +358,7 @@ impl Stack {
                 let r = r.into_inner();
                 (r.share.unwrap().id, r.token)
             })
-            .map_err(err)
+            .map_err(|s| err(&s))
     }
 
     async fn shared(&self, token: &str) -> Result<pb::GetSharedTemperatureResponse, ServiceError> {
@@ -372,7 +372,7 @@ impl Stack {
             ))
             .await
             .map(tonic::Response::into_inner)
-            .map_err(err)
+            .map_err(|s| err(&s))
     }
 }
 
@@ -527,7 +527,7 @@ async fn tenant_b_sees_none_of_a() {
             },
         ))
         .await
-        .map_err(err)
+        .map_err(|s| err(&s))
         .unwrap_err();
     assert_eq!(series.code, ErrorCode::NotFound);
 }
