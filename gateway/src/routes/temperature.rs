@@ -22,14 +22,17 @@ use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list_vehicles))
-        .routes(routes!(vehicle_series))
-        .routes(routes!(list_thresholds, set_threshold))
-        .routes(routes!(list_readings))
-        .routes(routes!(list_alarms))
-        .routes(routes!(list_shares, create_share))
-        .routes(routes!(revoke_share))
-        .routes(routes!(shared_temperature))
+        .routes(routes!(temperature_list_vehicles))
+        .routes(routes!(temperature_vehicle_series))
+        .routes(routes!(
+            temperature_list_thresholds,
+            temperature_set_threshold
+        ))
+        .routes(routes!(temperature_list_readings))
+        .routes(routes!(temperature_list_alarms))
+        .routes(routes!(temperature_list_shares, temperature_create_share))
+        .routes(routes!(temperature_revoke_share))
+        .routes(routes!(public_shared_temperature))
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -195,7 +198,7 @@ pub struct TemperatureVehicleListParams {
     responses((status = 200, description = "Vehicles reporting temperatures or holding a band, in the caller's data scope, by plate", body = Envelope<Page<TemperatureVehicleBody>>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn list_vehicles(
+async fn temperature_list_vehicles(
     State(state): State<AppState>,
     principal: Principal,
     query: ListQuery,
@@ -283,7 +286,7 @@ pub struct TemperatureSeriesBody {
     responses((status = 200, description = "The vehicle's readings averaged into at most maxPoints buckets per probe, with its bands", body = Envelope<TemperatureSeriesBody>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn vehicle_series(
+async fn temperature_vehicle_series(
     State(state): State<AppState>,
     principal: Principal,
     Path(vehicle_id): Path<String>,
@@ -319,7 +322,7 @@ async fn vehicle_series(
     responses((status = 200, description = "The vehicle's bands by probe", body = Envelope<Vec<TemperatureThresholdBody>>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn list_thresholds(
+async fn temperature_list_thresholds(
     State(state): State<AppState>,
     principal: Principal,
     Path(vehicle_id): Path<String>,
@@ -353,7 +356,7 @@ pub struct TemperatureThresholdForm {
     responses((status = 200, description = "The band as stored (replaces the probe's band)", body = Envelope<TemperatureThresholdBody>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn set_threshold(
+async fn temperature_set_threshold(
     State(state): State<AppState>,
     principal: Principal,
     Path(vehicle_id): Path<String>,
@@ -402,7 +405,7 @@ pub struct TemperatureReadingListParams {
     responses((status = 200, description = "Probe readings in the caller's data scope, newest first", body = Envelope<Page<TemperatureReadingBody>>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn list_readings(
+async fn temperature_list_readings(
     State(state): State<AppState>,
     principal: Principal,
     query: ListQuery,
@@ -453,7 +456,7 @@ pub struct TemperatureAlarmListParams {
     responses((status = 200, description = "Excursions that lasted the band's minimum duration, newest first", body = Envelope<Page<TemperatureAlarmBody>>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn list_alarms(
+async fn temperature_list_alarms(
     State(state): State<AppState>,
     principal: Principal,
     query: ListQuery,
@@ -494,7 +497,7 @@ pub struct TemperatureShareListParams {
     responses((status = 200, description = "Share links (authorisation record), newest first", body = Envelope<Page<TemperatureShareBody>>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn list_shares(
+async fn temperature_list_shares(
     State(state): State<AppState>,
     principal: Principal,
     query: ListQuery,
@@ -540,7 +543,7 @@ pub struct CreatedTemperatureShareBody {
     responses((status = 200, description = "The share and its token (only this answer carries it)", body = Envelope<CreatedTemperatureShareBody>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn create_share(
+async fn temperature_create_share(
     State(state): State<AppState>,
     principal: Principal,
     key: IdempotencyKey,
@@ -579,7 +582,7 @@ async fn create_share(
     responses((status = 200, description = "Revoked (again: no change); the link stops working at once", body = Envelope<Empty>)),
     security(("token" = ["as:temperature"]))
 )]
-async fn revoke_share(
+async fn temperature_revoke_share(
     State(state): State<AppState>,
     principal: Principal,
     Path(share_id): Path<String>,
@@ -611,7 +614,7 @@ pub struct SharedTemperatureBody {
     responses((status = 200, description = "One vehicle's latest temperatures and last 24 h while the link is unexpired and unrevoked; 4004 (链接已失效) otherwise", body = Envelope<SharedTemperatureBody>)),
     security(())
 )]
-async fn shared_temperature(
+async fn public_shared_temperature(
     State(state): State<AppState>,
     Path(token): Path<String>,
 ) -> ApiResult<SharedTemperatureBody> {
