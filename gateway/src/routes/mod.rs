@@ -18,6 +18,7 @@ pub mod password;
 pub mod sensitive;
 pub mod shared_data;
 pub mod system;
+pub mod temperature;
 pub mod usage_records;
 pub mod users;
 pub mod vehicles;
@@ -56,6 +57,7 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(geofences::router())
         .merge(monitor::router())
         .merge(lock::router())
+        .merge(temperature::router())
 }
 
 /// Page sizes a list accepts.

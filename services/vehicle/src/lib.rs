@@ -29,6 +29,7 @@ pub mod positions;
 mod private_cars;
 pub mod seed;
 mod startup;
+pub mod temperature;
 pub mod usage;
 pub mod vehicles;
 

@@ -86,6 +86,11 @@ impl Application {
             self.runtime.nats.clone(),
             shutdown.clone(),
         ));
+        let temperatures = tokio::spawn(crate::temperature::consumer::run(
+            self.runtime.pool.clone(),
+            self.runtime.nats.clone(),
+            shutdown.clone(),
+        ));
         let served = self
             .runtime
             .run_with_exports(services, worker, shutdown)
@@ -94,6 +99,7 @@ impl Application {
             replica.await.ok();
         }
         fences.await.ok();
+        temperatures.await.ok();
         for task in telemetry {
             task.await.ok();
         }

@@ -1,6 +1,6 @@
 //! TelemetryService: each RPC one line into its subject's handlers.
-//! Geofences, positions and remote lock are built; temperatures and the
-//! operation reports answer UNIMPLEMENTED until their modules land here.
+//! Geofences, positions, temperatures and remote lock are built; the
+//! operation reports answer UNIMPLEMENTED until their module lands here.
 
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryService;
@@ -8,6 +8,7 @@ use tonic::{Request, Response, Status};
 
 use super::{Context, respond};
 use crate::geofences::handlers as geofences;
+use crate::temperature::handlers as temperature;
 use crate::{lock, positions};
 
 #[derive(Debug, Clone)]
@@ -159,5 +160,77 @@ impl TelemetryService for TelemetryApi {
         req: Request<pb::ListGeofenceAlarmsRequest>,
     ) -> Answer<pb::ListGeofenceAlarmsResponse> {
         respond(geofences::alarms(&self.0, req).await)
+    }
+
+    // --- Temperature ---
+
+    async fn list_temperature_readings(
+        &self,
+        req: Request<pb::ListTemperatureReadingsRequest>,
+    ) -> Answer<pb::ListTemperatureReadingsResponse> {
+        respond(temperature::readings(&self.0, req).await)
+    }
+
+    async fn set_temperature_threshold(
+        &self,
+        req: Request<pb::SetTemperatureThresholdRequest>,
+    ) -> Answer<pb::SetTemperatureThresholdResponse> {
+        respond(temperature::set_threshold(&self.0, req).await)
+    }
+
+    async fn list_temperature_thresholds(
+        &self,
+        req: Request<pb::ListTemperatureThresholdsRequest>,
+    ) -> Answer<pb::ListTemperatureThresholdsResponse> {
+        respond(temperature::thresholds(&self.0, req).await)
+    }
+
+    async fn list_temperature_alarms(
+        &self,
+        req: Request<pb::ListTemperatureAlarmsRequest>,
+    ) -> Answer<pb::ListTemperatureAlarmsResponse> {
+        respond(temperature::alarms(&self.0, req).await)
+    }
+
+    async fn create_temperature_share(
+        &self,
+        req: Request<pb::CreateTemperatureShareRequest>,
+    ) -> Answer<pb::CreateTemperatureShareResponse> {
+        respond(temperature::create_share(&self.0, req).await)
+    }
+
+    async fn list_temperature_shares(
+        &self,
+        req: Request<pb::ListTemperatureSharesRequest>,
+    ) -> Answer<pb::ListTemperatureSharesResponse> {
+        respond(temperature::shares(&self.0, req).await)
+    }
+
+    async fn revoke_temperature_share(
+        &self,
+        req: Request<pb::RevokeTemperatureShareRequest>,
+    ) -> Answer<pb::RevokeTemperatureShareResponse> {
+        respond(temperature::revoke_share(&self.0, req).await)
+    }
+
+    async fn get_shared_temperature(
+        &self,
+        req: Request<pb::GetSharedTemperatureRequest>,
+    ) -> Answer<pb::GetSharedTemperatureResponse> {
+        respond(temperature::shared(&self.0, req).await)
+    }
+
+    async fn list_temperature_vehicles(
+        &self,
+        req: Request<pb::ListTemperatureVehiclesRequest>,
+    ) -> Answer<pb::ListTemperatureVehiclesResponse> {
+        respond(temperature::vehicles(&self.0, req).await)
+    }
+
+    async fn list_temperature_series(
+        &self,
+        req: Request<pb::ListTemperatureSeriesRequest>,
+    ) -> Answer<pb::ListTemperatureSeriesResponse> {
+        respond(temperature::series(&self.0, req).await)
     }
 }

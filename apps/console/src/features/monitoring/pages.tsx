@@ -17,9 +17,11 @@ const pages: Partial<Record<string, LazyExoticComponent<ComponentType>>> = {
   trackPlayback: lazy(() => import('./routes/track-playback')),
   lockCarManagement: lazy(() => import('./routes/lock-car-management')),
   lockAndUnlockCar: lazy(() => import('./routes/lock-and-unlock-car')),
+  temperatureMonitor: lazy(() => import('./routes/temperature-monitor')),
+  authorizationRecord: lazy(() => import('./routes/temperature-authorization-record')),
 };
 
-/** Pages of this domain. Pages not built yet (temperature monitoring) show 'coming soon'. */
+/** Pages of this domain; a route without a page shows 'coming soon'. */
 export default function Pages({ route }: { route: ResolvedRoute }) {
   const Page = pages[route.name];
   if (!Page) return <ComingSoon title={route.meta.title} />;

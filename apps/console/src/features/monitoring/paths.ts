@@ -13,6 +13,8 @@ export const PATHS = {
   lockCarManagement: `${BASE}/lockCarManagement`,
   lockAndUnlockCar: `${BASE}/lockAndUnlockCar`,
   trackPlayback: `${BASE}/trackPlayback`,
+  temperatureMonitor: `${BASE}/temperatureMonitor`,
+  authorizationRecord: `${BASE}/authorizationRecord`,
 } as const;
 
 /** A page's address with search parameters (blank ones left out). */

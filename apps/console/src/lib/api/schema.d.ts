@@ -973,6 +973,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/temperature/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["public_shared_temperature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/regions": {
         parameters: {
             query?: never;
@@ -1223,6 +1239,118 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["set_user_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/temperature/alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["temperature_list_alarms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/temperature/readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["temperature_list_readings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/temperature/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["temperature_list_shares"];
+        put?: never;
+        post: operations["temperature_create_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/temperature/shares/{shareId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["temperature_revoke_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/temperature/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["temperature_list_vehicles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/temperature/vehicles/{vehicleId}/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["temperature_vehicle_series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/temperature/vehicles/{vehicleId}/thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["temperature_list_thresholds"];
+        put: operations["temperature_set_threshold"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1575,6 +1703,11 @@ export interface components {
             newPassword?: string;
             oldPassword?: string;
         };
+        CreatedTemperatureShareBody: {
+            share: components["schemas"]["TemperatureShareBody"];
+            /** @description The link's secret: `/public/temperature/{token}`; shown only now. */
+            token: string;
+        };
         /**
          * @description Which way a vehicle crossed.
          * @enum {string}
@@ -1840,6 +1973,21 @@ export interface components {
                 unbindTime: string;
                 vehicleId: string;
                 vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_CreatedTemperatureShareBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                share: components["schemas"]["TemperatureShareBody"];
+                /** @description The link's secret: `/public/temperature/{token}`; shown only now. */
+                token: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2855,6 +3003,121 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_TemperatureAlarmBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** @description Empty while the excursion lasts. */
+                    endedAt: string;
+                    id: string;
+                    /** Format: double */
+                    maxSeenCelsius: number;
+                    /** Format: int32 */
+                    minDurationSeconds: number;
+                    /** Format: double */
+                    minSeenCelsius: number;
+                    plateNumber: string;
+                    /** Format: int32 */
+                    probeNo: number;
+                    startedAt: string;
+                    /** Format: double */
+                    thresholdMaxCelsius: number;
+                    /** Format: double */
+                    thresholdMinCelsius: number;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_TemperatureReadingBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** Format: double */
+                    celsius: number;
+                    outOfRange: boolean;
+                    plateNumber: string;
+                    /** Format: int32 */
+                    probeNo: number;
+                    recordTime: string;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_TemperatureShareBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    consigneeName: string;
+                    consigneePhone: string;
+                    createdAt: string;
+                    expiresAt: string;
+                    id: string;
+                    plateNumber: string;
+                    /** @description Empty unless revoked. */
+                    revokedAt: string;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_TemperatureVehicleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    latest: components["schemas"]["ProbeCelsiusBody"][];
+                    /** @description RFC 3339; empty before the first fix. */
+                    latestTime: string;
+                    /**
+                     * Format: int32
+                     * @description Excursion alarms still lasting.
+                     */
+                    openAlarms: number;
+                    orgName: string;
+                    plateNumber: string;
+                    thresholds: components["schemas"]["TemperatureThresholdBody"][];
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_UsageRecordBody: {
             /**
              * Format: int32
@@ -3117,6 +3380,25 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_SharedTemperatureBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                expiresAt: string;
+                latest: components["schemas"]["ProbeCelsiusBody"][];
+                latestTime: string;
+                plateNumber: string;
+                /** @description The last 24 hours, oldest first (5-minute averages per probe). */
+                readings: components["schemas"]["TemperatureReadingBody"][];
+                thresholds: components["schemas"]["TemperatureThresholdBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_SmsCodeData: {
             /**
              * Format: int32
@@ -3129,6 +3411,43 @@ export interface components {
                  * @description Seconds until another code may be asked for (the countdown).
                  */
                 resendAfterSeconds: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_TemperatureSeriesBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description Oldest first; bucket averages per probe. */
+                readings: components["schemas"]["TemperatureReadingBody"][];
+                thresholds: components["schemas"]["TemperatureThresholdBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_TemperatureThresholdBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A band: probe 0 applies to every probe without its own. */
+            data: {
+                /** Format: double */
+                maxCelsius: number;
+                /** Format: double */
+                minCelsius: number;
+                /** Format: int32 */
+                minDurationSeconds: number;
+                /** Format: int32 */
+                probeNo: number;
+                vehicleId: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -3446,6 +3765,27 @@ export interface components {
                 orgId: string;
                 /** @description The parent organisation; empty for the enterprise root. */
                 parentId: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_TemperatureThresholdBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** Format: double */
+                maxCelsius: number;
+                /** Format: double */
+                minCelsius: number;
+                /** Format: int32 */
+                minDurationSeconds: number;
+                /** Format: int32 */
+                probeNo: number;
+                vehicleId: string;
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -4229,6 +4569,12 @@ export interface components {
          * @enum {string}
          */
         PrivateCarStatus: "PENDING_REVIEW" | "APPROVED" | "REJECTED" | "DISABLED";
+        ProbeCelsiusBody: {
+            /** Format: double */
+            celsius: number;
+            /** Format: int32 */
+            probe: number;
+        };
         ProbeTemperatureBody: {
             /** Format: double */
             celsius: number;
@@ -4444,6 +4790,15 @@ export interface components {
         SelectEnterpriseRequest: {
             enterpriseId?: string;
         };
+        SharedTemperatureBody: {
+            expiresAt: string;
+            latest: components["schemas"]["ProbeCelsiusBody"][];
+            latestTime: string;
+            plateNumber: string;
+            /** @description The last 24 hours, oldest first (5-minute averages per probe). */
+            readings: components["schemas"]["TemperatureReadingBody"][];
+            thresholds: components["schemas"]["TemperatureThresholdBody"][];
+        };
         /** @description A vehicle signing in at a sign-in point. */
         SignInBody: {
             geofenceId: string;
@@ -4487,6 +4842,118 @@ export interface components {
              * @description 1 enabled, 2 disabled.
              */
             status?: number | null;
+        };
+        TemperatureAlarmBody: {
+            /** @description Empty while the excursion lasts. */
+            endedAt: string;
+            id: string;
+            /** Format: double */
+            maxSeenCelsius: number;
+            /** Format: int32 */
+            minDurationSeconds: number;
+            /** Format: double */
+            minSeenCelsius: number;
+            plateNumber: string;
+            /** Format: int32 */
+            probeNo: number;
+            startedAt: string;
+            /** Format: double */
+            thresholdMaxCelsius: number;
+            /** Format: double */
+            thresholdMinCelsius: number;
+            vehicleId: string;
+        };
+        TemperatureReadingBody: {
+            /** Format: double */
+            celsius: number;
+            outOfRange: boolean;
+            plateNumber: string;
+            /** Format: int32 */
+            probeNo: number;
+            recordTime: string;
+            vehicleId: string;
+        };
+        TemperatureSeriesBody: {
+            /** @description Oldest first; bucket averages per probe. */
+            readings: components["schemas"]["TemperatureReadingBody"][];
+            thresholds: components["schemas"]["TemperatureThresholdBody"][];
+        };
+        TemperatureShareBody: {
+            consigneeName: string;
+            consigneePhone: string;
+            createdAt: string;
+            expiresAt: string;
+            id: string;
+            plateNumber: string;
+            /** @description Empty unless revoked. */
+            revokedAt: string;
+            vehicleId: string;
+        };
+        /**
+         * @description A share of one vehicle's temperatures with a consignee, expiring at most
+         *     30 days ahead (RFC 3339 or yyyy-MM-dd HH:mm:ss).
+         */
+        TemperatureShareForm: {
+            /** @default  */
+            consigneeName: string;
+            /** @default  */
+            consigneePhone: string;
+            /** @default  */
+            expiresAt: string;
+            /** @default  */
+            vehicleId: string;
+        };
+        /** @description A band: probe 0 applies to every probe without its own. */
+        TemperatureThresholdBody: {
+            /** Format: double */
+            maxCelsius: number;
+            /** Format: double */
+            minCelsius: number;
+            /** Format: int32 */
+            minDurationSeconds: number;
+            /** Format: int32 */
+            probeNo: number;
+            vehicleId: string;
+        };
+        /**
+         * @description A band: -100..100 °C, min below max, the minimum out-of-band duration in
+         *     seconds (0..86400) before an alarm; probe 0 = every probe without its own.
+         */
+        TemperatureThresholdForm: {
+            /**
+             * Format: double
+             * @default 0
+             */
+            maxCelsius: number;
+            /**
+             * Format: double
+             * @default 0
+             */
+            minCelsius: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            minDurationSeconds: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            probeNo: number;
+        };
+        TemperatureVehicleBody: {
+            latest: components["schemas"]["ProbeCelsiusBody"][];
+            /** @description RFC 3339; empty before the first fix. */
+            latestTime: string;
+            /**
+             * Format: int32
+             * @description Excursion alarms still lasting.
+             */
+            openAlarms: number;
+            orgName: string;
+            plateNumber: string;
+            thresholds: components["schemas"]["TemperatureThresholdBody"][];
+            vehicleId: string;
         };
         TrackBody: {
             /** Format: double */
@@ -10044,6 +10511,65 @@ export interface operations {
             };
         };
     };
+    public_shared_temperature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One vehicle's latest temperatures and last 24 h while the link is unexpired and unrevoked; 4004 (链接已失效) otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SharedTemperatureBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_regions: {
         parameters: {
             query?: {
@@ -11894,6 +12420,779 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_UserBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_list_alarms: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                vehicleId?: string;
+                /** @description 0 = all. */
+                probeNo?: number;
+                /** @description Alarms started in [from, to). */
+                from?: string;
+                to?: string;
+                /** @description Only excursions still lasting. */
+                openOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Excursions that lasted the band's minimum duration, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TemperatureAlarmBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_list_readings: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                orgIds?: string[];
+                /** @description Required, at most 7 days: RFC 3339, yyyy-MM-dd HH:mm:ss or yyyy-MM-dd. */
+                from?: string;
+                to?: string;
+                /** @description 0 = all. */
+                probeNo?: number;
+                outOfRangeOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Probe readings in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TemperatureReadingBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_list_shares: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                vehicleId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Share links (authorisation record), newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TemperatureShareBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_create_share: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first share */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemperatureShareForm"];
+            };
+        };
+        responses: {
+            /** @description The share and its token (only this answer carries it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CreatedTemperatureShareBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_revoke_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Share id */
+                shareId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (again: no change); the link stops working at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_list_vehicles: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Substring of the plate number. */
+                plateSearch?: string;
+                orgIds?: string[];
+                /** @description Only vehicles with an excursion alarm still lasting. */
+                alarmOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vehicles reporting temperatures or holding a band, in the caller's data scope, by plate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_TemperatureVehicleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_vehicle_series: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                maxPoints?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vehicle's readings averaged into at most maxPoints buckets per probe, with its bands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TemperatureSeriesBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_list_thresholds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vehicle's bands by probe */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_TemperatureThresholdBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_set_threshold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemperatureThresholdForm"];
+            };
+        };
+        responses: {
+            /** @description The band as stored (replaces the probe's band) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TemperatureThresholdBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */

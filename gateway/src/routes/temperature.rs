@@ -1,0 +1,634 @@
+//! Temperature monitoring (temperatureMonitor and its hidden
+//! authorizationRecord; permission `as:temperature`): refrigerated vehicles
+//! with their latest probes and open alarms, a vehicle's chart series and
+//! bands, readings, excursion alarms, and consignee share links — plus the
+//! one public route a share link opens (no session: the token decides).
+
+use axum::extract::{Path, State};
+use fleetdesk_proto::common::v1::TimeRange;
+use fleetdesk_proto::vehicle::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Empty, Envelope, Ok, Page};
+use crate::extract::TrimmedJson;
+use crate::idempotency::IdempotencyKey;
+use crate::list::{ListQuery, instant};
+use crate::routes::rfc3339;
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(temperature_list_vehicles))
+        .routes(routes!(temperature_vehicle_series))
+        .routes(routes!(
+            temperature_list_thresholds,
+            temperature_set_threshold
+        ))
+        .routes(routes!(temperature_list_readings))
+        .routes(routes!(temperature_list_alarms))
+        .routes(routes!(temperature_list_shares, temperature_create_share))
+        .routes(routes!(temperature_revoke_share))
+        .routes(routes!(public_shared_temperature))
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProbeCelsiusBody {
+    pub probe: i32,
+    pub celsius: f64,
+}
+
+fn probes(list: Vec<pb::ProbeTemperature>) -> Vec<ProbeCelsiusBody> {
+    list.into_iter()
+        .map(|t| ProbeCelsiusBody {
+            probe: t.probe,
+            celsius: t.celsius,
+        })
+        .collect()
+}
+
+/// A band: probe 0 applies to every probe without its own.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemperatureThresholdBody {
+    pub vehicle_id: String,
+    pub probe_no: i32,
+    pub min_celsius: f64,
+    pub max_celsius: f64,
+    pub min_duration_seconds: i32,
+}
+
+impl From<pb::TemperatureThreshold> for TemperatureThresholdBody {
+    fn from(t: pb::TemperatureThreshold) -> Self {
+        TemperatureThresholdBody {
+            vehicle_id: t.vehicle_id,
+            probe_no: t.probe_no,
+            min_celsius: t.min_celsius,
+            max_celsius: t.max_celsius,
+            min_duration_seconds: t.min_duration_seconds,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemperatureVehicleBody {
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub org_name: String,
+    pub latest: Vec<ProbeCelsiusBody>,
+    /// RFC 3339; empty before the first fix.
+    pub latest_time: String,
+    /// Excursion alarms still lasting.
+    pub open_alarms: i32,
+    pub thresholds: Vec<TemperatureThresholdBody>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemperatureReadingBody {
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub probe_no: i32,
+    pub celsius: f64,
+    pub record_time: String,
+    pub out_of_range: bool,
+}
+
+impl From<pb::TemperatureReading> for TemperatureReadingBody {
+    fn from(r: pb::TemperatureReading) -> Self {
+        TemperatureReadingBody {
+            vehicle_id: r.vehicle_id,
+            plate_number: r.plate_number,
+            probe_no: r.probe_no,
+            celsius: r.temperature_celsius,
+            record_time: rfc3339(r.record_time.as_ref()),
+            out_of_range: r.out_of_range,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemperatureAlarmBody {
+    pub id: String,
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub probe_no: i32,
+    pub started_at: String,
+    /// Empty while the excursion lasts.
+    pub ended_at: String,
+    pub min_seen_celsius: f64,
+    pub max_seen_celsius: f64,
+    pub threshold_min_celsius: f64,
+    pub threshold_max_celsius: f64,
+    pub min_duration_seconds: i32,
+}
+
+impl From<pb::TemperatureAlarm> for TemperatureAlarmBody {
+    fn from(a: pb::TemperatureAlarm) -> Self {
+        TemperatureAlarmBody {
+            id: a.id,
+            vehicle_id: a.vehicle_id,
+            plate_number: a.plate_number,
+            probe_no: a.probe_no,
+            started_at: rfc3339(a.started_at.as_ref()),
+            ended_at: rfc3339(a.ended_at.as_ref()),
+            min_seen_celsius: a.min_seen_celsius,
+            max_seen_celsius: a.max_seen_celsius,
+            threshold_min_celsius: a.threshold_min_celsius,
+            threshold_max_celsius: a.threshold_max_celsius,
+            min_duration_seconds: a.min_duration_seconds,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemperatureShareBody {
+    pub id: String,
+    pub vehicle_id: String,
+    pub plate_number: String,
+    pub consignee_name: String,
+    pub consignee_phone: String,
+    pub expires_at: String,
+    pub created_at: String,
+    /// Empty unless revoked.
+    pub revoked_at: String,
+}
+
+impl From<pb::TemperatureShare> for TemperatureShareBody {
+    fn from(s: pb::TemperatureShare) -> Self {
+        TemperatureShareBody {
+            id: s.id,
+            vehicle_id: s.vehicle_id,
+            plate_number: s.plate_number,
+            consignee_name: s.consignee_name,
+            consignee_phone: s.consignee_phone,
+            expires_at: rfc3339(s.expires_at.as_ref()),
+            created_at: rfc3339(s.created_at.as_ref()),
+            revoked_at: rfc3339(s.revoked_at.as_ref()),
+        }
+    }
+}
+
+/// Filters of the refrigerated vehicle list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct TemperatureVehicleListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    /// Substring of the plate number.
+    pub plate_search: Option<String>,
+    #[param(style = Form, explode)]
+    pub org_ids: Option<Vec<String>>,
+    /// Only vehicles with an excursion alarm still lasting.
+    pub alarm_only: Option<bool>,
+}
+
+#[utoipa::path(
+    get, path = "/temperature/vehicles", tag = "monitoring",
+    params(TemperatureVehicleListParams),
+    responses((status = 200, description = "Vehicles reporting temperatures or holding a band, in the caller's data scope, by plate", body = Envelope<Page<TemperatureVehicleBody>>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_list_vehicles(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<TemperatureVehicleBody>> {
+    let request = pb::ListTemperatureVehiclesRequest {
+        page: Some(query.paging()?),
+        plate_search: query.text("plateSearch"),
+        org_ids: query.batch("orgIds")?,
+        alarm_only: query.flag("alarmOnly")?.unwrap_or(false),
+    };
+    let answer = state
+        .telemetry()
+        .list_temperature_vehicles(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .vehicles
+            .into_iter()
+            .map(|v| TemperatureVehicleBody {
+                vehicle_id: v.vehicle_id,
+                plate_number: v.plate_number,
+                org_name: v.org_name,
+                latest: probes(v.latest),
+                latest_time: rfc3339(v.latest_time.as_ref()),
+                open_alarms: v.open_alarms,
+                thresholds: v.thresholds.into_iter().map(Into::into).collect(),
+            })
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// A required time range from `from` and `to`.
+fn from_to(query: &ListQuery) -> Result<Option<TimeRange>, ApiError> {
+    let time = |key: &str, end: bool| -> Result<Option<prost_types::Timestamp>, ApiError> {
+        query
+            .one(key)
+            .map(|v| {
+                instant(v, end)
+                    .map(fleetdesk_kit::convert::timestamp)
+                    .ok_or_else(|| {
+                        ApiError::invalid(key, "时间格式应为 yyyy-MM-dd 或 yyyy-MM-dd HH:mm:ss")
+                    })
+            })
+            .transpose()
+    };
+    let (start, end) = (time("from", false)?, time("to", true)?);
+    Result::Ok((start.is_some() || end.is_some()).then_some(TimeRange { start, end }))
+}
+
+fn probe_no(query: &ListQuery) -> Result<i32, ApiError> {
+    query
+        .one("probeNo")
+        .map(|v| {
+            v.parse::<i32>()
+                .map_err(|_| ApiError::invalid("probeNo", "探头编号应为数字"))
+        })
+        .transpose()
+        .map(Option::unwrap_or_default)
+}
+
+/// One vehicle's chart: `from`/`to` (at most 7 days), `maxPoints` (default 500).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct TemperatureSeriesParams {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub max_points: Option<i32>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemperatureSeriesBody {
+    /// Oldest first; bucket averages per probe.
+    pub readings: Vec<TemperatureReadingBody>,
+    pub thresholds: Vec<TemperatureThresholdBody>,
+}
+
+#[utoipa::path(
+    get, path = "/temperature/vehicles/{vehicleId}/series", tag = "monitoring",
+    params(("vehicleId" = String, Path, description = "Vehicle id"), TemperatureSeriesParams),
+    responses((status = 200, description = "The vehicle's readings averaged into at most maxPoints buckets per probe, with its bands", body = Envelope<TemperatureSeriesBody>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_vehicle_series(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(vehicle_id): Path<String>,
+    query: ListQuery,
+) -> ApiResult<TemperatureSeriesBody> {
+    let max_points = query
+        .one("maxPoints")
+        .map(|v| {
+            v.parse::<i32>()
+                .map_err(|_| ApiError::invalid("maxPoints", "点数应为数字"))
+        })
+        .transpose()?
+        .unwrap_or_default();
+    let request = pb::ListTemperatureSeriesRequest {
+        vehicle_id,
+        range: from_to(&query)?,
+        max_points,
+    };
+    let answer = state
+        .telemetry()
+        .list_temperature_series(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(TemperatureSeriesBody {
+        readings: answer.readings.into_iter().map(Into::into).collect(),
+        thresholds: answer.thresholds.into_iter().map(Into::into).collect(),
+    }))
+}
+
+#[utoipa::path(
+    get, path = "/temperature/vehicles/{vehicleId}/thresholds", tag = "monitoring",
+    params(("vehicleId" = String, Path, description = "Vehicle id")),
+    responses((status = 200, description = "The vehicle's bands by probe", body = Envelope<Vec<TemperatureThresholdBody>>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_list_thresholds(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(vehicle_id): Path<String>,
+) -> ApiResult<Vec<TemperatureThresholdBody>> {
+    let answer = state
+        .telemetry()
+        .list_temperature_thresholds(state.as_user(
+            &principal,
+            pb::ListTemperatureThresholdsRequest { vehicle_id },
+        ))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer.thresholds.into_iter().map(Into::into).collect()))
+}
+
+/// A band: -100..100 °C, min below max, the minimum out-of-band duration in
+/// seconds (0..86400) before an alarm; probe 0 = every probe without its own.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TemperatureThresholdForm {
+    pub probe_no: i32,
+    pub min_celsius: f64,
+    pub max_celsius: f64,
+    pub min_duration_seconds: i32,
+}
+
+#[utoipa::path(
+    put, path = "/temperature/vehicles/{vehicleId}/thresholds", tag = "monitoring",
+    params(("vehicleId" = String, Path, description = "Vehicle id")),
+    request_body = TemperatureThresholdForm,
+    responses((status = 200, description = "The band as stored (replaces the probe's band)", body = Envelope<TemperatureThresholdBody>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_set_threshold(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(vehicle_id): Path<String>,
+    TrimmedJson(form): TrimmedJson<TemperatureThresholdForm>,
+) -> ApiResult<TemperatureThresholdBody> {
+    let request = pb::SetTemperatureThresholdRequest {
+        threshold: Some(pb::TemperatureThreshold {
+            vehicle_id,
+            probe_no: form.probe_no,
+            min_celsius: form.min_celsius,
+            max_celsius: form.max_celsius,
+            min_duration_seconds: form.min_duration_seconds,
+        }),
+    };
+    let answer = state
+        .telemetry()
+        .set_temperature_threshold(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer.threshold.unwrap_or_default().into()))
+}
+
+/// Filters of the readings list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct TemperatureReadingListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    #[param(style = Form, explode)]
+    pub plate_numbers: Option<Vec<String>>,
+    #[param(style = Form, explode)]
+    pub org_ids: Option<Vec<String>>,
+    /// Required, at most 7 days: RFC 3339, yyyy-MM-dd HH:mm:ss or yyyy-MM-dd.
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// 0 = all.
+    pub probe_no: Option<i32>,
+    pub out_of_range_only: Option<bool>,
+}
+
+#[utoipa::path(
+    get, path = "/temperature/readings", tag = "monitoring",
+    params(TemperatureReadingListParams),
+    responses((status = 200, description = "Probe readings in the caller's data scope, newest first", body = Envelope<Page<TemperatureReadingBody>>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_list_readings(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<TemperatureReadingBody>> {
+    let request = pb::ListTemperatureReadingsRequest {
+        page: Some(query.paging()?),
+        plate_numbers: query.batch("plateNumbers")?,
+        vins: Vec::new(),
+        org_ids: query.batch("orgIds")?,
+        record_time: from_to(&query)?,
+        probe_no: probe_no(&query)?,
+        out_of_range_only: query.flag("outOfRangeOnly")?.unwrap_or(false),
+    };
+    let answer = state
+        .telemetry()
+        .list_temperature_readings(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer.readings.into_iter().map(Into::into).collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// Filters of the alarm list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct TemperatureAlarmListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    #[param(style = Form, explode)]
+    pub plate_numbers: Option<Vec<String>>,
+    pub vehicle_id: Option<String>,
+    /// 0 = all.
+    pub probe_no: Option<i32>,
+    /// Alarms started in [from, to).
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// Only excursions still lasting.
+    pub open_only: Option<bool>,
+}
+
+#[utoipa::path(
+    get, path = "/temperature/alarms", tag = "monitoring",
+    params(TemperatureAlarmListParams),
+    responses((status = 200, description = "Excursions that lasted the band's minimum duration, newest first", body = Envelope<Page<TemperatureAlarmBody>>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_list_alarms(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<TemperatureAlarmBody>> {
+    let request = pb::ListTemperatureAlarmsRequest {
+        page: Some(query.paging()?),
+        plate_numbers: query.batch("plateNumbers")?,
+        vehicle_id: query.text("vehicleId"),
+        probe_no: probe_no(&query)?,
+        started: from_to(&query)?,
+        open_only: query.flag("openOnly")?.unwrap_or(false),
+    };
+    let answer = state
+        .telemetry()
+        .list_temperature_alarms(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer.alarms.into_iter().map(Into::into).collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// Filters of the share list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct TemperatureShareListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    pub vehicle_id: Option<String>,
+}
+
+#[utoipa::path(
+    get, path = "/temperature/shares", tag = "monitoring",
+    params(TemperatureShareListParams),
+    responses((status = 200, description = "Share links (authorisation record), newest first", body = Envelope<Page<TemperatureShareBody>>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_list_shares(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<TemperatureShareBody>> {
+    let request = pb::ListTemperatureSharesRequest {
+        page: Some(query.paging()?),
+        vehicle_id: query.text("vehicleId"),
+    };
+    let answer = state
+        .telemetry()
+        .list_temperature_shares(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer.shares.into_iter().map(Into::into).collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+/// A share of one vehicle's temperatures with a consignee, expiring at most
+/// 30 days ahead (RFC 3339 or yyyy-MM-dd HH:mm:ss).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TemperatureShareForm {
+    pub vehicle_id: String,
+    pub consignee_name: String,
+    pub consignee_phone: String,
+    pub expires_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedTemperatureShareBody {
+    pub share: TemperatureShareBody,
+    /// The link's secret: `/public/temperature/{token}`; shown only now.
+    pub token: String,
+}
+
+#[utoipa::path(
+    post, path = "/temperature/shares", tag = "monitoring",
+    params(("Idempotency-Key" = Option<String>, Header, description = "A replay answers the first share")),
+    request_body = TemperatureShareForm,
+    responses((status = 200, description = "The share and its token (only this answer carries it)", body = Envelope<CreatedTemperatureShareBody>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_create_share(
+    State(state): State<AppState>,
+    principal: Principal,
+    key: IdempotencyKey,
+    TrimmedJson(form): TrimmedJson<TemperatureShareForm>,
+) -> ApiResult<CreatedTemperatureShareBody> {
+    let expires_at = match form.expires_at.as_str() {
+        "" => None,
+        v => Some(
+            instant(v, true)
+                .map(fleetdesk_kit::convert::timestamp)
+                .ok_or_else(|| {
+                    ApiError::invalid("expiresAt", "时间格式应为 yyyy-MM-dd HH:mm:ss")
+                })?,
+        ),
+    };
+    let request = pb::CreateTemperatureShareRequest {
+        vehicle_id: form.vehicle_id,
+        consignee_name: form.consignee_name,
+        consignee_phone: form.consignee_phone,
+        expires_at,
+    };
+    let answer = state
+        .telemetry()
+        .create_temperature_share(state.as_user_once(&principal, &key, request)?)
+        .await?
+        .into_inner();
+    Result::Ok(Ok(CreatedTemperatureShareBody {
+        share: answer.share.unwrap_or_default().into(),
+        token: answer.token,
+    }))
+}
+
+#[utoipa::path(
+    post, path = "/temperature/shares/{shareId}/revoke", tag = "monitoring",
+    params(("shareId" = String, Path, description = "Share id")),
+    responses((status = 200, description = "Revoked (again: no change); the link stops working at once", body = Envelope<Empty>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_revoke_share(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(share_id): Path<String>,
+) -> ApiResult<Empty> {
+    state
+        .telemetry()
+        .revoke_temperature_share(
+            state.as_user(&principal, pb::RevokeTemperatureShareRequest { share_id }),
+        )
+        .await?;
+    Result::Ok(Ok(Empty {}))
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedTemperatureBody {
+    pub plate_number: String,
+    pub expires_at: String,
+    pub latest: Vec<ProbeCelsiusBody>,
+    pub latest_time: String,
+    /// The last 24 hours, oldest first (5-minute averages per probe).
+    pub readings: Vec<TemperatureReadingBody>,
+    pub thresholds: Vec<TemperatureThresholdBody>,
+}
+
+#[utoipa::path(
+    get, path = "/public/temperature/{token}", tag = "monitoring",
+    params(("token" = String, Path, description = "The share link's token")),
+    responses((status = 200, description = "One vehicle's latest temperatures and last 24 h while the link is unexpired and unrevoked; 4004 (链接已失效) otherwise", body = Envelope<SharedTemperatureBody>)),
+    security(())
+)]
+async fn public_shared_temperature(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<SharedTemperatureBody> {
+    let answer = state
+        .telemetry()
+        .get_shared_temperature(state.as_gateway(pb::GetSharedTemperatureRequest { token }))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(SharedTemperatureBody {
+        plate_number: answer.plate_number,
+        expires_at: rfc3339(answer.expires_at.as_ref()),
+        latest: probes(answer.latest),
+        latest_time: rfc3339(answer.latest_time.as_ref()),
+        readings: answer.readings.into_iter().map(Into::into).collect(),
+        thresholds: answer.thresholds.into_iter().map(Into::into).collect(),
+    }))
+}

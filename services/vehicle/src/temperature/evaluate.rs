@@ -1,0 +1,287 @@
+//! Excursion evaluation against the database. A batch's readings go into
+//! the probe's buffer (`temperature_eval_reading`, once per time); then each
+//! touched probe is recomputed from its last in-band reading before the
+//! batch's earliest reading, and its alarms from there on are made to match
+//! (upsert by natural key, drop what no longer holds). Any order, batching
+//! or redelivery of the same readings thus leaves the same alarms.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Duration, DurationRound as _, Utc};
+use fleetdesk_kit::{ServiceError, db};
+use fleetdesk_proto::telematics::v1 as tpb;
+use prost::Message as _;
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use super::domain::{self, Band, Excursion};
+
+/// The buffer keeps this much of each probe's history.
+pub const BUFFER_HOURS: i32 = 48;
+
+/// One probe reading as evaluation takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadingIn {
+    pub enterprise_id: Uuid,
+    pub vehicle_id: Uuid,
+    pub probe: i16,
+    pub time: DateTime<Utc>,
+    pub deci: i32,
+}
+
+/// The readings of a telemetry payload (none for one it cannot use).
+pub fn readings_of(payload: &[u8]) -> Vec<ReadingIn> {
+    let Ok(fix) = tpb::Fix::decode(payload) else {
+        return Vec::new();
+    };
+    let (Ok(enterprise_id), Ok(vehicle_id)) = (
+        Uuid::parse_str(&fix.enterprise_id),
+        Uuid::parse_str(&fix.vehicle_id),
+    ) else {
+        return Vec::new();
+    };
+    let Some(time) = fix
+        .fix_time
+        .as_ref()
+        .and_then(fleetdesk_kit::convert::datetime)
+    else {
+        return Vec::new();
+    };
+    // Postgres keeps microseconds; keys must compare equal after a round trip.
+    let time = time
+        .duration_trunc(Duration::microseconds(1))
+        .unwrap_or(time);
+    fix.temperatures
+        .iter()
+        .filter_map(|t| {
+            Some(ReadingIn {
+                enterprise_id,
+                vehicle_id,
+                probe: i16::try_from(t.probe).ok().filter(|p| *p > 0)?,
+                time,
+                deci: t.deci_celsius,
+            })
+        })
+        .collect()
+}
+
+/// What a batch did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub readings: usize,
+    pub probes: usize,
+    pub alarms: usize,
+}
+
+/// Evaluates a batch, one tenant transaction per enterprise.
+pub async fn evaluate_batch(
+    pool: &PgPool,
+    readings: &[ReadingIn],
+) -> Result<Summary, ServiceError> {
+    let mut by_enterprise: BTreeMap<Uuid, Vec<ReadingIn>> = BTreeMap::new();
+    for r in readings {
+        by_enterprise.entry(r.enterprise_id).or_default().push(*r);
+    }
+    let mut summary = Summary::default();
+    for (enterprise, readings) in by_enterprise {
+        let mut tx = db::begin_tenant(pool, enterprise).await?;
+        let done = apply(&mut tx, enterprise, &readings).await?;
+        tx.commit().await?;
+        summary.readings += done.readings;
+        summary.probes += done.probes;
+        summary.alarms += done.alarms;
+    }
+    Ok(summary)
+}
+
+#[derive(sqlx::FromRow)]
+struct BandRow {
+    vehicle_id: Uuid,
+    probe: i16,
+    min_deci: i32,
+    max_deci: i32,
+    min_duration_s: i32,
+}
+
+async fn apply(
+    conn: &mut PgConnection,
+    enterprise: Uuid,
+    readings: &[ReadingIn],
+) -> Result<Summary, ServiceError> {
+    let vehicles: Vec<Uuid> = {
+        let mut v: Vec<Uuid> = readings.iter().map(|r| r.vehicle_id).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let rows: Vec<BandRow> = sqlx::query_as(
+        "select vehicle_id, probe, min_deci, max_deci, min_duration_s \
+         from temperature_threshold where enterprise_id = $1 and vehicle_id = any($2)",
+    )
+    .bind(enterprise)
+    .bind(&vehicles)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut bands: BTreeMap<Uuid, Vec<(i16, Band)>> = BTreeMap::new();
+    for r in rows {
+        bands.entry(r.vehicle_id).or_default().push((
+            r.probe,
+            Band {
+                min_deci: r.min_deci,
+                max_deci: r.max_deci,
+                min_duration_s: r.min_duration_s,
+            },
+        ));
+    }
+    // Only probes under a band are buffered and evaluated; earliest time per probe.
+    let mut touched: BTreeMap<(Uuid, i16), (Band, DateTime<Utc>)> = BTreeMap::new();
+    let mut kept = Vec::new();
+    for r in readings {
+        let Some(band) = bands
+            .get(&r.vehicle_id)
+            .and_then(|b| domain::band_for(b, r.probe))
+        else {
+            continue;
+        };
+        kept.push(*r);
+        touched
+            .entry((r.vehicle_id, r.probe))
+            .and_modify(|(_, t)| *t = (*t).min(r.time))
+            .or_insert((band, r.time));
+    }
+    if kept.is_empty() {
+        return Ok(Summary::default());
+    }
+    sqlx::query(
+        "insert into temperature_eval_reading (enterprise_id, vehicle_id, probe, fix_time, deci_celsius) \
+         select $1, * from unnest($2::uuid[], $3::int2[], $4::timestamptz[], $5::int4[]) \
+         on conflict do nothing",
+    )
+    .bind(enterprise)
+    .bind(kept.iter().map(|r| r.vehicle_id).collect::<Vec<_>>())
+    .bind(kept.iter().map(|r| r.probe).collect::<Vec<_>>())
+    .bind(kept.iter().map(|r| r.time).collect::<Vec<_>>())
+    .bind(kept.iter().map(|r| r.deci).collect::<Vec<_>>())
+    .execute(&mut *conn)
+    .await?;
+    let mut summary = Summary {
+        readings: kept.len(),
+        ..Summary::default()
+    };
+    let mut locked = None;
+    for ((vehicle, probe), (band, earliest)) in touched {
+        // Two consumers (replicas) never recompute one vehicle at once.
+        if locked != Some(vehicle) {
+            sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 17))")
+                .bind(vehicle)
+                .execute(&mut *conn)
+                .await?;
+            locked = Some(vehicle);
+        }
+        summary.probes += 1;
+        summary.alarms += recompute(conn, enterprise, vehicle, probe, band, earliest).await?;
+    }
+    Ok(summary)
+}
+
+/// Recomputes one probe's alarms from the last in-band reading before
+/// `earliest`; answers how many alarms its window holds now.
+async fn recompute(
+    conn: &mut PgConnection,
+    enterprise: Uuid,
+    vehicle: Uuid,
+    probe: i16,
+    band: Band,
+    earliest: DateTime<Utc>,
+) -> Result<usize, ServiceError> {
+    let from: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "select max(fix_time) from temperature_eval_reading \
+         where vehicle_id = $1 and probe = $2 and fix_time < $3 \
+           and deci_celsius between $4 and $5",
+    )
+    .bind(vehicle)
+    .bind(probe)
+    .bind(earliest)
+    .bind(band.min_deci)
+    .bind(band.max_deci)
+    .fetch_one(&mut *conn)
+    .await?;
+    let readings: Vec<(DateTime<Utc>, i32)> = sqlx::query_as(
+        "select fix_time, deci_celsius from temperature_eval_reading \
+         where vehicle_id = $1 and probe = $2 and ($3::timestamptz is null or fix_time >= $3) \
+         order by fix_time",
+    )
+    .bind(vehicle)
+    .bind(probe)
+    .bind(from)
+    .fetch_all(&mut *conn)
+    .await?;
+    let Some(start) = from.or_else(|| readings.first().map(|r| r.0)) else {
+        return Ok(0);
+    };
+    let found = domain::excursions(&readings, band);
+    let starts: Vec<DateTime<Utc>> = found.iter().map(|e| e.started).collect();
+    sqlx::query(
+        "delete from temperature_alarm where vehicle_id = $1 and probe = $2 \
+         and started_at >= $3 and not (started_at = any($4))",
+    )
+    .bind(vehicle)
+    .bind(probe)
+    .bind(start)
+    .bind(&starts)
+    .execute(&mut *conn)
+    .await?;
+    for e in &found {
+        upsert(conn, enterprise, vehicle, probe, band, e).await?;
+    }
+    Ok(found.len())
+}
+
+async fn upsert(
+    conn: &mut PgConnection,
+    enterprise: Uuid,
+    vehicle: Uuid,
+    probe: i16,
+    band: Band,
+    e: &Excursion,
+) -> Result<(), ServiceError> {
+    sqlx::query(
+        "insert into temperature_alarm (id, enterprise_id, vehicle_id, probe, started_at, ended_at, \
+         min_seen_deci, max_seen_deci, threshold_min_deci, threshold_max_deci, min_duration_s) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+         on conflict (vehicle_id, probe, started_at) do update set \
+           ended_at = excluded.ended_at, min_seen_deci = excluded.min_seen_deci, \
+           max_seen_deci = excluded.max_seen_deci, \
+           threshold_min_deci = excluded.threshold_min_deci, \
+           threshold_max_deci = excluded.threshold_max_deci, \
+           min_duration_s = excluded.min_duration_s",
+    )
+    .bind(Uuid::new_v4())
+    .bind(enterprise)
+    .bind(vehicle)
+    .bind(probe)
+    .bind(e.started)
+    .bind(e.ended)
+    .bind(e.min_seen)
+    .bind(e.max_seen)
+    .bind(band.min_deci)
+    .bind(band.max_deci)
+    .bind(band.min_duration_s)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Drops buffered readings past [`BUFFER_HOURS`] (every tenant).
+pub async fn trim_buffer(pool: &PgPool) -> Result<u64, ServiceError> {
+    let mut tx = db::begin_service(pool).await?;
+    let done = sqlx::query(
+        "delete from temperature_eval_reading where fix_time < now() - make_interval(hours => $1)",
+    )
+    .bind(BUFFER_HOURS)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    tx.commit().await?;
+    Ok(done)
+}

@@ -1,0 +1,584 @@
+//! Temperature monitoring over the real vehicle service: gRPC on port 0, a
+//! fresh PostgreSQL database and a private JetStream server per test. Fixes
+//! with probe readings are published to the telemetry stream as the device
+//! edge publishes them, or handed to evaluation directly where the order and
+//! batching are what a test varies.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
+use fleetdesk_kit::internal_token::{Claims, TokenSigner};
+use fleetdesk_kit::reach::ReachClaim;
+use fleetdesk_kit::{ErrorCode, ServiceError, Shutdown, db, grpc};
+use fleetdesk_proto::common::v1 as common;
+use fleetdesk_proto::telematics::v1 as tpb;
+use fleetdesk_proto::vehicle::v1 as pb;
+use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
+use fleetdesk_testkit::{NatsServer, TestDb};
+use fleetdesk_vehicle::temperature::evaluate::{self, ReadingIn};
+use prost::Message as _;
+use sqlx::PgPool;
+use tonic::transport::Channel;
+use uuid::Uuid;
+
+#[derive(Debug, Clone)]
+struct Tenant {
+    enterprise: Uuid,
+    org: Uuid,
+    user: Uuid,
+    vehicles: Vec<Uuid>,
+}
+
+struct Stack {
+    _db: TestDb,
+    nats: NatsServer,
+    owner: PgPool,
+    app: PgPool,
+    signer: TokenSigner,
+    client: TelemetryServiceClient<Channel>,
+    shutdown: Shutdown,
+    a: Tenant,
+    b: Tenant,
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        self.shutdown.trigger();
+    }
+}
+
+async fn tenant(owner: &PgPool, vehicles: usize, prefix: &str) -> Tenant {
+    let t = Tenant {
+        enterprise: Uuid::new_v4(),
+        org: Uuid::new_v4(),
+        user: Uuid::new_v4(),
+        vehicles: (0..vehicles).map(|_| Uuid::new_v4()).collect(),
+    };
+    let mut tx = db::begin_service(owner).await.unwrap();
+    sqlx::query(
+        "insert into org_unit (id, enterprise_id, name, path, version) values ($1, $2, '总部', $3, 1)",
+    )
+    .bind(t.org)
+    .bind(t.enterprise)
+    .bind(format!("/{}/", t.org))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    for (i, v) in t.vehicles.iter().enumerate() {
+        sqlx::query(
+            "insert into vehicle (id, enterprise_id, org_id, plate_number, plate_color, vin, brand, \
+             model, category, energy_type, ownership_type, status) \
+             values ($1, $2, $3, $4, 3, $5, '东风', '冷藏', 2, 1, 1, 1)",
+        )
+        .bind(v)
+        .bind(t.enterprise)
+        .bind(t.org)
+        .bind(format!("{prefix}{i:05}"))
+        .bind(format!("L{prefix}{i:013}"))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    t
+}
+
+async fn stack() -> Stack {
+    fleetdesk_testkit::init_test_logs();
+    let db = TestDb::new().await;
+    let nats = NatsServer::start().await;
+    let owner = db::connect_owner(&db.url, fleetdesk_vehicle::SCHEMA.name, 2)
+        .await
+        .unwrap();
+    fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
+    let a = tenant(&owner, 2, "粤B").await;
+    let b = tenant(&owner, 1, "沪A").await;
+    let signer = TokenSigner::generate();
+    let config = ServiceConfig {
+        common: CommonConfig {
+            database_url: db.url.clone(),
+            nats_url: nats.url(),
+            internal_signing_key: None,
+            environment: Environment::Development,
+            db_max_connections: 5,
+        },
+        grpc_addr: "127.0.0.1:0".to_owned(),
+        migrate_on_start: false,
+        object_store_dir: std::env::temp_dir().join(format!("fd-temp-{}", Uuid::new_v4())),
+    };
+    let app = fleetdesk_vehicle::Application::build(config, signer.verifier())
+        .await
+        .unwrap();
+    let port = app.port();
+    let shutdown = Shutdown::new();
+    tokio::spawn(app.run_until_stopped(shutdown.clone()));
+    let client = TelemetryServiceClient::connect(format!("http://127.0.0.1:{port}"))
+        .await
+        .unwrap();
+    let app_pool = db::connect(&db.url, fleetdesk_vehicle::SCHEMA.name, 3)
+        .await
+        .unwrap();
+    // Ingest takes only fixes published after its consumer exists.
+    let js = async_nats::jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    let stream = fleetdesk_vehicle::ingest::ensure_stream(&js).await.unwrap();
+    let durable = fleetdesk_vehicle::ingest::consumer::durable_name(&db.name);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while stream.consumer_info(&durable).await.is_err() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no consumer {durable}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    Stack {
+        _db: db,
+        nats,
+        owner,
+        app: app_pool,
+        signer,
+        client,
+        shutdown,
+        a,
+        b,
+    }
+}
+
+fn err(s: &tonic::Status) -> ServiceError {
+    ServiceError::from_status(s)
+}
+
+fn page() -> Option<common::PageRequest> {
+    Some(common::PageRequest { page: 1, size: 100 })
+}
+
+fn ts(t: DateTime<Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp {
+        seconds: t.timestamp(),
+        nanos: 0,
+    }
+}
+
+/// A minute boundary an hour ago: inside the buffer and the share's 24 h.
+fn base() -> DateTime<Utc> {
+    let now = Utc::now() - chrono::Duration::hours(1);
+    DateTime::from_timestamp(now.timestamp() - now.timestamp() % 60, 0).unwrap()
+}
+
+fn at(s: i64) -> DateTime<Utc> {
+    base() + chrono::Duration::seconds(s)
+}
+
+/// (seconds after base, tenths) of probe 1: a 200 s excursion (below the
+/// 300 s minimum), then one seen out of band for 400 s, then back in band.
+fn profile() -> Vec<(i64, i32)> {
+    let mut r: Vec<(i64, i32)> = vec![(0, -180)];
+    r.extend((1..=20).map(|i: i64| (i * 10, -100)));
+    r.push((210, -170));
+    r.extend((0..=40).map(|i: i32| (300 + i64::from(i) * 10, -90 - i)));
+    r.push((710, -175));
+    r
+}
+
+impl Stack {
+    fn req<T>(&self, t: &Tenant, message: T) -> tonic::Request<T> {
+        let claims = Claims {
+            iss: "gateway".into(),
+            sub: format!("user:{}", t.user),
+            ent: Some(t.enterprise.to_string()),
+            acc: None,
+            perms: vec!["as:temperature".into()],
+            reach: Some(ReachClaim {
+                all: true,
+                ..ReachClaim::default()
+            }),
+            iat: 0,
+            exp: 0,
+        };
+        grpc::outgoing(message, &self.signer, &claims)
+    }
+
+    async fn set_band(&self, t: &Tenant, vehicle: Uuid) -> Result<(), ServiceError> {
+        self.client
+            .clone()
+            .set_temperature_threshold(self.req(
+                t,
+                pb::SetTemperatureThresholdRequest {
+                    threshold: Some(pb::TemperatureThreshold {
+                        vehicle_id: vehicle.to_string(),
+                        probe_no: 0,
+                        min_celsius: -20.0,
+                        max_celsius: -15.0,
+                        min_duration_seconds: 300,
+                    }),
+                },
+            ))
+            .await
+            .map(|_| ())
+            .map_err(|s| err(&s))
+    }
+
+    async fn alarms(&self, t: &Tenant) -> Vec<pb::TemperatureAlarm> {
+        self.client
+            .clone()
+            .list_temperature_alarms(self.req(
+                t,
+                pb::ListTemperatureAlarmsRequest {
+                    page: page(),
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .alarms
+    }
+
+    async fn readings(&self, t: &Tenant) -> Vec<pb::TemperatureReading> {
+        self.client
+            .clone()
+            .list_temperature_readings(self.req(
+                t,
+                pb::ListTemperatureReadingsRequest {
+                    page: page(),
+                    record_time: Some(common::TimeRange {
+                        start: Some(ts(at(-3600))),
+                        end: Some(ts(at(3600))),
+                    }),
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .readings
+    }
+
+    async fn publish(&self, t: &Tenant, vehicle: Uuid, readings: &[(i64, i32)]) {
+        let client = async_nats::connect(self.nats.url()).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        js.get_or_create_stream(async_nats::jetstream::stream::Config {
+            name: "FLEETDESK_TELEMETRY".into(),
+            subjects: vec!["telemetry.>".into()],
+            duplicate_window: Duration::from_secs(600),
+            max_age: Duration::from_secs(72 * 3600),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let mut acks = Vec::new();
+        for &(s, deci) in readings {
+            let payload = tpb::Fix {
+                terminal: "13800000000".into(),
+                enterprise_id: t.enterprise.to_string(),
+                vehicle_id: vehicle.to_string(),
+                fix_time: Some(ts(at(s))),
+                receive_time: Some(ts(Utc::now())),
+                latitude: 22.54,
+                longitude: 114.05,
+                temperatures: vec![tpb::ProbeTemperature {
+                    probe: 1,
+                    deci_celsius: deci,
+                }],
+                ..Default::default()
+            };
+            acks.push(
+                js.publish(
+                    format!("telemetry.{}.{}", t.enterprise, vehicle),
+                    payload.encode_to_vec().into(),
+                )
+                .await
+                .unwrap(),
+            );
+        }
+        for ack in acks {
+            ack.await.unwrap();
+        }
+    }
+
+    /// Polls until `table` holds `n` rows of the vehicle (what the consumers committed).
+    async fn wait_for(&self, table: &str, vehicle: Uuid, n: i64) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut tx = db::begin_service(&self.owner).await.unwrap();
+            let count: i64 = sqlx::query_scalar(&format!(
+                "select count(*) from {table} where vehicle_id = $1"
+            ))
+            .bind(vehicle)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+            drop(tx);
+            if count >= n {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "only {count} of {n} rows in {table}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Alarms of one vehicle as (started, ended, min, max), straight from the table.
+    async fn alarm_rows(
+        &self,
+        vehicle: Uuid,
+    ) -> Vec<(DateTime<Utc>, Option<DateTime<Utc>>, i32, i32)> {
+        let mut tx = db::begin_service(&self.owner).await.unwrap();
+        sqlx::query_as(
+            "select started_at, ended_at, min_seen_deci, max_seen_deci from temperature_alarm \
+             where vehicle_id = $1 order by started_at",
+        )
+        .bind(vehicle)
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap()
+    }
+
+    async fn share(
+        &self,
+        t: &Tenant,
+        vehicle: Uuid,
+        days: i64,
+    ) -> Result<(String, String), ServiceError> {
+        self.client
+            .clone()
+            .create_temperature_share(self.req(
+                t,
+                pb::CreateTemperatureShareRequest {
+                    vehicle_id: vehicle.to_string(),
+                    consignee_name: "王收货".into(),
+                    consignee_phone: "13900000000".into(),
+                    expires_at: Some(ts(Utc::now() + chrono::Duration::days(days))),
+                },
+            ))
+            .await
+            .map(|r| {
+                let r = r.into_inner();
+                (r.share.unwrap().id, r.token)
+            })
+            .map_err(|s| err(&s))
+    }
+
+    async fn shared(&self, token: &str) -> Result<pb::GetSharedTemperatureResponse, ServiceError> {
+        self.client
+            .clone()
+            .get_shared_temperature(self.req(
+                &self.b,
+                pb::GetSharedTemperatureRequest {
+                    token: token.to_owned(),
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+            .map_err(|s| err(&s))
+    }
+}
+
+#[tokio::test]
+async fn short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band() {
+    let s = stack().await;
+    let v = s.a.vehicles[0];
+    s.set_band(&s.a, v).await.unwrap();
+    let readings = profile();
+    // Up to the last out-of-band reading: the long excursion is open.
+    let open_part = readings.len() - 1;
+    s.publish(&s.a, v, &readings[..open_part]).await;
+    s.wait_for("temperature_eval_reading", v, open_part as i64)
+        .await;
+    let alarms = s.alarms(&s.a).await;
+    assert_eq!(
+        alarms.len(),
+        1,
+        "the 200 s excursion raised an alarm: {alarms:?}"
+    );
+    let alarm = &alarms[0];
+    assert_eq!(alarm.started_at, Some(ts(at(300))));
+    assert_eq!(alarm.ended_at, None);
+    assert_eq!(alarm.probe_no, 1);
+    assert_eq!(
+        (alarm.min_seen_celsius, alarm.max_seen_celsius),
+        (-13.0, -9.0)
+    );
+    assert_eq!(
+        (alarm.threshold_min_celsius, alarm.threshold_max_celsius),
+        (-20.0, -15.0)
+    );
+    // Back in band closes that alarm, and no second one appears.
+    s.publish(&s.a, v, &readings[open_part..]).await;
+    s.wait_for("temperature_eval_reading", v, readings.len() as i64)
+        .await;
+    let alarms = s.alarms(&s.a).await;
+    assert_eq!(alarms.len(), 1);
+    assert_eq!(alarms[0].ended_at, Some(ts(at(710))));
+    // The vehicle list shows the probe and no open alarm any more.
+    s.wait_for("latest_position", v, 1).await;
+    let list = s
+        .client
+        .clone()
+        .list_temperature_vehicles(s.req(
+            &s.a,
+            pb::ListTemperatureVehiclesRequest {
+                page: page(),
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        list.vehicles.len(),
+        1,
+        "only the vehicle with a band or probes"
+    );
+    assert_eq!(list.vehicles[0].vehicle_id, v.to_string());
+    assert_eq!(list.vehicles[0].open_alarms, 0);
+    assert_eq!(list.vehicles[0].thresholds.len(), 1);
+}
+
+#[tokio::test]
+async fn reordered_and_duplicated_fixes_give_the_same_alarms() {
+    let s = stack().await;
+    let (ordered, shuffled) = (s.a.vehicles[0], s.a.vehicles[1]);
+    s.set_band(&s.a, ordered).await.unwrap();
+    s.set_band(&s.a, shuffled).await.unwrap();
+    let reading = |v: Uuid, (sec, deci): (i64, i32)| ReadingIn {
+        enterprise_id: s.a.enterprise,
+        vehicle_id: v,
+        probe: 1,
+        time: at(sec),
+        deci,
+    };
+    let profile = profile();
+    let all: Vec<ReadingIn> = profile.iter().map(|r| reading(ordered, *r)).collect();
+    evaluate::evaluate_batch(&s.app, &all).await.unwrap();
+    // Newest first, in batches of 7, every batch sent twice: the closing
+    // reading comes before the excursion it closes.
+    let mut reversed: Vec<ReadingIn> = profile.iter().map(|r| reading(shuffled, *r)).collect();
+    reversed.reverse();
+    for chunk in reversed.chunks(7) {
+        evaluate::evaluate_batch(&s.app, chunk).await.unwrap();
+        evaluate::evaluate_batch(&s.app, chunk).await.unwrap();
+    }
+    let expected = s.alarm_rows(ordered).await;
+    assert_eq!(expected.len(), 1);
+    assert_eq!(expected[0].0, at(300));
+    assert_eq!(expected[0].1, Some(at(710)));
+    assert_eq!(s.alarm_rows(shuffled).await, expected);
+    // A late in-band reading inside the excursion splits it into two shorter
+    // ones, neither long enough: the alarm goes.
+    evaluate::evaluate_batch(&s.app, &[reading(shuffled, (505, -170))])
+        .await
+        .unwrap();
+    assert_eq!(s.alarm_rows(shuffled).await, vec![]);
+}
+
+#[tokio::test]
+async fn tenant_b_sees_none_of_a() {
+    let s = stack().await;
+    let v = s.a.vehicles[0];
+    s.set_band(&s.a, v).await.unwrap();
+    let readings = profile();
+    s.publish(&s.a, v, &readings).await;
+    s.wait_for("temperature_eval_reading", v, readings.len() as i64)
+        .await;
+    s.wait_for("temperature_reading", v, readings.len() as i64)
+        .await;
+    s.share(&s.a, v, 7).await.unwrap();
+    assert_eq!(s.alarms(&s.a).await.len(), 1);
+    assert_eq!(s.readings(&s.a).await.len(), 64);
+    assert!(s.alarms(&s.b).await.is_empty());
+    assert!(s.readings(&s.b).await.is_empty());
+    let shares = s
+        .client
+        .clone()
+        .list_temperature_shares(s.req(
+            &s.b,
+            pb::ListTemperatureSharesRequest {
+                page: page(),
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(shares.shares.is_empty());
+    assert_eq!(
+        s.set_band(&s.b, v).await.unwrap_err().code,
+        ErrorCode::NotFound
+    );
+    assert_eq!(
+        s.share(&s.b, v, 7).await.unwrap_err().code,
+        ErrorCode::NotFound
+    );
+    let series = s
+        .client
+        .clone()
+        .list_temperature_series(s.req(
+            &s.b,
+            pb::ListTemperatureSeriesRequest {
+                vehicle_id: v.to_string(),
+                range: Some(common::TimeRange {
+                    start: Some(ts(at(-60))),
+                    end: Some(ts(at(3600))),
+                }),
+                max_points: 0,
+            },
+        ))
+        .await
+        .map_err(|s| err(&s))
+        .unwrap_err();
+    assert_eq!(series.code, ErrorCode::NotFound);
+}
+
+#[tokio::test]
+async fn share_link_shows_its_vehicle_until_revoked_or_expired() {
+    let s = stack().await;
+    let (v, other) = (s.a.vehicles[0], s.a.vehicles[1]);
+    s.publish(&s.a, v, &[(0, -180), (10, -181)]).await;
+    s.publish(&s.a, other, &[(0, 40)]).await;
+    s.wait_for("temperature_reading", v, 2).await;
+    s.wait_for("latest_position", v, 1).await;
+    s.wait_for("temperature_reading", other, 1).await;
+    assert_eq!(
+        s.share(&s.a, v, 31).await.unwrap_err().code,
+        ErrorCode::BadRequest
+    );
+    let (id, token) = s.share(&s.a, v, 7).await.unwrap();
+    let view = s.shared(&token).await.unwrap();
+    assert_eq!(view.plate_number, "粤B00000");
+    assert_eq!(view.latest.len(), 1);
+    assert!((view.latest[0].celsius - -18.1).abs() < 1e-9);
+    assert!(!view.readings.is_empty());
+    assert!(view.readings.iter().all(|r| r.vehicle_id == v.to_string()));
+    assert_eq!(
+        s.shared("not-a-token").await.unwrap_err().code,
+        ErrorCode::NotFound
+    );
+    // Revoked: gone.
+    s.client
+        .clone()
+        .revoke_temperature_share(s.req(&s.a, pb::RevokeTemperatureShareRequest { share_id: id }))
+        .await
+        .unwrap();
+    let gone = s.shared(&token).await.unwrap_err();
+    assert_eq!(gone.code, ErrorCode::NotFound);
+    assert!(gone.message.contains("失效"), "{}", gone.message);
+    // Expired: gone too.
+    let (id, token) = s.share(&s.a, v, 1).await.unwrap();
+    assert!(s.shared(&token).await.is_ok());
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    sqlx::query(
+        "update temperature_share set expires_at = now() - interval '1 second' where id = $1",
+    )
+    .bind(Uuid::parse_str(&id).unwrap())
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(
+        s.shared(&token).await.unwrap_err().code,
+        ErrorCode::NotFound
+    );
+}
