@@ -237,3 +237,32 @@ impl Application {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    /// utoipa names an operation after its handler function, so two modules'
+    /// `list_alarms` would share one id and the generated console types would
+    /// silently merge them.
+    #[test]
+    fn every_operation_id_is_unique() {
+        let doc: serde_json::Value =
+            serde_json::from_str(&super::openapi_json()).expect("the document is JSON");
+        let mut seen: HashMap<String, String> = HashMap::new();
+        let mut clashes = Vec::new();
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, op) in item.as_object().expect("path item") {
+                let Some(id) = op.get("operationId").and_then(|v| v.as_str()) else {
+                    continue;
+                };
+                let here = format!("{} {path}", method.to_uppercase());
+                if let Some(first) = seen.insert(id.to_owned(), here.clone()) {
+                    clashes.push(format!("{id}: {first} and {here}"));
+                }
+            }
+        }
+        assert!(seen.len() > 100, "only {} operations found", seen.len());
+        assert!(clashes.is_empty(), "operation ids used twice: {clashes:#?}");
+    }
+}
