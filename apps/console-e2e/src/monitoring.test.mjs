@@ -4,7 +4,7 @@
 // the crossing it records, track playback, remote lock and unlock answered by
 // the simulated terminal, and no placeholder left under 资产监控.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { callApi, launch, newPage, screenshot, sessionToken, signIn, toast } from './support.mjs';
 
 const MONITOR = '/carManagement/assetsMonitor';
@@ -30,6 +30,11 @@ async function apiData(token, path) {
 
 const positions = async (token) => (await apiData(token, '/api/v1/monitor/positions')).list;
 const fresh = (p, maxAgeMs = 20_000) => Date.now() - Date.parse(p.fixTime) < maxAgeMs;
+
+/** The input of an antd field whose test id lands on the input or on its wrapper. */
+function inputOf(scope, testId) {
+  return scope.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+}
 
 /** Web Mercator pixels at `zoom`, as Leaflet projects (EPSG:3857). */
 function project({ lat, lng }, zoom) {
@@ -59,6 +64,12 @@ describe('live monitoring', () => {
     session = await newPage(browser);
     await signIn(session.page, 'demo');
   });
+  // The page as each test left it (on a failure, where it stopped).
+  let n = 0;
+  afterEach(async () => {
+    n += 1;
+    await screenshot(session.page, `monitoring-${n}-end`).catch(() => undefined);
+  });
   after(async () => {
     await session?.context.close();
     await browser?.close();
@@ -72,14 +83,15 @@ describe('live monitoring', () => {
     const legend = page.getByTestId('status-legend');
     // The simulator reports within seconds of the stack starting: some vehicles are live.
     await until('vehicles on the live map', async () => {
-      const counts = await Promise.all(['driving', 'parked', 'charging'].map(async (s) => Number(await legend.getByTestId(`legend-${s}`).locator('.fd-monitor-legend__count').innerText())));
+      const counts = await Promise.all(['行驶', '停车', '充电'].map(async (s) => Number(await legend.locator('.ant-checkbox-wrapper').filter({ hasText: s }).locator('.fd-monitor-legend__count').innerText())));
       return counts.some((n) => n > 0);
     });
 
     // A driving vehicle: the card shows it; its fix time and position change as it reports.
     const driving = await until('a driving vehicle', async () => (await positions(token)).find((p) => p.status === 'driving' && fresh(p)));
-    await page.getByTestId('plate-search').locator('input').fill(driving.plateNumber);
-    await page.getByTestId('plate-search').locator('input').press('Enter');
+    const search = inputOf(page, 'plate-search');
+    await search.fill(driving.plateNumber);
+    await search.press('Enter');
     const card = page.getByTestId('vehicle-card');
     await card.getByText(driving.plateNumber).waitFor();
     const shownFix = await card.getByTestId('vehicle-fix-time').innerText();
@@ -106,7 +118,7 @@ describe('live monitoring', () => {
     await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
     await edit.getByTestId('fence-shape').getByText('圆形').click();
     // At the map's first zoom a pixel is ≈ 10 km: a 30 km radius holds the vehicle surely.
-    await edit.getByTestId('fence-radius').locator('input').fill('30000');
+    await inputOf(edit, 'fence-radius').fill('30000');
     await clickMapAt(page, 'fence-map', vehicle);
     await page.locator('.fd-fence-handle--center').waitFor();
     await screenshot(page, 'monitoring-fence-drawn');
@@ -141,10 +153,13 @@ describe('live monitoring', () => {
       return `${s.getUTCFullYear()}-${pad(s.getUTCMonth() + 1)}-${pad(s.getUTCDate())} ${pad(s.getUTCHours())}:${pad(s.getUTCMinutes())}:${pad(s.getUTCSeconds())}`;
     };
     const now = new Date();
+    // Right after the stack starts a vehicle may have a fix or two: wait for a few to play.
+    const window = `from=${encodeURIComponent(new Date(now.getTime() - 3600_000).toISOString())}&to=${encodeURIComponent(new Date(now.getTime() + 600_000).toISOString())}`;
+    await until('a few fixes of its track', async () => (await apiData(token, `/api/v1/monitor/vehicles/${vehicle.vehicleId}/track?${window}`)).points.length >= 4);
     const query = new URLSearchParams({ vehicleId: vehicle.vehicleId, plate: vehicle.plateNumber, from: local(new Date(now.getTime() - 3600_000)), to: local(new Date(now.getTime() + 60_000)) });
     await page.goto(`${MONITOR}/trackPlayback?${query}`);
     const track = page.getByTestId('track-playback');
-    const slider = track.getByTestId('track-slider').locator('.ant-slider-handle');
+    const slider = track.locator('.fd-monitor-player__slider [role=slider]');
     await slider.waitFor();
     const max = Number(await slider.getAttribute('aria-valuemax'));
     assert.ok(max > 1, `the track has points (${max + 1})`);
