@@ -204,10 +204,14 @@ describe('live monitoring', () => {
     const tried = new Set();
     let locked;
     for (let attempt = 0; attempt < 4 && !locked; attempt += 1) {
-      const candidates = (await apiData(token, '/api/v1/lock/vehicles?page=1&size=100')).list;
-      const live = new Map((await positions(token)).map((p) => [p.vehicleId, p]));
-      const pick = candidates.find((v) => !tried.has(v.vehicleId) && v.online && v.speedKmh === 0 && !v.charging && live.get(v.vehicleId)?.status === 'parked');
-      assert.ok(pick, 'a parked, online rented vehicle to lock');
+      // The live parked vehicles first, then those of them the lock list holds (rent, rent-to-own).
+      const pick = await until('a parked, online rented vehicle to lock', async () => {
+        const parked = (await positions(token)).filter((p) => p.status === 'parked' && fresh(p, 120_000) && !tried.has(p.vehicleId)).slice(0, 30);
+        if (!parked.length) return undefined;
+        const plates = parked.map((p) => `plateNumbers=${encodeURIComponent(p.plateNumber)}`).join('&');
+        const candidates = (await apiData(token, `/api/v1/lock/vehicles?page=1&size=50&${plates}`)).list;
+        return candidates.find((v) => v.online && v.speedKmh === 0 && !v.charging);
+      }, 45_000, 2_000);
       tried.add(pick.vehicleId);
       const outcome = await command(pick.plateNumber, 'lock');
       if (outcome === '成功') locked = pick;
