@@ -63,3 +63,13 @@ start_stack() {
         die "fleetdesk did not become ready on $addr (log: $logfile)"
     fi
 }
+
+# start_simulator EDGE_ADDR DATABASE LOGFILE VEHICLES INTERVAL_SECS: simulated
+# terminals of the demo fleet reporting to the JT/T 808 edge at EDGE_ADDR, in
+# the background; sets SIMULATOR_PID. It waits for the fleet by itself.
+start_simulator() {
+    local edge="$1" db="$2" logfile="$3" vehicles="$4" interval="$5"
+    DATABASE_URL="$(database_url "$db")" FLEETDESK_LOG_FORMAT="${FLEETDESK_LOG_FORMAT:-text}" \
+        "$(fleetdesk_bin)" simulate --vehicles "$vehicles" --interval-secs "$interval" --edge-addr "$edge" >"$logfile" 2>&1 &
+    SIMULATOR_PID=$!
+}

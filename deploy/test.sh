@@ -49,8 +49,15 @@ step "browser tests against the running stack"
 e2e_db="fleetdesk_e2e_$$"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 log_file="$(mktemp -t fleetdesk-e2e.XXXXXX.log)"
-start_stack "127.0.0.1:$port" "$e2e_db" "$log_file"
+# The device edge on a port of its own, so the simulator below can reach it.
+edge_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+FLEETDESK_JT808_ADDR="127.0.0.1:$edge_port" start_stack "127.0.0.1:$port" "$e2e_db" "$log_file"
+# A small demo fleet reporting every 2 s: the monitoring tests watch it move,
+# cross fences and answer lock commands.
+start_simulator "127.0.0.1:$edge_port" "$e2e_db" "${log_file%.log}-simulator.log" 60 2
 cleanup() {
+    kill "$SIMULATOR_PID" 2>/dev/null || true
+    wait "$SIMULATOR_PID" 2>/dev/null || true
     kill "$STACK_PID" 2>/dev/null || true
     wait "$STACK_PID" 2>/dev/null || true
     psql "$PG_ADMIN_URL" -qc "drop database if exists $e2e_db with (force)" >/dev/null 2>&1 || true

@@ -24,6 +24,9 @@ use super::evaluate::{self, FenceCache, FixIn};
 pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
 /// Its subjects (`telemetry.<enterprise>.<vehicle>`).
 pub const TELEMETRY_SUBJECTS: &str = "telemetry.>";
+/// Fixes only: the stream also carries command results and media
+/// (`telemetry.<enterprise>.<vehicle>.<kind>`), which are no fixes to evaluate.
+pub const FIX_SUBJECTS: &str = "telemetry.*.*";
 /// Most fixes evaluated in one batch.
 pub const BATCH: usize = 1_000;
 /// How often the replay buffer drops fixes past its age.
@@ -76,7 +79,7 @@ async fn ensure_consumer(
             &durable,
             jetstream::consumer::pull::Config {
                 durable_name: Some(durable.clone()),
-                filter_subject: TELEMETRY_SUBJECTS.to_owned(),
+                filter_subject: FIX_SUBJECTS.to_owned(),
                 deliver_policy: jetstream::consumer::DeliverPolicy::All,
                 ack_policy: jetstream::consumer::AckPolicy::Explicit,
                 ack_wait: Duration::from_secs(60),

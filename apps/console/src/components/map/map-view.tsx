@@ -64,6 +64,13 @@ export function MapView({ children, style, className, center = CHINA_VIEW.center
     };
     const map = L.map(container, { preferCanvas: true, minZoom: 3, maxZoom: source?.maxZoom ?? 18, attributionControl: !!source?.attribution, worldCopyJump: false });
     map.setView(toMap(initial.current.center), initial.current.zoom);
+    // The view (centre in the map's datum, zoom) on the element: browser tests place their clicks by it.
+    const showView = () => {
+      const c = map.getCenter();
+      container.dataset.view = `${c.lat},${c.lng},${map.getZoom()}`;
+    };
+    showView();
+    map.on('moveend zoomend resize', showView);
 
     const basemapPane = map.createPane('fd-basemap');
     basemapPane.style.zIndex = '150'; // below the tiles (200): tiles cover it once they load
