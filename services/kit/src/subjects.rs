@@ -32,8 +32,18 @@ pub fn telematics_command(phone: &str) -> String {
     format!("telematics.command.{phone}")
 }
 
+/// The JetStream stream of telemetry, apart from domain events, kept for a
+/// limited age (Postgres holds the history).
+pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
+
 /// Every subject of the telemetry stream (`telematics.v1` messages).
 pub const TELEMETRY_ALL: &str = "telemetry.>";
+
+/// Fixes only ([`telemetry_fix`]): not command results or media.
+pub const TELEMETRY_FIXES: &str = "telemetry.*.*";
+
+/// Command results of every vehicle ([`telemetry_command`]).
+pub const TELEMETRY_COMMAND_RESULTS: &str = "telemetry.*.*.command";
 
 /// `telematics.v1.Fix`: a vehicle's position reports.
 pub fn telemetry_fix(enterprise_id: &str, vehicle_id: &str) -> String {

@@ -14,7 +14,7 @@ use crate::directory::Binding;
 use crate::jt808::Location;
 
 /// The stream that keeps telemetry, separate from domain events.
-pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
+pub const TELEMETRY_STREAM: &str = subjects::TELEMETRY_STREAM;
 /// `telemetry.<enterprise>.<vehicle>[.command|.media]`.
 pub const TELEMETRY_SUBJECTS: &str = subjects::TELEMETRY_ALL;
 /// A fix sent again within this window (same terminal and fix time) is dropped.

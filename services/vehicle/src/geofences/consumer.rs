@@ -19,14 +19,8 @@ use uuid::Uuid;
 
 use super::engine::Fix;
 use super::evaluate::{self, FenceCache, FixIn};
+use crate::ingest::{FIX_SUBJECTS, ensure_stream};
 
-/// The stream the device edge publishes fixes to.
-pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
-/// Its subjects (`telemetry.<enterprise>.<vehicle>`).
-pub const TELEMETRY_SUBJECTS: &str = "telemetry.>";
-/// Fixes only: the stream also carries command results and media
-/// (`telemetry.<enterprise>.<vehicle>.<kind>`), which are no fixes to evaluate.
-pub const FIX_SUBJECTS: &str = "telemetry.*.*";
 /// Most fixes evaluated in one batch.
 pub const BATCH: usize = 1_000;
 /// How often the replay buffer drops fixes past its age.
@@ -47,19 +41,6 @@ pub fn fix_of(payload: &[u8]) -> Option<FixIn> {
             speed_dkmh: fix.speed_dkmh,
         },
     })
-}
-
-/// Creates the stream when the edge has not yet (same settings as the edge's).
-async fn ensure_stream(js: &jetstream::Context) -> anyhow::Result<jetstream::stream::Stream> {
-    js.get_or_create_stream(jetstream::stream::Config {
-        name: TELEMETRY_STREAM.to_owned(),
-        subjects: vec![TELEMETRY_SUBJECTS.to_owned()],
-        duplicate_window: Duration::from_secs(600),
-        max_age: Duration::from_secs(72 * 3600),
-        ..Default::default()
-    })
-    .await
-    .map_err(|e| anyhow::anyhow!("ensure stream {TELEMETRY_STREAM}: {e}"))
 }
 
 /// The durable consumer, named per deployment (stacks sharing a NATS server

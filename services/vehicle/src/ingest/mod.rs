@@ -22,19 +22,16 @@ use std::time::Duration;
 
 use async_nats::jetstream;
 
-/// The stream of telemetry, separate from domain events (the edge creates
-/// it too, with the same settings).
-pub const TELEMETRY_STREAM: &str = "FLEETDESK_TELEMETRY";
-/// Every subject the stream keeps.
-pub const TELEMETRY_SUBJECTS: &str = "telemetry.>";
-/// Fixes (`telemetry.<enterprise>.<vehicle>`), not command results or media.
-pub const FIX_SUBJECTS: &str = "telemetry.*.*";
+pub use fleetdesk_kit::subjects::{
+    TELEMETRY_ALL as TELEMETRY_SUBJECTS, TELEMETRY_FIXES as FIX_SUBJECTS, TELEMETRY_STREAM,
+};
 /// A fix sent again within this window is dropped by the stream.
 pub const DEDUPE_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// How long the stream keeps telemetry (Postgres is the history).
 pub const MAX_AGE: Duration = Duration::from_secs(72 * 3600);
 
-/// Creates the telemetry stream if it is missing.
+/// Creates the telemetry stream if it is missing (the edge creates it too,
+/// with the same settings); every telemetry consumer of this service calls it.
 pub async fn ensure_stream(js: &jetstream::Context) -> anyhow::Result<jetstream::stream::Stream> {
     js.get_or_create_stream(jetstream::stream::Config {
         name: TELEMETRY_STREAM.to_owned(),

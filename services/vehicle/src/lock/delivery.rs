@@ -31,7 +31,7 @@ pub fn command_subject(phone: &str) -> String {
     format!("telematics.command.{phone}")
 }
 /// Command results in the telemetry stream.
-pub const RESULT_SUBJECTS: &str = "telemetry.*.*.command";
+pub const RESULT_SUBJECTS: &str = fleetdesk_kit::subjects::TELEMETRY_COMMAND_RESULTS;
 /// How long a delivery request waits for the edge.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 /// A queued command is tried again after this long.

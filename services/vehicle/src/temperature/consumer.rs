@@ -11,7 +11,8 @@ use futures::StreamExt as _;
 use sqlx::PgPool;
 
 use super::evaluate;
-use crate::geofences::consumer::{BATCH, TELEMETRY_STREAM, TELEMETRY_SUBJECTS};
+use crate::geofences::consumer::BATCH;
+use crate::ingest::{FIX_SUBJECTS, ensure_stream};
 
 const TRIM_EVERY: Duration = Duration::from_secs(600);
 
@@ -23,22 +24,13 @@ async fn ensure_consumer(
     let digest = <sha2::Sha256 as sha2::Digest>::digest(source.as_bytes());
     let tag: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
     let durable = format!("vehicle-temperature-{tag}");
-    let stream = js
-        .get_or_create_stream(jetstream::stream::Config {
-            name: TELEMETRY_STREAM.to_owned(),
-            subjects: vec![TELEMETRY_SUBJECTS.to_owned()],
-            duplicate_window: Duration::from_secs(600),
-            max_age: Duration::from_secs(72 * 3600),
-            ..Default::default()
-        })
-        .await
-        .map_err(|e| anyhow::anyhow!("ensure stream {TELEMETRY_STREAM}: {e}"))?;
+    let stream = ensure_stream(js).await?;
     stream
         .get_or_create_consumer(
             &durable,
             jetstream::consumer::pull::Config {
                 durable_name: Some(durable.clone()),
-                filter_subject: TELEMETRY_SUBJECTS.to_owned(),
+                filter_subject: FIX_SUBJECTS.to_owned(),
                 deliver_policy: jetstream::consumer::DeliverPolicy::All,
                 ack_policy: jetstream::consumer::AckPolicy::Explicit,
                 ack_wait: Duration::from_secs(60),
