@@ -204,14 +204,17 @@ describe('live monitoring', () => {
     const tried = new Set();
     let locked;
     for (let attempt = 0; attempt < 4 && !locked; attempt += 1) {
-      // The live parked vehicles first, then those of them the lock list holds (rent, rent-to-own).
+      // The simulated fleet mostly drives or charges and parks now and then: watch
+      // the live parked vehicles until one of them is in the lock list (rent, rent-to-own).
       const pick = await until('a parked, online rented vehicle to lock', async () => {
-        const parked = (await positions(token)).filter((p) => p.status === 'parked' && fresh(p, 120_000) && !tried.has(p.vehicleId)).slice(0, 30);
-        if (!parked.length) return undefined;
-        const plates = parked.map((p) => `plateNumbers=${encodeURIComponent(p.plateNumber)}`).join('&');
-        const candidates = (await apiData(token, `/api/v1/lock/vehicles?page=1&size=50&${plates}`)).list;
-        return candidates.find((v) => v.online && v.speedKmh === 0 && !v.charging);
-      }, 45_000, 2_000);
+        const parked = (await positions(token)).filter((p) => p.status === 'parked' && fresh(p, 120_000) && !tried.has(p.vehicleId));
+        for (let i = 0; i < parked.length; i += 30) {
+          const plates = parked.slice(i, i + 30).map((p) => `plateNumbers=${encodeURIComponent(p.plateNumber)}`).join('&');
+          const found = (await apiData(token, `/api/v1/lock/vehicles?page=1&size=50&${plates}`)).list.find((v) => v.online && v.speedKmh === 0 && !v.charging);
+          if (found) return found;
+        }
+        return undefined;
+      }, 150_000, 1_000);
       tried.add(pick.vehicleId);
       const outcome = await command(pick.plateNumber, 'lock');
       if (outcome === '成功') locked = pick;
