@@ -174,7 +174,7 @@ describe('live monitoring', () => {
     await track.getByTestId('track-play').click(); // pause
   });
 
-  it('locks a parked rented vehicle until the terminal confirms, then unlocks it', async (t) => {
+  it('locks a parked rented vehicle until the terminal confirms, then unlocks it', async () => {
     const { context, page } = session;
     const token = await sessionToken(context);
     const list = page.getByTestId('lock-vehicle-list');
@@ -204,7 +204,7 @@ describe('live monitoring', () => {
     const tried = new Set();
     let locked;
     for (let attempt = 0; attempt < 4 && !locked; attempt += 1) {
-      // The simulated fleet mostly drives or charges and parks now and then: watch
+      // A share of the simulated fleet is off shift, parked for a long while: watch
       // the live parked vehicles until one of them is in the lock list (rent, rent-to-own).
       const pick = await until('a parked, online rented vehicle to lock', async () => {
         const parked = (await positions(token)).filter((p) => p.status === 'parked' && fresh(p, 120_000) && !tried.has(p.vehicleId));
@@ -214,12 +214,7 @@ describe('live monitoring', () => {
           if (found) return found;
         }
         return undefined;
-      }, 90_000, 1_000).catch(() => undefined);
-      if (!pick) {
-        // After a few minutes the simulated fleet hardly parks (it drives or charges): say so, do not pass.
-        t.skip('no parked, online rented vehicle appeared in the simulated fleet within 90 s');
-        return;
-      }
+      }, 60_000, 1_000);
       tried.add(pick.vehicleId);
       const outcome = await command(pick.plateNumber, 'lock');
       if (outcome === '成功') locked = pick;

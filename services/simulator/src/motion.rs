@@ -85,6 +85,10 @@ struct Probe {
 
 const METRES_PER_DEGREE: f64 = 111_320.0;
 
+/// Reports an off-shift vehicle stays parked for (hours at the default
+/// 10 s interval).
+const OFF_SHIFT_TICKS: std::ops::Range<u32> = 1_500..6_000;
+
 /// A vehicle's state between two reports.
 #[derive(Debug)]
 pub struct Motion {
@@ -121,9 +125,14 @@ impl Motion {
             Start::Parked => Mode::Parked {
                 ticks_left: u32::MAX,
             },
+            // A real fleet at any hour: some off shift at the depot for hours,
+            // some on a delivery stop, most on the road, a few charging.
             Start::Random => match rng.gen_range(0..10) {
-                0..=4 => Mode::Driving,
-                5..=8 => Mode::Parked {
+                0..=2 => Mode::Parked {
+                    ticks_left: rng.gen_range(OFF_SHIFT_TICKS),
+                },
+                3..=5 => Mode::Driving,
+                6..=8 => Mode::Parked {
                     ticks_left: rng.gen_range(3..60),
                 },
                 _ => Mode::Charging,
