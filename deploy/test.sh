@@ -52,9 +52,9 @@ log_file="$(mktemp -t fleetdesk-e2e.XXXXXX.log)"
 # The device edge on a port of its own, so the simulator below can reach it.
 edge_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 FLEETDESK_JT808_ADDR="127.0.0.1:$edge_port" start_stack "127.0.0.1:$port" "$e2e_db" "$log_file"
-# A small demo fleet reporting every 2 s: the monitoring tests watch it move,
-# cross fences and answer lock commands.
-start_simulator "127.0.0.1:$edge_port" "$e2e_db" "${log_file%.log}-simulator.log" 60 2
+# A small demo fleet reporting every 5 s (real terminals: 10-30 s): the
+# monitoring tests watch it move, cross fences and answer lock commands.
+start_simulator "127.0.0.1:$edge_port" "$e2e_db" "${log_file%.log}-simulator.log" 60 5
 cleanup() {
     kill "$SIMULATOR_PID" 2>/dev/null || true
     wait "$SIMULATOR_PID" 2>/dev/null || true
