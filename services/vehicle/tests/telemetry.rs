@@ -510,11 +510,6 @@ async fn retention_drops_whole_day_partitions_past_it() {
     let service = spawn().await;
     let today = Utc::now().date_naive();
     let old = today.checked_sub_days(Days::new(200)).expect("day");
-    sqlx::query("select ensure_position_partition($1)")
-        .bind(old)
-        .execute(&service.owner)
-        .await
-        .expect("old partition");
     let table = format!("position_p{}", old.format("%Y%m%d"));
     let exists = |name: String| {
         let owner = service.owner.clone();
@@ -526,7 +521,26 @@ async fn retention_drops_whole_day_partitions_past_it() {
                 .expect("exists")
         }
     };
-    assert!(exists(table.clone()).await);
+    // Created and seen under the job's lock, so the service's own round
+    // cannot drop it in between.
+    let mut tx = service.owner.begin().await.expect("tx");
+    sqlx::query("select pg_advisory_xact_lock($1)")
+        .bind(ingest::partitions::JOB_LOCK)
+        .execute(&mut *tx)
+        .await
+        .expect("job lock");
+    sqlx::query("select ensure_position_partition($1)")
+        .bind(old)
+        .execute(&mut *tx)
+        .await
+        .expect("old partition");
+    let created: bool = sqlx::query_scalar("select to_regclass($1) is not null")
+        .bind(&table)
+        .fetch_one(&mut *tx)
+        .await
+        .expect("exists");
+    assert!(created);
+    tx.commit().await.expect("commit");
 
     // The service's own job may run the same round at start-up: either
     // way the old day is gone afterwards.

@@ -11,11 +11,18 @@ use super::domain::RETENTION_DAYS;
 use super::store;
 
 const EVERY: Duration = Duration::from_secs(3600);
+/// Every replica runs the job: rounds take this transaction-scoped advisory
+/// lock so two of them never create or drop the same partition at once.
+pub const JOB_LOCK: i64 = 0x6665_6574_7061_7274; // "feetpart"
 
 /// One round: today and three days ahead exist, days before
 /// `today - RETENTION_DAYS` are gone. Returns the partitions dropped.
 pub async fn maintain(pool: &PgPool, today: NaiveDate) -> Result<i32, ServiceError> {
     let mut tx = db::begin_service(pool).await?;
+    sqlx::query("select pg_advisory_xact_lock($1)")
+        .bind(JOB_LOCK)
+        .execute(&mut *tx)
+        .await?;
     let ahead = (0..=3)
         .filter_map(|d| today.checked_add_days(Days::new(d)))
         .collect();
