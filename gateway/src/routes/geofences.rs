@@ -193,30 +193,14 @@ fn minute_of(value: &str) -> Option<i32> {
     ((0..=24).contains(&h) && (0..60).contains(&m) && h * 60 + m <= 1440).then_some(h * 60 + m)
 }
 
-/// A geofence.
+/// A geofence as read: its writable fields and what the service adds.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GeofenceBody {
     pub id: String,
-    pub name: String,
-    pub shape: Option<GeofenceShape>,
-    pub purpose: GeofencePurpose,
-    /// Circles.
-    pub center: Option<GeoPointBody>,
-    pub radius_m: Option<i32>,
-    /// Polygon ring (not closed) or corridor polyline.
-    pub points: Vec<GeoPointBody>,
-    pub corridor_width_m: Option<i32>,
-    pub speed_limit_kmh: Option<i32>,
-    pub active_windows: Vec<ActiveWindowBody>,
-    pub dwell_seconds: i32,
-    pub alarm_on_enter: bool,
-    pub alarm_on_exit: bool,
-    /// Empty: every vehicle of the enterprise.
-    pub vehicle_ids: Vec<String>,
-    pub org_id: String,
+    #[serde(flatten)]
+    pub fields: GeofenceInputBody,
     pub org_name: String,
-    pub enabled: bool,
     /// Vehicles inside now.
     pub inside_count: i32,
     pub created_at: String,
@@ -224,14 +208,61 @@ pub struct GeofenceBody {
 }
 
 impl From<pb::Geofence> for GeofenceBody {
+    fn from(mut g: pb::Geofence) -> Self {
+        let audit = g.audit.take().unwrap_or_default();
+        GeofenceBody {
+            id: std::mem::take(&mut g.id),
+            org_name: std::mem::take(&mut g.org_name),
+            inside_count: g.vehicles_inside,
+            created_at: rfc3339(audit.create_time.as_ref()),
+            updated_at: rfc3339(audit.update_time.as_ref()),
+            fields: GeofenceInputBody::from(g),
+        }
+    }
+}
+
+fn enabled_by_default() -> bool {
+    true
+}
+
+/// The writable fields of a geofence (an edit replaces every one); a read
+/// shows the same fields.
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GeofenceInputBody {
+    pub name: String,
+    pub shape: Option<GeofenceShape>,
+    pub purpose: Option<GeofencePurpose>,
+    /// Circles: the centre.
+    pub center: Option<GeoPointBody>,
+    /// Circles: 50 m to 50 km (null for other shapes).
+    pub radius_m: Option<i32>,
+    /// Polygons: 3 to 1,000 points whose edges do not cross (the ring not
+    /// closed); corridors: the polyline, 2 to 1,000 points.
+    pub points: Vec<GeoPointBody>,
+    /// Corridors: full width, 10 m to 5 km (null for other shapes).
+    pub corridor_width_m: Option<i32>,
+    pub speed_limit_kmh: Option<i32>,
+    pub active_windows: Vec<ActiveWindowBody>,
+    /// 0 to 3,600 s.
+    pub dwell_seconds: i32,
+    pub alarm_on_enter: bool,
+    pub alarm_on_exit: bool,
+    /// At most 1,000; empty watches every vehicle of the enterprise.
+    pub vehicle_ids: Vec<String>,
+    pub org_id: String,
+    #[serde(default = "enabled_by_default")]
+    pub enabled: bool,
+}
+
+/// What the service answers, in the fields an edit sends back.
+impl From<pb::Geofence> for GeofenceInputBody {
     fn from(g: pb::Geofence) -> Self {
         let shape = GeofenceShape::from_pb(g.shape);
-        let audit = g.audit.unwrap_or_default();
-        GeofenceBody {
-            id: g.id,
+        GeofenceInputBody {
             name: g.name,
             shape,
-            purpose: GeofencePurpose::from_pb(g.purpose),
+            purpose: Some(GeofencePurpose::from_pb(g.purpose)),
             center: g.center.as_ref().map(GeoPointBody::from),
             radius_m: (shape == Some(GeofenceShape::Circle)).then_some(g.radius_m),
             points: g.vertices.iter().map(GeoPointBody::from).collect(),
@@ -256,41 +287,9 @@ impl From<pb::Geofence> for GeofenceBody {
                 g.vehicle_ids
             },
             org_id: g.org_id,
-            org_name: g.org_name,
             enabled: g.enabled,
-            inside_count: g.vehicles_inside,
-            created_at: rfc3339(audit.create_time.as_ref()),
-            updated_at: rfc3339(audit.update_time.as_ref()),
         }
     }
-}
-
-/// The writable fields of a geofence (an edit replaces every one).
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", default)]
-pub struct GeofenceInputBody {
-    pub name: String,
-    pub shape: Option<GeofenceShape>,
-    pub purpose: Option<GeofencePurpose>,
-    /// Circles: the centre.
-    pub center: Option<GeoPointBody>,
-    /// Circles: 50 m to 50 km (null for other shapes).
-    pub radius_m: Option<i32>,
-    /// Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
-    pub points: Vec<GeoPointBody>,
-    /// Corridors: full width, 10 m to 5 km (null for other shapes).
-    pub corridor_width_m: Option<i32>,
-    pub speed_limit_kmh: Option<i32>,
-    pub active_windows: Vec<ActiveWindowBody>,
-    /// 0 to 3,600 s.
-    pub dwell_seconds: i32,
-    pub alarm_on_enter: bool,
-    pub alarm_on_exit: bool,
-    /// At most 1,000; empty watches every vehicle.
-    pub vehicle_ids: Vec<String>,
-    pub org_id: String,
-    /// Default true.
-    pub enabled: Option<bool>,
 }
 
 impl GeofenceInputBody {
@@ -325,7 +324,7 @@ impl GeofenceInputBody {
             active_end_minute: 0,
             all_vehicles: self.vehicle_ids.is_empty(),
             vehicle_ids: self.vehicle_ids,
-            enabled: self.enabled.unwrap_or(true),
+            enabled: self.enabled,
             corridor_width_m: self.corridor_width_m.unwrap_or(0),
             speed_limit_kmh: self.speed_limit_kmh,
             active_windows: windows,

@@ -184,7 +184,9 @@ pub async fn sign_ins(
     let request = req.into_inner();
     let paging = Paging::parse(request.page.as_ref())?;
     let query = convert::sign_in_query(&request)?;
-    let (rows, total) = store::sign_ins(&mut tx, &actor, &query, paging).await?;
+    let (rows, total) = store::SIGN_INS
+        .list(&mut tx, &actor, &query, paging)
+        .await?;
     db::end_read(tx);
     Ok(pb::ListGeofenceSignInsResponse {
         sign_ins: rows.into_iter().map(convert::sign_in).collect(),
@@ -200,7 +202,7 @@ pub async fn alarms(
     let request = req.into_inner();
     let paging = Paging::parse(request.page.as_ref())?;
     let query = convert::alarm_query(&request)?;
-    let (rows, total) = store::alarms(&mut tx, &actor, &query, paging).await?;
+    let (rows, total) = store::ALARMS.list(&mut tx, &actor, &query, paging).await?;
     db::end_read(tx);
     Ok(pb::ListGeofenceAlarmsResponse {
         alarms: rows.into_iter().map(convert::alarm).collect(),

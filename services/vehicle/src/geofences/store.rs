@@ -8,6 +8,7 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
+use sqlx::postgres::PgRow;
 use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
 use uuid::Uuid;
@@ -474,44 +475,6 @@ pub struct EventQuery {
     pub time: TimeRange,
 }
 
-struct SignInsNewest;
-
-impl Sort for SignInsNewest {
-    fn order_by(&self) -> &'static str {
-        "s.sign_time desc, s.id desc"
-    }
-}
-
-fn sign_ins_filtered<'a>(select: &str, actor: &Actor, q: &EventQuery) -> Filters<'a> {
-    let mut f = Filters::new(select, "s.enterprise_id", actor.enterprise_id);
-    actor
-        .reach
-        .push_condition(f.scope(), "s.org_id", "null::uuid");
-    f.any_of("s.geofence_id", q.geofence_ids.clone())
-        .any_of("s.plate_number", q.plates.clone())
-        .within("s.sign_time", q.time);
-    f
-}
-
-pub async fn sign_ins(
-    conn: &mut PgConnection,
-    actor: &Actor,
-    q: &EventQuery,
-    paging: Paging,
-) -> Result<(Vec<SignInRow>, i64), ServiceError> {
-    let mut qb = sign_ins_filtered(
-        "select s.id, s.geofence_id, s.point_name, s.vehicle_id, s.plate_number, s.sign_time, \
-         s.lat, s.lng from sign_in s",
-        actor,
-        q,
-    )
-    .page(&SignInsNewest, paging);
-    let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let mut qb = sign_ins_filtered("select count(*) from sign_in s", actor, q).finish();
-    let total = qb.build_query_scalar().fetch_one(conn).await?;
-    Ok((rows, total))
-}
-
 // --- Alarms ------------------------------------------------------------------
 
 #[derive(Debug, Clone, FromRow)]
@@ -529,43 +492,88 @@ pub struct AlarmRow {
     pub limit_kmh: Option<i32>,
 }
 
-struct AlarmsNewest;
+/// Sign-ins and alarms: the same filter, reach, order and paging over their
+/// own table (aliased `e`), each served by its (enterprise, time desc, id
+/// desc) indexes.
+#[derive(Debug, Clone, Copy)]
+pub struct EventTable {
+    select: &'static str,
+    from: &'static str,
+    time: &'static str,
+    order: &'static str,
+    /// Whether the table has a `kind` to filter on.
+    kinds: bool,
+}
 
-impl Sort for AlarmsNewest {
+pub const SIGN_INS: EventTable = EventTable {
+    select: "select e.id, e.geofence_id, e.point_name, e.vehicle_id, e.plate_number, \
+             e.sign_time, e.lat, e.lng",
+    from: " from sign_in e",
+    time: "e.sign_time",
+    order: "e.sign_time desc, e.id desc",
+    kinds: false,
+};
+
+pub const ALARMS: EventTable = EventTable {
+    select: "select e.id, e.geofence_id, e.geofence_name, e.vehicle_id, e.plate_number, \
+             e.kind, e.alarm_time, e.lat, e.lng, e.speed_dkmh, e.limit_kmh",
+    from: " from geofence_alarm e",
+    time: "e.alarm_time",
+    order: "e.alarm_time desc, e.id desc",
+    kinds: true,
+};
+
+impl Sort for EventTable {
     fn order_by(&self) -> &'static str {
-        "a.alarm_time desc, a.id desc"
+        self.order
     }
 }
 
-fn alarms_filtered<'a>(select: &str, actor: &Actor, q: &EventQuery) -> Filters<'a> {
-    let mut f = Filters::new(select, "a.enterprise_id", actor.enterprise_id);
-    actor
-        .reach
-        .push_condition(f.scope(), "a.org_id", "null::uuid");
-    f.any_of("a.geofence_id", q.geofence_ids.clone())
-        .any_of("a.plate_number", q.plates.clone())
-        .any_of("a.kind", q.kinds.clone())
-        .within("a.alarm_time", q.time);
-    f
-}
+impl EventTable {
+    fn filtered<'a>(&self, select: &str, actor: &Actor, q: &EventQuery) -> Filters<'a> {
+        let mut f = Filters::new(
+            &format!("{select}{}", self.from),
+            "e.enterprise_id",
+            actor.enterprise_id,
+        );
+        actor
+            .reach
+            .push_condition(f.scope(), "e.org_id", "null::uuid");
+        f.any_of("e.geofence_id", q.geofence_ids.clone())
+            .any_of("e.plate_number", q.plates.clone());
+        if self.kinds {
+            f.any_of("e.kind", q.kinds.clone());
+        }
+        f.within(self.time, q.time);
+        f
+    }
 
-pub async fn alarms(
-    conn: &mut PgConnection,
-    actor: &Actor,
-    q: &EventQuery,
-    paging: Paging,
-) -> Result<(Vec<AlarmRow>, i64), ServiceError> {
-    let mut qb = alarms_filtered(
-        "select a.id, a.geofence_id, a.geofence_name, a.vehicle_id, a.plate_number, a.kind, \
-         a.alarm_time, a.lat, a.lng, a.speed_dkmh, a.limit_kmh from geofence_alarm a",
-        actor,
-        q,
-    )
-    .page(&AlarmsNewest, paging);
-    let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let mut qb = alarms_filtered("select count(*) from geofence_alarm a", actor, q).finish();
-    let total = qb.build_query_scalar().fetch_one(conn).await?;
-    Ok((rows, total))
+    /// Rows matching `q` under the reach, with the unpaged total.
+    pub async fn list<R>(
+        &self,
+        conn: &mut PgConnection,
+        actor: &Actor,
+        q: &EventQuery,
+        paging: Paging,
+    ) -> Result<(Vec<R>, i64), ServiceError>
+    where
+        R: for<'r> FromRow<'r, PgRow> + Send + Unpin,
+    {
+        let mut qb = self.filtered(self.select, actor, q).page(self, paging);
+        let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
+        let total = self.count(conn, actor, q).await?;
+        Ok((rows, total))
+    }
+
+    pub async fn count(
+        &self,
+        conn: &mut PgConnection,
+        actor: &Actor,
+        q: &EventQuery,
+    ) -> Result<i64, ServiceError> {
+        let mut qb = self.filtered("select count(*)", actor, q).finish();
+        Ok(qb.build_query_scalar().fetch_one(conn).await?)
+    }
 }
 
 // --- Dashboard ---------------------------------------------------------------
@@ -668,6 +676,5 @@ pub async fn count_alarms(
         time: range,
         ..EventQuery::default()
     };
-    let mut qb = alarms_filtered("select count(*) from geofence_alarm a", actor, &q).finish();
-    Ok(qb.build_query_scalar().fetch_one(conn).await?)
+    ALARMS.count(conn, actor, &q).await
 }
