@@ -221,13 +221,9 @@ impl From<pb::Geofence> for GeofenceBody {
     }
 }
 
-fn enabled_by_default() -> bool {
-    true
-}
-
 /// The writable fields of a geofence (an edit replaces every one); a read
 /// shows the same fields.
-#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct GeofenceInputBody {
     pub name: String,
@@ -251,8 +247,30 @@ pub struct GeofenceInputBody {
     /// At most 1,000; empty watches every vehicle of the enterprise.
     pub vehicle_ids: Vec<String>,
     pub org_id: String,
-    #[serde(default = "enabled_by_default")]
     pub enabled: bool,
+}
+
+/// What an input leaves out: nothing set, enabled.
+impl Default for GeofenceInputBody {
+    fn default() -> Self {
+        GeofenceInputBody {
+            name: String::new(),
+            shape: None,
+            purpose: None,
+            center: None,
+            radius_m: None,
+            points: Vec::new(),
+            corridor_width_m: None,
+            speed_limit_kmh: None,
+            active_windows: Vec::new(),
+            dwell_seconds: 0,
+            alarm_on_enter: false,
+            alarm_on_exit: false,
+            vehicle_ids: Vec::new(),
+            org_id: String::new(),
+            enabled: true,
+        }
+    }
 }
 
 /// What the service answers, in the fields an edit sends back.

@@ -2215,38 +2215,17 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description A geofence. */
-            data: {
-                activeWindows: components["schemas"]["ActiveWindowBody"][];
-                alarmOnEnter: boolean;
-                alarmOnExit: boolean;
-                center?: null | components["schemas"]["GeoPointBody"];
-                /** Format: int32 */
-                corridorWidthM?: number | null;
+            /** @description A geofence as read: its writable fields and what the service adds. */
+            data: components["schemas"]["GeofenceInputBody"] & {
                 createdAt: string;
-                /** Format: int32 */
-                dwellSeconds: number;
-                enabled: boolean;
                 id: string;
                 /**
                  * Format: int32
                  * @description Vehicles inside now.
                  */
                 insideCount: number;
-                name: string;
-                orgId: string;
                 orgName: string;
-                /** @description Polygon ring (not closed) or corridor polyline. */
-                points: components["schemas"]["GeoPointBody"][];
-                purpose: components["schemas"]["GeofencePurpose"];
-                /** Format: int32 */
-                radiusM?: number | null;
-                shape?: null | components["schemas"]["GeofenceShape"];
-                /** Format: int32 */
-                speedLimitKmh?: number | null;
                 updatedAt: string;
-                /** @description Empty: every vehicle of the enterprise. */
-                vehicleIds: string[];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2704,38 +2683,17 @@ export interface components {
             code: number;
             /** @description A page of a list. */
             data: {
-                list: {
-                    activeWindows: components["schemas"]["ActiveWindowBody"][];
-                    alarmOnEnter: boolean;
-                    alarmOnExit: boolean;
-                    center?: null | components["schemas"]["GeoPointBody"];
-                    /** Format: int32 */
-                    corridorWidthM?: number | null;
+                list: (components["schemas"]["GeofenceInputBody"] & {
                     createdAt: string;
-                    /** Format: int32 */
-                    dwellSeconds: number;
-                    enabled: boolean;
                     id: string;
                     /**
                      * Format: int32
                      * @description Vehicles inside now.
                      */
                     insideCount: number;
-                    name: string;
-                    orgId: string;
                     orgName: string;
-                    /** @description Polygon ring (not closed) or corridor polyline. */
-                    points: components["schemas"]["GeoPointBody"][];
-                    purpose: components["schemas"]["GeofencePurpose"];
-                    /** Format: int32 */
-                    radiusM?: number | null;
-                    shape?: null | components["schemas"]["GeofenceShape"];
-                    /** Format: int32 */
-                    speedLimitKmh?: number | null;
                     updatedAt: string;
-                    /** @description Empty: every vehicle of the enterprise. */
-                    vehicleIds: string[];
-                }[];
+                })[];
                 /** Format: int64 */
                 total: number;
             };
@@ -4014,38 +3972,17 @@ export interface components {
          * @enum {string}
          */
         GeofenceAlarmKind: "enter" | "exit" | "speeding";
-        /** @description A geofence. */
-        GeofenceBody: {
-            activeWindows: components["schemas"]["ActiveWindowBody"][];
-            alarmOnEnter: boolean;
-            alarmOnExit: boolean;
-            center?: null | components["schemas"]["GeoPointBody"];
-            /** Format: int32 */
-            corridorWidthM?: number | null;
+        /** @description A geofence as read: its writable fields and what the service adds. */
+        GeofenceBody: components["schemas"]["GeofenceInputBody"] & {
             createdAt: string;
-            /** Format: int32 */
-            dwellSeconds: number;
-            enabled: boolean;
             id: string;
             /**
              * Format: int32
              * @description Vehicles inside now.
              */
             insideCount: number;
-            name: string;
-            orgId: string;
             orgName: string;
-            /** @description Polygon ring (not closed) or corridor polyline. */
-            points: components["schemas"]["GeoPointBody"][];
-            purpose: components["schemas"]["GeofencePurpose"];
-            /** Format: int32 */
-            radiusM?: number | null;
-            shape?: null | components["schemas"]["GeofenceShape"];
-            /** Format: int32 */
-            speedLimitKmh?: number | null;
             updatedAt: string;
-            /** @description Empty: every vehicle of the enterprise. */
-            vehicleIds: string[];
         };
         /** @description A vehicle entering or leaving a fence. */
         GeofenceCrossingBody: {
@@ -4100,7 +4037,10 @@ export interface components {
             maxDwellS: number;
             name: string;
         };
-        /** @description The writable fields of a geofence (an edit replaces every one). */
+        /**
+         * @description The writable fields of a geofence (an edit replaces every one); a read
+         *     shows the same fields.
+         */
         GeofenceInputBody: {
             /** @default [] */
             activeWindows: components["schemas"]["ActiveWindowBody"][];
@@ -4120,14 +4060,15 @@ export interface components {
              * @default 0
              */
             dwellSeconds: number;
-            /** @description Default true. */
-            enabled?: boolean | null;
+            /** @default true */
+            enabled: boolean;
             /** @default  */
             name: string;
             /** @default  */
             orgId: string;
             /**
-             * @description Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
+             * @description Polygons: 3 to 1,000 points whose edges do not cross (the ring not
+             *     closed); corridors: the polyline, 2 to 1,000 points.
              * @default []
              */
             points: components["schemas"]["GeoPointBody"][];
@@ -4141,7 +4082,7 @@ export interface components {
             /** Format: int32 */
             speedLimitKmh?: number | null;
             /**
-             * @description At most 1,000; empty watches every vehicle.
+             * @description At most 1,000; empty watches every vehicle of the enterprise.
              * @default []
              */
             vehicleIds: string[];

@@ -140,23 +140,10 @@ export function useDeleteFence() {
   });
 }
 
+/** What a fence read adds to its input (the edge answers them; an edit does not send them). */
+const READ_ONLY: ReadonlySet<string> = new Set<keyof Geofence>(['id', 'orgName', 'insideCount', 'createdAt', 'updatedAt']);
+
 /** The writable part of a fence (enable/disable sends the whole fence back with `enabled` flipped). */
 export function inputOf(f: Geofence): GeofenceInput {
-  return {
-    name: f.name,
-    shape: f.shape,
-    purpose: f.purpose,
-    center: f.center ?? null,
-    radiusM: f.radiusM ?? null,
-    points: f.points,
-    corridorWidthM: f.corridorWidthM ?? null,
-    speedLimitKmh: f.speedLimitKmh ?? null,
-    activeWindows: f.activeWindows,
-    dwellSeconds: f.dwellSeconds,
-    alarmOnEnter: f.alarmOnEnter,
-    alarmOnExit: f.alarmOnExit,
-    vehicleIds: f.vehicleIds,
-    orgId: f.orgId,
-    enabled: f.enabled,
-  };
+  return Object.fromEntries(Object.entries(f).filter(([key]) => !READ_ONLY.has(key))) as GeofenceInput;
 }
