@@ -125,6 +125,8 @@ pub enum GeofenceAlarmKind {
     Enter,
     Exit,
     Speeding,
+    /// Inside longer than the fence's max stay.
+    Overstay,
 }
 
 impl GeofenceAlarmKind {
@@ -133,6 +135,7 @@ impl GeofenceAlarmKind {
             GeofenceAlarmKind::Enter => pb::GeofenceAlarmKind::Enter,
             GeofenceAlarmKind::Exit => pb::GeofenceAlarmKind::Exit,
             GeofenceAlarmKind::Speeding => pb::GeofenceAlarmKind::Speeding,
+            GeofenceAlarmKind::Overstay => pb::GeofenceAlarmKind::Overstay,
         }
     }
 
@@ -141,6 +144,7 @@ impl GeofenceAlarmKind {
             pb::GeofenceAlarmKind::Enter => Some(GeofenceAlarmKind::Enter),
             pb::GeofenceAlarmKind::Exit => Some(GeofenceAlarmKind::Exit),
             pb::GeofenceAlarmKind::Speeding => Some(GeofenceAlarmKind::Speeding),
+            pb::GeofenceAlarmKind::Overstay => Some(GeofenceAlarmKind::Overstay),
             pb::GeofenceAlarmKind::Unspecified => None,
         }
     }
@@ -242,6 +246,8 @@ pub struct GeofenceInputBody {
     pub active_windows: Vec<ActiveWindowBody>,
     /// 0 to 3,600 s.
     pub dwell_seconds: i32,
+    /// Longest stay inside, 1 to 10,080 minutes, before an overstay alarm; 0: no limit.
+    pub max_stay_minutes: i32,
     pub alarm_on_enter: bool,
     pub alarm_on_exit: bool,
     /// At most 1,000; empty watches every vehicle of the enterprise.
@@ -264,6 +270,7 @@ impl Default for GeofenceInputBody {
             speed_limit_kmh: None,
             active_windows: Vec::new(),
             dwell_seconds: 0,
+            max_stay_minutes: 0,
             alarm_on_enter: false,
             alarm_on_exit: false,
             vehicle_ids: Vec::new(),
@@ -297,6 +304,7 @@ impl From<pb::Geofence> for GeofenceInputBody {
                 })
                 .collect(),
             dwell_seconds: g.dwell_seconds,
+            max_stay_minutes: g.max_dwell_minutes,
             alarm_on_enter: g.alert_on_enter,
             alarm_on_exit: g.alert_on_exit,
             vehicle_ids: if g.all_vehicles {
@@ -337,7 +345,7 @@ impl GeofenceInputBody {
             address: String::new(),
             alert_on_enter: self.alarm_on_enter,
             alert_on_exit: self.alarm_on_exit,
-            max_dwell_minutes: 0,
+            max_dwell_minutes: self.max_stay_minutes,
             active_start_minute: 0,
             active_end_minute: 0,
             all_vehicles: self.vehicle_ids.is_empty(),
@@ -861,10 +869,13 @@ pub struct GeofenceAlarmBody {
     pub vehicle_id: String,
     pub plate_number: String,
     pub kind: Option<GeofenceAlarmKind>,
+    /// Overstays: when the stay reached the fence's max stay.
     pub time: String,
     /// Speeding only.
     pub speed_kmh: Option<f64>,
     pub limit_kmh: Option<i32>,
+    /// Overstays only: the fence's max stay, minutes.
+    pub max_stay_minutes: Option<i32>,
 }
 
 /// Filters of the alarm list.
@@ -919,6 +930,7 @@ async fn list_alarms(
             .map(|a| {
                 let kind = GeofenceAlarmKind::from_pb(a.kind);
                 let speeding = kind == Some(GeofenceAlarmKind::Speeding);
+                let overstay = kind == Some(GeofenceAlarmKind::Overstay);
                 GeofenceAlarmBody {
                     id: a.id,
                     geofence_id: a.geofence_id,
@@ -929,6 +941,7 @@ async fn list_alarms(
                     time: rfc3339(a.alarm_time.as_ref()),
                     speed_kmh: speeding.then_some(a.speed_kmh),
                     limit_kmh: speeding.then_some(a.limit_kmh),
+                    max_stay_minutes: overstay.then_some(a.max_stay_minutes),
                 }
             })
             .collect(),

@@ -655,6 +655,8 @@ async fn route_fences(s: &Stack, t: &Tenant) {
         geo(30.998, 121.07),
     ];
     p.speed_limit_kmh = Some(40);
+    // About 500 s inside on the route: one overstay.
+    p.max_dwell_minutes = 5;
     s.create(t, p).await.unwrap();
     let mut r = circle(t.org, "路线", 0.0, 0.0, 0, 0);
     r.shape = pb::GeofenceShape::Corridor as i32;
@@ -755,6 +757,12 @@ async fn shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_on
     );
     assert!(expected.iter().any(|r| r.starts_with("sign-in")));
     assert!(expected.iter().any(|r| r.starts_with("alarm")));
+    assert!(
+        expected
+            .iter()
+            .any(|r| r.starts_with("alarm (\"多边形\", 4,")),
+        "the polygon's overstay: {expected:#?}"
+    );
 
     // The same fixes in a random order, in several publishes.
     let mixed = shuffled(&fixes, 7);
@@ -978,6 +986,78 @@ async fn another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_t
     assert_eq!(s.list(&a).await[0].name, "一号仓");
 }
 
+async fn a_stay_past_the_max_raises_one_overstay_and_a_backfilled_earlier_exit_removes_it(
+    s: &Stack,
+) {
+    let a = s.tenant(1).await;
+    let v = a.vehicles[0];
+    let mut fence = circle(a.org, "限时装卸区", IN.0, IN.1, 200, 0);
+    fence.max_dwell_minutes = 5;
+    let fence = s.create(&a, fence).await.unwrap();
+    assert_eq!(fence.max_dwell_minutes, 5);
+    let t0 = base();
+    let at = |secs: i64| {
+        Some(fleetdesk_kit::convert::timestamp(
+            t0 + chrono::Duration::seconds(secs),
+        ))
+    };
+    let overstays = || async {
+        s.client
+            .clone()
+            .list_geofence_alarms(s.req(
+                &a,
+                pb::ListGeofenceAlarmsRequest {
+                    kinds: vec![pb::GeofenceAlarmKind::Overstay as i32],
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .alarms
+    };
+    // In at 60, no fix between 180 and 420 (a blind zone), out at 600.
+    let mut fixes = vec![fix(t0, 0, OUT.0, OUT.1, 30)];
+    for t in [60, 120, 180, 420, 480, 540] {
+        fixes.push(fix(t0, t, IN.0, IN.1, 0));
+    }
+    fixes.push(fix(t0, 600, OUT.0, OUT.1, 30));
+    s.publish(&a, v, &fixes, false).await;
+    s.wait_for_fixes(v, fixes.len() as i64).await;
+    let found = overstays().await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (
+            found[0].alarm_time,
+            found[0].max_stay_minutes,
+            &found[0].geofence_id
+        ),
+        (at(60 + 300), 5, &fence.id),
+        "timed when the stay reached five minutes"
+    );
+    // The blind zone uploaded: the vehicle was out at 240 and 300, so no
+    // stay lasted five minutes and the alarm goes.
+    let blind = [
+        fix(t0, 240, OUT.0, OUT.1, 30),
+        fix(t0, 300, OUT.0, OUT.1, 30),
+    ];
+    s.publish(&a, v, &blind, true).await;
+    s.wait_for_fixes(v, (fixes.len() + blind.len()) as i64)
+        .await;
+    assert!(overstays().await.is_empty());
+    let directions: Vec<i32> = s
+        .crossings(&a, None)
+        .await
+        .iter()
+        .map(|c| c.direction)
+        .collect();
+    let (enter, exit) = (
+        pb::CrossingDirection::Enter as i32,
+        pb::CrossingDirection::Exit as i32,
+    );
+    assert_eq!(directions, [enter, exit, enter, exit]);
+}
+
 #[tokio::test]
 async fn geofences_on_one_stack() {
     let s = stack().await;
@@ -989,5 +1069,6 @@ async fn geofences_on_one_stack() {
         any_batching_and_order_evaluated_directly_gives_the_same_rows,
         a_thousand_fences_in_an_enterprise_still_find_the_right_ones,
         another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_them,
+        a_stay_past_the_max_raises_one_overstay_and_a_backfilled_earlier_exit_removes_it,
     );
 }

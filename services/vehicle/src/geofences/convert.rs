@@ -117,6 +117,8 @@ pub fn fence(row: GeofenceRow) -> Option<Fence> {
         speed_limit_kmh: row.speed_limit_kmh,
         windows: row.active_windows.0,
         dwell_seconds: i64::from(row.dwell_seconds),
+        max_stay_seconds: (row.max_dwell_minutes > 0)
+            .then(|| i64::from(row.max_dwell_minutes) * 60),
         alert_on_enter: row.alert_on_enter,
         alert_on_exit: row.alert_on_exit,
         all_vehicles: row.all_vehicles,
@@ -347,5 +349,6 @@ pub fn alarm(row: AlarmRow) -> pb::GeofenceAlarm {
         point: Some(geo(Point::new(row.lat, row.lng))),
         speed_kmh: f64::from(row.speed_dkmh) / 10.0,
         limit_kmh: row.limit_kmh.unwrap_or(0),
+        max_stay_minutes: row.max_stay_minutes.unwrap_or(0),
     }
 }

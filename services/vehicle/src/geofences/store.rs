@@ -490,6 +490,7 @@ pub struct AlarmRow {
     pub lng: f64,
     pub speed_dkmh: i32,
     pub limit_kmh: Option<i32>,
+    pub max_stay_minutes: Option<i32>,
 }
 
 /// Sign-ins and alarms: the same filter, reach, order and paging over their
@@ -516,7 +517,7 @@ pub const SIGN_INS: EventTable = EventTable {
 
 pub const ALARMS: EventTable = EventTable {
     select: "select e.id, e.geofence_id, e.geofence_name, e.vehicle_id, e.plate_number, \
-             e.kind, e.alarm_time, e.lat, e.lng, e.speed_dkmh, e.limit_kmh",
+             e.kind, e.alarm_time, e.lat, e.lng, e.speed_dkmh, e.limit_kmh, e.max_stay_minutes",
     from: " from geofence_alarm e",
     time: "e.alarm_time",
     order: "e.alarm_time desc, e.id desc",

@@ -2659,12 +2659,18 @@ export interface components {
                     kind?: null | components["schemas"]["GeofenceAlarmKind"];
                     /** Format: int32 */
                     limitKmh?: number | null;
+                    /**
+                     * Format: int32
+                     * @description Overstays only: the fence's max stay, minutes.
+                     */
+                    maxStayMinutes?: number | null;
                     plateNumber: string;
                     /**
                      * Format: double
                      * @description Speeding only.
                      */
                     speedKmh?: number | null;
+                    /** @description Overstays: when the stay reached the fence's max stay. */
                     time: string;
                     vehicleId: string;
                 }[];
@@ -3958,12 +3964,18 @@ export interface components {
             kind?: null | components["schemas"]["GeofenceAlarmKind"];
             /** Format: int32 */
             limitKmh?: number | null;
+            /**
+             * Format: int32
+             * @description Overstays only: the fence's max stay, minutes.
+             */
+            maxStayMinutes?: number | null;
             plateNumber: string;
             /**
              * Format: double
              * @description Speeding only.
              */
             speedKmh?: number | null;
+            /** @description Overstays: when the stay reached the fence's max stay. */
             time: string;
             vehicleId: string;
         };
@@ -3971,7 +3983,7 @@ export interface components {
          * @description What raised a geofence alarm.
          * @enum {string}
          */
-        GeofenceAlarmKind: "enter" | "exit" | "speeding";
+        GeofenceAlarmKind: "enter" | "exit" | "speeding" | "overstay";
         /** @description A geofence as read: its writable fields and what the service adds. */
         GeofenceBody: components["schemas"]["GeofenceInputBody"] & {
             createdAt: string;
@@ -4062,6 +4074,12 @@ export interface components {
             dwellSeconds: number;
             /** @default true */
             enabled: boolean;
+            /**
+             * Format: int32
+             * @description Longest stay inside, 1 to 10,080 minutes, before an overstay alarm; 0: no limit.
+             * @default 0
+             */
+            maxStayMinutes: number;
             /** @default  */
             name: string;
             /** @default  */
@@ -7757,7 +7775,7 @@ export interface operations {
                 size?: number;
                 geofenceIds?: string[];
                 plateNumbers?: string[];
-                kinds?: ("enter" | "exit" | "speeding")[];
+                kinds?: ("enter" | "exit" | "speeding" | "overstay")[];
                 from?: string;
                 to?: string;
             };

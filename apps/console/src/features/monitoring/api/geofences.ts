@@ -25,7 +25,7 @@ export type AlarmQuery = NonNullable<paths['/api/v1/geofence-alarms']['get']['pa
 export const SHAPES: readonly GeofenceShape[] = ['circle', 'polygon', 'corridor'];
 export const PURPOSES: readonly GeofencePurpose[] = ['area', 'signIn'];
 export const DIRECTIONS: readonly CrossingDirection[] = ['enter', 'exit'];
-export const ALARM_KINDS: readonly GeofenceAlarmKind[] = ['enter', 'exit', 'speeding'];
+export const ALARM_KINDS: readonly GeofenceAlarmKind[] = ['enter', 'exit', 'speeding', 'overstay'];
 
 export const FENCES_KEY = ['geofences'] as const;
 export const FENCE_LIST_KEY = [...FENCES_KEY, 'list'] as const;
