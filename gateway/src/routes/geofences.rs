@@ -734,13 +734,18 @@ pub struct GeofenceDashboardBody {
     pub dwell: Vec<GeofenceDwellBody>,
 }
 
-/// The dashboard's range (default today).
+/// The dashboard's range (default today) and organisations.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct DashboardParams {
     pub from: Option<String>,
     pub to: Option<String>,
+    /// Only these organisations' fences (with their sub-organisations'):
+    /// their counts, crossings, dwell and the vehicles inside them.
+    #[param(style = Form, explode)]
+    pub org_ids: Option<Vec<String>>,
 }
 
 #[utoipa::path(
@@ -755,7 +760,7 @@ async fn geofence_dashboard(
     query: ListQuery,
 ) -> ApiResult<GeofenceDashboardBody> {
     let request = pb::GetGeofenceDashboardRequest {
-        org_ids: Vec::new(),
+        org_ids: query.batch("orgIds")?,
         time_range: from_to(&query)?,
     };
     let d = state

@@ -1058,6 +1058,92 @@ async fn a_stay_past_the_max_raises_one_overstay_and_a_backfilled_earlier_exit_r
     assert_eq!(directions, [enter, exit, enter, exit]);
 }
 
+async fn the_dashboard_counts_only_the_fences_of_the_chosen_organisations(s: &Stack) {
+    let a = s.tenant(2).await;
+    // A depot organisation under the tenant's head office.
+    let depot = Uuid::new_v4();
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    sqlx::query(
+        "insert into org_unit (id, enterprise_id, parent_id, name, path, version) \
+         values ($1, $2, $3, '一号仓储部', $4, 1)",
+    )
+    .bind(depot)
+    .bind(a.enterprise)
+    .bind(a.org)
+    .bind(format!("/{}/{depot}/", a.org))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let far = (31.1, 121.1);
+    let head_fence = s
+        .create(&a, circle(a.org, "总部围栏", IN.0, IN.1, 200, 0))
+        .await
+        .unwrap();
+    let depot_fence = s
+        .create(&a, circle(depot, "仓储部围栏", far.0, far.1, 200, 0))
+        .await
+        .unwrap();
+    let t0 = base();
+    for (v, (lat, lng)) in [(a.vehicles[0], IN), (a.vehicles[1], far)] {
+        let fixes = [
+            fix(t0, 0, lat + 0.01, lng, 30),
+            fix(t0, 10, lat, lng, 0),
+            fix(t0, 20, lat, lng, 0),
+        ];
+        s.publish(&a, v, &fixes, false).await;
+        s.wait_for_fixes(v, 3).await;
+    }
+    let a = &a;
+    let dashboard = |orgs: Vec<Uuid>| async move {
+        s.client
+            .clone()
+            .get_geofence_dashboard(s.req(
+                a,
+                pb::GetGeofenceDashboardRequest {
+                    org_ids: orgs.iter().map(Uuid::to_string).collect(),
+                    time_range: Some(common::TimeRange {
+                        start: Some(fleetdesk_kit::convert::timestamp(
+                            t0 - chrono::Duration::hours(1),
+                        )),
+                        end: Some(fleetdesk_kit::convert::timestamp(
+                            t0 + chrono::Duration::hours(1),
+                        )),
+                    }),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .dashboard
+            .unwrap()
+    };
+    let depot_only = dashboard(vec![depot]).await;
+    assert_eq!(
+        (
+            depot_only.geofence_count,
+            depot_only.enter_count,
+            depot_only.vehicles_inside
+        ),
+        (1, 1, 1)
+    );
+    let fences: Vec<&str> = depot_only
+        .dwell
+        .iter()
+        .map(|d| d.geofence_id.as_str())
+        .collect();
+    assert_eq!(fences, [depot_fence.id.as_str()]);
+    // The head office takes in its depot.
+    for orgs in [vec![a.org], Vec::new()] {
+        let all = dashboard(orgs).await;
+        assert_eq!(
+            (all.geofence_count, all.enter_count, all.vehicles_inside),
+            (2, 2, 2)
+        );
+        assert!(all.dwell.iter().any(|d| d.geofence_id == head_fence.id));
+    }
+}
+
 #[tokio::test]
 async fn geofences_on_one_stack() {
     let s = stack().await;
@@ -1070,5 +1156,6 @@ async fn geofences_on_one_stack() {
         a_thousand_fences_in_an_enterprise_still_find_the_right_ones,
         another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_them,
         a_stay_past_the_max_raises_one_overstay_and_a_backfilled_earlier_exit_removes_it,
+        the_dashboard_counts_only_the_fences_of_the_chosen_organisations,
     );
 }

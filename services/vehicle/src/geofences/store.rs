@@ -393,6 +393,24 @@ pub struct CrossingQuery {
     pub directions: Vec<i16>,
     pub time: TimeRange,
     pub alarmed_only: bool,
+    /// Only at fences of these organisations (the dashboard's filter).
+    pub fence_org_ids: Vec<Uuid>,
+}
+
+/// `column` (a fence id) names a fence of one of `orgs` (when any): the
+/// fences come from the org index, the rows from the (enterprise, fence,
+/// time) index.
+fn at_fences_of(f: &mut Filters<'_>, column: &str, enterprise: Uuid, orgs: &[Uuid]) {
+    if orgs.is_empty() {
+        return;
+    }
+    f.and()
+        .push(column)
+        .push(" in (select g.id from geofence g where g.enterprise_id = ")
+        .push_bind(enterprise)
+        .push(" and g.org_id = any(")
+        .push_bind(orgs.to_vec())
+        .push("))");
 }
 
 struct CrossingsNewest;
@@ -414,6 +432,12 @@ fn crossings_filtered<'a>(select: &str, actor: &Actor, q: &CrossingQuery) -> Fil
         .any_of("c.org_id", q.org_ids.clone())
         .any_of("c.direction", q.directions.clone())
         .within("c.cross_time", q.time);
+    at_fences_of(
+        &mut f,
+        "c.geofence_id",
+        actor.enterprise_id,
+        &q.fence_org_ids,
+    );
     if q.alarmed_only {
         f.and().push("c.alarmed");
     }
@@ -473,6 +497,8 @@ pub struct EventQuery {
     pub plates: Vec<String>,
     pub kinds: Vec<i16>,
     pub time: TimeRange,
+    /// Only at fences of these organisations (the dashboard's filter).
+    pub fence_org_ids: Vec<Uuid>,
 }
 
 // --- Alarms ------------------------------------------------------------------
@@ -546,6 +572,12 @@ impl EventTable {
             f.any_of("e.kind", q.kinds.clone());
         }
         f.within(self.time, q.time);
+        at_fences_of(
+            &mut f,
+            "e.geofence_id",
+            actor.enterprise_id,
+            &q.fence_org_ids,
+        );
         f
     }
 
@@ -586,21 +618,37 @@ pub struct Totals {
     pub vehicles_inside: i64,
 }
 
-/// Fence counts under the reach and distinct vehicles inside any of them.
-pub async fn totals(conn: &mut PgConnection, actor: &Actor) -> Result<Totals, ServiceError> {
+/// Fence counts under the reach (of `orgs` when any) and the distinct
+/// vehicles under the reach inside any of those fences.
+pub async fn totals(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    orgs: &[Uuid],
+) -> Result<Totals, ServiceError> {
     let mut f = Filters::new(
         "select count(*) as fence_count, count(*) filter (where g.enabled) as enabled_count, \
-         (select count(distinct s.vehicle_id) from geofence_state s \
-            where s.enterprise_id = $1 and s.inside) as vehicles_inside \
-         from geofence g",
+         0::int8 as vehicles_inside from geofence g",
         "g.enterprise_id",
         actor.enterprise_id,
     );
     actor
         .reach
         .push_condition(f.scope(), "g.org_id", "g.created_by");
-    let mut qb = f.finish();
-    Ok(qb.build_query_as().fetch_one(conn).await?)
+    f.any_of("g.org_id", orgs.to_vec());
+    let mut totals: Totals = f.finish().build_query_as().fetch_one(&mut *conn).await?;
+    let mut f = Filters::new(
+        "select count(distinct s.vehicle_id) from geofence_state s \
+         join vehicle v on v.id = s.vehicle_id and v.enterprise_id = s.enterprise_id",
+        "s.enterprise_id",
+        actor.enterprise_id,
+    );
+    actor
+        .reach
+        .push_condition(f.scope(), "v.org_id", "null::uuid");
+    f.and().push("s.inside");
+    at_fences_of(&mut f, "s.geofence_id", actor.enterprise_id, orgs);
+    totals.vehicles_inside = f.finish().build_query_scalar().fetch_one(conn).await?;
+    Ok(totals)
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -610,14 +658,17 @@ pub struct DayRow {
     pub exits: i64,
 }
 
-/// Entries and exits per Shanghai day (a range scan of the newest index).
+/// Entries and exits per Shanghai day (a range scan of the newest index, or
+/// of the fence index for the fences of `fence_orgs` when any).
 pub async fn days(
     conn: &mut PgConnection,
     actor: &Actor,
     range: TimeRange,
+    fence_orgs: &[Uuid],
 ) -> Result<Vec<DayRow>, ServiceError> {
     let q = CrossingQuery {
         time: range,
+        fence_org_ids: fence_orgs.to_vec(),
         ..CrossingQuery::default()
     };
     let mut qb = crossings_filtered(
@@ -643,14 +694,17 @@ pub struct DwellRow {
     pub max_dwell: Option<i64>,
 }
 
-/// Entries and dwell per fence in the range, busiest first (at most 50).
+/// Entries and dwell per fence in the range (at the fences of `fence_orgs`
+/// when any), busiest first (at most 50).
 pub async fn dwell(
     conn: &mut PgConnection,
     actor: &Actor,
     range: TimeRange,
+    fence_orgs: &[Uuid],
 ) -> Result<Vec<DwellRow>, ServiceError> {
     let q = CrossingQuery {
         time: range,
+        fence_org_ids: fence_orgs.to_vec(),
         ..CrossingQuery::default()
     };
     let mut qb = crossings_filtered(
@@ -667,14 +721,16 @@ pub async fn dwell(
     Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
-/// Alarms in the range under the reach.
+/// Alarms in the range under the reach (at the fences of `fence_orgs` when any).
 pub async fn count_alarms(
     conn: &mut PgConnection,
     actor: &Actor,
     range: TimeRange,
+    fence_orgs: &[Uuid],
 ) -> Result<i64, ServiceError> {
     let q = EventQuery {
         time: range,
+        fence_org_ids: fence_orgs.to_vec(),
         ..EventQuery::default()
     };
     ALARMS.count(conn, actor, &q).await

@@ -8205,6 +8205,11 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                /**
+                 * @description Only these organisations' fences (with their sub-organisations'):
+                 *     their counts, crossings, dwell and the vehicles inside them.
+                 */
+                orgIds?: string[];
             };
             header?: never;
             path?: never;

@@ -111,8 +111,12 @@ export function useFenceOptions(purpose?: GeofencePurpose) {
   });
 }
 
-export function useDashboard(from: string, to: string) {
-  return useQuery({ queryKey: [...FENCES_KEY, 'dashboard', from, to], queryFn: () => api.get('/api/v1/geofences/dashboard', { query: { from, to } }) });
+/** The dashboard of the range; `orgIds`: only those organisations' fences (with their sub-organisations'). */
+export function useDashboard(from: string, to: string, orgIds: string[] = []) {
+  return useQuery({
+    queryKey: [...FENCES_KEY, 'dashboard', from, to, orgIds],
+    queryFn: () => api.get('/api/v1/geofences/dashboard', { query: { from, to, orgIds: orgIds.length ? orgIds : undefined } }),
+  });
 }
 
 /** Create with an Idempotency-Key (one per opened form): a double submit creates one fence. */
