@@ -587,6 +587,90 @@ async fn share_link_shows_its_vehicle_until_revoked_or_expired(s: &Stack) {
     );
 }
 
+async fn the_alarm_export_writes_the_lists_rows_under_the_callers_reach(s: &Stack) {
+    use fleetdesk_kit::export::{Cell, ExportKind as _, JobScope};
+    use fleetdesk_vehicle::temperature::export::TemperatureAlarmsExport;
+
+    let (a, b) = s.tenants().await;
+    let v = a.vehicles[0];
+    s.set_band(&a, v).await.unwrap();
+    let readings = profile();
+    s.publish(&a, v, &readings).await;
+    s.wait_for("temperature_eval_reading", v, readings.len() as i64)
+        .await;
+    assert_eq!(s.alarms(&a).await.len(), 1);
+    let export = |t: &Tenant, plates: &[&str]| {
+        let request = s.req(
+            t,
+            pb::ExportTemperatureAlarmsRequest {
+                filter: Some(pb::ListTemperatureAlarmsRequest {
+                    plate_numbers: plates.iter().map(|p| (*p).to_owned()).collect(),
+                    ..Default::default()
+                }),
+            },
+        );
+        let mut client = s.client.clone();
+        async move {
+            let job = client
+                .export_temperature_alarms(request)
+                .await
+                .unwrap()
+                .into_inner()
+                .job
+                .unwrap();
+            Uuid::parse_str(&job.id).unwrap()
+        }
+    };
+    // The job as the worker reads it, once the worker finished it.
+    let finished = |job: Uuid| async move {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut tx = db::begin_service(&s.owner).await.unwrap();
+            let row: (i16, i64, Uuid, Option<Uuid>, serde_json::Value, Vec<u8>) = sqlx::query_as(
+                "select status, rows_done, enterprise_id, requested_by, reach, filter \
+                 from export_job where id = $1",
+            )
+            .bind(job)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+            drop(tx);
+            if row.0 == 3 {
+                let scope = JobScope {
+                    id: job,
+                    enterprise_id: row.2,
+                    requested_by: row.3,
+                    reach: row.4,
+                    filter: row.5,
+                };
+                return (row.1, scope);
+            }
+            assert!(row.0 < 4, "export job ended in status {}", row.0);
+            assert!(tokio::time::Instant::now() < deadline, "export not done");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    let (rows, _) = finished(export(&a, &["粤B00001"]).await).await;
+    assert_eq!(rows, 0, "the filter applies");
+    let (rows, scope) = finished(export(&a, &["粤B00000"]).await).await;
+    assert_eq!(rows, 1);
+    let mut tx = db::begin_tenant(&s.app, a.enterprise).await.unwrap();
+    let page = TemperatureAlarmsExport
+        .page(&mut tx, &scope, None, 100)
+        .await
+        .unwrap();
+    drop(tx);
+    assert_eq!(page.rows.len(), 1);
+    let row = &page.rows[0];
+    assert_eq!(row[0], Cell::from("粤B00000"));
+    assert_eq!(row[1], Cell::from("1"));
+    assert_eq!(row[4], Cell::from("-13.0"));
+    assert_eq!(row[9], Cell::from("已恢复"));
+    // Another tenant's export of every alarm finds none of them.
+    let (rows, _) = finished(export(&b, &[]).await).await;
+    assert_eq!(rows, 0);
+}
+
 #[tokio::test]
 async fn temperature_on_one_stack() {
     let s = stack().await;
@@ -595,5 +679,6 @@ async fn temperature_on_one_stack() {
         reordered_and_duplicated_fixes_give_the_same_alarms,
         tenant_b_sees_none_of_a,
         share_link_shows_its_vehicle_until_revoked_or_expired,
+        the_alarm_export_writes_the_lists_rows_under_the_callers_reach,
     );
 }

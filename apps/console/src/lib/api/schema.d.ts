@@ -1261,6 +1261,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/temperature/alarms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["temperature_export_alarms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/temperature/readings": {
         parameters: {
             query?: never;
@@ -12510,6 +12526,101 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_export_alarms: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                vehicleId?: string;
+                /** @description 0 = all. */
+                probeNo?: number;
+                /** @description Alarms started in [from, to). */
+                from?: string;
+                to?: string;
+                /** @description Only excursions still lasting. */
+                openOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the alarms with the list's filters and data scope (paging ignored, newest first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
