@@ -125,6 +125,8 @@ pub enum GeofenceAlarmKind {
     Enter,
     Exit,
     Speeding,
+    /// Inside longer than the fence's max stay.
+    Overstay,
 }
 
 impl GeofenceAlarmKind {
@@ -133,6 +135,7 @@ impl GeofenceAlarmKind {
             GeofenceAlarmKind::Enter => pb::GeofenceAlarmKind::Enter,
             GeofenceAlarmKind::Exit => pb::GeofenceAlarmKind::Exit,
             GeofenceAlarmKind::Speeding => pb::GeofenceAlarmKind::Speeding,
+            GeofenceAlarmKind::Overstay => pb::GeofenceAlarmKind::Overstay,
         }
     }
 
@@ -141,6 +144,7 @@ impl GeofenceAlarmKind {
             pb::GeofenceAlarmKind::Enter => Some(GeofenceAlarmKind::Enter),
             pb::GeofenceAlarmKind::Exit => Some(GeofenceAlarmKind::Exit),
             pb::GeofenceAlarmKind::Speeding => Some(GeofenceAlarmKind::Speeding),
+            pb::GeofenceAlarmKind::Overstay => Some(GeofenceAlarmKind::Overstay),
             pb::GeofenceAlarmKind::Unspecified => None,
         }
     }
@@ -193,30 +197,14 @@ fn minute_of(value: &str) -> Option<i32> {
     ((0..=24).contains(&h) && (0..60).contains(&m) && h * 60 + m <= 1440).then_some(h * 60 + m)
 }
 
-/// A geofence.
+/// A geofence as read: its writable fields and what the service adds.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GeofenceBody {
     pub id: String,
-    pub name: String,
-    pub shape: Option<GeofenceShape>,
-    pub purpose: GeofencePurpose,
-    /// Circles.
-    pub center: Option<GeoPointBody>,
-    pub radius_m: Option<i32>,
-    /// Polygon ring (not closed) or corridor polyline.
-    pub points: Vec<GeoPointBody>,
-    pub corridor_width_m: Option<i32>,
-    pub speed_limit_kmh: Option<i32>,
-    pub active_windows: Vec<ActiveWindowBody>,
-    pub dwell_seconds: i32,
-    pub alarm_on_enter: bool,
-    pub alarm_on_exit: bool,
-    /// Empty: every vehicle of the enterprise.
-    pub vehicle_ids: Vec<String>,
-    pub org_id: String,
+    #[serde(flatten)]
+    pub fields: GeofenceInputBody,
     pub org_name: String,
-    pub enabled: bool,
     /// Vehicles inside now.
     pub inside_count: i32,
     pub created_at: String,
@@ -224,14 +212,82 @@ pub struct GeofenceBody {
 }
 
 impl From<pb::Geofence> for GeofenceBody {
+    fn from(mut g: pb::Geofence) -> Self {
+        let audit = g.audit.take().unwrap_or_default();
+        GeofenceBody {
+            id: std::mem::take(&mut g.id),
+            org_name: std::mem::take(&mut g.org_name),
+            inside_count: g.vehicles_inside,
+            created_at: rfc3339(audit.create_time.as_ref()),
+            updated_at: rfc3339(audit.update_time.as_ref()),
+            fields: GeofenceInputBody::from(g),
+        }
+    }
+}
+
+/// The writable fields of a geofence (an edit replaces every one); a read
+/// shows the same fields.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GeofenceInputBody {
+    pub name: String,
+    pub shape: Option<GeofenceShape>,
+    pub purpose: Option<GeofencePurpose>,
+    /// Circles: the centre.
+    pub center: Option<GeoPointBody>,
+    /// Circles: 50 m to 50 km (null for other shapes).
+    pub radius_m: Option<i32>,
+    /// Polygons: 3 to 1,000 points whose edges do not cross (the ring not
+    /// closed); corridors: the polyline, 2 to 1,000 points.
+    pub points: Vec<GeoPointBody>,
+    /// Corridors: full width, 10 m to 5 km (null for other shapes).
+    pub corridor_width_m: Option<i32>,
+    pub speed_limit_kmh: Option<i32>,
+    pub active_windows: Vec<ActiveWindowBody>,
+    /// 0 to 3,600 s.
+    pub dwell_seconds: i32,
+    /// Longest stay inside, 1 to 10,080 minutes, before an overstay alarm; 0: no limit.
+    pub max_stay_minutes: i32,
+    pub alarm_on_enter: bool,
+    pub alarm_on_exit: bool,
+    /// At most 1,000; empty watches every vehicle of the enterprise.
+    pub vehicle_ids: Vec<String>,
+    pub org_id: String,
+    pub enabled: bool,
+}
+
+/// What an input leaves out: nothing set, enabled.
+impl Default for GeofenceInputBody {
+    fn default() -> Self {
+        GeofenceInputBody {
+            name: String::new(),
+            shape: None,
+            purpose: None,
+            center: None,
+            radius_m: None,
+            points: Vec::new(),
+            corridor_width_m: None,
+            speed_limit_kmh: None,
+            active_windows: Vec::new(),
+            dwell_seconds: 0,
+            max_stay_minutes: 0,
+            alarm_on_enter: false,
+            alarm_on_exit: false,
+            vehicle_ids: Vec::new(),
+            org_id: String::new(),
+            enabled: true,
+        }
+    }
+}
+
+/// What the service answers, in the fields an edit sends back.
+impl From<pb::Geofence> for GeofenceInputBody {
     fn from(g: pb::Geofence) -> Self {
         let shape = GeofenceShape::from_pb(g.shape);
-        let audit = g.audit.unwrap_or_default();
-        GeofenceBody {
-            id: g.id,
+        GeofenceInputBody {
             name: g.name,
             shape,
-            purpose: GeofencePurpose::from_pb(g.purpose),
+            purpose: Some(GeofencePurpose::from_pb(g.purpose)),
             center: g.center.as_ref().map(GeoPointBody::from),
             radius_m: (shape == Some(GeofenceShape::Circle)).then_some(g.radius_m),
             points: g.vertices.iter().map(GeoPointBody::from).collect(),
@@ -248,6 +304,7 @@ impl From<pb::Geofence> for GeofenceBody {
                 })
                 .collect(),
             dwell_seconds: g.dwell_seconds,
+            max_stay_minutes: g.max_dwell_minutes,
             alarm_on_enter: g.alert_on_enter,
             alarm_on_exit: g.alert_on_exit,
             vehicle_ids: if g.all_vehicles {
@@ -256,41 +313,9 @@ impl From<pb::Geofence> for GeofenceBody {
                 g.vehicle_ids
             },
             org_id: g.org_id,
-            org_name: g.org_name,
             enabled: g.enabled,
-            inside_count: g.vehicles_inside,
-            created_at: rfc3339(audit.create_time.as_ref()),
-            updated_at: rfc3339(audit.update_time.as_ref()),
         }
     }
-}
-
-/// The writable fields of a geofence (an edit replaces every one).
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", default)]
-pub struct GeofenceInputBody {
-    pub name: String,
-    pub shape: Option<GeofenceShape>,
-    pub purpose: Option<GeofencePurpose>,
-    /// Circles: the centre.
-    pub center: Option<GeoPointBody>,
-    /// Circles: 50 m to 50 km (null for other shapes).
-    pub radius_m: Option<i32>,
-    /// Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
-    pub points: Vec<GeoPointBody>,
-    /// Corridors: full width, 10 m to 5 km (null for other shapes).
-    pub corridor_width_m: Option<i32>,
-    pub speed_limit_kmh: Option<i32>,
-    pub active_windows: Vec<ActiveWindowBody>,
-    /// 0 to 3,600 s.
-    pub dwell_seconds: i32,
-    pub alarm_on_enter: bool,
-    pub alarm_on_exit: bool,
-    /// At most 1,000; empty watches every vehicle.
-    pub vehicle_ids: Vec<String>,
-    pub org_id: String,
-    /// Default true.
-    pub enabled: Option<bool>,
 }
 
 impl GeofenceInputBody {
@@ -320,12 +345,12 @@ impl GeofenceInputBody {
             address: String::new(),
             alert_on_enter: self.alarm_on_enter,
             alert_on_exit: self.alarm_on_exit,
-            max_dwell_minutes: 0,
+            max_dwell_minutes: self.max_stay_minutes,
             active_start_minute: 0,
             active_end_minute: 0,
             all_vehicles: self.vehicle_ids.is_empty(),
             vehicle_ids: self.vehicle_ids,
-            enabled: self.enabled.unwrap_or(true),
+            enabled: self.enabled,
             corridor_width_m: self.corridor_width_m.unwrap_or(0),
             speed_limit_kmh: self.speed_limit_kmh,
             active_windows: windows,
@@ -709,13 +734,18 @@ pub struct GeofenceDashboardBody {
     pub dwell: Vec<GeofenceDwellBody>,
 }
 
-/// The dashboard's range (default today).
+/// The dashboard's range (default today) and organisations.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct DashboardParams {
     pub from: Option<String>,
     pub to: Option<String>,
+    /// Only these organisations' fences (with their sub-organisations'):
+    /// their counts, crossings, dwell and the vehicles inside them.
+    #[param(style = Form, explode)]
+    pub org_ids: Option<Vec<String>>,
 }
 
 #[utoipa::path(
@@ -730,7 +760,7 @@ async fn geofence_dashboard(
     query: ListQuery,
 ) -> ApiResult<GeofenceDashboardBody> {
     let request = pb::GetGeofenceDashboardRequest {
-        org_ids: Vec::new(),
+        org_ids: query.batch("orgIds")?,
         time_range: from_to(&query)?,
     };
     let d = state
@@ -844,10 +874,13 @@ pub struct GeofenceAlarmBody {
     pub vehicle_id: String,
     pub plate_number: String,
     pub kind: Option<GeofenceAlarmKind>,
+    /// Overstays: when the stay reached the fence's max stay.
     pub time: String,
     /// Speeding only.
     pub speed_kmh: Option<f64>,
     pub limit_kmh: Option<i32>,
+    /// Overstays only: the fence's max stay, minutes.
+    pub max_stay_minutes: Option<i32>,
 }
 
 /// Filters of the alarm list.
@@ -902,6 +935,7 @@ async fn list_alarms(
             .map(|a| {
                 let kind = GeofenceAlarmKind::from_pb(a.kind);
                 let speeding = kind == Some(GeofenceAlarmKind::Speeding);
+                let overstay = kind == Some(GeofenceAlarmKind::Overstay);
                 GeofenceAlarmBody {
                     id: a.id,
                     geofence_id: a.geofence_id,
@@ -912,6 +946,7 @@ async fn list_alarms(
                     time: rfc3339(a.alarm_time.as_ref()),
                     speed_kmh: speeding.then_some(a.speed_kmh),
                     limit_kmh: speeding.then_some(a.limit_kmh),
+                    max_stay_minutes: overstay.then_some(a.max_stay_minutes),
                 }
             })
             .collect(),

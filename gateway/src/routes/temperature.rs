@@ -12,10 +12,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::envelope::{ApiError, ApiResult, Empty, Envelope, Ok, Page};
+use crate::envelope::{ApiError, ApiResult, Empty, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
-use crate::list::{ListQuery, instant};
+use crate::list::{ExportQuery, ListQuery, instant};
+use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
 use crate::session::Principal;
 use crate::state::AppState;
@@ -30,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(temperature_list_readings))
         .routes(routes!(temperature_list_alarms))
+        .routes(routes!(temperature_export_alarms))
         .routes(routes!(temperature_list_shares, temperature_create_share))
         .routes(routes!(temperature_revoke_share))
         .routes(routes!(public_shared_temperature))
@@ -461,23 +463,49 @@ async fn temperature_list_alarms(
     principal: Principal,
     query: ListQuery,
 ) -> ApiResult<Page<TemperatureAlarmBody>> {
-    let request = pb::ListTemperatureAlarmsRequest {
-        page: Some(query.paging()?),
-        plate_numbers: query.batch("plateNumbers")?,
-        vehicle_id: query.text("vehicleId"),
-        probe_no: probe_no(&query)?,
-        started: from_to(&query)?,
-        open_only: query.flag("openOnly")?.unwrap_or(false),
-    };
     let answer = state
         .telemetry()
-        .list_temperature_alarms(state.as_user(&principal, request))
+        .list_temperature_alarms(state.as_user(&principal, alarm_filter(&query)?))
         .await?
         .into_inner();
     Result::Ok(Ok(Page {
         list: answer.alarms.into_iter().map(Into::into).collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+/// The alarm list's filter (the list and its export).
+fn alarm_filter(query: &ListQuery) -> Result<pb::ListTemperatureAlarmsRequest, ApiError> {
+    Result::Ok(pb::ListTemperatureAlarmsRequest {
+        page: Some(query.paging()?),
+        plate_numbers: query.batch("plateNumbers")?,
+        vehicle_id: query.text("vehicleId"),
+        probe_no: probe_no(query)?,
+        started: from_to(query)?,
+        open_only: query.flag("openOnly")?.unwrap_or(false),
+    })
+}
+
+#[utoipa::path(
+    post, path = "/temperature/alarms/export", tag = "monitoring",
+    params(TemperatureAlarmListParams),
+    responses((status = 200, description = "The export record of the alarms with the list's filters and data scope (paging ignored, newest first)", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:temperature"]))
+)]
+async fn temperature_export_alarms(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportTemperatureAlarmsRequest {
+        filter: Some(alarm_filter(&query)?),
+    };
+    let answer = state
+        .telemetry()
+        .export_temperature_alarms(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 /// Filters of the share list.

@@ -21,6 +21,9 @@ use uuid::Uuid;
 
 use crate::shutdown::Shutdown;
 
+pub mod pull;
+pub use pull::{BatchHandler, DurablePull, consumer_config, durable_name};
+
 /// The stream that keeps every domain event.
 pub const EVENT_STREAM: &str = "FLEETDESK_EVENTS";
 /// Subjects the stream captures: `fleetdesk.<domain>.<entity>.<verb>`.
@@ -59,17 +62,22 @@ pub fn jetstream(client: async_nats::Client) -> jetstream::Context {
         .build(client)
 }
 
-/// Creates the event stream if it is missing.
-pub async fn ensure_event_stream(js: &jetstream::Context) -> anyhow::Result<()> {
-    js.get_or_create_stream(jetstream::stream::Config {
+/// The event stream's settings.
+pub fn event_stream() -> jetstream::stream::Config {
+    jetstream::stream::Config {
         name: EVENT_STREAM.to_owned(),
         subjects: vec![EVENT_SUBJECTS.to_owned()],
         duplicate_window: DEDUPE_WINDOW,
         max_age: Duration::from_secs(7 * 24 * 3600),
         ..Default::default()
-    })
-    .await
-    .map_err(|e| anyhow::anyhow!("ensure stream {EVENT_STREAM}: {e}"))?;
+    }
+}
+
+/// Creates the event stream if it is missing.
+pub async fn ensure_event_stream(js: &jetstream::Context) -> anyhow::Result<()> {
+    js.get_or_create_stream(event_stream())
+        .await
+        .map_err(|e| anyhow::anyhow!("ensure stream {EVENT_STREAM}: {e}"))?;
     Ok(())
 }
 
@@ -293,9 +301,8 @@ pub enum Outcome {
 /// redelivered id is acked without a second effect.
 pub struct Consumer<H: Handler> {
     pool: PgPool,
-    js: jetstream::Context,
+    pull: DurablePull,
     subject: &'static str,
-    durable: String,
     source: String,
     handler: H,
 }
@@ -304,14 +311,10 @@ impl<H: Handler> std::fmt::Debug for Consumer<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Consumer")
             .field("subject", &self.subject)
-            .field("durable", &self.durable)
+            .field("durable", &self.pull.durable())
             .finish_non_exhaustive()
     }
 }
-
-/// Consumers left without a client for this long are removed by the server
-/// (a new one starts from the snapshot or from new events).
-const CONSUMER_INACTIVE: Duration = Duration::from_secs(24 * 3600);
 
 impl<H: Handler> Consumer<H> {
     /// A consumer named `name` (unique per service and purpose) of `subject`.
@@ -328,13 +331,15 @@ impl<H: Handler> Consumer<H> {
         let schema: String = sqlx::query_scalar("select current_schema()::text")
             .fetch_one(&pool)
             .await?;
-        let digest = <sha2::Sha256 as sha2::Digest>::digest(source.as_bytes());
-        let tag: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+        let durable = durable_name(&format!("{schema}-{name}"), &source);
         Ok(Consumer {
             pool,
-            js: jetstream(nats),
+            pull: DurablePull::new(
+                jetstream(nats),
+                event_stream(),
+                consumer_config(&durable, subject),
+            ),
             subject,
-            durable: format!("{schema}-{name}-{tag}"),
             source,
             handler,
         })
@@ -344,27 +349,7 @@ impl<H: Handler> Consumer<H> {
     /// published from now on; run a catch-up after this, not before, so no
     /// event falls between the two.
     pub async fn ensure(&self) -> anyhow::Result<jetstream::consumer::PullConsumer> {
-        ensure_event_stream(&self.js).await?;
-        let stream = self
-            .js
-            .get_stream(EVENT_STREAM)
-            .await
-            .map_err(|e| anyhow::anyhow!("stream {EVENT_STREAM}: {e}"))?;
-        stream
-            .get_or_create_consumer(
-                &self.durable,
-                jetstream::consumer::pull::Config {
-                    durable_name: Some(self.durable.clone()),
-                    filter_subject: self.subject.to_owned(),
-                    deliver_policy: jetstream::consumer::DeliverPolicy::New,
-                    ack_policy: jetstream::consumer::AckPolicy::Explicit,
-                    ack_wait: Duration::from_secs(30),
-                    inactive_threshold: CONSUMER_INACTIVE,
-                    ..Default::default()
-                },
-            )
-            .await
-            .map_err(|e| anyhow::anyhow!("consumer {}: {e}", self.durable))
+        self.pull.ensure().await
     }
 
     /// Applies one delivered event once (see [`Outcome`]).
@@ -401,55 +386,18 @@ impl<H: Handler> Consumer<H> {
         Ok(Outcome::Applied)
     }
 
-    /// Consumes until shutdown; failures are logged and retried.
+    /// Consumes until shutdown, one event at a time; failures are retried.
     pub async fn run(self, shutdown: Shutdown) {
-        use futures::StreamExt as _;
-        let mut backoff = Duration::from_millis(200);
-        while !shutdown.is_triggered() {
-            let messages = match self.ensure().await {
-                Ok(consumer) => consumer.messages().await.map_err(anyhow::Error::from),
-                Err(err) => Err(err),
-            };
-            let mut messages = match messages {
-                Ok(m) => m,
-                Err(err) => {
-                    tracing::warn!(consumer = %self.durable, error = %format!("{err:#}"), "Consumer not ready; retrying.");
-                    tokio::select! {
-                        () = tokio::time::sleep(backoff) => {}
-                        () = shutdown.wait() => return,
-                    }
-                    backoff = (backoff * 2).min(Duration::from_secs(5));
-                    continue;
-                }
-            };
-            backoff = Duration::from_millis(200);
-            loop {
-                let next = tokio::select! {
-                    next = messages.next() => next,
-                    () = shutdown.wait() => return,
-                };
-                let message = match next {
-                    Some(Ok(message)) => message,
-                    Some(Err(err)) => {
-                        tracing::warn!(consumer = %self.durable, error = %err, "Consumer stream error.");
-                        continue;
-                    }
-                    None => break,
-                };
-                match self.apply(message.headers.as_ref(), &message.payload).await {
-                    Ok(_) => {
-                        if let Err(err) = message.ack().await {
-                            tracing::warn!(error = %err, "Event ack failed; it will be redelivered.");
-                        }
-                    }
-                    Err(err) => {
-                        tracing::warn!(consumer = %self.durable, error = %format!("{err:#}"), "Event not applied; retrying later.");
-                        let _ = message
-                            .ack_with(jetstream::AckKind::Nak(Some(Duration::from_secs(1))))
-                            .await;
-                    }
-                }
-            }
+        self.pull.clone().run(shutdown, &self).await;
+    }
+}
+
+impl<H: Handler> BatchHandler for &Consumer<H> {
+    async fn handle(&mut self, messages: &[jetstream::Message]) -> anyhow::Result<()> {
+        for message in messages {
+            self.apply(message.headers.as_ref(), &message.payload)
+                .await?;
         }
+        Ok(())
     }
 }

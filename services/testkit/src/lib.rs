@@ -1,5 +1,6 @@
 //! Test helpers over real components: a fresh PostgreSQL database per test and
-//! private `nats-server` processes a test can stop and start again.
+//! private `nats-server` processes a test can stop and start again, and
+//! [`run_scenarios`] for a test file whose parts share one stack.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -178,4 +179,46 @@ impl Drop for NatsServer {
         self.stop();
         let _ = std::fs::remove_dir_all(&self.store);
     }
+}
+
+/// One part of a test file that runs on the file's shared stack.
+pub type Scenario<'a> = (
+    &'static str,
+    std::pin::Pin<Box<dyn std::future::Future<Output = ()> + 'a>>,
+);
+
+/// Runs the scenarios one after another on one shared stack (each makes its
+/// own tenants, so none sees another's rows). A failing scenario does not
+/// stop the rest; the test fails at the end naming every one that failed.
+/// See [`scenarios!`].
+pub async fn run_scenarios(scenarios: Vec<Scenario<'_>>) {
+    use futures::FutureExt as _;
+    let mut failed = Vec::new();
+    for (name, scenario) in scenarios {
+        let started = std::time::Instant::now();
+        match std::panic::AssertUnwindSafe(scenario).catch_unwind().await {
+            Ok(()) => eprintln!("scenario {name}: ok in {:.1?}", started.elapsed()),
+            Err(_) => {
+                eprintln!("scenario {name}: FAILED");
+                failed.push(name);
+            }
+        }
+    }
+    assert!(failed.is_empty(), "failed scenarios: {failed:?}");
+}
+
+/// `scenarios!(&stack; a, b, c)` runs the async fns `a(&stack)`, `b(&stack)`
+/// … with [`run_scenarios`], each named after its function.
+#[macro_export]
+macro_rules! scenarios {
+    ($stack:expr; $($scenario:ident),+ $(,)?) => {
+        $crate::run_scenarios(vec![$(
+            (
+                stringify!($scenario),
+                Box::pin($scenario($stack))
+                    as ::std::pin::Pin<Box<dyn ::std::future::Future<Output = ()> + '_>>,
+            )
+        ),+])
+        .await
+    };
 }

@@ -22,7 +22,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::grpc::Actor;
-use crate::{bindings, drivers, geofences, positions, private_cars, usage, vehicles};
+use crate::{bindings, drivers, geofences, positions, private_cars, temperature, usage, vehicles};
 
 /// The domain whose events announce this service's jobs (org routes cancel
 /// and retry of a record back here by it).
@@ -214,7 +214,11 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
         )
         .kind(drivers::export::KIND, drivers::export::DriversExport)
         .kind(geofences::export::KIND, geofences::export::CrossingsExport)
-        .kind(positions::export::KIND, positions::export::TrackExport);
+        .kind(positions::export::KIND, positions::export::TrackExport)
+        .kind(
+            temperature::export::KIND,
+            temperature::export::TemperatureAlarmsExport,
+        );
     for (name, kind) in usage::export::kinds() {
         worker = worker.kind(name, kind);
     }

@@ -2,7 +2,8 @@
 //! every gRPC service of the vehicle target with the export worker and the
 //! export jobs API (cancel, retry), and the org_unit replica that data scope
 //! (kit::reach) and organisation names read; telemetry ingest with its
-//! partition job, and lock-command results and sweeps.
+//! partition job, fence and temperature evaluation, and lock-command
+//! results and sweeps.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -13,7 +14,7 @@ use sqlx::migrate::Migrator;
 
 use crate::grpc::{self, Context};
 use crate::ingest::{self, Ingest};
-use crate::{exports, lock, positions};
+use crate::{exports, geofences, lock, positions, temperature};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
@@ -70,27 +71,28 @@ impl Application {
             nats: nats.clone(),
             live: positions::live::Live::new(nats.clone(), pool.clone()),
         };
-        // Telemetry: ingest, the partition job, lock results and sweeps.
+        // Telemetry: ingest, the partition job, fence and temperature
+        // evaluation, lock results and sweeps.
         let ingest = Ingest::new(pool.clone(), nats.clone()).await?;
         let results = lock::delivery::Results::new(pool.clone(), nats.clone()).await?;
+        let fences = ingest::evaluator_pull(&pool, nats.clone(), "geofences").await?;
+        let temperatures = ingest::evaluator_pull(&pool, nats.clone(), "temperature").await?;
         let telemetry = [
             tokio::spawn(ingest.run(shutdown.clone())),
+            tokio::spawn(fences.run(
+                shutdown.clone(),
+                geofences::consumer::Evaluator::new(pool.clone()),
+            )),
+            tokio::spawn(temperatures.run(
+                shutdown.clone(),
+                temperature::consumer::Evaluator::new(pool.clone()),
+            )),
             tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
             tokio::spawn(results.run(shutdown.clone())),
             tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),
         ];
         let services = grpc::services(context, self.runtime.verifier.clone());
         let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
-        let fences = tokio::spawn(crate::geofences::consumer::run(
-            self.runtime.pool.clone(),
-            self.runtime.nats.clone(),
-            shutdown.clone(),
-        ));
-        let temperatures = tokio::spawn(crate::temperature::consumer::run(
-            self.runtime.pool.clone(),
-            self.runtime.nats.clone(),
-            shutdown.clone(),
-        ));
         let served = self
             .runtime
             .run_with_exports(services, worker, shutdown)
@@ -98,8 +100,6 @@ impl Application {
         if let Some(replica) = replica {
             replica.await.ok();
         }
-        fences.await.ok();
-        temperatures.await.ok();
         for task in telemetry {
             task.await.ok();
         }

@@ -1,5 +1,6 @@
 //! Geofences over the real vehicle service: gRPC on port 0, a fresh
-//! PostgreSQL database and a private JetStream server per test. Fixes are
+//! PostgreSQL database and a private JetStream server, one stack for the
+//! whole file; each scenario makes its own tenants on it. Fixes are
 //! published to the telemetry stream as the device edge publishes them, or
 //! handed to the evaluation entry point directly where the batching itself
 //! is what a test varies.
@@ -41,8 +42,6 @@ struct Stack {
     signer: TokenSigner,
     client: TelemetryServiceClient<Channel>,
     shutdown: Shutdown,
-    a: Tenant,
-    b: Tenant,
 }
 
 impl Drop for Stack {
@@ -87,7 +86,7 @@ async fn tenant(owner: &PgPool, vehicles: usize) -> Tenant {
     t
 }
 
-async fn stack(vehicles: usize) -> Stack {
+async fn stack() -> Stack {
     fleetdesk_testkit::init_test_logs();
     let db = TestDb::new().await;
     let nats = NatsServer::start().await;
@@ -95,8 +94,6 @@ async fn stack(vehicles: usize) -> Stack {
         .await
         .unwrap();
     fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
-    let a = tenant(&owner, vehicles).await;
-    let b = tenant(&owner, 2).await;
     let signer = TokenSigner::generate();
     let config = ServiceConfig {
         common: CommonConfig {
@@ -130,12 +127,15 @@ async fn stack(vehicles: usize) -> Stack {
         signer,
         client,
         shutdown,
-        a,
-        b,
     }
 }
 
 impl Stack {
+    /// A tenant of one scenario, with `vehicles` vehicles.
+    async fn tenant(&self, vehicles: usize) -> Tenant {
+        tenant(&self.owner, vehicles).await
+    }
+
     fn req<T>(&self, t: &Tenant, message: T) -> tonic::Request<T> {
         let claims = Claims {
             iss: "gateway".into(),
@@ -343,10 +343,10 @@ fn fix(t0: DateTime<Utc>, secs: i64, lat: f64, lng: f64, kmh: i32) -> Fix {
 const OUT: (f64, f64) = (31.01, 121.0);
 const IN: (f64, f64) = (31.0, 121.0);
 
-#[tokio::test]
-async fn fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused_in_chinese() {
-    let s = stack(1).await;
-    let a = s.a.clone();
+async fn fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused_in_chinese(
+    s: &Stack,
+) {
+    let a = s.tenant(1).await;
     let created = s
         .create(&a, circle(a.org, "一号仓", 31.0, 121.0, 300, 30))
         .await
@@ -445,10 +445,8 @@ async fn fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused
     assert_eq!(s.list(&a).await.len(), 2);
 }
 
-#[tokio::test]
-async fn an_idempotency_key_creates_once_and_refuses_another_body() {
-    let s = stack(1).await;
-    let a = s.a.clone();
+async fn an_idempotency_key_creates_once_and_refuses_another_body(s: &Stack) {
+    let a = s.tenant(1).await;
     let input = circle(a.org, "一号仓", 31.0, 121.0, 300, 0);
     let first = s
         .create_keyed(&a, input.clone(), Some("k-1"))
@@ -467,10 +465,10 @@ async fn an_idempotency_key_creates_once_and_refuses_another_body() {
     assert_eq!(s.list(&a).await.len(), 1);
 }
 
-#[tokio::test]
-async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_speeding_alarms() {
-    let s = stack(1).await;
-    let a = s.a.clone();
+async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_speeding_alarms(
+    s: &Stack,
+) {
+    let a = s.tenant(1).await;
     let v = a.vehicles[0];
     let mut fence = circle(a.org, "一号仓", IN.0, IN.1, 200, 30);
     fence.alert_on_enter = true;
@@ -657,6 +655,8 @@ async fn route_fences(s: &Stack, t: &Tenant) {
         geo(30.998, 121.07),
     ];
     p.speed_limit_kmh = Some(40);
+    // About 500 s inside on the route: one overstay.
+    p.max_dwell_minutes = 5;
     s.create(t, p).await.unwrap();
     let mut r = circle(t.org, "路线", 0.0, 0.0, 0, 0);
     r.shape = pb::GeofenceShape::Corridor as i32;
@@ -737,18 +737,16 @@ fn shuffled<T: Clone>(items: &[T], seed: u64) -> Vec<T> {
     out
 }
 
-#[tokio::test]
-async fn shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_ones() {
-    let s = stack(3).await;
-    let a = s.a.clone();
-    route_fences(&s, &a).await;
+async fn shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_ones(s: &Stack) {
+    let a = s.tenant(3).await;
+    route_fences(s, &a).await;
     let t0 = base();
     let fixes = route(t0);
     let (in_order, shuffled_v, backfilled) = (a.vehicles[0], a.vehicles[1], a.vehicles[2]);
 
     s.publish(&a, in_order, &fixes, false).await;
     s.wait_for_fixes(in_order, fixes.len() as i64).await;
-    let expected = found(&s, in_order).await;
+    let expected = found(s, in_order).await;
     let crossings = expected
         .iter()
         .filter(|r| r.starts_with("crossing"))
@@ -759,6 +757,12 @@ async fn shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_on
     );
     assert!(expected.iter().any(|r| r.starts_with("sign-in")));
     assert!(expected.iter().any(|r| r.starts_with("alarm")));
+    assert!(
+        expected
+            .iter()
+            .any(|r| r.starts_with("alarm (\"多边形\", 4,")),
+        "the polygon's overstay: {expected:#?}"
+    );
 
     // The same fixes in a random order, in several publishes.
     let mixed = shuffled(&fixes, 7);
@@ -766,7 +770,7 @@ async fn shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_on
         s.publish(&a, shuffled_v, chunk, false).await;
     }
     s.wait_for_fixes(shuffled_v, fixes.len() as i64).await;
-    assert_eq!(found(&s, shuffled_v).await, expected);
+    assert_eq!(found(s, shuffled_v).await, expected);
 
     // A blind zone: the middle third arrives after the rest, as a backfill.
     let (before, rest) = fixes.split_at(80);
@@ -776,14 +780,12 @@ async fn shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_on
     s.wait_for_fixes(backfilled, 160).await;
     s.publish(&a, backfilled, blind, true).await;
     s.wait_for_fixes(backfilled, fixes.len() as i64).await;
-    assert_eq!(found(&s, backfilled).await, expected);
+    assert_eq!(found(s, backfilled).await, expected);
 }
 
-#[tokio::test]
-async fn any_batching_and_order_evaluated_directly_gives_the_same_rows() {
-    let s = stack(6).await;
-    let a = s.a.clone();
-    route_fences(&s, &a).await;
+async fn any_batching_and_order_evaluated_directly_gives_the_same_rows(s: &Stack) {
+    let a = s.tenant(6).await;
+    route_fences(s, &a).await;
     let t0 = base();
     let fixes = route(t0);
     let cache = FenceCache::default();
@@ -800,7 +802,7 @@ async fn any_batching_and_order_evaluated_directly_gives_the_same_rows() {
     evaluate::evaluate_batch(&s.app, &cache, &input(reference, &fixes))
         .await
         .unwrap();
-    let expected = found(&s, reference).await;
+    let expected = found(s, reference).await;
     // Newest first, one fix per batch: every fix but the first is late.
     let v = a.vehicles[1];
     for f in fixes.iter().rev() {
@@ -808,7 +810,7 @@ async fn any_batching_and_order_evaluated_directly_gives_the_same_rows() {
             .await
             .unwrap();
     }
-    assert_eq!(found(&s, v).await, expected, "reversed");
+    assert_eq!(found(s, v).await, expected, "reversed");
     // Random orders in random batch sizes, and a resend of everything.
     for (n, seed) in [(2usize, 11u64), (3, 12), (4, 13)] {
         let v = a.vehicles[n];
@@ -827,14 +829,12 @@ async fn any_batching_and_order_evaluated_directly_gives_the_same_rows() {
             .await
             .unwrap();
         assert_eq!(again.fixes, 0, "a resend is dropped");
-        assert_eq!(found(&s, v).await, expected, "seed {seed}");
+        assert_eq!(found(s, v).await, expected, "seed {seed}");
     }
 }
 
-#[tokio::test]
-async fn a_thousand_fences_in_an_enterprise_still_find_the_right_ones() {
-    let s = stack(1).await;
-    let a = s.a.clone();
+async fn a_thousand_fences_in_an_enterprise_still_find_the_right_ones(s: &Stack) {
+    let a = s.tenant(1).await;
     // A 40 x 25 grid of 150 m circles, 0.01° apart, straight into the table.
     let mut tx = db::begin_service(&s.owner).await.unwrap();
     for i in 0..1_000 {
@@ -906,10 +906,8 @@ async fn a_thousand_fences_in_an_enterprise_still_find_the_right_ones() {
     );
 }
 
-#[tokio::test]
-async fn another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_them() {
-    let s = stack(1).await;
-    let (a, b) = (s.a.clone(), s.b.clone());
+async fn another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_them(s: &Stack) {
+    let (a, b) = (s.tenant(1).await, s.tenant(2).await);
     let fence = s
         .create(&a, circle(a.org, "一号仓", IN.0, IN.1, 200, 0))
         .await
@@ -986,4 +984,178 @@ async fn another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_t
     assert_eq!(err.fields[0].field, "vehicleIds");
     // A's fence is untouched.
     assert_eq!(s.list(&a).await[0].name, "一号仓");
+}
+
+async fn a_stay_past_the_max_raises_one_overstay_and_a_backfilled_earlier_exit_removes_it(
+    s: &Stack,
+) {
+    let a = s.tenant(1).await;
+    let v = a.vehicles[0];
+    let mut fence = circle(a.org, "限时装卸区", IN.0, IN.1, 200, 0);
+    fence.max_dwell_minutes = 5;
+    let fence = s.create(&a, fence).await.unwrap();
+    assert_eq!(fence.max_dwell_minutes, 5);
+    let t0 = base();
+    let at = |secs: i64| {
+        Some(fleetdesk_kit::convert::timestamp(
+            t0 + chrono::Duration::seconds(secs),
+        ))
+    };
+    let overstays = || async {
+        s.client
+            .clone()
+            .list_geofence_alarms(s.req(
+                &a,
+                pb::ListGeofenceAlarmsRequest {
+                    kinds: vec![pb::GeofenceAlarmKind::Overstay as i32],
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .alarms
+    };
+    // In at 60, no fix between 180 and 420 (a blind zone), out at 600.
+    let mut fixes = vec![fix(t0, 0, OUT.0, OUT.1, 30)];
+    for t in [60, 120, 180, 420, 480, 540] {
+        fixes.push(fix(t0, t, IN.0, IN.1, 0));
+    }
+    fixes.push(fix(t0, 600, OUT.0, OUT.1, 30));
+    s.publish(&a, v, &fixes, false).await;
+    s.wait_for_fixes(v, fixes.len() as i64).await;
+    let found = overstays().await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (
+            found[0].alarm_time,
+            found[0].max_stay_minutes,
+            &found[0].geofence_id
+        ),
+        (at(60 + 300), 5, &fence.id),
+        "timed when the stay reached five minutes"
+    );
+    // The blind zone uploaded: the vehicle was out at 240 and 300, so no
+    // stay lasted five minutes and the alarm goes.
+    let blind = [
+        fix(t0, 240, OUT.0, OUT.1, 30),
+        fix(t0, 300, OUT.0, OUT.1, 30),
+    ];
+    s.publish(&a, v, &blind, true).await;
+    s.wait_for_fixes(v, (fixes.len() + blind.len()) as i64)
+        .await;
+    assert!(overstays().await.is_empty());
+    let directions: Vec<i32> = s
+        .crossings(&a, None)
+        .await
+        .iter()
+        .map(|c| c.direction)
+        .collect();
+    let (enter, exit) = (
+        pb::CrossingDirection::Enter as i32,
+        pb::CrossingDirection::Exit as i32,
+    );
+    assert_eq!(directions, [enter, exit, enter, exit]);
+}
+
+async fn the_dashboard_counts_only_the_fences_of_the_chosen_organisations(s: &Stack) {
+    let a = s.tenant(2).await;
+    // A depot organisation under the tenant's head office.
+    let depot = Uuid::new_v4();
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    sqlx::query(
+        "insert into org_unit (id, enterprise_id, parent_id, name, path, version) \
+         values ($1, $2, $3, '一号仓储部', $4, 1)",
+    )
+    .bind(depot)
+    .bind(a.enterprise)
+    .bind(a.org)
+    .bind(format!("/{}/{depot}/", a.org))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let far = (31.1, 121.1);
+    let head_fence = s
+        .create(&a, circle(a.org, "总部围栏", IN.0, IN.1, 200, 0))
+        .await
+        .unwrap();
+    let depot_fence = s
+        .create(&a, circle(depot, "仓储部围栏", far.0, far.1, 200, 0))
+        .await
+        .unwrap();
+    let t0 = base();
+    for (v, (lat, lng)) in [(a.vehicles[0], IN), (a.vehicles[1], far)] {
+        let fixes = [
+            fix(t0, 0, lat + 0.01, lng, 30),
+            fix(t0, 10, lat, lng, 0),
+            fix(t0, 20, lat, lng, 0),
+        ];
+        s.publish(&a, v, &fixes, false).await;
+        s.wait_for_fixes(v, 3).await;
+    }
+    let a = &a;
+    let dashboard = |orgs: Vec<Uuid>| async move {
+        s.client
+            .clone()
+            .get_geofence_dashboard(s.req(
+                a,
+                pb::GetGeofenceDashboardRequest {
+                    org_ids: orgs.iter().map(Uuid::to_string).collect(),
+                    time_range: Some(common::TimeRange {
+                        start: Some(fleetdesk_kit::convert::timestamp(
+                            t0 - chrono::Duration::hours(1),
+                        )),
+                        end: Some(fleetdesk_kit::convert::timestamp(
+                            t0 + chrono::Duration::hours(1),
+                        )),
+                    }),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .dashboard
+            .unwrap()
+    };
+    let depot_only = dashboard(vec![depot]).await;
+    assert_eq!(
+        (
+            depot_only.geofence_count,
+            depot_only.enter_count,
+            depot_only.vehicles_inside
+        ),
+        (1, 1, 1)
+    );
+    let fences: Vec<&str> = depot_only
+        .dwell
+        .iter()
+        .map(|d| d.geofence_id.as_str())
+        .collect();
+    assert_eq!(fences, [depot_fence.id.as_str()]);
+    // The head office takes in its depot.
+    for orgs in [vec![a.org], Vec::new()] {
+        let all = dashboard(orgs).await;
+        assert_eq!(
+            (all.geofence_count, all.enter_count, all.vehicles_inside),
+            (2, 2, 2)
+        );
+        assert!(all.dwell.iter().any(|d| d.geofence_id == head_fence.id));
+    }
+}
+
+#[tokio::test]
+async fn geofences_on_one_stack() {
+    let s = stack().await;
+    fleetdesk_testkit::scenarios!(&s;
+        fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused_in_chinese,
+        an_idempotency_key_creates_once_and_refuses_another_body,
+        published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_speeding_alarms,
+        shuffled_and_backfilled_fixes_give_exactly_the_crossings_of_in_order_ones,
+        any_batching_and_order_evaluated_directly_gives_the_same_rows,
+        a_thousand_fences_in_an_enterprise_still_find_the_right_ones,
+        another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_them,
+        a_stay_past_the_max_raises_one_overstay_and_a_backfilled_earlier_exit_removes_it,
+        the_dashboard_counts_only_the_fences_of_the_chosen_organisations,
+    );
 }

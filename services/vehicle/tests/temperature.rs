@@ -1,5 +1,6 @@
 //! Temperature monitoring over the real vehicle service: gRPC on port 0, a
-//! fresh PostgreSQL database and a private JetStream server per test. Fixes
+//! fresh PostgreSQL database and a private JetStream server, one stack for
+//! the whole file; each scenario makes its own tenants on it. Fixes
 //! with probe readings are published to the telemetry stream as the device
 //! edge publishes them, or handed to evaluation directly where the order and
 //! batching are what a test varies.
@@ -38,8 +39,6 @@ struct Stack {
     signer: TokenSigner,
     client: TelemetryServiceClient<Channel>,
     shutdown: Shutdown,
-    a: Tenant,
-    b: Tenant,
 }
 
 impl Drop for Stack {
@@ -92,8 +91,6 @@ async fn stack() -> Stack {
         .await
         .unwrap();
     fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
-    let a = tenant(&owner, 2, "粤B").await;
-    let b = tenant(&owner, 1, "沪A").await;
     let signer = TokenSigner::generate();
     let config = ServiceConfig {
         common: CommonConfig {
@@ -139,8 +136,6 @@ async fn stack() -> Stack {
         signer,
         client,
         shutdown,
-        a,
-        b,
     }
 }
 
@@ -181,6 +176,14 @@ fn profile() -> Vec<(i64, i32)> {
 }
 
 impl Stack {
+    /// A scenario's own tenants: `a` with two vehicles (粤B…), `b` with one (沪A…).
+    async fn tenants(&self) -> (Tenant, Tenant) {
+        (
+            tenant(&self.owner, 2, "粤B").await,
+            tenant(&self.owner, 1, "沪A").await,
+        )
+    }
+
     fn req<T>(&self, t: &Tenant, message: T) -> tonic::Request<T> {
         let claims = Claims {
             iss: "gateway".into(),
@@ -361,11 +364,16 @@ impl Stack {
             .map_err(|s| err(&s))
     }
 
-    async fn shared(&self, token: &str) -> Result<pb::GetSharedTemperatureResponse, ServiceError> {
+    /// The share view as the gateway's public route asks for it (any caller: the token decides).
+    async fn shared(
+        &self,
+        caller: &Tenant,
+        token: &str,
+    ) -> Result<pb::GetSharedTemperatureResponse, ServiceError> {
         self.client
             .clone()
             .get_shared_temperature(self.req(
-                &self.b,
+                caller,
                 pb::GetSharedTemperatureRequest {
                     token: token.to_owned(),
                 },
@@ -376,18 +384,17 @@ impl Stack {
     }
 }
 
-#[tokio::test]
-async fn short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band() {
-    let s = stack().await;
-    let v = s.a.vehicles[0];
-    s.set_band(&s.a, v).await.unwrap();
+async fn short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band(s: &Stack) {
+    let (a, _) = s.tenants().await;
+    let v = a.vehicles[0];
+    s.set_band(&a, v).await.unwrap();
     let readings = profile();
     // Up to the last out-of-band reading: the long excursion is open.
     let open_part = readings.len() - 1;
-    s.publish(&s.a, v, &readings[..open_part]).await;
+    s.publish(&a, v, &readings[..open_part]).await;
     s.wait_for("temperature_eval_reading", v, open_part as i64)
         .await;
-    let alarms = s.alarms(&s.a).await;
+    let alarms = s.alarms(&a).await;
     assert_eq!(
         alarms.len(),
         1,
@@ -406,10 +413,10 @@ async fn short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band(
         (-20.0, -15.0)
     );
     // Back in band closes that alarm, and no second one appears.
-    s.publish(&s.a, v, &readings[open_part..]).await;
+    s.publish(&a, v, &readings[open_part..]).await;
     s.wait_for("temperature_eval_reading", v, readings.len() as i64)
         .await;
-    let alarms = s.alarms(&s.a).await;
+    let alarms = s.alarms(&a).await;
     assert_eq!(alarms.len(), 1);
     assert_eq!(alarms[0].ended_at, Some(ts(at(710))));
     // The vehicle list shows the probe and no open alarm any more.
@@ -418,7 +425,7 @@ async fn short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band(
         .client
         .clone()
         .list_temperature_vehicles(s.req(
-            &s.a,
+            &a,
             pb::ListTemperatureVehiclesRequest {
                 page: page(),
                 ..Default::default()
@@ -437,14 +444,13 @@ async fn short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band(
     assert_eq!(list.vehicles[0].thresholds.len(), 1);
 }
 
-#[tokio::test]
-async fn reordered_and_duplicated_fixes_give_the_same_alarms() {
-    let s = stack().await;
-    let (ordered, shuffled) = (s.a.vehicles[0], s.a.vehicles[1]);
-    s.set_band(&s.a, ordered).await.unwrap();
-    s.set_band(&s.a, shuffled).await.unwrap();
+async fn reordered_and_duplicated_fixes_give_the_same_alarms(s: &Stack) {
+    let (a, _) = s.tenants().await;
+    let (ordered, shuffled) = (a.vehicles[0], a.vehicles[1]);
+    s.set_band(&a, ordered).await.unwrap();
+    s.set_band(&a, shuffled).await.unwrap();
     let reading = |v: Uuid, (sec, deci): (i64, i32)| ReadingIn {
-        enterprise_id: s.a.enterprise,
+        enterprise_id: a.enterprise,
         vehicle_id: v,
         probe: 1,
         time: at(sec),
@@ -474,27 +480,26 @@ async fn reordered_and_duplicated_fixes_give_the_same_alarms() {
     assert_eq!(s.alarm_rows(shuffled).await, vec![]);
 }
 
-#[tokio::test]
-async fn tenant_b_sees_none_of_a() {
-    let s = stack().await;
-    let v = s.a.vehicles[0];
-    s.set_band(&s.a, v).await.unwrap();
+async fn tenant_b_sees_none_of_a(s: &Stack) {
+    let (a, b) = s.tenants().await;
+    let v = a.vehicles[0];
+    s.set_band(&a, v).await.unwrap();
     let readings = profile();
-    s.publish(&s.a, v, &readings).await;
+    s.publish(&a, v, &readings).await;
     s.wait_for("temperature_eval_reading", v, readings.len() as i64)
         .await;
     s.wait_for("temperature_reading", v, readings.len() as i64)
         .await;
-    s.share(&s.a, v, 7).await.unwrap();
-    assert_eq!(s.alarms(&s.a).await.len(), 1);
-    assert_eq!(s.readings(&s.a).await.len(), 64);
-    assert!(s.alarms(&s.b).await.is_empty());
-    assert!(s.readings(&s.b).await.is_empty());
+    s.share(&a, v, 7).await.unwrap();
+    assert_eq!(s.alarms(&a).await.len(), 1);
+    assert_eq!(s.readings(&a).await.len(), 64);
+    assert!(s.alarms(&b).await.is_empty());
+    assert!(s.readings(&b).await.is_empty());
     let shares = s
         .client
         .clone()
         .list_temperature_shares(s.req(
-            &s.b,
+            &b,
             pb::ListTemperatureSharesRequest {
                 page: page(),
                 ..Default::default()
@@ -505,18 +510,18 @@ async fn tenant_b_sees_none_of_a() {
         .into_inner();
     assert!(shares.shares.is_empty());
     assert_eq!(
-        s.set_band(&s.b, v).await.unwrap_err().code,
+        s.set_band(&b, v).await.unwrap_err().code,
         ErrorCode::NotFound
     );
     assert_eq!(
-        s.share(&s.b, v, 7).await.unwrap_err().code,
+        s.share(&b, v, 7).await.unwrap_err().code,
         ErrorCode::NotFound
     );
     let series = s
         .client
         .clone()
         .list_temperature_series(s.req(
-            &s.b,
+            &b,
             pb::ListTemperatureSeriesRequest {
                 vehicle_id: v.to_string(),
                 range: Some(common::TimeRange {
@@ -532,42 +537,41 @@ async fn tenant_b_sees_none_of_a() {
     assert_eq!(series.code, ErrorCode::NotFound);
 }
 
-#[tokio::test]
-async fn share_link_shows_its_vehicle_until_revoked_or_expired() {
-    let s = stack().await;
-    let (v, other) = (s.a.vehicles[0], s.a.vehicles[1]);
-    s.publish(&s.a, v, &[(0, -180), (10, -181)]).await;
-    s.publish(&s.a, other, &[(0, 40)]).await;
+async fn share_link_shows_its_vehicle_until_revoked_or_expired(s: &Stack) {
+    let (a, b) = s.tenants().await;
+    let (v, other) = (a.vehicles[0], a.vehicles[1]);
+    s.publish(&a, v, &[(0, -180), (10, -181)]).await;
+    s.publish(&a, other, &[(0, 40)]).await;
     s.wait_for("temperature_reading", v, 2).await;
     s.wait_for("latest_position", v, 1).await;
     s.wait_for("temperature_reading", other, 1).await;
     assert_eq!(
-        s.share(&s.a, v, 31).await.unwrap_err().code,
+        s.share(&a, v, 31).await.unwrap_err().code,
         ErrorCode::BadRequest
     );
-    let (id, token) = s.share(&s.a, v, 7).await.unwrap();
-    let view = s.shared(&token).await.unwrap();
+    let (id, token) = s.share(&a, v, 7).await.unwrap();
+    let view = s.shared(&b, &token).await.unwrap();
     assert_eq!(view.plate_number, "粤B00000");
     assert_eq!(view.latest.len(), 1);
     assert!((view.latest[0].celsius - -18.1).abs() < 1e-9);
     assert!(!view.readings.is_empty());
     assert!(view.readings.iter().all(|r| r.vehicle_id == v.to_string()));
     assert_eq!(
-        s.shared("not-a-token").await.unwrap_err().code,
+        s.shared(&b, "not-a-token").await.unwrap_err().code,
         ErrorCode::NotFound
     );
     // Revoked: gone.
     s.client
         .clone()
-        .revoke_temperature_share(s.req(&s.a, pb::RevokeTemperatureShareRequest { share_id: id }))
+        .revoke_temperature_share(s.req(&a, pb::RevokeTemperatureShareRequest { share_id: id }))
         .await
         .unwrap();
-    let gone = s.shared(&token).await.unwrap_err();
+    let gone = s.shared(&b, &token).await.unwrap_err();
     assert_eq!(gone.code, ErrorCode::NotFound);
     assert!(gone.message.contains("失效"), "{}", gone.message);
     // Expired: gone too.
-    let (id, token) = s.share(&s.a, v, 1).await.unwrap();
-    assert!(s.shared(&token).await.is_ok());
+    let (id, token) = s.share(&a, v, 1).await.unwrap();
+    assert!(s.shared(&b, &token).await.is_ok());
     let mut tx = db::begin_service(&s.owner).await.unwrap();
     sqlx::query(
         "update temperature_share set expires_at = now() - interval '1 second' where id = $1",
@@ -578,7 +582,103 @@ async fn share_link_shows_its_vehicle_until_revoked_or_expired() {
     .unwrap();
     tx.commit().await.unwrap();
     assert_eq!(
-        s.shared(&token).await.unwrap_err().code,
+        s.shared(&b, &token).await.unwrap_err().code,
         ErrorCode::NotFound
+    );
+}
+
+async fn the_alarm_export_writes_the_lists_rows_under_the_callers_reach(s: &Stack) {
+    use fleetdesk_kit::export::{Cell, ExportKind as _, JobScope};
+    use fleetdesk_vehicle::temperature::export::TemperatureAlarmsExport;
+
+    let (a, b) = s.tenants().await;
+    let v = a.vehicles[0];
+    s.set_band(&a, v).await.unwrap();
+    let readings = profile();
+    s.publish(&a, v, &readings).await;
+    s.wait_for("temperature_eval_reading", v, readings.len() as i64)
+        .await;
+    assert_eq!(s.alarms(&a).await.len(), 1);
+    let export = |t: &Tenant, plates: &[&str]| {
+        let request = s.req(
+            t,
+            pb::ExportTemperatureAlarmsRequest {
+                filter: Some(pb::ListTemperatureAlarmsRequest {
+                    plate_numbers: plates.iter().map(|p| (*p).to_owned()).collect(),
+                    ..Default::default()
+                }),
+            },
+        );
+        let mut client = s.client.clone();
+        async move {
+            let job = client
+                .export_temperature_alarms(request)
+                .await
+                .unwrap()
+                .into_inner()
+                .job
+                .unwrap();
+            Uuid::parse_str(&job.id).unwrap()
+        }
+    };
+    // The job as the worker reads it, once the worker finished it.
+    let finished = |job: Uuid| async move {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut tx = db::begin_service(&s.owner).await.unwrap();
+            let row: (i16, i64, Uuid, Option<Uuid>, serde_json::Value, Vec<u8>) = sqlx::query_as(
+                "select status, rows_done, enterprise_id, requested_by, reach, filter \
+                 from export_job where id = $1",
+            )
+            .bind(job)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+            drop(tx);
+            if row.0 == 3 {
+                let scope = JobScope {
+                    id: job,
+                    enterprise_id: row.2,
+                    requested_by: row.3,
+                    reach: row.4,
+                    filter: row.5,
+                };
+                return (row.1, scope);
+            }
+            assert!(row.0 < 4, "export job ended in status {}", row.0);
+            assert!(tokio::time::Instant::now() < deadline, "export not done");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    let (rows, _) = finished(export(&a, &["粤B00001"]).await).await;
+    assert_eq!(rows, 0, "the filter applies");
+    let (rows, scope) = finished(export(&a, &["粤B00000"]).await).await;
+    assert_eq!(rows, 1);
+    let mut tx = db::begin_tenant(&s.app, a.enterprise).await.unwrap();
+    let page = TemperatureAlarmsExport
+        .page(&mut tx, &scope, None, 100)
+        .await
+        .unwrap();
+    drop(tx);
+    assert_eq!(page.rows.len(), 1);
+    let row = &page.rows[0];
+    assert_eq!(row[0], Cell::from("粤B00000"));
+    assert_eq!(row[1], Cell::from("1"));
+    assert_eq!(row[4], Cell::from("-13.0"));
+    assert_eq!(row[9], Cell::from("已恢复"));
+    // Another tenant's export of every alarm finds none of them.
+    let (rows, _) = finished(export(&b, &[]).await).await;
+    assert_eq!(rows, 0);
+}
+
+#[tokio::test]
+async fn temperature_on_one_stack() {
+    let s = stack().await;
+    fleetdesk_testkit::scenarios!(&s;
+        short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band,
+        reordered_and_duplicated_fixes_give_the_same_alarms,
+        tenant_b_sees_none_of_a,
+        share_link_shows_its_vehicle_until_revoked_or_expired,
+        the_alarm_export_writes_the_lists_rows_under_the_callers_reach,
     );
 }

@@ -117,6 +117,8 @@ pub fn fence(row: GeofenceRow) -> Option<Fence> {
         speed_limit_kmh: row.speed_limit_kmh,
         windows: row.active_windows.0,
         dwell_seconds: i64::from(row.dwell_seconds),
+        max_stay_seconds: (row.max_dwell_minutes > 0)
+            .then(|| i64::from(row.max_dwell_minutes) * 60),
         alert_on_enter: row.alert_on_enter,
         alert_on_exit: row.alert_on_exit,
         all_vehicles: row.all_vehicles,
@@ -203,6 +205,11 @@ fn codes<T: Copy>(
         .collect()
 }
 
+/// The organisations a dashboard asks for.
+pub fn org_ids(values: &[String]) -> Result<Vec<Uuid>, ServiceError> {
+    uuids("orgIds", values, "所选组织不存在")
+}
+
 pub fn query(req: &pb::ListGeofencesRequest) -> Result<GeofenceQuery, ServiceError> {
     let pb::ListGeofencesRequest {
         page: _,
@@ -220,7 +227,7 @@ pub fn query(req: &pb::ListGeofencesRequest) -> Result<GeofenceQuery, ServiceErr
         ),
     };
     Ok(GeofenceQuery {
-        org_ids: uuids("orgIds", org_ids, "所选组织不存在")?,
+        org_ids: self::org_ids(org_ids)?,
         name: name.clone(),
         purposes: codes("purposes", purposes, Purpose::from_pb)?
             .into_iter()
@@ -262,10 +269,11 @@ pub fn crossing_query(
     Ok(CrossingQuery {
         geofence_ids: uuids("geofenceIds", geofence_ids, "所选围栏不存在")?,
         plates: list::batch("plateNumbers", plate_numbers)?,
-        org_ids: uuids("orgIds", org_ids, "所选组织不存在")?,
+        org_ids: self::org_ids(org_ids)?,
         directions,
         time: TimeRange::parse("crossTime", cross_time.as_ref())?,
         alarmed_only: *alarmed_only,
+        fence_org_ids: Vec::new(),
     })
 }
 
@@ -281,6 +289,7 @@ pub fn sign_in_query(req: &pb::ListGeofenceSignInsRequest) -> Result<EventQuery,
         plates: list::batch("plateNumbers", plate_numbers)?,
         kinds: Vec::new(),
         time: TimeRange::parse("signTime", sign_time.as_ref())?,
+        fence_org_ids: Vec::new(),
     })
 }
 
@@ -300,6 +309,7 @@ pub fn alarm_query(req: &pb::ListGeofenceAlarmsRequest) -> Result<EventQuery, Se
             .map(i16::from)
             .collect(),
         time: TimeRange::parse("alarmTime", alarm_time.as_ref())?,
+        fence_org_ids: Vec::new(),
     })
 }
 
@@ -347,5 +357,6 @@ pub fn alarm(row: AlarmRow) -> pb::GeofenceAlarm {
         point: Some(geo(Point::new(row.lat, row.lng))),
         speed_kmh: f64::from(row.speed_dkmh) / 10.0,
         limit_kmh: row.limit_kmh.unwrap_or(0),
+        max_stay_minutes: row.max_stay_minutes.unwrap_or(0),
     }
 }

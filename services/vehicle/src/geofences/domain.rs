@@ -36,7 +36,7 @@ stored_code!(
 stored_code!(
     /// What raised a geofence alarm.
     AlarmKind => pb::GeofenceAlarmKind {
-        Enter = 1, Exit = 2, Speeding = 3,
+        Enter = 1, Exit = 2, Speeding = 3, Overstay = 4,
     }
 );
 
@@ -268,7 +268,7 @@ impl GeofenceDraft {
             MAX_DWELL_SECONDS,
         );
         problems.within(
-            "maxDwellMinutes",
+            "maxStayMinutes",
             "最长停留(分钟)",
             fields.max_dwell_minutes,
             0,

@@ -11,7 +11,11 @@
 //! completed the dwell. Fixes outside the fence's active windows are not
 //! observations. Speeding is a function of two consecutive fixes: a fix
 //! inside an active fence with a limit, faster than it, raises an alarm when
-//! the vehicle's previous fix did not already speed inside that fence.
+//! the vehicle's previous fix did not already speed inside that fence. A
+//! fence with a max stay flags an *overstay* once per stay: at the first fix
+//! at or after enter + max stay while the vehicle has not begun leaving
+//! before that moment (a fix outside before it, later confirmed, ends the
+//! stay in time). It is timed at that moment and keyed by it.
 //!
 //! Because a crossing is determined only by fixes up to its confirmation,
 //! and the state right after a confirmation is exact (confirmed side, no
@@ -38,6 +42,8 @@ pub struct Fence {
     pub speed_limit_kmh: Option<i32>,
     pub windows: Vec<ActiveWindow>,
     pub dwell_seconds: i64,
+    /// Longest stay before an overstay alarm; `None`: no limit.
+    pub max_stay_seconds: Option<i64>,
     pub alert_on_enter: bool,
     pub alert_on_exit: bool,
     pub all_vehicles: bool,
@@ -158,6 +164,25 @@ pub struct Crossing {
     pub dwell_seconds: Option<i64>,
 }
 
+/// A stay longer than the fence's max stay.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overstay {
+    pub fence: Uuid,
+    /// When the stay began (its enter crossing).
+    pub since: DateTime<Utc>,
+    /// When the stay became too long: `since` + max stay.
+    pub due: DateTime<Utc>,
+    /// The fix that showed it.
+    pub seen: Fix,
+}
+
+/// What fixes found for one fence.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Found {
+    pub crossings: Vec<Crossing>,
+    pub overstays: Vec<Overstay>,
+}
+
 /// A speeding alarm.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Speeding {
@@ -166,18 +191,52 @@ pub struct Speeding {
     pub limit_kmh: i32,
 }
 
-/// Applies one fix to the state of one fence, pushing a crossing when one is confirmed.
-pub fn step(fence: &Fence, state: &mut FenceState, fix: &Fix, out: &mut Vec<Crossing>) {
+/// Applies one fix to the state of one fence, pushing a crossing when one
+/// is confirmed and an overstay when the fix shows one.
+pub fn step(fence: &Fence, state: &mut FenceState, fix: &Fix, out: &mut Found) {
     let Some(inside) = fence.observe(fix) else {
         return;
     };
+    // The stay this fix may show to be too long, before the fix moves the state.
+    let stay = match (state.inside, state.since, fence.max_stay_seconds) {
+        (true, Some(since), Some(max)) => Some((since, since + chrono::Duration::seconds(max))),
+        _ => None,
+    };
+    let confirmed = cross(fence, state, fix, inside);
+    if let Some((since, due)) = stay
+        && fix.time >= due
+    {
+        let too_long = match confirmed {
+            // Left in this very fix: too long if it left after the limit.
+            Some(exit) => exit.at.time >= due,
+            // Still there, unless it began leaving before the limit.
+            None => state.pending.is_none_or(|p| p.fix.time >= due),
+        };
+        let flagged = out
+            .overstays
+            .last()
+            .is_some_and(|o| o.fence == fence.id && o.since == since);
+        if too_long && !flagged {
+            out.overstays.push(Overstay {
+                fence: fence.id,
+                since,
+                due,
+                seen: *fix,
+            });
+        }
+    }
+    out.crossings.extend(confirmed);
+}
+
+/// The crossing `fix` confirms, if any, moving the state.
+fn cross(fence: &Fence, state: &mut FenceState, fix: &Fix, inside: bool) -> Option<Crossing> {
     if inside == state.inside {
         state.pending = None;
-        return;
+        return None;
     }
     let pending = *state.pending.get_or_insert(Pending { inside, fix: *fix });
     if (fix.time - pending.fix.time).num_seconds() < fence.dwell_seconds {
-        return;
+        return None;
     }
     let direction = if inside {
         Direction::Enter
@@ -188,23 +247,23 @@ pub fn step(fence: &Fence, state: &mut FenceState, fix: &Fix, out: &mut Vec<Cros
         (Direction::Exit, Some(since)) => Some((pending.fix.time - since).num_seconds()),
         (Direction::Exit, None) | (Direction::Enter, _) => None,
     };
-    out.push(Crossing {
-        fence: fence.id,
-        direction,
-        at: pending.fix,
-        confirmed_at: fix.time,
-        dwell_seconds,
-    });
     *state = FenceState {
         inside,
         since: Some(pending.fix.time),
         pending: None,
     };
+    Some(Crossing {
+        fence: fence.id,
+        direction,
+        at: pending.fix,
+        confirmed_at: fix.time,
+        dwell_seconds,
+    })
 }
 
 /// Runs fixes (in time order) through one fence's state.
-pub fn run(fence: &Fence, state: &mut FenceState, fixes: &[Fix]) -> Vec<Crossing> {
-    let mut out = Vec::new();
+pub fn run(fence: &Fence, state: &mut FenceState, fixes: &[Fix]) -> Found {
+    let mut out = Found::default();
     for fix in fixes {
         step(fence, state, fix, &mut out);
     }
@@ -260,6 +319,7 @@ mod tests {
             speed_limit_kmh: Some(30),
             windows: Vec::new(),
             dwell_seconds: dwell,
+            max_stay_seconds: None,
             alert_on_enter: false,
             alert_on_exit: false,
             all_vehicles: true,
@@ -281,18 +341,19 @@ mod tests {
     fn an_enter_counts_only_after_the_dwell_and_is_timed_at_the_first_inside_fix() {
         let f = fence(60);
         let mut s = FenceState::default();
-        let brief = run(&f, &mut s, &[fix(0, false), fix(10, true), fix(40, false)]);
+        let brief = run(&f, &mut s, &[fix(0, false), fix(10, true), fix(40, false)]).crossings;
         assert!(brief.is_empty(), "30 s inside is under the dwell");
         let found = run(
             &f,
             &mut s,
             &[fix(100, true), fix(130, true), fix(170, true)],
-        );
+        )
+        .crossings;
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].direction, Direction::Enter);
         assert_eq!(found[0].at.time, t0() + Duration::seconds(100));
         assert_eq!(found[0].confirmed_at, t0() + Duration::seconds(170));
-        let out = run(&f, &mut s, &[fix(400, false), fix(500, false)]);
+        let out = run(&f, &mut s, &[fix(400, false), fix(500, false)]).crossings;
         assert_eq!(out[0].direction, Direction::Exit);
         assert_eq!(out[0].dwell_seconds, Some(300));
     }
@@ -345,5 +406,62 @@ mod tests {
         assert_eq!(times, [t0(), t0() + Duration::seconds(30)]);
         let again = speeding(&index, Uuid::nil(), Some(&fixes[2]), &fixes[3..]);
         assert_eq!(again.len(), 1, "the same alarm from the middle of the run");
+    }
+
+    #[test]
+    fn a_stay_past_the_max_is_flagged_once_at_the_limit_and_a_shorter_one_never() {
+        let f = Fence {
+            max_stay_seconds: Some(300),
+            ..fence(0)
+        };
+        let mut s = FenceState::default();
+        let inside: Vec<Fix> = [0, 100, 200, 310, 400].map(|t| fix(t, true)).to_vec();
+        let found = run(&f, &mut s, &inside);
+        assert_eq!(found.overstays.len(), 1, "{:?}", found.overstays);
+        let o = found.overstays[0];
+        assert_eq!((o.since, o.due), (t0(), t0() + Duration::seconds(300)));
+        assert_eq!(o.seen.time, t0() + Duration::seconds(310));
+        // Still there in the next batch: the same stay, nothing new from this run.
+        let later = run(&f, &mut s, &[fix(500, true), fix(600, false)]);
+        assert_eq!(later.overstays[0].due, o.due, "the same stay, the same key");
+        assert_eq!(later.crossings[0].direction, Direction::Exit);
+
+        let mut short = FenceState::default();
+        let found = run(
+            &f,
+            &mut short,
+            &[fix(0, true), fix(250, true), fix(290, false)],
+        );
+        assert!(found.overstays.is_empty());
+    }
+
+    #[test]
+    fn leaving_before_the_limit_is_no_overstay_even_when_confirmed_after_it() {
+        let f = Fence {
+            max_stay_seconds: Some(300),
+            ..fence(60)
+        };
+        let mut s = FenceState::default();
+        // Entered at 0 (confirmed at 60), first outside at 280, confirmed at 340.
+        let fixes: Vec<Fix> = [
+            (0, true),
+            (60, true),
+            (280, false),
+            (320, false),
+            (340, false),
+        ]
+        .map(|(t, inside)| fix(t, inside))
+        .to_vec();
+        let found = run(&f, &mut s, &fixes);
+        assert!(found.overstays.is_empty(), "{:?}", found.overstays);
+        assert_eq!(found.crossings[1].at.time, t0() + Duration::seconds(280));
+        // Back inside before the exit is confirmed: the stay goes on past the limit.
+        let mut s = FenceState::default();
+        let fixes: Vec<Fix> = [(0, true), (60, true), (280, false), (320, true)]
+            .map(|(t, inside)| fix(t, inside))
+            .to_vec();
+        let found = run(&f, &mut s, &fixes);
+        assert_eq!(found.overstays.len(), 1);
+        assert_eq!(found.overstays[0].seen.time, t0() + Duration::seconds(320));
     }
 }

@@ -18,7 +18,8 @@
 //!    that fix (exact: right after a confirmation the side is known and
 //!    nothing is pending), every buffered fix after that confirmation runs
 //!    through it again, and the crossings after the anchor are reconciled:
-//!    ones the replay no longer finds are removed, new ones written. Speeding
+//!    ones the replay no longer finds are removed, new ones written (so are
+//!    overstay alarms of stays from the anchor's crossing on). Speeding
 //!    alarms from the late fix on are reconciled the same way (they depend
 //!    only on a fix and the one before it). Ids derive from each row's
 //!    natural key, so a row found again is the same row — written once.
@@ -35,7 +36,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{AlarmKind, Direction, Purpose};
-use super::engine::{self, Crossing, Fence, FenceIndex, FenceState, Fix, Pending};
+use super::engine::{self, Crossing, Fence, FenceIndex, FenceState, Fix, Overstay, Pending};
 use super::{convert, store};
 
 /// How long fixes stay in the replay buffer: a backfill older than this
@@ -236,12 +237,33 @@ struct Writes {
     states: Vec<(Uuid, Uuid, FenceState, DateTime<Utc>)>,
     crossings: Vec<(Uuid, Crossing)>,
     speeding: Vec<(Uuid, engine::Speeding)>,
-    /// (vehicle, fence, confirmed-after): crossings after it are reconciled.
-    reconcile: Vec<(Uuid, Uuid, Option<DateTime<Utc>>)>,
+    overstays: Vec<(Uuid, Overstay)>,
+    /// Crossings and overstays a replay of (vehicle, fence) reconciles.
+    reconcile: Vec<Reconcile>,
     /// (vehicle, from): speeding alarms from then on are reconciled.
     reconcile_speeding: Vec<(Uuid, DateTime<Utc>)>,
     fixes: usize,
     replays: usize,
+}
+
+/// What a replay of one vehicle against one fence found again from its anchor on.
+#[derive(Debug)]
+struct Reconcile {
+    vehicle: Uuid,
+    fence: Uuid,
+    /// Crossings confirmed after it (all when `None`).
+    confirmed_after: Option<DateTime<Utc>>,
+    /// Overstays of stays from then on: timed after it (all when `None`).
+    stays_after: Option<DateTime<Utc>>,
+}
+
+impl Writes {
+    fn found(&mut self, vehicle: Uuid, found: engine::Found) {
+        self.crossings
+            .extend(found.crossings.into_iter().map(|c| (vehicle, c)));
+        self.overstays
+            .extend(found.overstays.into_iter().map(|o| (vehicle, o)));
+    }
 }
 
 struct Enterprise<'a> {
@@ -420,9 +442,7 @@ impl Enterprise<'_> {
                 let Some(fence) = self.index.get(fence_id) else {
                     continue;
                 };
-                for c in engine::run(fence, &mut state, &fixes) {
-                    writes.crossings.push((vehicle, c));
-                }
+                writes.found(vehicle, engine::run(fence, &mut state, &fixes));
                 if existed || state != FenceState::default() {
                     writes.states.push((vehicle, fence_id, state, last));
                 }
@@ -507,10 +527,13 @@ impl Enterprise<'_> {
                 .filter(|f| after.is_none_or(|a| f.time > a))
                 .copied()
                 .collect();
-            for c in engine::run(fence, &mut state, &fixes) {
-                writes.crossings.push((vehicle, c));
-            }
-            writes.reconcile.push((vehicle, fence_id, after));
+            writes.found(vehicle, engine::run(fence, &mut state, &fixes));
+            writes.reconcile.push(Reconcile {
+                vehicle,
+                fence: fence_id,
+                confirmed_after: after,
+                stays_after: anchor.map(|(_, at, _)| *at),
+            });
             writes.states.push((vehicle, fence_id, state, last));
         }
         let previous: Option<FixRow> = sqlx::query_as(
@@ -565,7 +588,7 @@ impl Enterprise<'_> {
                 };
                 let alarm = alarm_id(c.fence, *vehicle, kind, c.at.time);
                 alarm_ids.insert(alarm);
-                a_rows.push(alarm, v, fence, kind, &c.at, None);
+                a_rows.push(alarm, v, fence, kind, &c.at, Limit::None);
             }
             if fence.purpose == Purpose::SignIn && c.direction == Direction::Enter {
                 s_rows.push(id, v, fence, &c.at);
@@ -577,11 +600,46 @@ impl Enterprise<'_> {
             };
             let id = alarm_id(s.fence, *vehicle, AlarmKind::Speeding, s.at.time);
             alarm_ids.insert(id);
-            a_rows.push(id, v, fence, AlarmKind::Speeding, &s.at, Some(s.limit_kmh));
+            a_rows.push(
+                id,
+                v,
+                fence,
+                AlarmKind::Speeding,
+                &s.at,
+                Limit::Speed(s.limit_kmh),
+            );
+        }
+        for (vehicle, o) in &writes.overstays {
+            let (Some(v), Some(fence)) = (vehicles.get(vehicle), self.index.get(o.fence)) else {
+                continue;
+            };
+            let id = alarm_id(o.fence, *vehicle, AlarmKind::Overstay, o.due);
+            alarm_ids.insert(id);
+            // Timed when the stay became too long, where the vehicle was seen then.
+            let at = Fix {
+                time: o.due,
+                ..o.seen
+            };
+            let minutes = fence.max_stay_seconds.unwrap_or_default() / 60;
+            let limit = Limit::Stay(i32::try_from(minutes).unwrap_or(i32::MAX));
+            a_rows.push(id, v, fence, AlarmKind::Overstay, &at, limit);
         }
         let keep_crossings: Vec<Uuid> = crossing_ids.iter().copied().collect();
         let keep_alarms: Vec<Uuid> = alarm_ids.iter().copied().collect();
-        for (vehicle, fence, after) in &writes.reconcile {
+        for r in &writes.reconcile {
+            let (vehicle, fence) = (&r.vehicle, &r.fence);
+            sqlx::query(
+                "delete from geofence_alarm where vehicle_id = $1 and geofence_id = $2 \
+                 and kind = $3 and ($4::timestamptz is null or alarm_time > $4) \
+                 and not (id = any($5))",
+            )
+            .bind(vehicle)
+            .bind(fence)
+            .bind(i16::from(AlarmKind::Overstay))
+            .bind(r.stays_after)
+            .bind(&keep_alarms)
+            .execute(&mut *conn)
+            .await?;
             // Crossings (with their sign-ins and enter/exit alarms) the replay no longer finds.
             let gone: Vec<(Uuid, i16, DateTime<Utc>)> = sqlx::query_as(
                 "delete from geofence_crossing where vehicle_id = $1 and geofence_id = $2 \
@@ -590,7 +648,7 @@ impl Enterprise<'_> {
             )
             .bind(vehicle)
             .bind(fence)
-            .bind(after)
+            .bind(r.confirmed_after)
             .bind(&keep_crossings)
             .fetch_all(&mut *conn)
             .await?;
@@ -827,6 +885,17 @@ struct AlarmRows {
     lng: Vec<f64>,
     speed: Vec<i32>,
     limit: Vec<Option<i32>>,
+    max_stay: Vec<Option<i32>>,
+}
+
+/// The limit an alarm broke, if any.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    None,
+    /// km/h.
+    Speed(i32),
+    /// Minutes.
+    Stay(i32),
 }
 
 impl AlarmRows {
@@ -837,7 +906,7 @@ impl AlarmRows {
         fence: &Fence,
         kind: AlarmKind,
         at: &Fix,
-        limit: Option<i32>,
+        limit: Limit,
     ) {
         self.id.push(id);
         self.fence.push(fence.id);
@@ -850,7 +919,13 @@ impl AlarmRows {
         self.lat.push(at.lat);
         self.lng.push(at.lng);
         self.speed.push(at.speed_dkmh);
-        self.limit.push(limit);
+        let (speed, stay) = match limit {
+            Limit::None => (None, None),
+            Limit::Speed(kmh) => (Some(kmh), None),
+            Limit::Stay(minutes) => (None, Some(minutes)),
+        };
+        self.limit.push(speed);
+        self.max_stay.push(stay);
     }
 
     async fn write(self, conn: &mut PgConnection, enterprise: Uuid) -> Result<usize, ServiceError> {
@@ -859,10 +934,11 @@ impl AlarmRows {
         }
         let new: Vec<Uuid> = sqlx::query_scalar(
             "insert into geofence_alarm (enterprise_id, id, geofence_id, geofence_name, \
-               vehicle_id, plate_number, org_id, kind, alarm_time, lat, lng, speed_dkmh, limit_kmh) \
+               vehicle_id, plate_number, org_id, kind, alarm_time, lat, lng, speed_dkmh, limit_kmh, \
+               max_stay_minutes) \
              select $1, * from unnest($2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], \
                $7::uuid[], $8::int2[], $9::timestamptz[], $10::float8[], $11::float8[], \
-               $12::int4[], $13::int4[]) \
+               $12::int4[], $13::int4[], $14::int4[]) \
              on conflict do nothing returning id",
         )
         .bind(enterprise)
@@ -878,6 +954,7 @@ impl AlarmRows {
         .bind(&self.lng)
         .bind(&self.speed)
         .bind(&self.limit)
+        .bind(&self.max_stay)
         .fetch_all(conn)
         .await?;
         Ok(new.len())

@@ -184,7 +184,9 @@ pub async fn sign_ins(
     let request = req.into_inner();
     let paging = Paging::parse(request.page.as_ref())?;
     let query = convert::sign_in_query(&request)?;
-    let (rows, total) = store::sign_ins(&mut tx, &actor, &query, paging).await?;
+    let (rows, total) = store::SIGN_INS
+        .list(&mut tx, &actor, &query, paging)
+        .await?;
     db::end_read(tx);
     Ok(pb::ListGeofenceSignInsResponse {
         sign_ins: rows.into_iter().map(convert::sign_in).collect(),
@@ -200,7 +202,7 @@ pub async fn alarms(
     let request = req.into_inner();
     let paging = Paging::parse(request.page.as_ref())?;
     let query = convert::alarm_query(&request)?;
-    let (rows, total) = store::alarms(&mut tx, &actor, &query, paging).await?;
+    let (rows, total) = store::ALARMS.list(&mut tx, &actor, &query, paging).await?;
     db::end_read(tx);
     Ok(pb::ListGeofenceAlarmsResponse {
         alarms: rows.into_iter().map(convert::alarm).collect(),
@@ -229,9 +231,13 @@ pub async fn dashboard(
 ) -> Result<pb::GetGeofenceDashboardResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let pb::GetGeofenceDashboardRequest {
-        org_ids: _,
+        org_ids,
         time_range,
     } = req.into_inner();
+    // The organisations' fences (with their sub-organisations'): their
+    // counts, crossings, dwell, alarms and the vehicles inside them.
+    let orgs = convert::org_ids(&org_ids)?;
+    let orgs = vehicles::store::org_subtrees(&mut tx, orgs).await?;
     let mut range = TimeRange::parse("timeRange", time_range.as_ref())?;
     if range.is_empty() {
         range = today(Utc::now());
@@ -241,10 +247,10 @@ pub async fn dashboard(
     {
         return Err(ServiceError::invalid("timeRange", "统计时间范围最多 92 天"));
     }
-    let totals = store::totals(&mut tx, &actor).await?;
-    let days = store::days(&mut tx, &actor, range).await?;
-    let dwell = store::dwell(&mut tx, &actor, range).await?;
-    let alarm_count = store::count_alarms(&mut tx, &actor, range).await?;
+    let totals = store::totals(&mut tx, &actor, &orgs).await?;
+    let days = store::days(&mut tx, &actor, range, &orgs).await?;
+    let dwell = store::dwell(&mut tx, &actor, range, &orgs).await?;
+    let alarm_count = store::count_alarms(&mut tx, &actor, range, &orgs).await?;
     db::end_read(tx);
     let int = |n: i64| i32::try_from(n).unwrap_or(i32::MAX);
     let dashboard = pb::GeofenceDashboard {

@@ -8,6 +8,7 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
+use sqlx::postgres::PgRow;
 use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
 use uuid::Uuid;
@@ -392,6 +393,24 @@ pub struct CrossingQuery {
     pub directions: Vec<i16>,
     pub time: TimeRange,
     pub alarmed_only: bool,
+    /// Only at fences of these organisations (the dashboard's filter).
+    pub fence_org_ids: Vec<Uuid>,
+}
+
+/// `column` (a fence id) names a fence of one of `orgs` (when any): the
+/// fences come from the org index, the rows from the (enterprise, fence,
+/// time) index.
+fn at_fences_of(f: &mut Filters<'_>, column: &str, enterprise: Uuid, orgs: &[Uuid]) {
+    if orgs.is_empty() {
+        return;
+    }
+    f.and()
+        .push(column)
+        .push(" in (select g.id from geofence g where g.enterprise_id = ")
+        .push_bind(enterprise)
+        .push(" and g.org_id = any(")
+        .push_bind(orgs.to_vec())
+        .push("))");
 }
 
 struct CrossingsNewest;
@@ -413,6 +432,12 @@ fn crossings_filtered<'a>(select: &str, actor: &Actor, q: &CrossingQuery) -> Fil
         .any_of("c.org_id", q.org_ids.clone())
         .any_of("c.direction", q.directions.clone())
         .within("c.cross_time", q.time);
+    at_fences_of(
+        &mut f,
+        "c.geofence_id",
+        actor.enterprise_id,
+        &q.fence_org_ids,
+    );
     if q.alarmed_only {
         f.and().push("c.alarmed");
     }
@@ -472,44 +497,8 @@ pub struct EventQuery {
     pub plates: Vec<String>,
     pub kinds: Vec<i16>,
     pub time: TimeRange,
-}
-
-struct SignInsNewest;
-
-impl Sort for SignInsNewest {
-    fn order_by(&self) -> &'static str {
-        "s.sign_time desc, s.id desc"
-    }
-}
-
-fn sign_ins_filtered<'a>(select: &str, actor: &Actor, q: &EventQuery) -> Filters<'a> {
-    let mut f = Filters::new(select, "s.enterprise_id", actor.enterprise_id);
-    actor
-        .reach
-        .push_condition(f.scope(), "s.org_id", "null::uuid");
-    f.any_of("s.geofence_id", q.geofence_ids.clone())
-        .any_of("s.plate_number", q.plates.clone())
-        .within("s.sign_time", q.time);
-    f
-}
-
-pub async fn sign_ins(
-    conn: &mut PgConnection,
-    actor: &Actor,
-    q: &EventQuery,
-    paging: Paging,
-) -> Result<(Vec<SignInRow>, i64), ServiceError> {
-    let mut qb = sign_ins_filtered(
-        "select s.id, s.geofence_id, s.point_name, s.vehicle_id, s.plate_number, s.sign_time, \
-         s.lat, s.lng from sign_in s",
-        actor,
-        q,
-    )
-    .page(&SignInsNewest, paging);
-    let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let mut qb = sign_ins_filtered("select count(*) from sign_in s", actor, q).finish();
-    let total = qb.build_query_scalar().fetch_one(conn).await?;
-    Ok((rows, total))
+    /// Only at fences of these organisations (the dashboard's filter).
+    pub fence_org_ids: Vec<Uuid>,
 }
 
 // --- Alarms ------------------------------------------------------------------
@@ -527,45 +516,97 @@ pub struct AlarmRow {
     pub lng: f64,
     pub speed_dkmh: i32,
     pub limit_kmh: Option<i32>,
+    pub max_stay_minutes: Option<i32>,
 }
 
-struct AlarmsNewest;
+/// Sign-ins and alarms: the same filter, reach, order and paging over their
+/// own table (aliased `e`), each served by its (enterprise, time desc, id
+/// desc) indexes.
+#[derive(Debug, Clone, Copy)]
+pub struct EventTable {
+    select: &'static str,
+    from: &'static str,
+    time: &'static str,
+    order: &'static str,
+    /// Whether the table has a `kind` to filter on.
+    kinds: bool,
+}
 
-impl Sort for AlarmsNewest {
+pub const SIGN_INS: EventTable = EventTable {
+    select: "select e.id, e.geofence_id, e.point_name, e.vehicle_id, e.plate_number, \
+             e.sign_time, e.lat, e.lng",
+    from: " from sign_in e",
+    time: "e.sign_time",
+    order: "e.sign_time desc, e.id desc",
+    kinds: false,
+};
+
+pub const ALARMS: EventTable = EventTable {
+    select: "select e.id, e.geofence_id, e.geofence_name, e.vehicle_id, e.plate_number, \
+             e.kind, e.alarm_time, e.lat, e.lng, e.speed_dkmh, e.limit_kmh, e.max_stay_minutes",
+    from: " from geofence_alarm e",
+    time: "e.alarm_time",
+    order: "e.alarm_time desc, e.id desc",
+    kinds: true,
+};
+
+impl Sort for EventTable {
     fn order_by(&self) -> &'static str {
-        "a.alarm_time desc, a.id desc"
+        self.order
     }
 }
 
-fn alarms_filtered<'a>(select: &str, actor: &Actor, q: &EventQuery) -> Filters<'a> {
-    let mut f = Filters::new(select, "a.enterprise_id", actor.enterprise_id);
-    actor
-        .reach
-        .push_condition(f.scope(), "a.org_id", "null::uuid");
-    f.any_of("a.geofence_id", q.geofence_ids.clone())
-        .any_of("a.plate_number", q.plates.clone())
-        .any_of("a.kind", q.kinds.clone())
-        .within("a.alarm_time", q.time);
-    f
-}
+impl EventTable {
+    fn filtered<'a>(&self, select: &str, actor: &Actor, q: &EventQuery) -> Filters<'a> {
+        let mut f = Filters::new(
+            &format!("{select}{}", self.from),
+            "e.enterprise_id",
+            actor.enterprise_id,
+        );
+        actor
+            .reach
+            .push_condition(f.scope(), "e.org_id", "null::uuid");
+        f.any_of("e.geofence_id", q.geofence_ids.clone())
+            .any_of("e.plate_number", q.plates.clone());
+        if self.kinds {
+            f.any_of("e.kind", q.kinds.clone());
+        }
+        f.within(self.time, q.time);
+        at_fences_of(
+            &mut f,
+            "e.geofence_id",
+            actor.enterprise_id,
+            &q.fence_org_ids,
+        );
+        f
+    }
 
-pub async fn alarms(
-    conn: &mut PgConnection,
-    actor: &Actor,
-    q: &EventQuery,
-    paging: Paging,
-) -> Result<(Vec<AlarmRow>, i64), ServiceError> {
-    let mut qb = alarms_filtered(
-        "select a.id, a.geofence_id, a.geofence_name, a.vehicle_id, a.plate_number, a.kind, \
-         a.alarm_time, a.lat, a.lng, a.speed_dkmh, a.limit_kmh from geofence_alarm a",
-        actor,
-        q,
-    )
-    .page(&AlarmsNewest, paging);
-    let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let mut qb = alarms_filtered("select count(*) from geofence_alarm a", actor, q).finish();
-    let total = qb.build_query_scalar().fetch_one(conn).await?;
-    Ok((rows, total))
+    /// Rows matching `q` under the reach, with the unpaged total.
+    pub async fn list<R>(
+        &self,
+        conn: &mut PgConnection,
+        actor: &Actor,
+        q: &EventQuery,
+        paging: Paging,
+    ) -> Result<(Vec<R>, i64), ServiceError>
+    where
+        R: for<'r> FromRow<'r, PgRow> + Send + Unpin,
+    {
+        let mut qb = self.filtered(self.select, actor, q).page(self, paging);
+        let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
+        let total = self.count(conn, actor, q).await?;
+        Ok((rows, total))
+    }
+
+    pub async fn count(
+        &self,
+        conn: &mut PgConnection,
+        actor: &Actor,
+        q: &EventQuery,
+    ) -> Result<i64, ServiceError> {
+        let mut qb = self.filtered("select count(*)", actor, q).finish();
+        Ok(qb.build_query_scalar().fetch_one(conn).await?)
+    }
 }
 
 // --- Dashboard ---------------------------------------------------------------
@@ -577,21 +618,37 @@ pub struct Totals {
     pub vehicles_inside: i64,
 }
 
-/// Fence counts under the reach and distinct vehicles inside any of them.
-pub async fn totals(conn: &mut PgConnection, actor: &Actor) -> Result<Totals, ServiceError> {
+/// Fence counts under the reach (of `orgs` when any) and the distinct
+/// vehicles under the reach inside any of those fences.
+pub async fn totals(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    orgs: &[Uuid],
+) -> Result<Totals, ServiceError> {
     let mut f = Filters::new(
         "select count(*) as fence_count, count(*) filter (where g.enabled) as enabled_count, \
-         (select count(distinct s.vehicle_id) from geofence_state s \
-            where s.enterprise_id = $1 and s.inside) as vehicles_inside \
-         from geofence g",
+         0::int8 as vehicles_inside from geofence g",
         "g.enterprise_id",
         actor.enterprise_id,
     );
     actor
         .reach
         .push_condition(f.scope(), "g.org_id", "g.created_by");
-    let mut qb = f.finish();
-    Ok(qb.build_query_as().fetch_one(conn).await?)
+    f.any_of("g.org_id", orgs.to_vec());
+    let mut totals: Totals = f.finish().build_query_as().fetch_one(&mut *conn).await?;
+    let mut f = Filters::new(
+        "select count(distinct s.vehicle_id) from geofence_state s \
+         join vehicle v on v.id = s.vehicle_id and v.enterprise_id = s.enterprise_id",
+        "s.enterprise_id",
+        actor.enterprise_id,
+    );
+    actor
+        .reach
+        .push_condition(f.scope(), "v.org_id", "null::uuid");
+    f.and().push("s.inside");
+    at_fences_of(&mut f, "s.geofence_id", actor.enterprise_id, orgs);
+    totals.vehicles_inside = f.finish().build_query_scalar().fetch_one(conn).await?;
+    Ok(totals)
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -601,14 +658,17 @@ pub struct DayRow {
     pub exits: i64,
 }
 
-/// Entries and exits per Shanghai day (a range scan of the newest index).
+/// Entries and exits per Shanghai day (a range scan of the newest index, or
+/// of the fence index for the fences of `fence_orgs` when any).
 pub async fn days(
     conn: &mut PgConnection,
     actor: &Actor,
     range: TimeRange,
+    fence_orgs: &[Uuid],
 ) -> Result<Vec<DayRow>, ServiceError> {
     let q = CrossingQuery {
         time: range,
+        fence_org_ids: fence_orgs.to_vec(),
         ..CrossingQuery::default()
     };
     let mut qb = crossings_filtered(
@@ -634,14 +694,17 @@ pub struct DwellRow {
     pub max_dwell: Option<i64>,
 }
 
-/// Entries and dwell per fence in the range, busiest first (at most 50).
+/// Entries and dwell per fence in the range (at the fences of `fence_orgs`
+/// when any), busiest first (at most 50).
 pub async fn dwell(
     conn: &mut PgConnection,
     actor: &Actor,
     range: TimeRange,
+    fence_orgs: &[Uuid],
 ) -> Result<Vec<DwellRow>, ServiceError> {
     let q = CrossingQuery {
         time: range,
+        fence_org_ids: fence_orgs.to_vec(),
         ..CrossingQuery::default()
     };
     let mut qb = crossings_filtered(
@@ -658,16 +721,17 @@ pub async fn dwell(
     Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
-/// Alarms in the range under the reach.
+/// Alarms in the range under the reach (at the fences of `fence_orgs` when any).
 pub async fn count_alarms(
     conn: &mut PgConnection,
     actor: &Actor,
     range: TimeRange,
+    fence_orgs: &[Uuid],
 ) -> Result<i64, ServiceError> {
     let q = EventQuery {
         time: range,
+        fence_org_ids: fence_orgs.to_vec(),
         ..EventQuery::default()
     };
-    let mut qb = alarms_filtered("select count(*) from geofence_alarm a", actor, &q).finish();
-    Ok(qb.build_query_scalar().fetch_one(conn).await?)
+    ALARMS.count(conn, actor, &q).await
 }

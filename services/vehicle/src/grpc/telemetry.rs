@@ -192,6 +192,13 @@ impl TelemetryService for TelemetryApi {
         respond(temperature::alarms(&self.0, req).await)
     }
 
+    async fn export_temperature_alarms(
+        &self,
+        req: Request<pb::ExportTemperatureAlarmsRequest>,
+    ) -> Answer<pb::ExportTemperatureAlarmsResponse> {
+        respond(temperature::export_alarms(&self.0, req).await)
+    }
+
     async fn create_temperature_share(
         &self,
         req: Request<pb::CreateTemperatureShareRequest>,

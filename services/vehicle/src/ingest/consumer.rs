@@ -1,21 +1,21 @@
-//! The ingest loop: pull up to [`BATCH_MAX`] messages or whatever arrived
-//! within [`BATCH_WAIT`] of the first, store them in one transaction, then
-//! ack each. A batch that fails is not acked and is written again (by the
+//! The ingest consumer (kit's [`DurablePull`]): up to [`BATCH_MAX`]
+//! messages or whatever arrived within [`BATCH_WAIT`] of the first, stored
+//! in one transaction, then acked. A batch that fails is not acked and is written again (by the
 //! redelivery after a nak); the unique keys make that harmless.
 
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
-use async_nats::jetstream::{self, AckKind};
+use async_nats::jetstream;
 use chrono::{NaiveDate, Utc};
-use fleetdesk_kit::{Shutdown, db, events};
-use futures::StreamExt as _;
+use fleetdesk_kit::events::{self, BatchHandler, DurablePull};
+use fleetdesk_kit::{Shutdown, db};
 use prost::Message as _;
 use sqlx::PgPool;
 
 use super::domain::{self, FixRow};
 use super::store;
-use crate::ingest::{FIX_SUBJECTS, TELEMETRY_STREAM, ensure_stream};
+use crate::ingest::{FIX_SUBJECTS, telemetry_stream};
 
 /// Most messages in one transaction.
 pub const BATCH_MAX: usize = 1_000;
@@ -24,20 +24,18 @@ pub const BATCH_WAIT: Duration = Duration::from_millis(200);
 
 /// The telemetry consumer of one deployment (its durable name names the
 /// database, so test stacks sharing a NATS server never share one).
+#[derive(Debug)]
 pub struct Ingest {
-    pool: PgPool,
-    js: jetstream::Context,
-    durable: String,
-    /// Days whose partitions are known to exist.
-    days: HashSet<NaiveDate>,
+    pull: DurablePull,
+    writer: Writer,
 }
 
-impl std::fmt::Debug for Ingest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ingest")
-            .field("durable", &self.durable)
-            .finish_non_exhaustive()
-    }
+/// Writes batches of fixes.
+#[derive(Debug)]
+struct Writer {
+    pool: PgPool,
+    /// Days whose partitions are known to exist.
+    days: HashSet<NaiveDate>,
 }
 
 /// What one batch did.
@@ -51,50 +49,59 @@ pub struct Applied {
 
 /// The durable consumer of the deployment whose database is `source`.
 pub fn durable_name(source: &str) -> String {
-    let digest = <sha2::Sha256 as sha2::Digest>::digest(source.as_bytes());
-    let tag: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
-    format!("vehicle-ingest-{tag}")
+    events::durable_name("vehicle-ingest", source)
 }
 
 impl Ingest {
+    /// A new consumer starts with fixes published from now on.
     pub async fn new(pool: PgPool, nats: async_nats::Client) -> anyhow::Result<Ingest> {
         let source = events::source_of(&pool).await?;
+        let consumer = jetstream::consumer::pull::Config {
+            // Room for the next batch while one is being written.
+            max_ack_pending: 20_000,
+            ..events::consumer_config(&durable_name(&source), FIX_SUBJECTS)
+        };
         Ok(Ingest {
-            pool,
-            js: events::jetstream(nats),
-            durable: durable_name(&source),
-            days: HashSet::new(),
+            pull: DurablePull::new(events::jetstream(nats), telemetry_stream(), consumer)
+                .batches(BATCH_MAX, BATCH_WAIT),
+            writer: Writer {
+                pool,
+                days: HashSet::new(),
+            },
         })
     }
 
-    /// Creates the stream and the durable consumer if missing. A new
-    /// consumer starts with fixes published from now on.
-    pub async fn ensure(&self) -> anyhow::Result<jetstream::consumer::PullConsumer> {
-        let stream = ensure_stream(&self.js).await?;
-        stream
-            .get_or_create_consumer(
-                &self.durable,
-                jetstream::consumer::pull::Config {
-                    durable_name: Some(self.durable.clone()),
-                    filter_subject: FIX_SUBJECTS.to_owned(),
-                    deliver_policy: jetstream::consumer::DeliverPolicy::New,
-                    ack_policy: jetstream::consumer::AckPolicy::Explicit,
-                    ack_wait: Duration::from_secs(30),
-                    // Room for the next batch while one is being written.
-                    max_ack_pending: 20_000,
-                    inactive_threshold: Duration::from_secs(24 * 3600),
-                    ..Default::default()
-                },
-            )
-            .await
-            .map_err(|e| anyhow::anyhow!("consumer {} on {TELEMETRY_STREAM}: {e}", self.durable))
+    /// Consumes until shutdown; failures are logged and retried.
+    pub async fn run(self, shutdown: Shutdown) {
+        self.pull.run(shutdown, self.writer).await;
     }
+}
 
+impl BatchHandler for Writer {
+    async fn handle(&mut self, messages: &[jetstream::Message]) -> anyhow::Result<()> {
+        let payloads: Vec<&[u8]> = messages.iter().map(|m| m.payload.as_ref()).collect();
+        match self.apply(&payloads).await {
+            Ok(applied) => {
+                tracing::debug!(
+                    messages = messages.len(),
+                    stored = applied.stored,
+                    dropped = applied.dropped,
+                    "Telemetry batch stored."
+                );
+                Ok(())
+            }
+            Err(err) => {
+                // A partition dropped under us: look them up again.
+                self.days.clear();
+                Err(err.into())
+            }
+        }
+    }
+}
+
+impl Writer {
     /// Stores one batch of raw payloads in one transaction.
-    pub async fn apply(
-        &mut self,
-        payloads: &[&[u8]],
-    ) -> Result<Applied, fleetdesk_kit::ServiceError> {
+    async fn apply(&mut self, payloads: &[&[u8]]) -> Result<Applied, fleetdesk_kit::ServiceError> {
         let now = Utc::now();
         let mut dropped = 0;
         let mut fixes = Vec::with_capacity(payloads.len());
@@ -136,98 +143,5 @@ impl Ingest {
         tx.commit().await?;
         self.days.extend(days);
         Ok(Applied { stored, dropped })
-    }
-
-    /// Consumes until shutdown; failures are logged and retried.
-    pub async fn run(mut self, shutdown: Shutdown) {
-        let mut backoff = Duration::from_millis(200);
-        while !shutdown.is_triggered() {
-            let messages = match self.ensure().await {
-                Ok(consumer) => consumer
-                    .stream()
-                    .max_messages_per_batch(BATCH_MAX)
-                    .messages()
-                    .await
-                    .map_err(anyhow::Error::from),
-                Err(err) => Err(err),
-            };
-            let mut messages = match messages {
-                Ok(m) => m,
-                Err(err) => {
-                    tracing::warn!(consumer = %self.durable, error = %format!("{err:#}"), "Ingest not ready; retrying.");
-                    tokio::select! {
-                        () = tokio::time::sleep(backoff) => {}
-                        () = shutdown.wait() => return,
-                    }
-                    backoff = (backoff * 2).min(Duration::from_secs(5));
-                    continue;
-                }
-            };
-            backoff = Duration::from_millis(200);
-            loop {
-                let first = tokio::select! {
-                    next = messages.next() => next,
-                    () = shutdown.wait() => return,
-                };
-                let first = match first {
-                    Some(Ok(m)) => m,
-                    Some(Err(err)) => {
-                        tracing::warn!(error = %err, "Telemetry stream error.");
-                        continue;
-                    }
-                    None => break,
-                };
-                let mut batch = vec![first];
-                let deadline = tokio::time::Instant::now() + BATCH_WAIT;
-                let mut ended = false;
-                while batch.len() < BATCH_MAX {
-                    match tokio::time::timeout_at(deadline, messages.next()).await {
-                        Ok(Some(Ok(m))) => batch.push(m),
-                        Ok(Some(Err(err))) => {
-                            tracing::warn!(error = %err, "Telemetry stream error.");
-                        }
-                        Ok(None) => {
-                            ended = true;
-                            break;
-                        }
-                        Err(_) => break,
-                    }
-                }
-                self.settle(batch).await;
-                if ended {
-                    break;
-                }
-            }
-        }
-    }
-
-    /// Applies a batch and acks it, or naks it for a retry.
-    async fn settle(&mut self, batch: Vec<jetstream::Message>) {
-        let payloads: Vec<&[u8]> = batch.iter().map(|m| m.payload.as_ref()).collect();
-        match self.apply(&payloads).await {
-            Ok(applied) => {
-                tracing::debug!(
-                    messages = batch.len(),
-                    stored = applied.stored,
-                    dropped = applied.dropped,
-                    "Telemetry batch stored."
-                );
-                for message in &batch {
-                    if let Err(err) = message.ack().await {
-                        tracing::warn!(error = %err, "Telemetry ack failed; it will be redelivered.");
-                    }
-                }
-            }
-            Err(err) => {
-                // A partition dropped under us: look them up again.
-                self.days.clear();
-                tracing::warn!(error = %err, messages = batch.len(), "Telemetry batch not stored; retrying.");
-                for message in &batch {
-                    let _ = message
-                        .ack_with(AckKind::Nak(Some(Duration::from_secs(1))))
-                        .await;
-                }
-            }
-        }
     }
 }

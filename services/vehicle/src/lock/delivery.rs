@@ -12,11 +12,11 @@
 
 use std::time::Duration;
 
-use async_nats::jetstream::{self, AckKind};
+use async_nats::jetstream;
 use chrono::Utc;
+use fleetdesk_kit::events::{BatchHandler, DurablePull};
 use fleetdesk_kit::{ServiceError, Shutdown, db, events};
 use fleetdesk_proto::telematics::v1 as tpb;
-use futures::StreamExt as _;
 use prost::Message as _;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -24,7 +24,7 @@ use uuid::Uuid;
 use super::domain::{ANSWER_WITHIN, CommandState, LockAction};
 use super::store;
 use crate::codes::optional;
-use crate::ingest::ensure_stream;
+use crate::ingest::telemetry_stream;
 
 /// The subject the edge holding a terminal answers on.
 pub fn command_subject(phone: &str) -> String {
@@ -128,33 +128,23 @@ pub async fn run_sweeper(pool: PgPool, nats: async_nats::Client, shutdown: Shutd
 
 /// The durable results consumer of the deployment whose database is `source`.
 pub fn durable_name(source: &str) -> String {
-    let digest = <sha2::Sha256 as sha2::Digest>::digest(source.as_bytes());
-    let tag: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
-    format!("vehicle-lock-results-{tag}")
+    events::durable_name("vehicle-lock-results", source)
 }
 
-/// The consumer of command results.
+/// The consumer of command results, one at a time.
+#[derive(Debug)]
 pub struct Results {
     pool: PgPool,
-    js: jetstream::Context,
-    durable: String,
-}
-
-impl std::fmt::Debug for Results {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Results")
-            .field("durable", &self.durable)
-            .finish_non_exhaustive()
-    }
+    pull: DurablePull,
 }
 
 impl Results {
     pub async fn new(pool: PgPool, nats: async_nats::Client) -> anyhow::Result<Results> {
         let source = events::source_of(&pool).await?;
+        let consumer = events::consumer_config(&durable_name(&source), RESULT_SUBJECTS);
         Ok(Results {
             pool,
-            js: events::jetstream(nats),
-            durable: durable_name(&source),
+            pull: DurablePull::new(events::jetstream(nats), telemetry_stream(), consumer),
         })
     }
 
@@ -196,66 +186,15 @@ impl Results {
 
     /// Consumes until shutdown; failures are retried.
     pub async fn run(self, shutdown: Shutdown) {
-        let mut backoff = Duration::from_millis(200);
-        while !shutdown.is_triggered() {
-            let messages = async {
-                let stream = ensure_stream(&self.js).await?;
-                let consumer = stream
-                    .get_or_create_consumer(
-                        &self.durable,
-                        jetstream::consumer::pull::Config {
-                            durable_name: Some(self.durable.clone()),
-                            filter_subject: RESULT_SUBJECTS.to_owned(),
-                            deliver_policy: jetstream::consumer::DeliverPolicy::New,
-                            ack_policy: jetstream::consumer::AckPolicy::Explicit,
-                            ack_wait: Duration::from_secs(30),
-                            inactive_threshold: Duration::from_secs(24 * 3600),
-                            ..Default::default()
-                        },
-                    )
-                    .await
-                    .map_err(|e| anyhow::anyhow!("consumer {}: {e}", self.durable))?;
-                consumer.messages().await.map_err(anyhow::Error::from)
-            }
-            .await;
-            let mut messages = match messages {
-                Ok(m) => m,
-                Err(err) => {
-                    tracing::warn!(error = %format!("{err:#}"), "Lock results not ready; retrying.");
-                    tokio::select! {
-                        () = tokio::time::sleep(backoff) => {}
-                        () = shutdown.wait() => return,
-                    }
-                    backoff = (backoff * 2).min(Duration::from_secs(5));
-                    continue;
-                }
-            };
-            backoff = Duration::from_millis(200);
-            loop {
-                let next = tokio::select! {
-                    next = messages.next() => next,
-                    () = shutdown.wait() => return,
-                };
-                let message = match next {
-                    Some(Ok(m)) => m,
-                    Some(Err(err)) => {
-                        tracing::warn!(error = %err, "Lock results stream error.");
-                        continue;
-                    }
-                    None => break,
-                };
-                match self.apply(&message.payload).await {
-                    Ok(_) => {
-                        let _ = message.ack().await;
-                    }
-                    Err(err) => {
-                        tracing::warn!(error = %err, "Lock result not applied; retrying.");
-                        let _ = message
-                            .ack_with(AckKind::Nak(Some(Duration::from_secs(1))))
-                            .await;
-                    }
-                }
-            }
+        self.pull.clone().run(shutdown, &self).await;
+    }
+}
+
+impl BatchHandler for &Results {
+    async fn handle(&mut self, messages: &[jetstream::Message]) -> anyhow::Result<()> {
+        for message in messages {
+            self.apply(&message.payload).await?;
         }
+        Ok(())
     }
 }

@@ -1,10 +1,38 @@
-//! Rows onto the wire.
+//! Requests into queries, rows onto the wire.
 
-use fleetdesk_kit::convert::timestamp;
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::convert::{id, timestamp};
+use fleetdesk_kit::list::{TimeRange, batch};
 use fleetdesk_proto::vehicle::v1 as pb;
 
 use super::domain::celsius;
-use super::store::{AlarmRow, ReadingRow, ShareRow, ThresholdRow};
+use super::store::{AlarmQuery, AlarmRow, ReadingRow, ShareRow, ThresholdRow};
+
+/// A probe filter: 0 = every probe.
+pub fn probe_filter(probe: i32) -> Result<Option<i16>, ServiceError> {
+    match probe {
+        0 => Ok(None),
+        p => i16::try_from(p)
+            .ok()
+            .filter(|p| (1..=255).contains(p))
+            .map(Some)
+            .ok_or_else(|| ServiceError::invalid("probeNo", "探头编号应在 1 到 255 之间")),
+    }
+}
+
+/// The alarm list's filter (the list and its export).
+pub fn alarm_query(request: &pb::ListTemperatureAlarmsRequest) -> Result<AlarmQuery, ServiceError> {
+    Ok(AlarmQuery {
+        plates: batch("plateNumbers", &request.plate_numbers)?,
+        vehicle_id: match request.vehicle_id.trim() {
+            "" => None,
+            v => Some(id(v)?),
+        },
+        probe: probe_filter(request.probe_no)?,
+        started: TimeRange::parse("started", request.started.as_ref())?,
+        open_only: request.open_only,
+    })
+}
 
 pub fn threshold(r: &ThresholdRow) -> pb::TemperatureThreshold {
     pb::TemperatureThreshold {

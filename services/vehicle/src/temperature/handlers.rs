@@ -12,7 +12,8 @@ use tonic::Request;
 use uuid::Uuid;
 
 use super::domain::{self, Band, ShareDraft};
-use super::{PERMISSION, convert, share, store};
+use super::{PERMISSION, convert, export, share, store};
+use crate::exports;
 use crate::grpc::{Actor, Context};
 use crate::positions;
 use crate::vehicles;
@@ -23,17 +24,6 @@ fn uuids(field: &str, values: &[String]) -> Result<Vec<Uuid>, ServiceError> {
         .filter(|v| !v.trim().is_empty())
         .map(|v| Uuid::parse_str(v.trim()).map_err(|_| ServiceError::invalid(field, "编号无效")))
         .collect()
-}
-
-fn probe_filter(probe: i32) -> Result<Option<i16>, ServiceError> {
-    match probe {
-        0 => Ok(None),
-        p => i16::try_from(p)
-            .ok()
-            .filter(|p| (1..=255).contains(p))
-            .map(Some)
-            .ok_or_else(|| ServiceError::invalid("probeNo", "探头编号应在 1 到 255 之间")),
-    }
 }
 
 /// A required range of at most `days`.
@@ -145,22 +135,26 @@ pub async fn alarms(
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let request = req.into_inner();
     let paging = Paging::parse(request.page.as_ref())?;
-    let query = store::AlarmQuery {
-        plates: batch("plateNumbers", &request.plate_numbers)?,
-        vehicle_id: match request.vehicle_id.trim() {
-            "" => None,
-            v => Some(id(v)?),
-        },
-        probe: probe_filter(request.probe_no)?,
-        started: TimeRange::parse("started", request.started.as_ref())?,
-        open_only: request.open_only,
-    };
+    let query = convert::alarm_query(&request)?;
     let (rows, total) = store::alarms(&mut tx, &actor, &query, paging).await?;
     db::end_read(tx);
     Ok(pb::ListTemperatureAlarmsResponse {
         alarms: rows.into_iter().map(convert::alarm).collect(),
         page: Some(paging.info(total)),
     })
+}
+
+/// `ExportTemperatureAlarms`: queues the alarm list's filter under the
+/// caller's reach and answers the job at once.
+pub async fn export_alarms(
+    ctx: &Context,
+    req: Request<pb::ExportTemperatureAlarmsRequest>,
+) -> Result<pb::ExportTemperatureAlarmsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let filter = req.into_inner().filter.unwrap_or_default();
+    let job = exports::start(&mut tx, &actor, export::job(&filter)?).await?;
+    tx.commit().await?;
+    Ok(pb::ExportTemperatureAlarmsResponse { job: Some(job) })
 }
 
 pub async fn readings(
@@ -183,7 +177,7 @@ pub async fn readings(
             start: Some(start),
             end: Some(end),
         },
-        probe: probe_filter(request.probe_no)?,
+        probe: convert::probe_filter(request.probe_no)?,
         out_of_range_only: request.out_of_range_only,
     };
     let (rows, total) = store::readings(&mut tx, &actor, &query, paging).await?;

@@ -10,12 +10,14 @@
 //! the same alarms; `domain::excursions` is the pure rule.
 //!
 //! RPCs: `handlers` (validate → domain → store → response), `store`,
-//! `convert`, `share` (link tokens).
+//! `convert`, `share` (link tokens); `export` runs the alarm list as an
+//! export kind.
 
 pub mod consumer;
 pub mod convert;
 pub mod domain;
 pub mod evaluate;
+pub mod export;
 pub mod handlers;
 pub mod share;
 pub mod store;

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -196,14 +196,35 @@ pub async fn alarms(
 ) -> Result<(Vec<AlarmRow>, i64), ServiceError> {
     let mut qb = alarms_filtered(ALARMS_SELECT, actor, q).page(&AlarmsNewest, paging);
     let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
+    let total = count_alarms(conn, actor, q).await?;
+    Ok((rows, total))
+}
+
+pub async fn count_alarms(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    q: &AlarmQuery,
+) -> Result<i64, ServiceError> {
     let mut qb = alarms_filtered(
         "select count(*) from temperature_alarm a join vehicle v on v.id = a.vehicle_id",
         actor,
         q,
     )
     .finish();
-    let total = qb.build_query_scalar().fetch_one(conn).await?;
-    Ok((rows, total))
+    Ok(qb.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// An export page: newest first after `cursor` (keyset on the list's index).
+pub async fn alarms_page(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    q: &AlarmQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<AlarmRow>, ServiceError> {
+    let mut qb =
+        alarms_filtered(ALARMS_SELECT, actor, q).keyset("a.started_at", "a.id", cursor, limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
 // --- Readings ---

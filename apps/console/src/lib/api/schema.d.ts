@@ -1261,6 +1261,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/temperature/alarms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["temperature_export_alarms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/temperature/readings": {
         parameters: {
             query?: never;
@@ -2215,38 +2231,17 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description A geofence. */
-            data: {
-                activeWindows: components["schemas"]["ActiveWindowBody"][];
-                alarmOnEnter: boolean;
-                alarmOnExit: boolean;
-                center?: null | components["schemas"]["GeoPointBody"];
-                /** Format: int32 */
-                corridorWidthM?: number | null;
+            /** @description A geofence as read: its writable fields and what the service adds. */
+            data: components["schemas"]["GeofenceInputBody"] & {
                 createdAt: string;
-                /** Format: int32 */
-                dwellSeconds: number;
-                enabled: boolean;
                 id: string;
                 /**
                  * Format: int32
                  * @description Vehicles inside now.
                  */
                 insideCount: number;
-                name: string;
-                orgId: string;
                 orgName: string;
-                /** @description Polygon ring (not closed) or corridor polyline. */
-                points: components["schemas"]["GeoPointBody"][];
-                purpose: components["schemas"]["GeofencePurpose"];
-                /** Format: int32 */
-                radiusM?: number | null;
-                shape?: null | components["schemas"]["GeofenceShape"];
-                /** Format: int32 */
-                speedLimitKmh?: number | null;
                 updatedAt: string;
-                /** @description Empty: every vehicle of the enterprise. */
-                vehicleIds: string[];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2680,12 +2675,18 @@ export interface components {
                     kind?: null | components["schemas"]["GeofenceAlarmKind"];
                     /** Format: int32 */
                     limitKmh?: number | null;
+                    /**
+                     * Format: int32
+                     * @description Overstays only: the fence's max stay, minutes.
+                     */
+                    maxStayMinutes?: number | null;
                     plateNumber: string;
                     /**
                      * Format: double
                      * @description Speeding only.
                      */
                     speedKmh?: number | null;
+                    /** @description Overstays: when the stay reached the fence's max stay. */
                     time: string;
                     vehicleId: string;
                 }[];
@@ -2704,38 +2705,17 @@ export interface components {
             code: number;
             /** @description A page of a list. */
             data: {
-                list: {
-                    activeWindows: components["schemas"]["ActiveWindowBody"][];
-                    alarmOnEnter: boolean;
-                    alarmOnExit: boolean;
-                    center?: null | components["schemas"]["GeoPointBody"];
-                    /** Format: int32 */
-                    corridorWidthM?: number | null;
+                list: (components["schemas"]["GeofenceInputBody"] & {
                     createdAt: string;
-                    /** Format: int32 */
-                    dwellSeconds: number;
-                    enabled: boolean;
                     id: string;
                     /**
                      * Format: int32
                      * @description Vehicles inside now.
                      */
                     insideCount: number;
-                    name: string;
-                    orgId: string;
                     orgName: string;
-                    /** @description Polygon ring (not closed) or corridor polyline. */
-                    points: components["schemas"]["GeoPointBody"][];
-                    purpose: components["schemas"]["GeofencePurpose"];
-                    /** Format: int32 */
-                    radiusM?: number | null;
-                    shape?: null | components["schemas"]["GeofenceShape"];
-                    /** Format: int32 */
-                    speedLimitKmh?: number | null;
                     updatedAt: string;
-                    /** @description Empty: every vehicle of the enterprise. */
-                    vehicleIds: string[];
-                }[];
+                })[];
                 /** Format: int64 */
                 total: number;
             };
@@ -4000,12 +3980,18 @@ export interface components {
             kind?: null | components["schemas"]["GeofenceAlarmKind"];
             /** Format: int32 */
             limitKmh?: number | null;
+            /**
+             * Format: int32
+             * @description Overstays only: the fence's max stay, minutes.
+             */
+            maxStayMinutes?: number | null;
             plateNumber: string;
             /**
              * Format: double
              * @description Speeding only.
              */
             speedKmh?: number | null;
+            /** @description Overstays: when the stay reached the fence's max stay. */
             time: string;
             vehicleId: string;
         };
@@ -4013,39 +3999,18 @@ export interface components {
          * @description What raised a geofence alarm.
          * @enum {string}
          */
-        GeofenceAlarmKind: "enter" | "exit" | "speeding";
-        /** @description A geofence. */
-        GeofenceBody: {
-            activeWindows: components["schemas"]["ActiveWindowBody"][];
-            alarmOnEnter: boolean;
-            alarmOnExit: boolean;
-            center?: null | components["schemas"]["GeoPointBody"];
-            /** Format: int32 */
-            corridorWidthM?: number | null;
+        GeofenceAlarmKind: "enter" | "exit" | "speeding" | "overstay";
+        /** @description A geofence as read: its writable fields and what the service adds. */
+        GeofenceBody: components["schemas"]["GeofenceInputBody"] & {
             createdAt: string;
-            /** Format: int32 */
-            dwellSeconds: number;
-            enabled: boolean;
             id: string;
             /**
              * Format: int32
              * @description Vehicles inside now.
              */
             insideCount: number;
-            name: string;
-            orgId: string;
             orgName: string;
-            /** @description Polygon ring (not closed) or corridor polyline. */
-            points: components["schemas"]["GeoPointBody"][];
-            purpose: components["schemas"]["GeofencePurpose"];
-            /** Format: int32 */
-            radiusM?: number | null;
-            shape?: null | components["schemas"]["GeofenceShape"];
-            /** Format: int32 */
-            speedLimitKmh?: number | null;
             updatedAt: string;
-            /** @description Empty: every vehicle of the enterprise. */
-            vehicleIds: string[];
         };
         /** @description A vehicle entering or leaving a fence. */
         GeofenceCrossingBody: {
@@ -4100,7 +4065,10 @@ export interface components {
             maxDwellS: number;
             name: string;
         };
-        /** @description The writable fields of a geofence (an edit replaces every one). */
+        /**
+         * @description The writable fields of a geofence (an edit replaces every one); a read
+         *     shows the same fields.
+         */
         GeofenceInputBody: {
             /** @default [] */
             activeWindows: components["schemas"]["ActiveWindowBody"][];
@@ -4120,14 +4088,21 @@ export interface components {
              * @default 0
              */
             dwellSeconds: number;
-            /** @description Default true. */
-            enabled?: boolean | null;
+            /** @default true */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Longest stay inside, 1 to 10,080 minutes, before an overstay alarm; 0: no limit.
+             * @default 0
+             */
+            maxStayMinutes: number;
             /** @default  */
             name: string;
             /** @default  */
             orgId: string;
             /**
-             * @description Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
+             * @description Polygons: 3 to 1,000 points whose edges do not cross (the ring not
+             *     closed); corridors: the polyline, 2 to 1,000 points.
              * @default []
              */
             points: components["schemas"]["GeoPointBody"][];
@@ -4141,7 +4116,7 @@ export interface components {
             /** Format: int32 */
             speedLimitKmh?: number | null;
             /**
-             * @description At most 1,000; empty watches every vehicle.
+             * @description At most 1,000; empty watches every vehicle of the enterprise.
              * @default []
              */
             vehicleIds: string[];
@@ -7816,7 +7791,7 @@ export interface operations {
                 size?: number;
                 geofenceIds?: string[];
                 plateNumbers?: string[];
-                kinds?: ("enter" | "exit" | "speeding")[];
+                kinds?: ("enter" | "exit" | "speeding" | "overstay")[];
                 from?: string;
                 to?: string;
             };
@@ -8246,6 +8221,11 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                /**
+                 * @description Only these organisations' fences (with their sub-organisations'):
+                 *     their counts, crossings, dwell and the vehicles inside them.
+                 */
+                orgIds?: string[];
             };
             header?: never;
             path?: never;
@@ -12546,6 +12526,101 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_export_alarms: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                vehicleId?: string;
+                /** @description 0 = all. */
+                probeNo?: number;
+                /** @description Alarms started in [from, to). */
+                from?: string;
+                to?: string;
+                /** @description Only excursions still lasting. */
+                openOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the alarms with the list's filters and data scope (paging ignored, newest first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,7 +25,7 @@ export type AlarmQuery = NonNullable<paths['/api/v1/geofence-alarms']['get']['pa
 export const SHAPES: readonly GeofenceShape[] = ['circle', 'polygon', 'corridor'];
 export const PURPOSES: readonly GeofencePurpose[] = ['area', 'signIn'];
 export const DIRECTIONS: readonly CrossingDirection[] = ['enter', 'exit'];
-export const ALARM_KINDS: readonly GeofenceAlarmKind[] = ['enter', 'exit', 'speeding'];
+export const ALARM_KINDS: readonly GeofenceAlarmKind[] = ['enter', 'exit', 'speeding', 'overstay'];
 
 export const FENCES_KEY = ['geofences'] as const;
 export const FENCE_LIST_KEY = [...FENCES_KEY, 'list'] as const;
@@ -111,8 +111,12 @@ export function useFenceOptions(purpose?: GeofencePurpose) {
   });
 }
 
-export function useDashboard(from: string, to: string) {
-  return useQuery({ queryKey: [...FENCES_KEY, 'dashboard', from, to], queryFn: () => api.get('/api/v1/geofences/dashboard', { query: { from, to } }) });
+/** The dashboard of the range; `orgIds`: only those organisations' fences (with their sub-organisations'). */
+export function useDashboard(from: string, to: string, orgIds: string[] = []) {
+  return useQuery({
+    queryKey: [...FENCES_KEY, 'dashboard', from, to, orgIds],
+    queryFn: () => api.get('/api/v1/geofences/dashboard', { query: { from, to, orgIds: orgIds.length ? orgIds : undefined } }),
+  });
 }
 
 /** Create with an Idempotency-Key (one per opened form): a double submit creates one fence. */
@@ -140,23 +144,10 @@ export function useDeleteFence() {
   });
 }
 
+/** What a fence read adds to its input (the edge answers them; an edit does not send them). */
+const READ_ONLY: ReadonlySet<string> = new Set<keyof Geofence>(['id', 'orgName', 'insideCount', 'createdAt', 'updatedAt']);
+
 /** The writable part of a fence (enable/disable sends the whole fence back with `enabled` flipped). */
 export function inputOf(f: Geofence): GeofenceInput {
-  return {
-    name: f.name,
-    shape: f.shape,
-    purpose: f.purpose,
-    center: f.center ?? null,
-    radiusM: f.radiusM ?? null,
-    points: f.points,
-    corridorWidthM: f.corridorWidthM ?? null,
-    speedLimitKmh: f.speedLimitKmh ?? null,
-    activeWindows: f.activeWindows,
-    dwellSeconds: f.dwellSeconds,
-    alarmOnEnter: f.alarmOnEnter,
-    alarmOnExit: f.alarmOnExit,
-    vehicleIds: f.vehicleIds,
-    orgId: f.orgId,
-    enabled: f.enabled,
-  };
+  return Object.fromEntries(Object.entries(f).filter(([key]) => !READ_ONLY.has(key))) as GeofenceInput;
 }

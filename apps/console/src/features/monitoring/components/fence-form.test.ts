@@ -19,6 +19,7 @@ const fence: Geofence = {
   speedLimitKmh: 60,
   activeWindows: [{ weekdays: [1, 2, 3, 4, 5], start: '08:00', end: '18:30' }],
   dwellSeconds: 120,
+  maxStayMinutes: 0,
   alarmOnEnter: true,
   alarmOnExit: false,
   vehicleIds: ['v1'],
@@ -46,6 +47,14 @@ describe('fence form', () => {
     expect(body).toMatchObject({ name: '深圳仓', shape: 'polygon', center: null, radiusM: null, corridorWidthM: null, speedLimitKmh: 60, dwellSeconds: 120, alarmOnExit: false, vehicleIds: ['v1'], orgId: 'o1' });
     expect(body.activeWindows).toEqual([{ weekdays: [1, 2, 3, 4, 5], start: '08:00', end: '18:30' }]);
     expect(body.points).toEqual(fence.points);
+  });
+
+  it('sends a max stay in minutes and no limit as 0', () => {
+    const { values, geometry } = fenceFormValues({ ...fence, maxStayMinutes: 45 });
+    expect(values.maxStayMinutes).toBe(45);
+    expect(fenceBody(values, geometry).maxStayMinutes).toBe(45);
+    expect(fenceFormValues(fence).values.maxStayMinutes).toBeNull();
+    expect(fenceBody({ ...values, maxStayMinutes: null }, geometry).maxStayMinutes).toBe(0);
   });
 
   it("sends only the shape's own geometry", () => {

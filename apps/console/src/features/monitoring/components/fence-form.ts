@@ -11,6 +11,8 @@ export const RADIUS_M = { min: 50, max: 100_000, default: 500 };
 export const CORRIDOR_WIDTH_M = { min: 10, max: 5000, default: 100 };
 export const SPEED_LIMIT_KMH = { min: 1, max: 200 };
 export const DWELL_S = { min: 0, max: 86_400 };
+/** Longest stay before an overstay alarm (a week); empty: no limit. */
+export const MAX_STAY_MIN = { min: 1, max: 10_080 };
 export const NAME_MAX = 50;
 
 export interface FenceGeometry {
@@ -33,6 +35,7 @@ export interface FenceFormValues {
   enabled: boolean;
   speedLimitKmh?: number | null;
   dwellSeconds?: number | null;
+  maxStayMinutes?: number | null;
   alarmOnEnter: boolean;
   alarmOnExit: boolean;
   vehicleIds: string[];
@@ -74,6 +77,7 @@ export function fenceFormValues(f: Geofence): { values: FenceFormValues; geometr
       enabled: f.enabled,
       speedLimitKmh: f.speedLimitKmh ?? null,
       dwellSeconds: f.dwellSeconds,
+      maxStayMinutes: f.maxStayMinutes || null,
       alarmOnEnter: f.alarmOnEnter,
       alarmOnExit: f.alarmOnExit,
       vehicleIds: f.vehicleIds,
@@ -92,7 +96,7 @@ export function fenceFormValues(f: Geofence): { values: FenceFormValues; geometr
 /** The new form's defaults: a circle of 500 m for a sign-in point, a polygon otherwise. */
 export function newFence(purpose: GeofencePurpose): { values: FenceFormValues; geometry: FenceGeometry } {
   return {
-    values: { name: '', purpose, enabled: true, speedLimitKmh: null, dwellSeconds: 0, alarmOnEnter: true, alarmOnExit: true, vehicleIds: [], windows: [] },
+    values: { name: '', purpose, enabled: true, speedLimitKmh: null, dwellSeconds: 0, maxStayMinutes: null, alarmOnEnter: true, alarmOnExit: true, vehicleIds: [], windows: [] },
     geometry: purpose === 'signIn' ? { shape: 'circle', points: [], radiusM: RADIUS_M.default } : { shape: 'polygon', points: [], radiusM: RADIUS_M.default, corridorWidthM: CORRIDOR_WIDTH_M.default },
   };
 }
@@ -113,6 +117,7 @@ export function fenceBody(values: FenceFormValues, g: FenceGeometry): GeofenceIn
       .filter((w) => w.range?.[0] && w.range?.[1])
       .map((w) => ({ weekdays: [...w.weekdays].sort((a, b) => a - b), start: (w.range?.[0] as Dayjs).format(HHMM), end: (w.range?.[1] as Dayjs).format(HHMM) })),
     dwellSeconds: values.dwellSeconds ?? 0,
+    maxStayMinutes: values.maxStayMinutes ?? 0,
     alarmOnEnter: values.alarmOnEnter,
     alarmOnExit: values.alarmOnExit,
     vehicleIds: values.vehicleIds,
@@ -123,7 +128,7 @@ export function fenceBody(values: FenceFormValues, g: FenceGeometry): GeofenceIn
 
 /** The server names fields of the body; the form's names differ for a few. */
 export function formFieldOf(serverField: string): string | undefined {
-  if (['name', 'orgId', 'speedLimitKmh', 'dwellSeconds', 'vehicleIds'].includes(serverField)) return serverField;
+  if (['name', 'orgId', 'speedLimitKmh', 'dwellSeconds', 'maxStayMinutes', 'vehicleIds'].includes(serverField)) return serverField;
   if (serverField.startsWith('activeWindows')) return 'windows';
   return undefined;
 }

@@ -19,7 +19,8 @@ const data = {
 
 let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(() => {
-  fetchMock = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: 200, msg: 'ok', data }))));
+  const answer = (body: unknown) => Promise.resolve(new Response(JSON.stringify({ code: 200, msg: 'ok', data: body })));
+  fetchMock = vi.fn((url: string) => (String(url).startsWith('/api/v1/orgs/simple') ? answer([{ orgId: 'o1', parentId: '', name: '华南大区', orgCode: 'r', level: 1 }]) : answer(data)));
   vi.stubGlobal('fetch', fetchMock);
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -35,6 +36,14 @@ describe('fence dashboard', () => {
     const to = new Date(url.searchParams.get('to') as string);
     expect(Math.round((to.getTime() - from.getTime()) / 86_400_000)).toBe(7);
     expect(await screen.findByTestId('dashboard-days')).toBeInTheDocument();
+  });
+
+  it("asks for the organisations' fences named in the URL", async () => {
+    renderWithProviders(<FenceDashboardPage />, { route: '/carManagement/assetsMonitor/fenceDashboard?orgIds=o1&orgIds=o2' });
+    await waitFor(() => expect(screen.getByTestId('fence-dashboard')).toHaveTextContent('37'));
+    const call = fetchMock.mock.calls.find(([u]) => String(u).startsWith('/api/v1/geofences/dashboard'));
+    const url = new URL(String(call?.[0]), 'http://x');
+    expect(url.searchParams.getAll('orgIds')).toEqual(['o1', 'o2']);
   });
 
   it('charts the dwell of the fifteen most entered fences, in minutes', () => {

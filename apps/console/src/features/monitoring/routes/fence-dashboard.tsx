@@ -1,14 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Empty, Space, Statistic } from 'antd';
+import { Button, Card, DatePicker, Empty, Space, Statistic, TreeSelect } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { EChart } from '@/components/chart/echart';
 import { LoadErrorBanner } from '@/components/load-error';
 import '../messages';
 import '../monitoring.css';
 import { useDashboard, type GeofenceDashboard } from '../api/geofences';
+import { useOrgTreeOptions } from '../api/org-options';
 import { FenceNav } from '../components/fence-nav';
 import { PATHS, pathWith } from '../paths';
 
@@ -45,12 +46,19 @@ export function dashboardCharts(data: GeofenceDashboard, t: (key: string) => str
   return { days, dwell, fenceIds: busiest.map((d) => d.geofenceId) };
 }
 
-/** 电子围栏 (fenceDashboard): fence counts, entries and exits per day, and dwell per fence. */
+/**
+ * 电子围栏 (fenceDashboard): fence counts, entries and exits per day, and dwell
+ * per fence; the organisation filter (kept in the URL as `orgIds`) narrows it
+ * to those organisations' fences.
+ */
 export default function FenceDashboardPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(DEFAULT_DAYS - 1, 'day').startOf('day'), dayjs().endOf('day')]);
-  const dashboard = useDashboard(range[0].startOf('day').format(), range[1].endOf('day').format());
+  const [params, setParams] = useSearchParams();
+  const orgIds = params.getAll('orgIds');
+  const dashboard = useDashboard(range[0].startOf('day').format(), range[1].endOf('day').format(), orgIds);
+  const orgs = useOrgTreeOptions();
   const charts = useMemo(() => (dashboard.data ? dashboardCharts(dashboard.data, t) : undefined), [dashboard.data, t]);
   const d = dashboard.data;
   return (
@@ -58,6 +66,28 @@ export default function FenceDashboardPage() {
       <div className="fd-monitor-toolbar">
         <FenceNav />
         <Space>
+          <TreeSelect
+            style={{ width: 240 }}
+            multiple
+            allowClear
+            treeData={orgs}
+            value={orgIds}
+            onChange={(ids: string[]) =>
+              setParams(
+                (p) => {
+                  const next = new URLSearchParams(p);
+                  next.delete('orgIds');
+                  ids.forEach((id) => next.append('orgIds', id));
+                  return next;
+                },
+                { replace: true },
+              )
+            }
+            showSearch={{ treeNodeFilterProp: 'title' }}
+            placeholder={t('monitoring:live.orgPlaceholder')}
+            maxTagCount="responsive"
+            data-testid="dashboard-orgs"
+          />
           <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} disabledDate={(day) => day.isAfter(dayjs(), 'day')} />
           <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PATHS.addFence)}>
             {t('route.addFence')}

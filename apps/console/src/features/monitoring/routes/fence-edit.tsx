@@ -13,7 +13,7 @@ import '../messages';
 import '../monitoring.css';
 import { PURPOSES, SHAPES, useCreateFence, useFence, useFenceInside, useUpdateFence, type GeofencePurpose } from '../api/geofences';
 import { useOrgTreeOptions } from '../api/org-options';
-import { CORRIDOR_WIDTH_M, DWELL_S, fenceBody, fenceFormValues, formFieldOf, geometryProblems, NAME_MAX, newFence, RADIUS_M, SPEED_LIMIT_KMH, type FenceFormValues, type FenceGeometry } from '../components/fence-form';
+import { CORRIDOR_WIDTH_M, DWELL_S, fenceBody, fenceFormValues, formFieldOf, geometryProblems, MAX_STAY_MIN, NAME_MAX, newFence, RADIUS_M, SPEED_LIMIT_KMH, type FenceFormValues, type FenceGeometry } from '../components/fence-form';
 import { FenceLayer } from '../components/fence-layer';
 import { codeOptions } from '../components/status';
 import { VehicleSelect } from '../components/vehicle-select';
@@ -185,6 +185,13 @@ export default function FenceEditPage() {
                     <InputNumber precision={0} addonAfter={t('monitoring:fence.seconds')} style={{ width: '100%' }} />
                   </Form.Item>
                 </Col>
+                {purpose !== 'signIn' && (
+                  <Col span={12}>
+                    <Form.Item name="maxStayMinutes" label={t('monitoring:fence.maxStay')} tooltip={t('monitoring:fence.maxStayHint')} rules={[{ type: 'number', min: MAX_STAY_MIN.min, max: MAX_STAY_MIN.max, message: t('monitoring:fence.rules.maxStayRange', MAX_STAY_MIN) }]}>
+                      <InputNumber precision={0} addonAfter={t('monitoring:fence.minutes')} style={{ width: '100%' }} placeholder={t('monitoring:fence.noStayLimit')} data-testid="fence-max-stay" />
+                    </Form.Item>
+                  </Col>
+                )}
               </Row>
               <Space size="large">
                 <Form.Item name="alarmOnEnter" valuePropName="checked">

@@ -11,10 +11,10 @@ import { ALARM_KINDS, ALARMS_KEY, alarmQuery, listAlarms, useFenceOptions, type 
 import { FenceNav } from '../components/fence-nav';
 import { codeLabel, codeOptions } from '../components/status';
 
-const KIND_COLORS: Record<string, string> = { enter: 'blue', exit: 'orange', speeding: 'red' };
+const KIND_COLORS: Record<string, string> = { enter: 'blue', exit: 'orange', speeding: 'red', overstay: 'purple' };
 const speed = (v: number | null | undefined) => (v === null || v === undefined ? BLANK : `${v.toFixed(1)} km/h`);
 
-/** 运营监控 (operateMonitor): fence alarms (entered, left, over the fence's speed limit). */
+/** 运营监控 (operateMonitor): fence alarms (entered, left, over the fence's speed limit, stayed past its max stay). */
 export default function OperateMonitorPage() {
   const { t } = useTranslation();
   const fences = useFenceOptions();
@@ -35,6 +35,7 @@ export default function OperateMonitorPage() {
     { prop: 'kind', label: t('monitoring:fence.alarmKind'), width: 110, render: (row) => <Tag color={KIND_COLORS[row.kind ?? ''] ?? 'default'}>{codeLabel(t, 'alarmKind', row.kind)}</Tag> },
     { prop: 'speedKmh', label: t('monitoring:live.speed'), width: 110, align: 'right', formatter: (row) => speed(row.speedKmh) },
     { prop: 'limitKmh', label: t('monitoring:fence.speedLimit'), width: 110, align: 'right', formatter: (row) => speed(row.limitKmh) },
+    { prop: 'maxStayMinutes', label: t('monitoring:fence.maxStay'), width: 120, align: 'right', formatter: (row) => (row.maxStayMinutes ? `${row.maxStayMinutes} ${t('monitoring:fence.minutes')}` : BLANK) },
   ];
   return (
     <div className="fd-monitor-page">

@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AppDialog } from '@/components/app-dialog';
 import { EChart } from '@/components/chart/echart';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
+import { api, type CallOptions } from '@/lib/api-client';
 import { BLANK, formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import '../messages';
@@ -266,10 +268,12 @@ function AlarmList() {
     { prop: 'thresholdMinCelsius', label: t('monitoring:temperature.threshold'), width: 160, formatter: (row) => `${celsius(row.thresholdMinCelsius)} ~ ${celsius(row.thresholdMaxCelsius)}` },
     { prop: 'minDurationSeconds', label: t('monitoring:temperature.duration'), width: 110, align: 'right', formatter: (row) => `${row.minDurationSeconds} s` },
   ];
+  const exportFilters = { ...list.query, page: undefined, size: undefined };
   return (
     <ListPage<TemperatureAlarm>
       testId="temperature-alarm-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options: CallOptions) => api.post('/api/v1/temperature/alarms/export', { ...options, query: exportFilters })} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1000, ...list.tableProps }}
     />

@@ -26,6 +26,8 @@ beforeEach(() => {
     if (url.startsWith('/api/v1/temperature/shares?') || url === '/api/v1/temperature/shares') return ok({ list: [share('s1', ''), share('s2', '2026-11-25T11:00:00Z')], total: 2 });
     if (url.startsWith('/api/v1/temperature/shares/')) return ok({});
     if (url === '/api/v1/orgs/simple') return ok([]);
+    if (url.startsWith('/api/v1/temperature/alarms/export')) return ok({ id: 'r1', status: 1 });
+    if (url.startsWith('/api/v1/temperature/alarms')) return ok({ list: [], total: 0 });
     return ok(null);
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -33,6 +35,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const calls = (prefix: string) => fetchMock.mock.calls.filter(([u]) => String(u).startsWith(prefix));
+const posts = (prefix: string) => calls(prefix).filter(([, init]) => (init as RequestInit | undefined)?.method === 'POST');
 
 describe('temperature monitor (temperatureMonitor)', () => {
   it('shows each probe, marks the one out of band and the alarm state', async () => {
@@ -44,6 +47,17 @@ describe('temperature monitor (temperatureMonitor)', () => {
     expect(outOfBand.className).toContain('error');
     const url = new URL(String(calls('/api/v1/temperature/vehicles')[0][0]), 'http://x');
     expect(url.searchParams.get('alarmOnly')).toBe('true');
+  });
+
+  it('exports the alarm list with its filters and without paging', async () => {
+    renderWithProviders(<TemperatureMonitorPage />, { route: '/carManagement/assetsMonitor/temperatureMonitor?openOnly=true&page=2' });
+    fireEvent.click(await screen.findByRole('tab', { name: '温度告警' }));
+    await waitFor(() => expect(calls('/api/v1/temperature/alarms')).not.toHaveLength(0));
+    fireEvent.click(await screen.findByTestId('export-button'));
+    await waitFor(() => expect(posts('/api/v1/temperature/alarms/export')).toHaveLength(1));
+    const exported = new URL(String(posts('/api/v1/temperature/alarms/export')[0][0]), 'http://x');
+    expect(exported.searchParams.get('openOnly')).toBe('true');
+    expect(exported.searchParams.has('page')).toBe(false);
   });
 });
 
