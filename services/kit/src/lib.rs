@@ -1,6 +1,7 @@
 //! Shared plumbing of every Fleetdesk service and the gateway.
 
 pub mod actor;
+pub mod codes;
 pub mod config;
 pub mod convert;
 pub mod db;
