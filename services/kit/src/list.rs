@@ -174,6 +174,17 @@ impl<'a> Filters<'a> {
         filters
     }
 
+    /// `select ... from ...` without a tenant condition: a service-level
+    /// list over every enterprise (the platform operator's), read in a
+    /// service-scoped transaction (`db::begin_service`).
+    pub fn across_tenants(select_from: &str) -> Filters<'a> {
+        Filters {
+            qb: QueryBuilder::new(select_from),
+            conditions: 0,
+            scope_conditions: 0,
+        }
+    }
+
     /// Starts a condition on what the caller may see (the reach condition)
     /// and hands out the builder to write it; it does not count as a filter.
     pub fn scope(&mut self) -> &mut QueryBuilder<'a, Postgres> {
@@ -393,6 +404,17 @@ mod tests {
             sql,
             "select v.id from vehicle v where v.enterprise_id = $1 and true \
              order by v.created_at desc, v.id desc limit $2 offset $3"
+        );
+    }
+
+    #[test]
+    fn a_list_across_tenants_starts_with_the_first_filter() {
+        let mut f = Filters::across_tenants("select a.id from application a");
+        assert!(!f.narrows());
+        f.any_of("a.status", vec![1i16]);
+        assert_eq!(
+            f.finish().into_sql(),
+            "select a.id from application a where a.status = any($1)"
         );
     }
 

@@ -1,0 +1,64 @@
+//! This service's exports (ARCHITECTURE §3) through kit::export. Each
+//! exportable list — charging accounts, balance allocations, cards, card
+//! amount changes — has an `ExportKind` in its subject's `export` module
+//! that runs the list's own filter (`store::filtered`, the function the list
+//! uses) under the requester's reach, newest first by keyset pages.
+//!
+//! Here: the domain's name, stored-code labels and the worker that runs
+//! every kind; queueing a job with the caller's reach, the actor a job acts
+//! as, keyset cursors and the cell formats are kit's (`export_scope`).
+
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::export::{Cell, ExportWorker};
+use fleetdesk_kit::export_scope;
+use fleetdesk_kit::files::FileStore;
+use fleetdesk_proto::common::v1 as common;
+use sqlx::{PgConnection, PgPool};
+
+use crate::grpc::Actor;
+use crate::{accounts, allocations, card_changes, cards};
+
+pub use fleetdesk_kit::export_scope::{
+    NewJob, actor, after, cursor, filter, moment, range_json, text,
+};
+
+/// The domain whose events announce this service's jobs (org routes cancel
+/// and retry of a record back here by it).
+pub const DOMAIN: &str = "energy";
+
+/// Queues an export for `actor` in `tx` (the caller commits).
+pub async fn start(
+    tx: &mut PgConnection,
+    actor: &Actor,
+    job: NewJob,
+) -> Result<common::ExportJob, ServiceError> {
+    export_scope::queue(tx, DOMAIN, actor, job).await
+}
+
+/// An amount in fen as a yuan cell.
+pub fn money(fen: i64) -> Cell {
+    export_scope::money(Some(fen))
+}
+
+/// A stored code's label, empty when unknown.
+pub fn label<T>(code: i16, name_of: impl Fn(T) -> &'static str) -> Cell
+where
+    T: TryFrom<i16, Error = crate::codes::UnknownCode>,
+{
+    crate::codes::optional::<T>(Some(code)).map_or(Cell::Empty, |v| Cell::Label(name_of(v)))
+}
+
+/// The worker that runs every export kind of this service.
+pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
+    ExportWorker::new(pool, files, DOMAIN)
+        .kind(accounts::export::KIND, accounts::export::AccountsExport)
+        .kind(
+            allocations::export::KIND,
+            allocations::export::AllocationsExport,
+        )
+        .kind(cards::export::KIND, cards::export::CardsExport)
+        .kind(
+            card_changes::export::KIND,
+            card_changes::export::ChangesExport,
+        )
+}
