@@ -12,10 +12,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
+use crate::files::LinkSigner;
 use crate::list::{ExportQuery, ListQuery};
 use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::rfc3339;
-use crate::routes::vehicles::{FileRefBody, edge_enum};
+use crate::routes::vehicles::edge_enum;
 use crate::session::Principal;
 use crate::state::AppState;
 
@@ -389,12 +390,14 @@ pub struct PlateScanRecordBody {
     pub result: Option<PlateScanResult>,
     /// STARTED: the session.
     pub session_id: String,
-    /// The camera's snapshot; absent when none.
-    pub image: Option<FileRefBody>,
+    /// A signed link (10 minutes) of the camera's snapshot; empty when none.
+    pub image_url: String,
 }
 
-impl From<pb::PlateScanRecord> for PlateScanRecordBody {
-    fn from(r: pb::PlateScanRecord) -> Self {
+impl PlateScanRecordBody {
+    /// The record with its snapshot's link signed for the caller (energy
+    /// answered it within the caller's enterprise, so the key is theirs).
+    fn new(r: pb::PlateScanRecord, links: &LinkSigner, now: i64) -> Self {
         let pb::PlateScanRecord {
             id,
             enterprise_id: _,
@@ -424,7 +427,10 @@ impl From<pb::PlateScanRecord> for PlateScanRecordBody {
             scan_time: rfc3339(scan_time.as_ref()),
             result: PlateScanResult::from_pb(result),
             session_id,
-            image: image.filter(|f| !f.key.is_empty()).map(FileRefBody::from),
+            image_url: image
+                .filter(|f| !f.key.is_empty())
+                .map(|f| links.link(&f.key, now))
+                .unwrap_or_default(),
         }
     }
 }
@@ -481,11 +487,12 @@ async fn list_plate_scan_records(
         .list_plate_scan_records(state.as_user(&principal, plate_scan_filter(&query)?))
         .await?
         .into_inner();
+    let now = chrono::Utc::now().timestamp();
     Result::Ok(Ok(Page {
         list: answer
             .records
             .into_iter()
-            .map(PlateScanRecordBody::from)
+            .map(|r| PlateScanRecordBody::new(r, &state.links, now))
             .collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))

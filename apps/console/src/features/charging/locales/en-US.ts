@@ -176,6 +176,7 @@ const enUS: ChargingMessages = {
     accountAvailable: 'Account available: {{amount}} CNY',
     cardAvailable: 'Card balance: {{amount}} CNY',
     changed: 'Amount changed',
+    juniorOf: 'Below organisation',
     juniorHint: 'Cards of the sub-organisations’ accounts: top up or withdraw their amounts here',
   },
   changes: {

@@ -176,6 +176,7 @@ const jaJP: ChargingMessages = {
     accountAvailable: 'アカウント利用可能残高：{{amount}} 元',
     cardAvailable: 'カード残高：{{amount}} 元',
     changed: '枠を変更しました',
+    juniorOf: '上位組織',
     juniorHint: '下位組織アカウントのカード：ここで枠の付与・回収ができます',
   },
   changes: {

@@ -175,6 +175,7 @@ const zhCN = {
     accountAvailable: '账户可用余额：{{amount}} 元',
     cardAvailable: '卡内余额：{{amount}} 元',
     changed: '额度变更成功',
+    juniorOf: '上级组织',
     juniorHint: '下级组织账户的充电卡，可在此为其下发或回收额度',
   },
   changes: {

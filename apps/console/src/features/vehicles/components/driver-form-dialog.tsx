@@ -15,7 +15,7 @@ import { driverStatusOptions, licenceClassOptions } from './driver-labels';
 import {
   addressRules, DRIVER_LIMITS, driverNameRules, driverPhoneRules, employeeNoRules, firstIssueRules, idNumberRules, licenceClassRules, licenceExpireRules, remarkRules,
 } from './driver-rules';
-import { showServerErrors } from './server-errors';
+import { showServerErrors } from '@/lib/server-errors';
 
 /**
  * The upload purpose of driver document images. The gateway has no driver

@@ -7,7 +7,7 @@ import { toastSuccess } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
 import { useCreateUsageRecord, useUpdateUsageRecord, useUsageRecord } from '../api/usage-records';
 import { MAX_YUAN, yuan } from '@/lib/money';
-import { showServerErrors } from './server-errors';
+import { showServerErrors } from '@/lib/server-errors';
 import { rentToOwnTotalFen, USAGE_LIMITS, usageBody, usageFormField, usageFormValues, usageRules, type UsageFormValues } from './usage-form';
 import { kindHasEnd, REPLACEMENT_REASONS } from './usage-labels';
 import type { UsageKind } from './vehicle-labels';
