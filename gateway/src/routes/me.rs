@@ -46,6 +46,8 @@ pub struct EnterpriseFlagsBody {
     pub in_insurance_blacklist: bool,
     pub in_order_center_list: bool,
     pub is_charge_account: bool,
+    /// An application to open charging is pending (申请中).
+    pub is_charge_applying: bool,
     pub need_open_pages: Vec<String>,
 }
 
@@ -63,6 +65,7 @@ impl From<&pb::EnterpriseFlags> for EnterpriseFlagsBody {
             order_center,
             need_open_pages,
             charge_account,
+            charge_applying,
         } = f.clone();
         EnterpriseFlagsBody {
             is_white_list: white_list,
@@ -75,6 +78,7 @@ impl From<&pb::EnterpriseFlags> for EnterpriseFlagsBody {
             in_insurance_blacklist: insurance_blacklist,
             in_order_center_list: order_center,
             is_charge_account: charge_account,
+            is_charge_applying: charge_applying,
             need_open_pages,
         }
     }

@@ -6,6 +6,7 @@ pub mod approvals;
 pub mod areas;
 pub mod catalogue;
 mod changes;
+pub mod charging;
 mod config;
 mod dict;
 pub mod export_jobs;

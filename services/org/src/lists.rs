@@ -11,6 +11,7 @@ use tonic::Request;
 use uuid::Uuid;
 
 use crate::changes;
+use crate::charging::{self, Charging};
 use crate::rules::ListMembership;
 
 const WHITE: i16 = pb::EnterpriseListType::White as i16;
@@ -29,6 +30,8 @@ pub struct Lists {
     pub membership: ListMembership,
     /// On the need-open-page list: its console opens these pages in a new tab.
     pub need_open_pages: Vec<String>,
+    /// Energy's charging state (not a list, but a flag of the same kind).
+    pub charging: Charging,
 }
 
 impl Lists {
@@ -47,8 +50,8 @@ impl Lists {
             insurance_blacklist: m.insurance_blacklist,
             order_center: m.order_center || g.sf,
             need_open_pages: self.need_open_pages.clone(),
-            // Owned by energy; the console asks it separately.
-            charge_account: false,
+            charge_account: self.charging.opened,
+            charge_applying: self.charging.applying,
         }
     }
 }
@@ -88,6 +91,7 @@ pub async fn of_enterprise(conn: &mut PgConnection, enterprise_id: Uuid) -> sqlx
             order_center: on(ORDER_CENTER),
         },
         need_open_pages,
+        charging: charging::of_enterprise(conn, enterprise_id).await?,
     })
 }
 

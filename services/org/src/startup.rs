@@ -10,7 +10,7 @@ use sqlx::migrate::Migrator;
 use crate::config::CustomerServiceConfig;
 use crate::grpc::OrgApi;
 use crate::users::AuthLink;
-use crate::{Config, catalogue, export_jobs, users_export};
+use crate::{Config, catalogue, charging, export_jobs, users_export};
 use fleetdesk_kit::events;
 use fleetdesk_kit::export::ExportWorker;
 
@@ -29,6 +29,8 @@ pub struct Application {
     customer_service: CustomerServiceConfig,
     /// Org's consumer of export events, created before serving.
     export_records: events::Consumer<export_jobs::ExportRecords>,
+    /// Org's consumer of energy's charging states (enterprise flags).
+    charging_states: events::Consumer<charging::ChargingStates>,
 }
 
 impl Application {
@@ -41,15 +43,21 @@ impl Application {
         };
         let export_records =
             export_jobs::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
+        let charging_states =
+            charging::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
         // Best effort: a NATS server not up yet is retried by the consumer's run.
         if let Err(err) = export_records.ensure().await {
             tracing::warn!(error = %format!("{err:#}"), "Export records consumer not ready yet.");
+        }
+        if let Err(err) = charging_states.ensure().await {
+            tracing::warn!(error = %format!("{err:#}"), "Charging states consumer not ready yet.");
         }
         Ok(Application {
             runtime,
             auth,
             customer_service: config.customer_service,
             export_records,
+            charging_states,
         })
     }
 
@@ -81,11 +89,13 @@ impl Application {
         )
         .kind(users_export::KIND, users_export::UsersExport);
         let records = tokio::spawn(self.export_records.run(shutdown.clone()));
+        let charging_states = tokio::spawn(self.charging_states.run(shutdown.clone()));
         let served = self
             .runtime
             .run_with_exports(grpc::Services::new(service), worker, shutdown)
             .await;
         records.await.ok();
+        charging_states.await.ok();
         served
     }
 }

@@ -2917,6 +2917,8 @@ export interface components {
             inOrderCenterList: boolean;
             isB2B: boolean;
             isChargeAccount: boolean;
+            /** @description An application to open charging is pending (申请中). */
+            isChargeApplying: boolean;
             isMt: boolean;
             isSF: boolean;
             isWhiteList: boolean;
