@@ -202,7 +202,7 @@ impl From<pb::BalanceAllocation> for BalanceAllocationBody {
 #[utoipa::path(
     get, path = "/charging/main-account", tag = "charging",
     responses((status = 200, description = "The enterprise's main charging account; 4009 when charging is not open", body = Envelope<ChargingAccountBody>)),
-    security(("token" = ["as:charge:fee", "as:charge:index"]))
+    security(("token" = ["as:charge:fee"]))
 )]
 async fn get_main_charging_account(
     State(state): State<AppState>,
@@ -254,7 +254,7 @@ fn account_filter(query: &ListQuery) -> Result<pb::ListChargingAccountsRequest, 
     get, path = "/charging/accounts", tag = "charging",
     params(ChargingAccountListParams),
     responses((status = 200, description = "The accounts of the organisation tree in the caller's data scope, flat, parents before children (each names its parent); no paging", body = Envelope<Vec<ChargingAccountBody>>)),
-    security(("token" = ["as:charge:fee", "as:charge:card"]))
+    security(("token" = ["as:charge:fee"]))
 )]
 async fn list_charging_accounts(
     State(state): State<AppState>,

@@ -116,6 +116,8 @@ pub struct ChargingCardBody {
     pub issued_time: String,
     pub last_used_time: String,
     pub remark: String,
+    /// Stations the card may charge at; empty = every station.
+    pub allowed_station_ids: Vec<String>,
     pub create_time: String,
     pub update_time: String,
 }
@@ -143,6 +145,7 @@ impl From<pb::ChargingCard> for ChargingCardBody {
             last_used_time,
             remark,
             audit,
+            allowed_station_ids,
         } = c;
         let audit = audit.unwrap_or_default();
         ChargingCardBody {
@@ -164,6 +167,7 @@ impl From<pb::ChargingCard> for ChargingCardBody {
             issued_time: rfc3339(issued_time.as_ref()),
             last_used_time: rfc3339(last_used_time.as_ref()),
             remark,
+            allowed_station_ids,
             create_time: rfc3339(audit.create_time.as_ref()),
             update_time: rfc3339(audit.update_time.as_ref()),
         }
@@ -271,6 +275,9 @@ pub struct ChargingCardListParams {
     pub issued_time_start: Option<String>,
     /// Issued until (a bare date includes the day).
     pub issued_time_end: Option<String>,
+    /// Junior cards (juniorElectricCard): only the cards of the organisations
+    /// below this one (not its own).
+    pub junior_of_org_id: Option<String>,
 }
 
 fn card_filter(query: &ListQuery) -> Result<pb::ListChargingCardsRequest, ApiError> {
@@ -297,6 +304,7 @@ fn card_filter(query: &ListQuery) -> Result<pb::ListChargingCardsRequest, ApiErr
             .map(i32::from)
             .collect(),
         issued_time: query.range("issuedTime")?,
+        junior_of_org_id: query.text("juniorOfOrgId"),
     })
 }
 
@@ -304,7 +312,7 @@ fn card_filter(query: &ListQuery) -> Result<pb::ListChargingCardsRequest, ApiErr
     get, path = "/charging/cards", tag = "charging",
     params(ChargingCardListParams),
     responses((status = 200, description = "Cards in the caller's data scope, newest first, with the balance over every matching card", body = Envelope<ChargingCardPage>)),
-    security(("token" = ["as:charge:card", "as:charge:fee"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn list_charging_cards(
     State(state): State<AppState>,
@@ -331,7 +339,7 @@ async fn list_charging_cards(
     post, path = "/charging/cards/export", tag = "charging",
     params(ChargingCardListParams),
     responses((status = 200, description = "The export record of the card list with the list's filters (paging ignored)", body = Envelope<ExportRecordBody>)),
-    security(("token" = ["as:charge:card", "as:charge:fee"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn export_charging_cards(
     State(state): State<AppState>,
@@ -356,7 +364,7 @@ async fn export_charging_cards(
     get, path = "/charging/cards/{id}", tag = "charging",
     params(("id" = String, Path, description = "Card id")),
     responses((status = 200, description = "One card", body = Envelope<ChargingCardBody>)),
-    security(("token" = ["as:charge:card", "as:charge:fee"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn get_charging_card(
     State(state): State<AppState>,
@@ -393,6 +401,8 @@ pub struct ChargingCardForm {
     /// Cap per session (fen); 0 = none.
     pub per_session_limit_fen: i64,
     pub remark: String,
+    /// Stations the card may charge at, at most 250; empty = every station.
+    pub allowed_station_ids: Vec<String>,
 }
 
 impl ChargingCardForm {
@@ -407,6 +417,12 @@ impl ChargingCardForm {
             ));
         }
         check_remark("remark", &self.remark)?;
+        if self.allowed_station_ids.len() > fleetdesk_kit::list::BATCH_LIMIT {
+            return Err(ApiError::invalid(
+                "allowedStationIds",
+                "可用充电站最多选择 250 个",
+            ));
+        }
         let ChargingCardForm {
             org_id,
             account_id,
@@ -419,6 +435,7 @@ impl ChargingCardForm {
             budget_limit_fen,
             per_session_limit_fen,
             remark,
+            allowed_station_ids,
         } = self;
         Result::Ok(pb::ChargingCardInput {
             org_id,
@@ -432,6 +449,7 @@ impl ChargingCardForm {
             budget_limit_fen,
             per_session_limit_fen,
             remark,
+            allowed_station_ids,
         })
     }
 }
@@ -631,7 +649,7 @@ pub struct CardAmountChangedBody {
     ),
     request_body = CardAmountChangeForm,
     responses((status = 200, description = "The change and the card after it; 4000 when the account (top-up) or the card (withdrawal) has too little", body = Envelope<CardAmountChangedBody>)),
-    security(("token" = ["as:charge:card", "as:charge:fee"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn change_charging_card_amount(
     State(state): State<AppState>,

@@ -108,7 +108,7 @@ pub struct ChargingOpenStatusBody {
 #[utoipa::path(
     get, path = "/charging/open-status", tag = "charging",
     responses((status = 200, description = "Whether the caller's enterprise has charging, is applying, or neither", body = Envelope<ChargingOpenStatusBody>)),
-    security(("token" = []))
+    security(("token" = ["oss:pc:energy:management"]))
 )]
 async fn charging_open_status(
     State(state): State<AppState>,

@@ -105,7 +105,8 @@ pub struct ChargingSessionBody {
     pub service_fee_fen: i64,
     pub parking_fee_fen: i64,
     pub discount_fen: i64,
-    /// electricity + service fee + parking fee - discount.
+    /// What the enterprise pays: electricity + service fee + parking fee -
+    /// discount - uncollected; while charging, the cost so far.
     pub total_fen: i64,
     pub refunded_fen: i64,
     /// Percent; absent when not reported.
@@ -116,6 +117,10 @@ pub struct ChargingSessionBody {
     pub settle_time: String,
     /// yyyy-MM of the statement the session belongs to.
     pub statement_month: String,
+    /// Cost the hold did not cover (the platform stopped late); never billed.
+    pub uncollected_fen: i64,
+    /// Moved from the card onto the session's hold.
+    pub held_fen: i64,
 }
 
 impl From<pb::ChargingSession> for ChargingSessionBody {
@@ -156,6 +161,8 @@ impl From<pb::ChargingSession> for ChargingSessionBody {
             stop_reason,
             settle_time,
             statement_month,
+            uncollected_fen,
+            held_fen,
         } = s;
         ChargingSessionBody {
             id,
@@ -192,6 +199,8 @@ impl From<pb::ChargingSession> for ChargingSessionBody {
             stop_reason,
             settle_time: rfc3339(settle_time.as_ref()),
             statement_month: month_text(statement_month.as_ref()),
+            uncollected_fen,
+            held_fen,
         }
     }
 }
@@ -302,7 +311,7 @@ fn session_filter(query: &ListQuery) -> Result<pb::ListChargingSessionsRequest, 
     get, path = "/charging/sessions", tag = "charging",
     params(ChargingSessionListParams),
     responses((status = 200, description = "Sessions in the caller's data scope, newest first, with the totals over every matching session; 4000 without a start range or with one over 92 days", body = Envelope<ChargingSessionPage>)),
-    security(("token" = ["as:charge:card", "as:charge:settlement:page"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn list_charging_sessions(
     State(state): State<AppState>,
@@ -329,7 +338,7 @@ async fn list_charging_sessions(
     post, path = "/charging/sessions/export", tag = "charging",
     params(ChargingSessionListParams),
     responses((status = 200, description = "The export record of the session list with the list's filters (paging ignored)", body = Envelope<ExportRecordBody>)),
-    security(("token" = ["as:charge:card", "as:charge:settlement:page"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn export_charging_sessions(
     State(state): State<AppState>,
@@ -354,7 +363,7 @@ async fn export_charging_sessions(
     get, path = "/charging/sessions/{id}", tag = "charging",
     params(("id" = String, Path, description = "Session id")),
     responses((status = 200, description = "One session", body = Envelope<ChargingSessionBody>)),
-    security(("token" = ["as:charge:card", "as:charge:settlement:page"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn get_charging_session(
     State(state): State<AppState>,

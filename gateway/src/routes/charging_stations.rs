@@ -27,6 +27,10 @@ edge_enum!(
     /// OPERATING, MAINTENANCE (partly or fully) or CLOSED.
     StationStatus => pb::StationStatus { Operating, Maintenance, Closed }
 );
+edge_enum!(
+    /// Band of a time-of-use tariff: PEAK 峰, FLAT 平, VALLEY 谷.
+    TouPeriod => pb::TouPeriod { Peak, Flat, Valley }
+);
 
 /// The tariff of one time-of-use period.
 #[derive(Debug, Serialize, ToSchema)]
@@ -38,6 +42,7 @@ pub struct StationPricePeriodBody {
     /// Fen per MWh (0.8235 元/kWh = 82350).
     pub electricity_fen_per_mwh: i64,
     pub service_fee_fen_per_mwh: i64,
+    pub period: Option<TouPeriod>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -125,6 +130,7 @@ impl From<pb::Station> for StationBody {
                     end_minute: p.end_minute,
                     electricity_fen_per_mwh: p.electricity_fen_per_mwh,
                     service_fee_fen_per_mwh: p.service_fee_fen_per_mwh,
+                    period: TouPeriod::from_pb(p.period),
                 })
                 .collect(),
             opening_hours,
@@ -199,7 +205,7 @@ fn near(query: &ListQuery) -> Result<Option<common::GeoPoint>, ApiError> {
     get, path = "/charging/stations", tag = "charging",
     params(StationListParams),
     responses((status = 200, description = "Stations where the enterprise's cards work; nearest first around a search centre", body = Envelope<Page<StationBody>>)),
-    security(("token" = ["as:charge:card", "as:charge:index"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn list_stations(
     State(state): State<AppState>,
@@ -243,7 +249,7 @@ async fn list_stations(
     get, path = "/charging/stations/{id}", tag = "charging",
     params(("id" = String, Path, description = "Station id")),
     responses((status = 200, description = "One station with today's tariff", body = Envelope<StationBody>)),
-    security(("token" = ["as:charge:card", "as:charge:index"]))
+    security(("token" = ["as:charge:card"]))
 )]
 async fn get_station(
     State(state): State<AppState>,

@@ -10,6 +10,9 @@ import { meQueryOptions } from './auth';
 export type ChargingOpenStatus = ApiData<'/api/v1/charging/open-status', 'get'>;
 export type ChargingOpenState = NonNullable<ChargingOpenStatus['state']>;
 
+/** The energy menu's permission, which the opening calls need. */
+export const CHARGING_MENU_PERMISSION = 'oss:pc:energy:management';
+
 /** Spec §9: the apply button's debounce. */
 export const APPLY_DEBOUNCE_MS = 300;
 

@@ -756,6 +756,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dev/charging-open-applications/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["approve_charging_open_application"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dev/charging-open-applications/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reject_charging_open_application"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dev/sms-outbox": {
         parameters: {
             query?: never;
@@ -2435,6 +2467,8 @@ export interface components {
         ChargingCardBody: {
             /** @description The account that funds the card. */
             accountId: string;
+            /** @description Stations the card may charge at; empty = every station. */
+            allowedStationIds: string[];
             /** Format: int64 */
             balanceFen: number;
             budget: components["schemas"]["CardBudgetBody"];
@@ -2467,6 +2501,11 @@ export interface components {
              * @default
              */
             accountId: string;
+            /**
+             * @description Stations the card may charge at, at most 250; empty = every station.
+             * @default []
+             */
+            allowedStationIds: string[];
             /**
              * Format: int64
              * @description Cap per period (fen); 0 with NONE.
@@ -2637,6 +2676,11 @@ export interface components {
             endTime: string;
             /** Format: int64 */
             energyWh: number;
+            /**
+             * Format: int64
+             * @description Moved from the card onto the session's hold.
+             */
+            heldFen: number;
             id: string;
             orgId: string;
             orgName: string;
@@ -2666,9 +2710,15 @@ export interface components {
             stopReason: string;
             /**
              * Format: int64
-             * @description electricity + service fee + parking fee - discount.
+             * @description What the enterprise pays: electricity + service fee + parking fee -
+             *     discount - uncollected; while charging, the cost so far.
              */
             totalFen: number;
+            /**
+             * Format: int64
+             * @description Cost the hold did not cover (the platform stopped late); never billed.
+             */
+            uncollectedFen: number;
             vehicleId: string;
         };
         /** @description A page of sessions with the totals over every matching session. */
@@ -2767,6 +2817,20 @@ export interface components {
             approve: boolean;
             /** @description Required when rejecting; at most 200 characters. */
             comment?: string;
+        };
+        /** @description The operator's decision on an application. */
+        DevChargingDecisionForm: {
+            /**
+             * Format: int64
+             * @description Approve: the main account's overdraft (fen).
+             * @default 0
+             */
+            creditLimitFen: number;
+            /**
+             * @description Reject: why (required by energy).
+             * @default
+             */
+            reason: string;
         };
         DevSmsBody: {
             /** @description The 6-digit code in the text, for tests. */
@@ -3156,6 +3220,8 @@ export interface components {
             data: {
                 /** @description The account that funds the card. */
                 accountId: string;
+                /** @description Stations the card may charge at; empty = every station. */
+                allowedStationIds: string[];
                 /** Format: int64 */
                 balanceFen: number;
                 budget: components["schemas"]["CardBudgetBody"];
@@ -3322,6 +3388,11 @@ export interface components {
                 endTime: string;
                 /** Format: int64 */
                 energyWh: number;
+                /**
+                 * Format: int64
+                 * @description Moved from the card onto the session's hold.
+                 */
+                heldFen: number;
                 id: string;
                 orgId: string;
                 orgName: string;
@@ -3351,9 +3422,15 @@ export interface components {
                 stopReason: string;
                 /**
                  * Format: int64
-                 * @description electricity + service fee + parking fee - discount.
+                 * @description What the enterprise pays: electricity + service fee + parking fee -
+                 *     discount - uncollected; while charging, the cost so far.
                  */
                 totalFen: number;
+                /**
+                 * Format: int64
+                 * @description Cost the hold did not cover (the platform stopped late); never billed.
+                 */
+                uncollectedFen: number;
                 vehicleId: string;
             };
             /** @description Human-readable message, in Chinese. */
@@ -4417,7 +4494,8 @@ export interface components {
                     cardId: string;
                     cardNo: string;
                     id: string;
-                    image?: null | components["schemas"]["FileRefBody"];
+                    /** @description A signed link (10 minutes) of the camera's snapshot; empty when none. */
+                    imageUrl: string;
                     orgName: string;
                     pileNo: string;
                     /** @description As recognised. */
@@ -6302,7 +6380,8 @@ export interface components {
             cardId: string;
             cardNo: string;
             id: string;
-            image?: null | components["schemas"]["FileRefBody"];
+            /** @description A signed link (10 minutes) of the camera's snapshot; empty when none. */
+            imageUrl: string;
             orgName: string;
             pileNo: string;
             /** @description As recognised. */
@@ -6804,6 +6883,7 @@ export interface components {
             electricityFenPerMwh: number;
             /** Format: int32 */
             endMinute: number;
+            period?: null | components["schemas"]["TouPeriod"];
             /** Format: int64 */
             serviceFeeFenPerMwh: number;
             /**
@@ -6937,6 +7017,11 @@ export interface components {
             thresholds: components["schemas"]["TemperatureThresholdBody"][];
             vehicleId: string;
         };
+        /**
+         * @description Band of a time-of-use tariff: PEAK 峰, FLAT 平, VALLEY 谷.
+         * @enum {string}
+         */
+        TouPeriod: "PEAK" | "FLAT" | "VALLEY";
         TrackBody: {
             /** Format: double */
             distanceKm: number;
@@ -9321,6 +9406,11 @@ export interface operations {
                 issuedTimeStart?: string;
                 /** @description Issued until (a bare date includes the day). */
                 issuedTimeEnd?: string;
+                /**
+                 * @description Junior cards (juniorElectricCard): only the cards of the organisations
+                 *     below this one (not its own).
+                 */
+                juniorOfOrgId?: string;
             };
             header?: never;
             path?: never;
@@ -9505,6 +9595,11 @@ export interface operations {
                 issuedTimeStart?: string;
                 /** @description Issued until (a bare date includes the day). */
                 issuedTimeEnd?: string;
+                /**
+                 * @description Junior cards (juniorElectricCard): only the cards of the organisations
+                 *     below this one (not its own).
+                 */
+                juniorOfOrgId?: string;
             };
             header?: never;
             path?: never;
@@ -10450,6 +10545,15 @@ export interface operations {
             };
             /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11530,6 +11634,132 @@ export interface operations {
             };
             /** @description 4009: the state changed or the value is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approve_charging_open_application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Application id (latestApplication.id of /charging/open-status) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevChargingDecisionForm"];
+            };
+        };
+        responses: {
+            /** @description Development only: approves as the platform operator; the enterprise's charging account opens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingOpenApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reject_charging_open_application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevChargingDecisionForm"];
+            };
+        };
+        responses: {
+            /** @description Development only: rejects as the platform operator; the enterprise may apply again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingOpenApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import { useOrgTreeOptions } from '@/lib/org-options';
 import { showServerErrors } from '@/lib/server-errors';
 import { trimInput } from '@/lib/validators';
 import { useChargingAccounts } from '../api/accounts';
+import { useStationOptions } from '../api/sessions';
 import { useCard, useCreateCard, useDriverOptions, useUpdateCard, useVehicleOptions, type PickerOption } from '../api/cards';
 import { AMOUNT_INPUT } from './amount';
 import { CARD_NO_PATTERN, cardBody, cardFormValues, NEW_CARD, type CardFormValues } from './card-form';
@@ -43,10 +44,42 @@ function SearchSelect({ value, onChange, useOptions, current, placeholder, testI
   );
 }
 
+/** Stations a card may charge at (multiple, searched by name); none chosen = any station. */
+function StationSelect({ value, onChange }: { value?: string[]; onChange?: (value: string[]) => void }) {
+  const { t } = useTranslation();
+  const [keyword, setKeyword] = useState('');
+  const found = useStationOptions(keyword);
+  // Chosen stations keep a label even when the current search does not list them.
+  const [known, setKnown] = useState<Map<string, string>>(new Map());
+  useEffect(() => {
+    if (!found.data?.length) return;
+    setKnown((old) => new Map([...old, ...found.data.map((o) => [o.value, o.label] as const)]));
+  }, [found.data]);
+  const options = useMemo(() => {
+    const list = found.data ?? [];
+    const extra = (value ?? []).filter((id) => !list.some((o) => o.value === id)).map((id) => ({ value: id, label: known.get(id) ?? id }));
+    return [...extra, ...list];
+  }, [found.data, value, known]);
+  return (
+    <Select
+      mode="multiple"
+      value={value}
+      onChange={onChange}
+      showSearch={{ filterOption: false, onSearch: setKeyword }}
+      options={options}
+      loading={found.isFetching}
+      placeholder={t('charging:cards.stationsPlaceholder')}
+      allowClear
+      maxCount={250}
+      data-testid="card-stations"
+    />
+  );
+}
+
 /**
  * 开卡 / 编辑充电卡: organisation and its funding account, physical (printed
  * number) or virtual card, a vehicle or a driver as holder, budget per period and
- * per session. A new card starts with zero balance (amounts move through 额度变更).
+ * per session, the stations it may charge at. A new card starts with zero balance (amounts move through 额度变更).
  */
 export function CardFormDialog({ open, cardId, onClose }: { open: boolean; cardId?: string; onClose: () => void }) {
   const { t } = useTranslation();
@@ -168,6 +201,11 @@ export function CardFormDialog({ open, cardId, onClose }: { open: boolean; cardI
             <Col span={8}>
               <Form.Item name="perSessionLimit" label={t('charging:cards.perSessionLimit')}>
                 <InputNumber {...AMOUNT_INPUT} />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <Form.Item name="allowedStationIds" label={t('charging:cards.stations')} extra={t('charging:cards.stationsAll')}>
+                <StationSelect />
               </Form.Item>
             </Col>
             <Col span={24}>

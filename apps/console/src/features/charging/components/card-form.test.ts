@@ -5,7 +5,8 @@ describe('cardBody', () => {
   it('sends only the holder of the chosen kind and yuan as fen', () => {
     const body = cardBody({ ...NEW_CARD, orgId: 'o', accountId: 'a', cardNo: ' C0001 ', vehicleId: 'v', driverId: 'd', budgetPeriod: 'MONTHLY', budgetLimit: 1200.5, perSessionLimit: 300 });
     expect(body).toMatchObject({ cardNo: 'C0001', holderKind: 'VEHICLE', vehicleId: 'v', driverId: '', budgetLimitFen: 120_050, perSessionLimitFen: 30_000 });
-    expect(cardBody({ ...NEW_CARD, holderKind: 'DRIVER', vehicleId: 'v', driverId: 'd' })).toMatchObject({ vehicleId: '', driverId: 'd' });
+    expect(cardBody({ ...NEW_CARD, holderKind: 'DRIVER', vehicleId: 'v', driverId: 'd' })).toMatchObject({ vehicleId: '', driverId: 'd', allowedStationIds: [] });
+    expect(cardBody({ ...NEW_CARD, allowedStationIds: ['s1', 's2'] }).allowedStationIds).toEqual(['s1', 's2']);
   });
 
   it('drops the budget cap without a period and the number of a virtual card', () => {

@@ -14,6 +14,8 @@ export interface CardFormValues {
   budgetPeriod: BudgetPeriod;
   budgetLimit?: number | null;
   perSessionLimit?: number | null;
+  /** Empty: any station. */
+  allowedStationIds?: string[];
   remark?: string;
 }
 
@@ -36,6 +38,7 @@ export function cardBody(values: CardFormValues): ChargingCardForm {
     budgetPeriod: values.budgetPeriod,
     budgetLimitFen: values.budgetPeriod === 'NONE' ? 0 : toFen(values.budgetLimit),
     perSessionLimitFen: toFen(values.perSessionLimit),
+    allowedStationIds: values.allowedStationIds ?? [],
     remark: (values.remark ?? '').trim(),
   };
 }
@@ -53,6 +56,7 @@ export function cardFormValues(card: ChargingCard): CardFormValues {
     budgetPeriod: card.budget.period ?? 'NONE',
     budgetLimit: card.budget.limitFen ? toYuan(card.budget.limitFen) : null,
     perSessionLimit: card.budget.perSessionLimitFen ? toYuan(card.budget.perSessionLimitFen) : null,
+    allowedStationIds: card.allowedStationIds,
     remark: card.remark,
   };
 }

@@ -18,7 +18,7 @@ export function OpenedGate({ children }: { children: ReactNode }) {
   const status = useChargingOpenStatus();
   if (status.isLoading) return <PageLoading />;
   // Without an answer the pages try anyway (their own calls say what failed).
-  if (!status.data || status.data.state === 'OPENED') return <>{children}</>;
+  if (!status.data || status.data.state === 'OPENED') return children;
   return (
     <Card variant="borderless" className="fd-page-card" data-testid="charging-not-opened">
       <Result
