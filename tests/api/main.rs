@@ -3,6 +3,7 @@
 
 mod approvals;
 mod charging_edge;
+mod charging_flags;
 mod drivers;
 mod edge;
 mod enterprise_lists;

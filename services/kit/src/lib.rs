@@ -1,11 +1,14 @@
 //! Shared plumbing of every Fleetdesk service and the gateway.
 
+pub mod actor;
+pub mod codes;
 pub mod config;
 pub mod convert;
 pub mod db;
 pub mod error;
 pub mod events;
 pub mod export;
+pub mod export_scope;
 pub mod files;
 pub mod grpc;
 pub mod idempotency;

@@ -408,6 +408,17 @@ mod tests {
     }
 
     #[test]
+    fn a_list_across_tenants_starts_with_the_first_filter() {
+        let mut f = Filters::across_tenants("select a.id from application a");
+        assert!(!f.narrows());
+        f.any_of("a.status", vec![1i16]);
+        assert_eq!(
+            f.finish().into_sql(),
+            "select a.id from application a where a.status = any($1)"
+        );
+    }
+
+    #[test]
     fn set_filters_each_add_one_bound_condition() {
         let mut f = Filters::new("select v.id from vehicle v", "v.enterprise_id", Uuid::nil());
         f.any_of("v.plate_number", vec!["粤B12345".to_owned()])

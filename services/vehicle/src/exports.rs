@@ -4,183 +4,35 @@
 //! the list's own filter (`store::filtered`, the same function the list
 //! uses) under the requester's reach, newest first by keyset pages.
 //!
-//! Here: queueing a job for the caller (the checked filter and the caller's
-//! reach go with it, since the worker runs after the request), the actor a
-//! job acts as, keyset cursors, the cell formats an operator reads (dates in
-//! Asia/Shanghai, money in yuan with two decimals from integer fen) and the
-//! worker that runs every kind.
+//! Here: the domain's name, stored-code labels and the worker that runs
+//! every kind; queueing a job with the caller's reach, the actor a job acts
+//! as, keyset cursors and the cell formats are kit's (`export_scope`).
 
-use chrono::{DateTime, Datelike, FixedOffset, Timelike, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{self, Cell, ExportWorker, JobScope, NewExport};
+use fleetdesk_kit::export::{Cell, ExportWorker};
+use fleetdesk_kit::export_scope;
 use fleetdesk_kit::files::FileStore;
-use fleetdesk_kit::list::Cursor;
-use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_proto::common::v1 as common;
-use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
-use uuid::Uuid;
 
 use crate::grpc::Actor;
 use crate::{bindings, drivers, geofences, positions, private_cars, usage, vehicles};
+
+pub use fleetdesk_kit::export_scope::{
+    NewJob, actor, after, cursor, day, filter, moment, money, range_json, text, yuan,
+};
 
 /// The domain whose events announce this service's jobs (org routes cancel
 /// and retry of a record back here by it).
 pub const DOMAIN: &str = "vehicle";
 
-/// The requester's reach as a job keeps it (already expanded through the
-/// org_unit replica when the export was asked for).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-struct StoredReach {
-    all: bool,
-    org_ids: Vec<Uuid>,
-    own: Option<Uuid>,
-}
-
-/// What an Export* handler queues.
-#[derive(Debug, Clone)]
-pub struct NewJob {
-    /// The kind registered with the worker (its module's `KIND`).
-    pub kind: &'static str,
-    /// The export record's name, e.g. 车辆档案.
-    pub name: String,
-    /// The console page it came from, e.g. carFiles.
-    pub module: &'static str,
-    /// The list's proto filter, encoded.
-    pub filter: Vec<u8>,
-    /// The same filter as the record shows it.
-    pub filters_json: serde_json::Value,
-}
-
-/// Queues an export for `actor` in `tx` (the caller commits): the job, its
-/// announcement to org, and the wake-up of a worker.
+/// Queues an export for `actor` in `tx` (the caller commits).
 pub async fn start(
     tx: &mut PgConnection,
     actor: &Actor,
     job: NewJob,
 ) -> Result<common::ExportJob, ServiceError> {
-    let reach = StoredReach {
-        all: actor.reach.all,
-        org_ids: actor.reach.org_ids.clone(),
-        own: actor.reach.own,
-    };
-    let job = export::start(
-        tx,
-        DOMAIN,
-        actor.enterprise_id,
-        actor.user_id,
-        NewExport {
-            kind: job.kind,
-            name: job.name,
-            module: job.module.to_owned(),
-            filter: job.filter,
-            filters_json: job.filters_json.to_string(),
-            reach: serde_json::to_value(&reach).map_err(|e| ServiceError::internal(&e))?,
-        },
-    )
-    .await?;
-    tracing::info!(job = %job.id, kind = %job.name, "Export queued.");
-    Ok(job)
-}
-
-/// The requester as the job acts for them: their tenant, their id (their
-/// own rows stay visible) and the reach they had when they asked.
-pub fn actor(job: &JobScope) -> Result<Actor, ServiceError> {
-    let reach: StoredReach =
-        serde_json::from_value(job.reach.clone()).map_err(|e| ServiceError::internal(&e))?;
-    let mut org_ids = reach.org_ids;
-    // `ResolvedReach::sees` binary-searches them.
-    org_ids.sort_unstable();
-    Ok(Actor {
-        enterprise_id: job.enterprise_id,
-        user_id: job.requested_by,
-        name: String::new(),
-        reach: ResolvedReach {
-            all: reach.all,
-            org_ids,
-            own: reach.own,
-        },
-        idempotency_key: None,
-    })
-}
-
-/// Decodes a job's stored proto filter.
-pub fn filter<F: prost::Message + Default>(job: &JobScope) -> Result<F, ServiceError> {
-    F::decode(job.filter.as_slice()).map_err(|e| ServiceError::internal(&e))
-}
-
-/// `<microseconds since the epoch>,<id>`: where the next page starts.
-pub fn cursor(at: DateTime<Utc>, id: Uuid) -> String {
-    format!("{},{id}", at.timestamp_micros())
-}
-
-/// The keyset position a page starts after; `None` for the first page.
-pub fn after(after: Option<&str>) -> Result<Option<Cursor>, ServiceError> {
-    let Some(after) = after else {
-        return Ok(None);
-    };
-    let bad = || ServiceError::invalid("after", "分页位置无效");
-    let (micros, id) = after.split_once(',').ok_or_else(bad)?;
-    let at = micros
-        .parse::<i64>()
-        .ok()
-        .and_then(DateTime::from_timestamp_micros)
-        .ok_or_else(bad)?;
-    let id = Uuid::parse_str(id).map_err(|_| bad())?;
-    Ok(Some(Cursor { at, id }))
-}
-
-fn shanghai() -> FixedOffset {
-    FixedOffset::east_opt(8 * 3600).expect("UTC+8 is a valid offset")
-}
-
-/// A date as the operator's calendar shows it (Asia/Shanghai), e.g. 2026-11-23.
-/// (Written field by field: a strftime pattern is parsed again on every
-/// call, a visible share of a 100,000-row export.)
-pub fn day(at: Option<DateTime<Utc>>) -> Cell {
-    at.map_or(Cell::Empty, |t| {
-        let t = t.with_timezone(&shanghai());
-        Cell::Text(format!("{:04}-{:02}-{:02}", t.year(), t.month(), t.day()))
-    })
-}
-
-/// A moment in Asia/Shanghai, e.g. 2026-11-23 08:30:00.
-pub fn moment(at: Option<DateTime<Utc>>) -> Cell {
-    at.map_or(Cell::Empty, |t| {
-        let t = t.with_timezone(&shanghai());
-        Cell::Text(format!(
-            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-            t.year(),
-            t.month(),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        ))
-    })
-}
-
-/// An amount in fen as yuan with two decimals (integer arithmetic, no float):
-/// 123456 → 1234.56, -5 → -0.05.
-pub fn yuan(fen: i64) -> String {
-    let sign = if fen < 0 { "-" } else { "" };
-    let abs = fen.unsigned_abs();
-    format!("{sign}{}.{:02}", abs / 100, abs % 100)
-}
-
-/// An optional amount in fen as a yuan cell.
-pub fn money(fen: Option<i64>) -> Cell {
-    fen.map_or(Cell::Empty, |f| Cell::Text(yuan(f)))
-}
-
-/// Text, empty when blank.
-pub fn text(value: impl Into<String>) -> Cell {
-    let value = value.into();
-    if value.is_empty() {
-        Cell::Empty
-    } else {
-        Cell::Text(value)
-    }
+    export_scope::queue(tx, DOMAIN, actor, job).await
 }
 
 /// A stored code's label, empty when unknown.
@@ -189,18 +41,6 @@ where
     T: TryFrom<i16, Error = crate::codes::UnknownCode>,
 {
     crate::codes::optional::<T>(code).map_or(Cell::Empty, |v| Cell::Label(name_of(v)))
-}
-
-/// A time range filter as the record shows it: `[start, end)` in RFC 3339.
-pub fn range_json(range: Option<&common::TimeRange>) -> serde_json::Value {
-    let side = |ts: Option<&prost_types::Timestamp>| {
-        ts.and_then(fleetdesk_kit::convert::datetime)
-            .map(|t| t.to_rfc3339())
-    };
-    match range {
-        None => serde_json::Value::Null,
-        Some(r) => serde_json::json!([side(r.start.as_ref()), side(r.end.as_ref())]),
-    }
 }
 
 /// The worker that runs every export kind of this service.
@@ -219,57 +59,4 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
         worker = worker.kind(name, kind);
     }
     worker
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fen_read_as_yuan_with_two_decimals() {
-        assert_eq!(yuan(0), "0.00");
-        assert_eq!(yuan(5), "0.05");
-        assert_eq!(yuan(123_456), "1234.56");
-        assert_eq!(yuan(-250), "-2.50");
-        assert_eq!(yuan(i64::MIN), "-92233720368547758.08");
-    }
-
-    #[test]
-    fn dates_are_shanghai_days() {
-        let at = DateTime::parse_from_rfc3339("2026-11-22T16:30:00Z")
-            .unwrap()
-            .with_timezone(&Utc);
-        assert_eq!(day(Some(at)), Cell::Text("2026-11-23".into()));
-        assert_eq!(moment(Some(at)), Cell::Text("2026-11-23 00:30:00".into()));
-        assert_eq!(day(None), Cell::Empty);
-    }
-
-    #[test]
-    fn a_cursor_reads_back_and_a_bad_one_is_refused() {
-        let at = DateTime::from_timestamp_micros(1_700_000_000_123_456).unwrap();
-        let id = Uuid::from_u128(9);
-        let parsed = after(Some(&cursor(at, id))).unwrap().unwrap();
-        assert_eq!((parsed.at, parsed.id), (at, id));
-        assert_eq!(after(None).unwrap(), None);
-        assert!(after(Some("x")).is_err());
-        assert!(after(Some("1,nope")).is_err());
-    }
-
-    #[test]
-    fn a_job_acts_with_the_reach_it_was_asked_with() {
-        let org = Uuid::from_u128(3);
-        let me = Uuid::from_u128(7);
-        let job = JobScope {
-            id: Uuid::nil(),
-            enterprise_id: Uuid::from_u128(1),
-            requested_by: Some(me),
-            reach: serde_json::json!({ "all": false, "org_ids": [org], "own": me }),
-            filter: Vec::new(),
-        };
-        let actor = actor(&job).unwrap();
-        assert!(actor.reach.sees(Some(org), None));
-        assert!(!actor.reach.sees(Some(Uuid::from_u128(4)), None));
-        assert!(actor.reach.sees(None, Some(me)));
-        assert_eq!(actor.enterprise_id, Uuid::from_u128(1));
-    }
 }

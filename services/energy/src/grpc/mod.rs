@@ -2,14 +2,13 @@
 //! subject's handlers. Statements and the dashboard answer UNIMPLEMENTED
 //! until their modules are built.
 
-mod actor;
 mod energy;
 
-pub use actor::Actor;
+pub use fleetdesk_kit::actor::Actor;
 
-use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::grpc::{self, Services};
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
+use fleetdesk_kit::{ServiceError, idempotency};
 use fleetdesk_proto::energy::v1::energy_service_server::EnergyServiceServer;
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use sqlx::PgPool;
@@ -39,4 +38,24 @@ pub fn services(context: Context, verifier: TokenVerifier) -> Services {
 /// A handler's answer as a gRPC response.
 fn respond<T>(result: Result<T, ServiceError>) -> Result<Response<T>, Status> {
     result.map(Response::new).map_err(Status::from)
+}
+
+/// The key of a money write: the `Idempotency-Key` header, else the
+/// request's own `idempotency_key` field; one of them is required, since
+/// every money write must be safe to retry.
+pub fn money_key(actor: &Actor, body_key: &str) -> Result<String, ServiceError> {
+    match (&actor.idempotency_key, body_key.trim()) {
+        (Some(key), _) => Ok(key.clone()),
+        (None, "") => Err(ServiceError::invalid(
+            idempotency::HEADER,
+            "资金操作须携带幂等键（Idempotency-Key）",
+        )),
+        (None, key) if key.len() <= 128 && key.bytes().all(|b| b.is_ascii_graphic()) => {
+            Ok(key.to_owned())
+        }
+        (None, _) => Err(ServiceError::invalid(
+            "idempotencyKey",
+            "幂等键须为 1 到 128 个可见 ASCII 字符",
+        )),
+    }
 }

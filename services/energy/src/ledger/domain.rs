@@ -3,6 +3,7 @@
 //! a transfer can end in.
 
 use chrono::{DateTime, Utc};
+use fleetdesk_kit::export_scope::yuan;
 use fleetdesk_kit::{ErrorCode, ServiceError, idempotency};
 use uuid::Uuid;
 
@@ -308,14 +309,6 @@ impl From<TransferError> for ServiceError {
     }
 }
 
-/// An amount in fen as yuan with two decimals (integer arithmetic):
-/// 123456 → 1234.56, -5 → -0.05.
-pub fn yuan(fen: i64) -> String {
-    let sign = if fen < 0 { "-" } else { "" };
-    let abs = fen.unsigned_abs();
-    format!("{sign}{}.{:02}", abs / 100, abs % 100)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,7 +428,6 @@ mod tests {
             err.message,
             "组织账户余额不足：可用 12.34 元，本次需要 50.00 元"
         );
-        assert_eq!(yuan(-5), "-0.05");
         assert_eq!(
             ServiceError::from(TransferError::KeyReused)
                 .code

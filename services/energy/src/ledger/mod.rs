@@ -36,9 +36,7 @@
 mod domain;
 mod store;
 
-pub use domain::{
-    AccountKind, Leg, Posted, PostedEntry, Transfer, TransferError, TransferKind, yuan,
-};
+pub use domain::{AccountKind, Leg, Posted, PostedEntry, Transfer, TransferError, TransferKind};
 
 use sqlx::PgConnection;
 use uuid::Uuid;

@@ -3,12 +3,11 @@
 //! (positions, remote lock) and the terminal directory are built, the
 //! others answer UNIMPLEMENTED until their issues build them.
 
-mod actor;
 mod asset;
 mod directory;
 mod telemetry;
 
-pub use actor::Actor;
+pub use fleetdesk_kit::actor::Actor;
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::files::FileStore;

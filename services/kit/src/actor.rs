@@ -1,9 +1,9 @@
-//! Who is calling and what they may see: the tenant, the user, their name
+//! The caller of a domain service's request: the tenant, the user, their name
 //! for logs, their data reach (kit::reach, expanded through this service's
 //! org_unit replica) and the request's idempotency key.
 
-use fleetdesk_kit::reach::{Reach, ResolvedReach};
-use fleetdesk_kit::{ServiceError, db, grpc, idempotency};
+use crate::reach::{Reach, ResolvedReach};
+use crate::{ServiceError, db, grpc, idempotency};
 use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
 

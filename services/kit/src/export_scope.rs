@@ -1,0 +1,241 @@
+//! What a domain service's Export* handlers and its [`ExportKind`]s share
+//! (ARCHITECTURE §3): queueing a job for the caller with their reach (the
+//! worker runs after the request, so the reach goes with the job), acting
+//! as the requester inside the worker, the keyset cursor of a page, and
+//! the cell formats an operator reads (times in Asia/Shanghai, money in
+//! yuan with two decimals from integer fen).
+//!
+//! [`ExportKind`]: crate::export::ExportKind
+
+use chrono::{DateTime, Datelike, FixedOffset, Timelike, Utc};
+use fleetdesk_proto::common::v1 as common;
+use serde::{Deserialize, Serialize};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::actor::Actor;
+use crate::error::ServiceError;
+use crate::export::{self, Cell, JobScope, NewExport};
+use crate::list::Cursor;
+use crate::reach::ResolvedReach;
+
+/// The requester's reach as a job keeps it (already expanded through the
+/// org_unit replica when the export was asked for).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct StoredReach {
+    all: bool,
+    org_ids: Vec<Uuid>,
+    own: Option<Uuid>,
+}
+
+/// What an Export* handler queues.
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    /// The kind registered with the worker (its module's `KIND`).
+    pub kind: &'static str,
+    /// The export record's name, e.g. 车辆档案.
+    pub name: String,
+    /// The console page it came from, e.g. carFiles.
+    pub module: &'static str,
+    /// The list's proto filter, encoded.
+    pub filter: Vec<u8>,
+    /// The same filter as the record shows it.
+    pub filters_json: serde_json::Value,
+}
+
+/// Queues an export of `domain` for `actor` in `tx` (the caller commits):
+/// the job, its announcement to org, and the wake-up of a worker.
+pub async fn queue(
+    tx: &mut PgConnection,
+    domain: &'static str,
+    actor: &Actor,
+    job: NewJob,
+) -> Result<common::ExportJob, ServiceError> {
+    let reach = StoredReach {
+        all: actor.reach.all,
+        org_ids: actor.reach.org_ids.clone(),
+        own: actor.reach.own,
+    };
+    let job = export::start(
+        tx,
+        domain,
+        actor.enterprise_id,
+        actor.user_id,
+        NewExport {
+            kind: job.kind,
+            name: job.name,
+            module: job.module.to_owned(),
+            filter: job.filter,
+            filters_json: job.filters_json.to_string(),
+            reach: serde_json::to_value(&reach).map_err(|e| ServiceError::internal(&e))?,
+        },
+    )
+    .await?;
+    tracing::info!(job = %job.id, kind = %job.name, "Export queued.");
+    Ok(job)
+}
+
+/// The requester as the job acts for them: their tenant, their id (their
+/// own rows stay visible) and the reach they had when they asked.
+pub fn actor(job: &JobScope) -> Result<Actor, ServiceError> {
+    let reach: StoredReach =
+        serde_json::from_value(job.reach.clone()).map_err(|e| ServiceError::internal(&e))?;
+    let mut org_ids = reach.org_ids;
+    // `ResolvedReach::sees` binary-searches them.
+    org_ids.sort_unstable();
+    Ok(Actor {
+        enterprise_id: job.enterprise_id,
+        user_id: job.requested_by,
+        name: String::new(),
+        reach: ResolvedReach {
+            all: reach.all,
+            org_ids,
+            own: reach.own,
+        },
+        idempotency_key: None,
+    })
+}
+
+/// Decodes a job's stored proto filter.
+pub fn filter<F: prost::Message + Default>(job: &JobScope) -> Result<F, ServiceError> {
+    F::decode(job.filter.as_slice()).map_err(|e| ServiceError::internal(&e))
+}
+
+/// `<microseconds since the epoch>,<id>`: where the next page starts.
+pub fn cursor(at: DateTime<Utc>, id: Uuid) -> String {
+    format!("{},{id}", at.timestamp_micros())
+}
+
+/// The keyset position a page starts after; `None` for the first page.
+pub fn after(after: Option<&str>) -> Result<Option<Cursor>, ServiceError> {
+    let Some(after) = after else {
+        return Ok(None);
+    };
+    let bad = || ServiceError::invalid("after", "分页位置无效");
+    let (micros, id) = after.split_once(',').ok_or_else(bad)?;
+    let at = micros
+        .parse::<i64>()
+        .ok()
+        .and_then(DateTime::from_timestamp_micros)
+        .ok_or_else(bad)?;
+    let id = Uuid::parse_str(id).map_err(|_| bad())?;
+    Ok(Some(Cursor { at, id }))
+}
+
+fn shanghai() -> FixedOffset {
+    FixedOffset::east_opt(8 * 3600).expect("UTC+8 is a valid offset")
+}
+
+/// A date as the operator's calendar shows it (Asia/Shanghai), e.g. 2026-11-23.
+/// (Written field by field: a strftime pattern is parsed again on every
+/// call, a visible share of a 100,000-row export.)
+pub fn day(at: Option<DateTime<Utc>>) -> Cell {
+    at.map_or(Cell::Empty, |t| {
+        let t = t.with_timezone(&shanghai());
+        Cell::Text(format!("{:04}-{:02}-{:02}", t.year(), t.month(), t.day()))
+    })
+}
+
+/// A moment in Asia/Shanghai, e.g. 2026-11-23 08:30:00.
+pub fn moment(at: Option<DateTime<Utc>>) -> Cell {
+    at.map_or(Cell::Empty, |t| {
+        let t = t.with_timezone(&shanghai());
+        Cell::Text(format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            t.year(),
+            t.month(),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        ))
+    })
+}
+
+/// An amount in fen as yuan with two decimals (integer arithmetic, no float):
+/// 123456 → 1234.56, -5 → -0.05.
+pub fn yuan(fen: i64) -> String {
+    let sign = if fen < 0 { "-" } else { "" };
+    let abs = fen.unsigned_abs();
+    format!("{sign}{}.{:02}", abs / 100, abs % 100)
+}
+
+/// An optional amount in fen as a yuan cell.
+pub fn money(fen: Option<i64>) -> Cell {
+    fen.map_or(Cell::Empty, |f| Cell::Text(yuan(f)))
+}
+
+/// Text, empty when blank.
+pub fn text(value: impl Into<String>) -> Cell {
+    let value = value.into();
+    if value.is_empty() {
+        Cell::Empty
+    } else {
+        Cell::Text(value)
+    }
+}
+
+/// A time range filter as the record shows it: `[start, end)` in RFC 3339.
+pub fn range_json(range: Option<&common::TimeRange>) -> serde_json::Value {
+    let side = |ts: Option<&prost_types::Timestamp>| {
+        ts.and_then(crate::convert::datetime)
+            .map(|t| t.to_rfc3339())
+    };
+    match range {
+        None => serde_json::Value::Null,
+        Some(r) => serde_json::json!([side(r.start.as_ref()), side(r.end.as_ref())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fen_read_as_yuan_with_two_decimals() {
+        assert_eq!(yuan(0), "0.00");
+        assert_eq!(yuan(5), "0.05");
+        assert_eq!(yuan(123_456), "1234.56");
+        assert_eq!(yuan(-250), "-2.50");
+        assert_eq!(yuan(i64::MIN), "-92233720368547758.08");
+    }
+
+    #[test]
+    fn dates_are_shanghai_days() {
+        let at = DateTime::parse_from_rfc3339("2026-11-22T16:30:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(day(Some(at)), Cell::Text("2026-11-23".into()));
+        assert_eq!(moment(Some(at)), Cell::Text("2026-11-23 00:30:00".into()));
+        assert_eq!(day(None), Cell::Empty);
+    }
+
+    #[test]
+    fn a_cursor_reads_back_and_a_bad_one_is_refused() {
+        let at = DateTime::from_timestamp_micros(1_700_000_000_123_456).unwrap();
+        let id = Uuid::from_u128(9);
+        let parsed = after(Some(&cursor(at, id))).unwrap().unwrap();
+        assert_eq!((parsed.at, parsed.id), (at, id));
+        assert_eq!(after(None).unwrap(), None);
+        assert!(after(Some("x")).is_err());
+        assert!(after(Some("1,nope")).is_err());
+    }
+
+    #[test]
+    fn a_job_acts_with_the_reach_it_was_asked_with() {
+        let org = Uuid::from_u128(3);
+        let me = Uuid::from_u128(7);
+        let job = JobScope {
+            id: Uuid::nil(),
+            enterprise_id: Uuid::from_u128(1),
+            requested_by: Some(me),
+            reach: serde_json::json!({ "all": false, "org_ids": [org], "own": me }),
+            filter: Vec::new(),
+        };
+        let actor = actor(&job).unwrap();
+        assert!(actor.reach.sees(Some(org), None));
+        assert!(!actor.reach.sees(Some(Uuid::from_u128(4)), None));
+        assert!(actor.reach.sees(None, Some(me)));
+        assert_eq!(actor.enterprise_id, Uuid::from_u128(1));
+    }
+}
