@@ -25,6 +25,7 @@ cat >&2 <<MSG
   Phone sign-in: 13800000001..4; codes appear at /api/v1/dev/sms-outbox?phone=…
   QR sign-in: the local WeCom stand-in lists the demo users to pick.
   Terminals: JT/T 808 on ${FLEETDESK_JT808_ADDR:-127.0.0.1:8808}, the demo fleet simulated.
+  Charging: the local charging platform starts ${FLEETDESK_CHARGING_SESSIONS_PER_MINUTE:-4} sessions a minute for the demo cards.
   Ctrl-C stops it.
 
 MSG
@@ -34,4 +35,6 @@ export FLEETDESK_JT808_ADDR="$jt808"
 "$(fleetdesk_bin)" simulate --vehicles "${FLEETDESK_SIMULATE_VEHICLES:-2000}" --edge-addr "$jt808" &
 sim_pid=$!
 trap 'kill "$sim_pid" 2>/dev/null || true' EXIT
+# The charging platform runs inside `all` and keeps charging the demo cards.
+export FLEETDESK_CHARGING_SESSIONS_PER_MINUTE="${FLEETDESK_CHARGING_SESSIONS_PER_MINUTE:-4}"
 "$(fleetdesk_bin)" all --demo --http-addr "$addr"

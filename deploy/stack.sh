@@ -51,10 +51,13 @@ fleetdesk_bin() {
 }
 
 # start_stack ADDR DATABASE LOGFILE: migrate, seed and start `fleetdesk all`
-# in the background; sets STACK_PID; waits until /readyz answers.
+# in the background; sets STACK_PID; waits until /readyz answers. The
+# charging platform inside starts FLEETDESK_CHARGING_SESSIONS_PER_MINUTE
+# sessions a minute (none unless set).
 start_stack() {
     local addr="$1" db="$2" logfile="$3"
     DATABASE_URL="$(database_url "$db")" NATS_URL="$NATS_URL" FLEETDESK_JT808_ADDR="${FLEETDESK_JT808_ADDR:-127.0.0.1:0}" \
+        FLEETDESK_OCPI_ADDR="${FLEETDESK_OCPI_ADDR:-127.0.0.1:0}" \
         FLEETDESK_CONSOLE_DIR="$REPO/dist/apps/console" FLEETDESK_LOG_FORMAT="${FLEETDESK_LOG_FORMAT:-text}" \
         "$(fleetdesk_bin)" all --demo --http-addr "$addr" >"$logfile" 2>&1 &
     STACK_PID=$!

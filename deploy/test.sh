@@ -51,7 +51,10 @@ port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); p
 log_file="$(mktemp -t fleetdesk-e2e.XXXXXX.log)"
 # The device edge on a port of its own, so the simulator below can reach it.
 edge_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-FLEETDESK_JT808_ADDR="127.0.0.1:$edge_port" start_stack "127.0.0.1:$port" "$e2e_db" "$log_file"
+# The charging platform charges the demo cards gently (a few sessions a
+# minute): the charging tests watch a simulated session appear.
+FLEETDESK_JT808_ADDR="127.0.0.1:$edge_port" FLEETDESK_CHARGING_SESSIONS_PER_MINUTE=3 \
+    start_stack "127.0.0.1:$port" "$e2e_db" "$log_file"
 # A small demo fleet reporting every 5 s (real terminals: 10-30 s): the
 # monitoring tests watch it move, cross fences and answer lock commands.
 start_simulator "127.0.0.1:$edge_port" "$e2e_db" "${log_file%.log}-simulator.log" 60 5

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 
 use anyhow::Context as _;
+use fleetdesk_charging_standin::{Generation, PARTY_ID as STANDIN_PARTY_ID};
 use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
 use fleetdesk_kit::internal_token::TokenSigner;
 use fleetdesk_kit::{Shutdown, db};
@@ -190,6 +191,30 @@ pub struct WeComStandIn {
     pub base_url: String,
 }
 
+/// The running charging-platform stand-in of a development stack.
+#[derive(Debug, Clone)]
+pub struct ChargingStandIn {
+    pub standin: fleetdesk_charging_standin::StandIn,
+    pub base_url: String,
+}
+
+/// How energy meets the charging platform. In development without a
+/// platform URL, the stack plays the platform itself (the stand-in).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ChargingConfig {
+    #[command(flatten)]
+    pub ocpi: fleetdesk_energy::ocpi::OcpiConfig,
+
+    /// Sessions a minute the stand-in starts for the fleet energy answers
+    /// for (development without a platform); 0 = none.
+    #[arg(
+        long,
+        env = "FLEETDESK_CHARGING_SESSIONS_PER_MINUTE",
+        default_value_t = 0.0
+    )]
+    pub charging_sessions_per_minute: f64,
+}
+
 /// What a stack is started with besides the common settings.
 #[derive(Debug, Clone, Default)]
 pub struct StackParts {
@@ -202,6 +227,8 @@ pub struct StackParts {
     pub edge: fleetdesk_gateway::EdgeSettings,
     /// Where the JT/T 808 edge listens; a free loopback port when `None`.
     pub jt808_addr: Option<String>,
+    /// The charging platform energy meets.
+    pub charging: ChargingConfig,
 }
 
 /// A running all-in-one stack: every service on a loopback port, the gateway in front.
@@ -213,6 +240,9 @@ pub struct Stack {
     pub wecom: Option<WeComStandIn>,
     /// The port terminals connect to (JT/T 808).
     pub jt808_port: u16,
+    /// Set when the stack plays the charging platform itself (development
+    /// without a platform URL).
+    pub charging: Option<ChargingStandIn>,
     tasks: JoinSet<anyhow::Result<()>>,
 }
 
@@ -234,6 +264,7 @@ impl Stack {
             object_store_dir,
             edge: fleetdesk_gateway::EdgeSettings::default(),
             jt808_addr: None,
+            charging: ChargingConfig::default(),
         };
         Stack::start_with(common, parts, http_addr, shutdown).await
     }
@@ -252,6 +283,7 @@ impl Stack {
             object_store_dir,
             edge,
             jt808_addr,
+            charging,
         } = parts;
         let signer: TokenSigner = common.signer()?;
         let mut tasks = JoinSet::new();
@@ -288,6 +320,24 @@ impl Stack {
                 standin: demo,
                 base_url,
             });
+        }
+        // The platform's side of OCPI: in development without one, the
+        // stand-in, bound first since energy calls it and it calls energy.
+        let ChargingConfig {
+            mut ocpi,
+            charging_sessions_per_minute,
+        } = charging;
+        let mut platform = None;
+        if common.environment == Environment::Development && ocpi.cpo_url.is_none() {
+            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            let base_url = format!("http://{}", listener.local_addr()?);
+            let emsp_token = uuid::Uuid::new_v4().simple().to_string();
+            let cpo_token = uuid::Uuid::new_v4().simple().to_string();
+            ocpi.cpo_url = Some(base_url.clone());
+            ocpi.cpo_token = Some(cpo_token.clone().into());
+            ocpi.ocpi_token = Some(emsp_token.clone().into());
+            ocpi.cpo_party_id = STANDIN_PARTY_ID.to_owned();
+            platform = Some((listener, base_url, emsp_token, cpo_token));
         }
         wecom
             .redirect_uri
@@ -336,6 +386,31 @@ impl Stack {
         let url = |port: u16| format!("http://127.0.0.1:{port}");
         org.use_auth(&url(auth.port()))?;
         energy.use_vehicles(&url(vehicle.port()), signer.clone())?;
+        let ocpi_port = energy.serve_ocpi(&ocpi).await?;
+        let mut charging = None;
+        if let (Some((listener, base_url, emsp_token, cpo_token)), Some(port)) =
+            (platform, ocpi_port)
+        {
+            let standin =
+                fleetdesk_charging_standin::StandIn::new(fleetdesk_charging_standin::Settings {
+                    party_id: STANDIN_PARTY_ID.to_owned(),
+                    emsp_url: url(port),
+                    emsp_token,
+                    cpo_token,
+                });
+            let generation = (charging_sessions_per_minute > 0.0)
+                .then(|| Generation::new(charging_sessions_per_minute));
+            let stopping = shutdown.clone();
+            let serving = standin.clone();
+            tasks.spawn(async move {
+                fleetdesk_charging_standin::serve(listener, serving, generation, async move {
+                    stopping.wait().await;
+                })
+                .await
+                .context("charging platform stand-in")
+            });
+            charging = Some(ChargingStandIn { standin, base_url });
+        }
         // The device edge asks vehicle's terminal directory, as in a deployment.
         let telematics = fleetdesk_telematics::Application::build(
             &fleetdesk_telematics::Config::with_defaults(
@@ -393,6 +468,7 @@ impl Stack {
             grpc_ports,
             wecom: standin,
             jt808_port,
+            charging,
             tasks,
         })
     }

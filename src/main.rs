@@ -47,6 +47,8 @@ enum Target {
         /// Address the JT/T 808 device edge listens on (terminals, the simulator).
         #[arg(long, env = "FLEETDESK_JT808_ADDR", default_value = "127.0.0.1:8808")]
         jt808_addr: String,
+        #[command(flatten)]
+        charging: fleetdesk::ChargingConfig,
     },
     /// The edge HTTP gateway.
     Gateway(fleetdesk_gateway::Config),
@@ -82,6 +84,39 @@ enum Target {
     },
     /// Print the edge API's OpenAPI document.
     Openapi,
+    /// A local stand-in for the charging platform: a CPO speaking OCPI to
+    /// energy, with stations in several cities, sessions by card or plate
+    /// and CDRs (development; `all` starts its own). Give energy the same
+    /// tokens and this address as its FLEETDESK_CPO_URL.
+    ChargingStandin {
+        /// Address to listen on.
+        #[arg(
+            long,
+            env = "FLEETDESK_CHARGING_STANDIN_ADDR",
+            default_value = "127.0.0.1:8092"
+        )]
+        addr: String,
+        /// Energy's OCPI receiver: scheme, host and port.
+        #[arg(
+            long,
+            env = "FLEETDESK_OCPI_PUBLIC_URL",
+            default_value = "http://127.0.0.1:8091"
+        )]
+        emsp_url: String,
+        /// Token the stand-in presents to energy (energy's FLEETDESK_OCPI_TOKEN).
+        #[arg(long, env = "FLEETDESK_OCPI_TOKEN", hide_env_values = true)]
+        emsp_token: String,
+        /// Token energy presents to the stand-in (energy's FLEETDESK_CPO_TOKEN).
+        #[arg(long, env = "FLEETDESK_CPO_TOKEN", hide_env_values = true)]
+        cpo_token: String,
+        /// Sessions a minute started for the cards and plates energy lists; 0 = none.
+        #[arg(
+            long,
+            env = "FLEETDESK_CHARGING_SESSIONS_PER_MINUTE",
+            default_value_t = 0.0
+        )]
+        sessions_per_minute: f64,
+    },
     /// A local stand-in for WeCom's QR page and API with the demo corps and
     /// users (development; `all` starts its own).
     WecomStandin {
@@ -117,6 +152,7 @@ impl Target {
             Target::Migrate { .. } => "fleetdesk-migrate",
             Target::Seed { .. } => "fleetdesk-seed",
             Target::Openapi => "fleetdesk-openapi",
+            Target::ChargingStandin { .. } => "fleetdesk-charging-standin",
             Target::WecomStandin { .. } => "fleetdesk-wecom-standin",
         }
     }
@@ -150,6 +186,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             sign_in,
             edge,
             jt808_addr,
+            charging,
         } => {
             if demo {
                 fleetdesk::migrate(&common).await?;
@@ -163,11 +200,15 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 object_store_dir,
                 edge,
                 jt808_addr: Some(jt808_addr),
+                charging,
             };
             let stack =
                 fleetdesk::Stack::start_with(common, parts, &http_addr, shutdown.clone()).await?;
             if let Some(wecom) = &stack.wecom {
                 tracing::info!(url = %wecom.base_url, "WeCom stand-in is up.");
+            }
+            if let Some(charging) = &stack.charging {
+                tracing::info!(url = %charging.base_url, "Charging platform stand-in is up.");
             }
             tracing::info!(url = %format!("http://{}", stack.http_addr), "Fleetdesk is up.");
             stack.wait(shutdown).await
@@ -207,6 +248,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                     .await?;
             energy.follow_org(&config.domain.org_url, signer.clone())?;
             energy.use_vehicles(&config.vehicle_url, signer)?;
+            energy.serve_ocpi(&config.ocpi).await?;
             energy.run_until_stopped(shutdown).await
         }
         Target::Finance(config) => {
@@ -239,6 +281,29 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             }
         }
         Target::Openapi => Ok(()),
+        Target::ChargingStandin {
+            addr,
+            emsp_url,
+            emsp_token,
+            cpo_token,
+            sessions_per_minute,
+        } => {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            let standin =
+                fleetdesk_charging_standin::StandIn::new(fleetdesk_charging_standin::Settings {
+                    party_id: fleetdesk_charging_standin::PARTY_ID.to_owned(),
+                    emsp_url,
+                    emsp_token,
+                    cpo_token,
+                });
+            let generation = (sessions_per_minute > 0.0)
+                .then(|| fleetdesk_charging_standin::Generation::new(sessions_per_minute));
+            fleetdesk_charging_standin::serve(listener, standin, generation, async move {
+                shutdown.wait().await
+            })
+            .await?;
+            Ok(())
+        }
         Target::WecomStandin { addr, secret } => {
             let listener = tokio::net::TcpListener::bind(&addr).await?;
             fleetdesk_wecom_standin::serve(

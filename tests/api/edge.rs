@@ -223,6 +223,7 @@ async fn console_stack(app: &TestApp) -> (String, Shutdown, std::path::PathBuf) 
             map_tile_origin: "https://tiles.example.com".to_owned(),
         },
         jt808_addr: None,
+        charging: Default::default(),
     };
     let stack = Stack::start_with(app.common.clone(), parts, "127.0.0.1:0", shutdown.clone())
         .await

@@ -64,8 +64,10 @@ pub struct Emsp {
 impl Emsp {
     pub fn new(base: &str, token: &str, party_id: &str) -> Emsp {
         Emsp {
+            // Generous: the eMSP answers a burst of pushes (every pile of a
+            // city at once) one capture at a time on its revenue account.
             http: reqwest::Client::builder()
-                .timeout(Duration::from_secs(10))
+                .timeout(Duration::from_secs(30))
                 .build()
                 .expect("HTTP client"),
             base: base.trim_end_matches('/').to_owned(),

@@ -3,15 +3,21 @@
 //! drives each one with updates until the battery reaches the driver's
 //! target.
 //!
+//! A driver tops up for 3 to 15 minutes (a break between runs) or until
+//! the battery is full, whichever comes first, so that settled sessions
+//! show soon after a stack starts.
+//!
 //! It learns the fleet the way a CPO does, from the eMSP's token list
 //! (`GET tokens`, then only what changed): RFID tokens are cards, OTHER
 //! tokens are plates of vehicle-bound cards (sharing the card's
 //! `group_id`). A plate is sent to a station of its city with cameras and
 //! starts by recognition; a card swipes at a station of its plate's city
-//! (any station when the card has no vehicle). Now and then it tries a
-//! token the eMSP no longer honours, so refusals happen too.
+//! (any station when the card has no vehicle). A card issued (or
+//! unfrozen) while it runs charges first, as a new card is used soon; now
+//! and then it tries a token the eMSP no longer honours, so refusals
+//! happen too.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -49,11 +55,11 @@ const TOKEN_SYNC: Duration = Duration::from_secs(15);
 /// Chance that a start tries a token marked invalid.
 const INVALID_CHANCE: f64 = 0.05;
 
-/// A generated session and where it stops.
+/// A generated session and when the driver stops it.
 #[derive(Debug)]
 struct Generated {
     group: String,
-    target_soc: u8,
+    ends_at: DateTime<Utc>,
     last_update: DateTime<Utc>,
 }
 
@@ -61,6 +67,8 @@ struct Generated {
 pub async fn run(platform: StandIn, generation: Generation) {
     let mut rng = StdRng::from_entropy();
     let mut tokens: HashMap<String, Token> = HashMap::new();
+    // Tokens that became valid after the first sync, to charge first.
+    let mut fresh: VecDeque<String> = VecDeque::new();
     let mut synced: Option<DateTime<Utc>> = None;
     let mut last_sync = tokio::time::Instant::now() - TOKEN_SYNC;
     let mut active: HashMap<String, Generated> = HashMap::new();
@@ -76,6 +84,10 @@ pub async fn run(platform: StandIn, generation: Generation) {
             match platform.emsp().tokens(synced).await {
                 Ok(changed) => {
                     for token in changed {
+                        let was_valid = tokens.get(&token.uid).is_some_and(|t| t.valid);
+                        if synced.is_some() && token.valid && !was_valid {
+                            fresh.push_back(token.uid.clone());
+                        }
                         synced = synced.max(Some(token.last_updated));
                         tokens.insert(token.uid.clone(), token);
                     }
@@ -88,7 +100,7 @@ pub async fn run(platform: StandIn, generation: Generation) {
             let gap = mean_gap * rng.gen_range(0.5..1.5);
             next_start = tokio::time::Instant::now() + Duration::from_secs_f64(gap);
             if active.len() < generation.max_active {
-                start(&platform, &tokens, &mut active, &mut rng).await;
+                start(&platform, &tokens, &mut fresh, &mut active, &mut rng).await;
             }
         }
         platform.redeliver_cdrs().await;
@@ -116,9 +128,9 @@ async fn update(
         };
         let elapsed = now - generated.last_update;
         generated.last_update = now;
-        let target = generated.target_soc;
+        let ends_at = generated.ends_at;
         let finished = match platform.advance(&id, elapsed).await {
-            Ok(view) if view.soc >= target => {
+            Ok(view) if view.soc >= 100 || now >= ends_at => {
                 let cause = if view.soc >= 100 {
                     StopCause::Full
                 } else {
@@ -155,19 +167,35 @@ fn group(token: &Token) -> String {
 async fn start(
     platform: &StandIn,
     tokens: &HashMap<String, Token>,
+    fresh: &mut VecDeque<String>,
     active: &mut HashMap<String, Generated>,
     rng: &mut StdRng,
 ) {
-    let busy: Vec<&str> = active.values().map(|g| g.group.as_str()).collect();
-    let want_valid = !rng.gen_bool(INVALID_CHANCE);
-    let candidates: Vec<&Token> = tokens
-        .values()
-        .filter(|t| t.valid == want_valid && !busy.contains(&group(t).as_str()))
-        .collect();
-    if candidates.is_empty() {
-        return;
-    }
-    let token = candidates[rng.gen_range(0..candidates.len())];
+    let busy: Vec<String> = active.values().map(|g| g.group.clone()).collect();
+    let idle = |t: &Token| !busy.contains(&group(t));
+    let token = loop {
+        match fresh.pop_front() {
+            Some(uid) => match tokens.get(&uid) {
+                Some(t) if t.valid && idle(t) => break Some(t),
+                Some(_) | None => continue,
+            },
+            None => break None,
+        }
+    };
+    let token = match token {
+        Some(t) => t,
+        None => {
+            let want_valid = !rng.gen_bool(INVALID_CHANCE);
+            let candidates: Vec<&Token> = tokens
+                .values()
+                .filter(|t| t.valid == want_valid && idle(t))
+                .collect();
+            if candidates.is_empty() {
+                return;
+            }
+            candidates[rng.gen_range(0..candidates.len())]
+        }
+    };
     let by_plate = token.kind == TokenType::Other;
     // The plate of the token's card, for its city.
     let plate = if by_plate {
@@ -210,7 +238,7 @@ async fn start(
                 session.id,
                 Generated {
                     group: group(token),
-                    target_soc: rng.gen_range(80..=100),
+                    ends_at: session.start + chrono::Duration::minutes(rng.gen_range(3..=15)),
                     last_update: session.start,
                 },
             );

@@ -342,8 +342,8 @@ async fn five_hundred_concurrent_captures_keep_the_books_and_the_money() {
         let platform = c.platform.clone();
         let request = start(&cards[i % cards.len()].card_no, &location, 60);
         tasks.spawn(async move { platform.start_session(request).await });
-        // At most 50 authorisations in flight.
-        while tasks.len() >= 50 || (i == 499 && !tasks.is_empty()) {
+        // At most 20 authorisations in flight (energy's pool).
+        while tasks.len() >= 20 || (i == 499 && !tasks.is_empty()) {
             match tasks.join_next().await.unwrap().unwrap().unwrap() {
                 StartOutcome::Charging { session } => started.push(session),
                 refused => panic!("{refused:?}"),

@@ -66,6 +66,22 @@ pub struct OcpiConfig {
     pub station_sync_secs: u64,
 }
 
+impl Default for OcpiConfig {
+    /// No platform, and a free loopback port for the receiver once one is
+    /// given (stacks that run beside others, such as tests).
+    fn default() -> Self {
+        OcpiConfig {
+            ocpi_addr: "127.0.0.1:0".to_owned(),
+            ocpi_public_url: None,
+            ocpi_token: None,
+            cpo_url: None,
+            cpo_token: None,
+            cpo_party_id: "SDC".to_owned(),
+            station_sync_secs: 600,
+        }
+    }
+}
+
 /// What the receiver and the session flow share: the pool, the platform's
 /// client and where the platform reaches the receiver.
 #[derive(Debug, Clone)]

@@ -136,6 +136,15 @@ pub async fn set_evse_state(
     state: EvseState,
     at: DateTime<Utc>,
 ) -> Result<bool, ServiceError> {
+    // The station first: pushes for its piles take turns, so their recounts
+    // never wait on each other's connector rows.
+    let known: Option<i32> = sqlx::query_scalar("select 1 from station where id = $1 for update")
+        .bind(station)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if known.is_none() {
+        return Ok(false);
+    }
     let touched = sqlx::query(
         "update station_connector set status = case when last_updated > $4 then status else $3 end, \
          last_updated = greatest(last_updated, $4) where station_id = $1 and evse_uid = $2",
@@ -155,10 +164,10 @@ pub async fn set_evse_state(
 }
 
 /// Keeps a station's connector counts, free counts and status in step
-/// with its connectors.
+/// with its connectors (the caller holds the station's row).
 async fn recount(conn: &mut PgConnection, station: Uuid) -> Result<(), ServiceError> {
     let connectors: Vec<(i16, i16)> = sqlx::query_as(
-        "select connector_type, status from station_connector where station_id = $1 for update",
+        "select connector_type, status from station_connector where station_id = $1",
     )
     .bind(station)
     .fetch_all(&mut *conn)
