@@ -186,15 +186,24 @@ describe('charging', () => {
     await row.getByTestId('card-balance').getByText('200.00').waitFor();
     await screenshot(page, 'charging-card');
 
-    // The charging platform stand-in charges with the card; the session shows up.
+    // The charging platform stand-in (3 sessions a minute on the test stack) charges a new card first.
     const card = (await apiData(token, 'GET', `/api/v1/charging/cards?cardNo=${cardNo}`)).list[0];
     assert.equal(card.vehicleId, vehicle.id);
-    const started = await callApi('POST', '/api/v1/dev/charging-sessions', { body: { cardNo, energyWh: 15_000 } });
-    assert.equal(started.code, 200, `the stand-in starts a session: ${started.msg}`);
-    await page.goto(`${CHARGE}/chargeManagement/consumeRecord?cardNo=${cardNo}`);
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const range = `startTimeStart=${today}&startTimeEnd=${today}`;
+    const session = await until(
+      'a simulated session of the new card',
+      async () => (await apiData(token, 'GET', `/api/v1/charging/sessions?cardNo=${cardNo}&${range}`)).list[0],
+      120_000,
+      2_000,
+    );
+    assert.equal(session.plateNumber, plate);
+    await page.goto(`${CHARGE}/chargeManagement/consumeRecord?cardNo=${cardNo}&${range}`);
     const sessions = page.getByTestId('session-list');
-    await sessions.locator('tr', { hasText: cardNo }).first().waitFor({ timeout: 60_000 });
-    await sessions.getByTestId('session-totals').waitFor();
+    await sessions.locator('tr', { hasText: session.sessionNo }).first().waitFor();
+    await sessions.getByTestId('session-totals').getByText('共 1 单').waitFor();
+    await sessions.locator('tr', { hasText: session.sessionNo }).getByTestId('session-open').click();
+    await page.getByTestId('session-detail').getByText(plate).waitFor();
     await screenshot(page, 'charging-session');
     await context.close();
   });
