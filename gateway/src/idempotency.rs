@@ -39,4 +39,12 @@ impl IdempotencyKey {
         }
         Ok(())
     }
+
+    /// The key of a write that must carry one (every money move): without
+    /// it a retried request could move the money twice, so it is refused.
+    pub fn required(&self) -> Result<String, ApiError> {
+        self.0
+            .clone()
+            .ok_or_else(|| ApiError::invalid(HEADER, "请求缺少幂等键（Idempotency-Key）"))
+    }
 }

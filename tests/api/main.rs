@@ -2,6 +2,7 @@
 //! services over loopback gRPC, the gateway over real HTTP.
 
 mod approvals;
+mod charging_edge;
 mod charging_flags;
 mod drivers;
 mod edge;

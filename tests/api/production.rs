@@ -87,6 +87,18 @@ async fn production_sends_sms_through_the_provider_and_closes_development_helper
 
     let (status, body) = get_at(&http, &base, "/api/v1/dev/sms-outbox", None).await;
     assert_eq!((status, body["code"].as_u64()), (404, Some(4004)));
+    // The operator's charging decisions are the operator's tools' alone.
+    let approve = http
+        .post(format!(
+            "{base}/api/v1/dev/charging-open-applications/{}/approve",
+            uuid::Uuid::new_v4()
+        ))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = envelope(approve).await;
+    assert_eq!((status, body["code"].as_u64()), (404, Some(4004)));
 
     let sent = http
         .post(format!("{base}/api/v1/auth/sms-code"))

@@ -5,21 +5,10 @@
 // the simulated terminal, and no placeholder left under 资产监控.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { callApi, launch, newPage, screenshot, sessionToken, signIn, toast } from './support.mjs';
+import { callApi, launch, newPage, screenshot, sessionToken, signIn, inputOf, toast, until } from './support.mjs';
 
 const MONITOR = '/carManagement/assetsMonitor';
 const suffix = `${Date.now()}`.slice(-6);
-
-/** Polls `probe` until it gives a truthy value or the deadline passes. */
-async function until(what, probe, timeoutMs = 30_000, everyMs = 500) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 /** The gateway's answer's data, as the signed-in page's session. */
 async function apiData(token, path) {
@@ -30,11 +19,6 @@ async function apiData(token, path) {
 
 const positions = async (token) => (await apiData(token, '/api/v1/monitor/positions')).list;
 const fresh = (p, maxAgeMs = 20_000) => Date.now() - Date.parse(p.fixTime) < maxAgeMs;
-
-/** The input of an antd field whose test id lands on the input or on its wrapper. */
-function inputOf(scope, testId) {
-  return scope.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
-}
 
 /** Web Mercator pixels at `zoom`, as Leaflet projects (EPSG:3857). */
 function project({ lat, lng }, zoom) {

@@ -97,3 +97,29 @@ export async function waitForSmsCode(phone, before, timeoutMs = 10_000) {
 export function toast(page, text) {
   return page.locator('.ant-message-notice').getByText(text);
 }
+
+/** A VIN with a valid check digit (9th character), unique per `serial`. */
+export function vinFor(serial) {
+  const letters = { A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9 };
+  const weights = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+  const draft = `LGXCE4CB0R${serial.padStart(7, '0')}`;
+  const sum = [...draft].reduce((acc, c, i) => acc + (/\d/.test(c) ? Number(c) : letters[c]) * weights[i], 0);
+  const check = sum % 11 === 10 ? 'X' : String(sum % 11);
+  return draft.slice(0, 8) + check + draft.slice(9);
+}
+
+/** Polls `probe` until it gives a truthy value or the deadline passes. */
+export async function until(what, probe, timeoutMs = 30_000, everyMs = 500) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The input of an antd field whose test id lands on the input or on its wrapper. */
+export function inputOf(scope, testId) {
+  return scope.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+}

@@ -6,20 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch, newPage, screenshot, signIn, toast } from './support.mjs';
+import { launch, newPage, screenshot, signIn, toast, vinFor } from './support.mjs';
 
 const suffix = `${Date.now()}`.slice(-5);
 const PLATE = `苏ED${suffix}`;
 
-/** A VIN with a valid check digit (9th character), unique per run. */
-function vinFor(serial) {
-  const letters = { A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9 };
-  const weights = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
-  const draft = `LGXCE4CB0R${serial.padStart(7, '0')}`;
-  const sum = [...draft].reduce((acc, c, i) => acc + (/\d/.test(c) ? Number(c) : letters[c]) * weights[i], 0);
-  const check = sum % 11 === 10 ? 'X' : String(sum % 11);
-  return draft.slice(0, 8) + check + draft.slice(9);
-}
 const VIN = vinFor(suffix);
 
 function dialog(page, title) {

@@ -1,22 +1,35 @@
 //! Development-only helpers. They answer 4004 unless FLEETDESK_ENV is
 //! development, and auth refuses them too unless its development SMS sender
-//! is the active one.
+//! is the active one. The charging decisions stand in for the operator's own
+//! tools (energy takes them only from `svc:operator`), so a development stack
+//! can be opened for charging without them.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use fleetdesk_kit::ErrorCode;
+use fleetdesk_kit::internal_token::Claims;
 use fleetdesk_proto::auth::v1 as pb;
+use fleetdesk_proto::energy::v1 as energy;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok};
-use crate::extract::TrimmedQuery;
+use crate::extract::{TrimmedJson, TrimmedQuery};
+use crate::routes::charging_opening::ChargingOpenApplicationBody;
 use crate::routes::rfc3339;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(sms_outbox))
+    OpenApiRouter::new()
+        .routes(routes!(sms_outbox))
+        .routes(routes!(approve_charging_open_application))
+        .routes(routes!(reject_charging_open_application))
+}
+
+/// A request to energy as the platform operator (`svc:operator`, no enterprise).
+fn as_operator<T>(state: &AppState, message: T) -> tonic::Request<T> {
+    fleetdesk_kit::grpc::outgoing(message, &state.signer, &Claims::service("operator"))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -74,6 +87,71 @@ async fn sms_outbox(
             sent_time: rfc3339(m.send_time.as_ref()),
         })
         .collect()))
+}
+
+/// The operator's decision on an application.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DevChargingDecisionForm {
+    /// Approve: the main account's overdraft (fen).
+    pub credit_limit_fen: i64,
+    /// Reject: why (required by energy).
+    pub reason: String,
+}
+
+#[utoipa::path(
+    post, path = "/dev/charging-open-applications/{id}/approve", tag = "dev",
+    params(("id" = String, Path, description = "Application id (latestApplication.id of /charging/open-status)")),
+    request_body = DevChargingDecisionForm,
+    responses((status = 200, description = "Development only: approves as the platform operator; the enterprise's charging account opens", body = Envelope<ChargingOpenApplicationBody>)),
+    security(())
+)]
+async fn approve_charging_open_application(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<DevChargingDecisionForm>,
+) -> ApiResult<ChargingOpenApplicationBody> {
+    if !state.development {
+        return Err(ApiError::code(ErrorCode::NotFound));
+    }
+    let request = energy::ApproveChargingOpenApplicationRequest {
+        application_id: id,
+        credit_limit_fen: form.credit_limit_fen,
+        remark: String::new(),
+    };
+    let answer = state
+        .energy()
+        .approve_charging_open_application(as_operator(&state, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer.application.unwrap_or_default().into()))
+}
+
+#[utoipa::path(
+    post, path = "/dev/charging-open-applications/{id}/reject", tag = "dev",
+    params(("id" = String, Path, description = "Application id")),
+    request_body = DevChargingDecisionForm,
+    responses((status = 200, description = "Development only: rejects as the platform operator; the enterprise may apply again", body = Envelope<ChargingOpenApplicationBody>)),
+    security(())
+)]
+async fn reject_charging_open_application(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<DevChargingDecisionForm>,
+) -> ApiResult<ChargingOpenApplicationBody> {
+    if !state.development {
+        return Err(ApiError::code(ErrorCode::NotFound));
+    }
+    let request = energy::RejectChargingOpenApplicationRequest {
+        application_id: id,
+        reason: form.reason,
+    };
+    let answer = state
+        .energy()
+        .reject_charging_open_application(as_operator(&state, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer.application.unwrap_or_default().into()))
 }
 
 #[cfg(test)]

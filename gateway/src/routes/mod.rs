@@ -2,6 +2,13 @@
 
 pub mod approvals;
 pub mod auth;
+pub mod charging_accounts;
+pub mod charging_cards;
+pub mod charging_dashboard;
+pub mod charging_opening;
+pub mod charging_sessions;
+pub mod charging_statements;
+pub mod charging_stations;
 pub mod dev;
 pub mod drivers;
 pub mod exports;
@@ -58,6 +65,13 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(monitor::router())
         .merge(lock::router())
         .merge(temperature::router())
+        .merge(charging_opening::router())
+        .merge(charging_dashboard::router())
+        .merge(charging_accounts::router())
+        .merge(charging_cards::router())
+        .merge(charging_sessions::router())
+        .merge(charging_stations::router())
+        .merge(charging_statements::router())
 }
 
 /// Page sizes a list accepts.

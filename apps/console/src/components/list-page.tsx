@@ -31,16 +31,17 @@ export interface ListAnswer<Row> {
   total: number;
 }
 
-export interface ListPageOptions<Row, Query> {
+export interface ListPageOptions<Row, Query, Answer extends ListAnswer<Row> = ListAnswer<Row>> {
   /** The filter bar's fields; their props (or range keys) are the URL's keys. */
   fields: FilterField[];
   /** The list's react-query key; the query adds its parameters after it. */
   queryKey: QueryKey;
   /** URL filters and paging to the list's typed query parameters. */
   toQuery: (filters: ListFilters, page: number, size: number) => Query;
-  fetch: (query: Query) => Promise<ListAnswer<Row>>;
+  /** The list's answer; it may carry more than the page (totals over every matching row). */
+  fetch: (query: Query) => Promise<Answer>;
   /** Poll while this says so (e.g. while an export runs); off by default. */
-  refetchInterval?: (answer: ListAnswer<Row> | undefined) => number | false;
+  refetchInterval?: (answer: Answer | undefined) => number | false;
   enabled?: boolean;
 }
 
@@ -54,7 +55,7 @@ const fieldsShape = (fields: FilterField[]) =>
  * search goes to page 1 and adds a history entry; the same search again refetches.
  * Rows come through react-query under `queryKey` (mutations invalidate it).
  */
-export function useListPage<Row, Query>({ fields, queryKey, toQuery, fetch, refetchInterval, enabled = true }: ListPageOptions<Row, Query>) {
+export function useListPage<Row, Query, Answer extends ListAnswer<Row> = ListAnswer<Row>>({ fields, queryKey, toQuery, fetch, refetchInterval, enabled = true }: ListPageOptions<Row, Query, Answer>) {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const client = useQueryClient();

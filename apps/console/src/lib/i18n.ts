@@ -58,3 +58,18 @@ export async function setLanguage(lng: Language, persist = true): Promise<void> 
 export function currentLanguage(): Language {
   return asLanguage(i18n.language) ?? 'zh-CN';
 }
+
+/**
+ * Adds a feature's own namespace (keys `ns:…`) in every language when its chunk
+ * loads, so its messages never weigh on the main bundle.
+ */
+export function addNamespace(ns: string, bundles: Record<Language, object>): void {
+  const add = () => {
+    for (const [lng, bundle] of Object.entries(bundles)) {
+      if (!i18n.hasResourceBundle(lng, ns)) i18n.addResourceBundle(lng, ns, bundle, true, true);
+    }
+  };
+  // The app initialises i18n before any page loads; a test may import a page first.
+  if (i18n.isInitialized) add();
+  else i18n.on('initialized', add);
+}

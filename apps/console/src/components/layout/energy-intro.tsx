@@ -1,5 +1,6 @@
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ChargingApplyButton } from '@/components/charging-apply-button';
 import { MenuLink } from './menu-link';
 
 /** The four figures of the charging service (spec §2). */
@@ -10,7 +11,10 @@ export const ENERGY_FIGURES = [
   { value: '1000+', label: 'energy.enterprises' },
 ] as const;
 
-/** Shown instead of the energy menu to enterprises without a charging account. */
+/**
+ * Shown instead of the energy menu to enterprises without a charging account:
+ * 申请开通 applies at once (then reads 申请中), 查看详情 opens /chargeIntroduce.
+ */
 export function EnergyIntro({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
   return (
@@ -19,9 +23,7 @@ export function EnergyIntro({ onNavigate }: { onNavigate: () => void }) {
         <h3>{t('energy.title')}</h3>
         <p>{t('energy.desc')}</p>
         <div className="fd-energy__actions">
-          <MenuLink path="/chargeIntroduce" onOpen={onNavigate}>
-            <Button type="primary">{t('energy.apply')}</Button>
-          </MenuLink>
+          <ChargingApplyButton />
           <MenuLink path="/chargeIntroduce" onOpen={onNavigate}>
             <Button>{t('energy.details')}</Button>
           </MenuLink>

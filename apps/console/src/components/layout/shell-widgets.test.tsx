@@ -68,11 +68,22 @@ describe('approval icon', () => {
 });
 
 describe('energy introduction', () => {
-  it('shows the four figures with apply and view-details', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the four figures with apply and view-details', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const data = url.includes('/charging/open-status')
+          ? { state: 'NOT_OPENED', blacklisted: false }
+          : { id: '1', name: 'x', roles: ['r'], flags: {}, permissions: [{ permissionValue: 'oss:pc:energy:management' }] };
+        return new Response(JSON.stringify({ code: 200, msg: 'ok', data }));
+      }),
+    );
     expect(ENERGY_FIGURES.map((f) => f.value)).toEqual(['19万+', '200万+', '15%起', '1000+']);
     renderWithProviders(<EnergyIntro onNavigate={() => undefined} />);
     for (const f of ['19万+', '200万+', '15%起', '1000+', '充电站', '充电桩', '物流企业的选择']) expect(screen.getByText(f)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: '申请开通' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: '申请开通' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '查看详情' })).toBeInTheDocument();
   });
 });

@@ -17,10 +17,4 @@ export const PATHS = {
   authorizationRecord: `${BASE}/authorizationRecord`,
 } as const;
 
-/** A page's address with search parameters (blank ones left out). */
-export function pathWith(path: string, params: Record<string, string | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v) search.set(k, v);
-  const qs = search.toString();
-  return qs ? `${path}?${qs}` : path;
-}
+export { pathWith } from '@/lib/url';

@@ -9,7 +9,7 @@ import { LoadErrorBanner } from '@/components/load-error';
 import '../messages';
 import '../monitoring.css';
 import { useDashboard, type GeofenceDashboard } from '../api/geofences';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { FenceNav } from '../components/fence-nav';
 import { PATHS, pathWith } from '../paths';
 

@@ -12,7 +12,7 @@ import { toastError, toastSuccess } from '@/lib/notify';
 import '../messages';
 import '../monitoring.css';
 import { PURPOSES, SHAPES, useCreateFence, useFence, useFenceInside, useUpdateFence, type GeofencePurpose } from '../api/geofences';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { CORRIDOR_WIDTH_M, DWELL_S, fenceBody, fenceFormValues, formFieldOf, geometryProblems, MAX_STAY_MIN, NAME_MAX, newFence, RADIUS_M, SPEED_LIMIT_KMH, type FenceFormValues, type FenceGeometry } from '../components/fence-form';
 import { FenceLayer } from '../components/fence-layer';
 import { codeOptions } from '../components/status';

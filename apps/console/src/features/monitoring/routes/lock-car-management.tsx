@@ -10,7 +10,7 @@ import { BLANK, formatTime } from '@/lib/format';
 import '../messages';
 import '../monitoring.css';
 import { listLockVehicles, LOCK_USAGE_TYPES, LOCK_VEHICLES_KEY, lockVehicleQuery, pollWhileRunning, type LockAction, type LockVehicle, type LockVehicleQuery } from '../api/lock';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { CommandTag } from '../components/command-tag';
 import { LockDialog } from '../components/lock-dialog';
 import { yuan } from '../components/query';

@@ -8,7 +8,7 @@ import { LoadErrorBanner } from '@/components/load-error';
 import { toastWarning } from '@/lib/notify';
 import '../messages';
 import '../monitoring.css';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import type { LatestPosition, PositionStatus } from '../api/positions';
 import { useLivePositions } from '../api/use-live-positions';
 import { countStatuses, effectiveStatus, POSITION_STATUSES, searchPlates } from '../components/live-positions';

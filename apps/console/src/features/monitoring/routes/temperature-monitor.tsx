@@ -32,7 +32,7 @@ import {
   type TemperatureVehicle,
   type TemperatureVehicleQuery,
 } from '../api/temperature';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { PATHS, pathWith } from '../paths';
 import { temperatureChartOption } from './temperature-chart';
 

@@ -9,13 +9,13 @@ import { newIdempotencyKey } from '@/lib/idempotency';
 import { toastSuccess, toastWarning } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
 import { useCreateDriver, useDriver, useUpdateDriver } from '../api/drivers';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { DRIVER_IMAGE_FIELDS, driverBody, driverFormValues, NEW_DRIVER_VALUES, type DriverFormValues } from './driver-form';
 import { driverStatusOptions, licenceClassOptions } from './driver-labels';
 import {
   addressRules, DRIVER_LIMITS, driverNameRules, driverPhoneRules, employeeNoRules, firstIssueRules, idNumberRules, licenceClassRules, licenceExpireRules, remarkRules,
 } from './driver-rules';
-import { showServerErrors } from './server-errors';
+import { showServerErrors } from '@/lib/server-errors';
 
 /**
  * The upload purpose of driver document images. The gateway has no driver

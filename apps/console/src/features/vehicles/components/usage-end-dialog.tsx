@@ -5,7 +5,7 @@ import { AppDialog } from '@/components/app-dialog';
 import { toastSuccess } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
 import { useEndUsageRecord, type UsageRecord } from '../api/usage-records';
-import { showServerErrors } from './server-errors';
+import { showServerErrors } from '@/lib/server-errors';
 import { USAGE_LIMITS } from './usage-form';
 
 interface EndValues {

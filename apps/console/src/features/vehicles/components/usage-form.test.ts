@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import type { UsageRecord } from '../api/usage-records';
-import { toFen, yuan } from './money';
+import { toFen, yuan } from '@/lib/money';
 import { endTimeProblem } from './usage-end-dialog';
 import { endNotAfterStart, periodsExceedTerm, rentToOwnTotalFen, usageBody, usageFormField, usageFormValues } from './usage-form';
 import { usageKindOfRoute } from './usage-labels';

@@ -7,7 +7,7 @@ import type { FormRule } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import type { UsageRecord, UsageRecordForm } from '../api/usage-records';
-import { toFen, toYuan } from './money';
+import { toFen, toYuan } from '@/lib/money';
 import type { ReplacementReason } from './usage-labels';
 import type { UsageKind } from './vehicle-labels';
 

@@ -1,7 +1,7 @@
 /** The terms each usage kind shows, as text (list columns and the detail share them; '' shows as '--'). */
 import { formatTime } from '@/lib/format';
 import type { UsageRecord } from '../api/usage-records';
-import { yuan } from './money';
+import { yuan } from '@/lib/money';
 import type { UsageKind } from './vehicle-labels';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;

@@ -6,7 +6,7 @@ import { ApiError } from '@/lib/api-client';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { toastSuccess } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { useCreateVehicle, useUpdateVehicle, useVehicle } from '../api/vehicles';
 import { suggestedPlateColor, vehicleBody, vehicleFormValues, type VehicleFormValues } from './vehicle-form';
 import { codeOptions, ENERGY_TYPES, OWNERSHIP_TYPES, PLATE_COLORS, VEHICLE_CATEGORIES, VEHICLE_STATUSES } from './vehicle-labels';

@@ -1,6 +1,7 @@
 /** Code lists of vehicle assets (select options, tags), tied to the generated API enums. */
 import { enumValues } from '@/lib/enum-values';
 import type { components } from '@/lib/api/schema';
+import { codeLabel as codeLabelOf, codeOptions as codeOptionsOf, codesOf } from '@/lib/codes';
 
 type Schemas = components['schemas'];
 export type VehicleStatus = Schemas['VehicleStatus'];
@@ -27,13 +28,12 @@ export const vehicleStatusColor = (status: VehicleStatus | null | undefined): st
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** Select options of a code list, labelled from `vehicles.<group>.<code>`. */
-export const codeOptions = (t: Translate, group: string, codes: readonly string[]) => codes.map((value) => ({ value, label: t(`vehicles.${group}.${value}`) }));
+export const codeOptions = (t: Translate, group: string, codes: readonly string[]) => codeOptionsOf(t, `vehicles.${group}`, codes);
 
 /** The label of one code ('' for none or unknown: the table shows '--'). */
-export const codeLabel = (t: Translate, group: string, code: string | null | undefined) => (code ? t(`vehicles.${group}.${code}`, { defaultValue: '' }) : '');
+export const codeLabel = (t: Translate, group: string, code: string | null | undefined) => codeLabelOf(t, `vehicles.${group}`, code);
 
 /** Watt-hours as kWh with one decimal ('' for none). */
 export const kwh = (wh: number | null | undefined) => (wh ? (wh / 1000).toFixed(1) : '');
 
-/** Keeps only the values of a code list (URL filters are text). */
-export const codesOf = <T extends string>(values: string[], codes: readonly T[]): T[] => values.filter((v): v is T => (codes as readonly string[]).includes(v));
+export { codesOf };

@@ -7,7 +7,7 @@ import { BindingExportSlot } from '../components/toolbar-slots';
 import { LoadErrorBanner } from '@/components/load-error';
 import { formatTime } from '@/lib/format';
 import { BINDINGS_KEY, bindingQuery, listBindings, type BindingQuery, type VehicleBinding } from '../api/bindings';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { BINDING_KINDS } from '../components/vehicle-labels';
 
 /** 绑定记录 (bindingLog): terminal, driver and organisation bindings of the vehicles, with who bound and unbound them and when. */

@@ -8,7 +8,7 @@ import { LoadErrorBanner } from '@/components/load-error';
 import { BLANK, formatTime } from '@/lib/format';
 import { SensitiveType } from '@/lib/mask';
 import { DRIVER_LIST_KEY, driverQuery, listDrivers, type Driver, type DriverQuery } from '../api/drivers';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { DriverDetailDrawer } from '../components/driver-detail-drawer';
 import { DriverFormDialog } from '../components/driver-form-dialog';
 import { driverStatusColor, driverStatusLabel, driverStatusOptions, licenceClassOptions, licenceExpired } from '../components/driver-labels';

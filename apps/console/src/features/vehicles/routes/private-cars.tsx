@@ -11,7 +11,7 @@ import { formatTime } from '@/lib/format';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { toastSuccess, toastWarning } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import {
   listPrivateCars, PRIVATE_CAR_STATUSES, PRIVATE_CARS_KEY, privateCarQuery, privateCarStatusColor, useCreatePrivateCar, useReviewPrivateCar,
   type PrivateCar, type PrivateCarQuery,

@@ -6,7 +6,7 @@ import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
 import { BLANK, cellText, formatTime } from '@/lib/format';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { listUsageRecords, usageListKey, usageQuery, type UsageRecord, type UsageRecordQuery } from '../api/usage-records';
 import { UsageExportSlot } from '../components/toolbar-slots';
 import { UsageDetailDrawer } from '../components/usage-detail-drawer';

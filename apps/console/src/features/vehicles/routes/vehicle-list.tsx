@@ -7,7 +7,7 @@ import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
 import { formatTime } from '@/lib/format';
-import { useOrgTreeOptions } from '../api/org-options';
+import { useOrgTreeOptions } from '@/lib/org-options';
 import { listVehicles, VEHICLE_LIST_KEY, vehicleQuery, type Vehicle, type VehicleQuery } from '../api/vehicles';
 import { VehicleExportSlot, VehicleImportSlot } from '../components/toolbar-slots';
 import { VehicleFormDialog } from '../components/vehicle-form-dialog';

@@ -28,8 +28,8 @@ export function orgTree(orgs: readonly SimpleOrg[]): OrgTreeOption[] {
   return build('');
 }
 
-/** The organisations the user may pick (filters and forms), as a tree. */
+/** The organisations the user may pick (filters and forms), as a tree; a failed look-up leaves the options empty (the page says what failed). */
 export function useOrgTreeOptions(): OrgTreeOption[] {
-  const { data } = useQuery({ queryKey: ['orgs', 'simple'], queryFn: () => api.get('/api/v1/orgs/simple'), staleTime: 60_000 });
+  const { data } = useQuery({ queryKey: ['orgs', 'simple'], queryFn: () => api.get('/api/v1/orgs/simple', { silent: true }), staleTime: 60_000 });
   return useMemo(() => orgTree(data ?? []), [data]);
 }

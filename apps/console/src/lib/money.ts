@@ -1,5 +1,5 @@
 /**
- * Money of vehicle assets: the API speaks fen (integers), people read and type
+ * Money: the API speaks fen (integers), people read and type
  * yuan with two decimals.
  */
 

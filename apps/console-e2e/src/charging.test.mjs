@@ -1,0 +1,230 @@
+// Energy and charging in the browser (issue 11), on the shared stack: the cold
+// chain enterprise (demo2, not opened) applies from the energy popup and reads
+// 申请中, the operator opens it and its energy menu is complete; the demo
+// enterprise (opened by the seed) allocates to a sub-organisation and sees both
+// balances move, issues a card and tops it up, watches a simulated session of
+// that card appear, and downloads a monthly statement. No page under 能源管理
+// shows the placeholder.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { callApi, launch, newPage, screenshot, sessionToken, signIn, inputOf, toast, until, vinFor } from './support.mjs';
+
+const CHARGE = '/energyManagement/charge';
+const APPLIED = '您的开通申请已经提交成功，工作人员将在3个工作日内与您联系，请保持电话畅通';
+const suffix = `${Date.now()}`.slice(-5);
+
+/** Every page of the energy menu: its route and the test id it renders. */
+const ENERGY_PAGES = {
+  [`${CHARGE}/dashboard`]: 'charge-dashboard',
+  [`${CHARGE}/accountManagement/accountBalanceAllocation`]: 'account-allocation',
+  [`${CHARGE}/accountManagement/balanceAllocationRecord`]: 'allocation-list',
+  [`${CHARGE}/accountManagement/juniorElectricCard`]: 'junior-card-list',
+  [`${CHARGE}/chargeManagement/electricCard`]: 'card-list',
+  [`${CHARGE}/chargeManagement/consumeRecord`]: 'session-list',
+  [`${CHARGE}/chargeManagement/countChangeRecord`]: 'amount-change-list',
+  [`${CHARGE}/chargeManagement/scanPlateRecord`]: 'plate-scan-list',
+  [`${CHARGE}/chargeReconciliation`]: 'statement-list',
+};
+const MENU_ENTRIES = ['充电看板', '余额分配', '分配记录', '下级充电卡', '充电卡', '消费记录', '额度变更记录', '扫牌记录', '充电对账'];
+
+/** Fen as the console shows yuan: 350000 → '3,500.00'. */
+const yuan = (fen) => `${fen < 0 ? '-' : ''}${Math.floor(Math.abs(fen) / 100).toLocaleString('en-US')}.${String(Math.abs(fen) % 100).padStart(2, '0')}`;
+
+/** The gateway's answer's data (a 200 is asserted). */
+async function apiData(token, method, path, body) {
+  const answer = await callApi(method, path, { token, body });
+  assert.equal(answer.code, 200, `${method} ${path}: ${answer.msg}`);
+  return answer.data;
+}
+
+function dialog(page, title) {
+  return page.locator('.ant-modal:visible').filter({ hasText: title });
+}
+
+/** Picks the option with `text` in the open select dropdown. */
+async function pick(page, text) {
+  await page.locator('.ant-select-dropdown:visible').getByText(text, { exact: false }).first().click();
+}
+
+describe('charging', () => {
+  let browser;
+  let n = 0;
+  let current;
+  before(async () => {
+    browser = await launch();
+  });
+  afterEach(async () => {
+    n += 1;
+    if (current) await screenshot(current, `charging-${n}-end`).catch(() => undefined);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('applies for charging from the energy popup (申请中), and once the operator opens it shows the full energy menu', async () => {
+    const { context, page } = await newPage(browser);
+    current = page;
+    await signIn(page, 'demo2');
+    const token = await sessionToken(context);
+    assert.equal((await apiData(token, 'GET', '/api/v1/charging/open-status')).state, 'NOT_OPENED', 'demo2 starts without charging');
+
+    // Not opened: the popup introduces the service; 查看详情 opens /chargeIntroduce.
+    await page.getByTestId('nav-energyManagement').hover();
+    const intro = page.getByTestId('energy-intro');
+    await intro.waitFor();
+    for (const figure of ['19万+', '200万+', '15%起', '1000+']) await intro.getByText(figure).waitFor();
+    await intro.getByRole('button', { name: '查看详情' }).click();
+    await page.waitForURL('**/chargeIntroduce');
+    await page.getByTestId('charge-open-state').getByText('未开通').waitFor();
+
+    // 申请开通 in the popup: the spec's text, then 申请中 everywhere.
+    await page.getByTestId('nav-energyManagement').hover();
+    await intro.getByRole('button', { name: '申请开通' }).click();
+    await toast(page, APPLIED).waitFor();
+    await intro.getByRole('button', { name: '申请中' }).waitFor();
+    assert.ok(await intro.getByRole('button', { name: '申请中' }).isDisabled(), 'a pending application refuses another');
+    await screenshot(page, 'charging-applying');
+    await page.mouse.move(700, 800);
+    await page.getByTestId('charge-open-state').getByText('申请中').waitFor();
+    const again = await callApi('POST', '/api/v1/charging/open-applications', { token, body: { remark: '' } });
+    assert.equal(again.code, 4009, 'the server refuses a second application too');
+    // A charging page before opening says so, with the application's state.
+    await page.goto(`${CHARGE}/chargeManagement/electricCard`);
+    await page.getByTestId('charging-not-opened').getByRole('button', { name: '申请中' }).waitFor();
+
+    // The operator opens it (the operator's tools call energy as svc:operator).
+    const { latestApplication } = await apiData(token, 'GET', '/api/v1/charging/open-status');
+    await apiData(undefined, 'POST', `/api/v1/dev/charging-open-applications/${latestApplication.id}/approve`, { creditLimitFen: 0, reason: '' });
+    await until('the enterprise flags to say charging is open', async () => (await apiData(token, 'GET', '/api/v1/me')).flags.isChargeAccount === true);
+
+    // A charging account: the full energy menu, and every page is a real one.
+    await page.reload();
+    await page.getByTestId('nav-energyManagement').hover();
+    const menu = page.getByTestId('mega-menu');
+    await menu.waitFor();
+    for (const entry of MENU_ENTRIES) await menu.getByText(entry, { exact: true }).waitFor();
+    assert.equal(await page.getByTestId('energy-intro').count(), 0);
+    await screenshot(page, 'charging-menu');
+    await menu.getByText('余额分配', { exact: true }).click();
+    await page.getByTestId('account-allocation').getByText('冷链事业部').first().waitFor();
+    for (const [path, testId] of Object.entries(ENERGY_PAGES)) {
+      await page.goto(path);
+      await page.getByTestId(testId).first().waitFor();
+      assert.equal(await page.getByText('即将上线').count(), 0, `${path} shows the placeholder`);
+    }
+    await page.goto('/chargeIntroduce');
+    await page.getByTestId('charge-open-state').getByText('已开通').waitFor();
+    await context.close();
+  });
+
+  it('allocates from the main account to a sub-organisation and shows both balances changed', async () => {
+    const { context, page } = await newPage(browser);
+    current = page;
+    await signIn(page, 'demo');
+    const token = await sessionToken(context);
+    const accounts = await apiData(token, 'GET', '/api/v1/charging/accounts');
+    const main = accounts.find((a) => a.kind === 'MAIN');
+    const child = accounts.find((a) => a.parentAccountId === main.id && a.status === 'ACTIVE');
+    const amountFen = 12_345;
+
+    await page.goto(`${CHARGE}/accountManagement/accountBalanceAllocation`);
+    const tree = page.getByTestId('account-allocation');
+    await tree.getByTestId(`available-${main.id}`).getByText(yuan(main.availableFen)).waitFor();
+    await tree.locator(`tr[data-row-key="${main.id}"]`).getByTestId('account-allocate').click();
+    const form = dialog(page, '余额分配');
+    await form.getByTestId('allocate-target').click();
+    await pick(page, child.orgName);
+    await inputOf(form, 'allocate-amount').fill('123.45');
+    await screenshot(page, 'charging-allocate');
+    await form.getByRole('button', { name: '提 交' }).click();
+    await toast(page, '分配成功').waitFor();
+    await tree.getByTestId(`available-${main.id}`).getByText(yuan(main.availableFen - amountFen)).waitFor();
+    await tree.getByTestId(`available-${child.id}`).getByText(yuan(child.availableFen + amountFen)).waitFor();
+    await screenshot(page, 'charging-allocated');
+
+    // The record: newest first, with the balances after it.
+    await page.goto(`${CHARGE}/accountManagement/balanceAllocationRecord`);
+    const first = page.getByTestId('allocation-list').locator('tbody tr.ant-table-row').first();
+    await first.getByText('123.45', { exact: true }).waitFor();
+    await first.getByText(child.orgName).waitFor();
+    await context.close();
+  });
+
+  it('issues a card for a new vehicle, tops it up, and shows a simulated session of that card', async () => {
+    const { context, page } = await newPage(browser);
+    current = page;
+    await signIn(page, 'demo');
+    const token = await sessionToken(context);
+    const orgs = await apiData(token, 'GET', '/api/v1/orgs/simple');
+    const root = orgs.find((o) => !o.parentId) ?? orgs[0];
+    const plate = `沪AD${suffix}`;
+    const vehicle = await apiData(token, 'POST', '/api/v1/vehicles', { orgId: root.orgId, plateNumber: plate, vin: vinFor(`8${suffix}`), brand: '开瑞', model: '江豚 EV', category: 'VAN', ownershipType: 'OWNED', energyType: 'BATTERY_ELECTRIC', batteryCapacityWh: 41_860 });
+    const cardNo = `EC2026${suffix}`;
+
+    await page.goto(`${CHARGE}/chargeManagement/electricCard`);
+    const list = page.getByTestId('card-list');
+    await list.getByTestId('card-add').click();
+    const form = dialog(page, '开通充电卡');
+    await form.getByTestId('card-org').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-tree-title').getByText(root.name, { exact: true }).first().click();
+    await inputOf(form, 'card-no').fill(cardNo);
+    await form.getByTestId('card-vehicle').click();
+    await page.keyboard.type(plate);
+    await pick(page, plate);
+    await form.getByRole('button', { name: '提 交' }).click();
+    await toast(page, '开卡成功').waitFor();
+    const row = list.locator('tr', { hasText: cardNo });
+    await row.getByText(plate).waitFor();
+    await row.getByTestId('card-balance').getByText('0.00').waitFor();
+
+    // 额度变更: 200 yuan from the account onto the card.
+    await row.getByTestId('card-amount-open').click();
+    const change = dialog(page, '充电卡额度变更');
+    await inputOf(change, 'card-amount').fill('200');
+    await change.getByRole('button', { name: '提 交' }).click();
+    await toast(page, '额度变更成功').waitFor();
+    await row.getByTestId('card-balance').getByText('200.00').waitFor();
+    await screenshot(page, 'charging-card');
+
+    // The charging platform stand-in (3 sessions a minute on the test stack) charges a new card first.
+    const card = (await apiData(token, 'GET', `/api/v1/charging/cards?cardNo=${cardNo}`)).list[0];
+    assert.equal(card.vehicleId, vehicle.id);
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const range = `startTimeStart=${today}&startTimeEnd=${today}`;
+    const session = await until(
+      'a simulated session of the new card',
+      async () => (await apiData(token, 'GET', `/api/v1/charging/sessions?cardNo=${cardNo}&${range}`)).list[0],
+      120_000,
+      2_000,
+    );
+    assert.equal(session.plateNumber, plate);
+    await page.goto(`${CHARGE}/chargeManagement/consumeRecord?cardNo=${cardNo}&${range}`);
+    const sessions = page.getByTestId('session-list');
+    await sessions.locator('tr', { hasText: session.sessionNo }).first().waitFor();
+    await sessions.getByTestId('session-totals').getByText('共 1 单').waitFor();
+    await sessions.locator('tr', { hasText: session.sessionNo }).getByTestId('session-open').click();
+    await page.getByTestId('session-detail').getByText(plate).waitFor();
+    await screenshot(page, 'charging-session');
+    await context.close();
+  });
+
+  it('downloads a monthly statement as xlsx', async (t) => {
+    const { context, page } = await newPage(browser, { acceptDownloads: true });
+    current = page;
+    await signIn(page, 'demo');
+    const token = await sessionToken(context);
+    const answer = await callApi('GET', '/api/v1/charging/statements?size=5', { token });
+    if (answer.code !== 200 || !answer.data.list.some((s) => s.hasFile)) {
+      // Statements are built by the reports half of the issue; until then there is nothing to download.
+      t.skip(`no statement with a workbook yet (${answer.code} ${answer.msg})`);
+      await context.close();
+      return;
+    }
+    const statement = answer.data.list.find((s) => s.hasFile);
+    await page.goto(`${CHARGE}/chargeReconciliation`);
+    const row = page.getByTestId('statement-list').locator('tr', { hasText: statement.month });
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('statement-download').click()]);
+    assert.match(download.suggestedFilename(), /\.xlsx$/);
+    await context.close();
+  });
+});

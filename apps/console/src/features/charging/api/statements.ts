@@ -1,0 +1,47 @@
+/** Monthly reconciliation statements (chargeReconciliation). */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { components, operations } from '@/lib/api/schema';
+import { downloadFrom } from '@/lib/download';
+import { manyOf, oneOf, type ListFilters } from '@/lib/list-url';
+import { codesOf, STATEMENT_STATUSES } from '../components/labels';
+import { CHARGING_KEY } from './keys';
+
+export type Statement = components['schemas']['ReconciliationStatementBody'];
+export type StatementQuery = NonNullable<operations['list_reconciliation_statements']['parameters']['query']>;
+export type ConfirmStatementForm = components['schemas']['ConfirmStatementForm'];
+
+export const STATEMENTS_KEY = [...CHARGING_KEY, 'statements'] as const;
+
+export function statementQuery(filters: ListFilters, page: number, size: number): StatementQuery {
+  return {
+    page,
+    size,
+    startMonth: oneOf(filters, 'startMonth') || undefined,
+    endMonth: oneOf(filters, 'endMonth') || undefined,
+    status: codesOf(manyOf(filters, 'status'), STATEMENT_STATUSES),
+  };
+}
+
+export const listStatements = (query: StatementQuery) => api.get('/api/v1/charging/statements', { query });
+
+export function useStatement(id: string | undefined) {
+  return useQuery({
+    queryKey: [...STATEMENTS_KEY, 'detail', id ?? ''],
+    queryFn: () => api.get('/api/v1/charging/statements/{id}', { path: { id: id ?? '' } }),
+    enabled: !!id,
+  });
+}
+
+/** Confirms (or disputes) against the total the user saw. */
+export function useConfirmStatement() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: ConfirmStatementForm }) => api.post('/api/v1/charging/statements/{id}/confirm', { path: { id }, body }),
+    onSuccess: () => client.invalidateQueries({ queryKey: STATEMENTS_KEY }),
+  });
+}
+
+/** Saves the statement workbook (a signed link the gateway issues). */
+export const downloadStatement = (statement: Pick<Statement, 'id' | 'month'>) =>
+  downloadFrom(`/api/v1/charging/statements/${encodeURIComponent(statement.id)}/file`, `charging-statement-${statement.month}.xlsx`);

@@ -1,0 +1,143 @@
+import { Alert, Descriptions, Drawer, Form, Input, Space, Button, Spin, Table, Tag } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { AppDialog } from '@/components/app-dialog';
+import { LoadErrorResult } from '@/components/load-error';
+import dayjs from 'dayjs';
+import { BLANK, cellText, DATE_FORMAT, formatTime } from '@/lib/format';
+import { yuan } from '@/lib/money';
+import { toastSuccess } from '@/lib/notify';
+import { downloadStatement, useConfirmStatement, useStatement, type Statement } from '../api/statements';
+import { PATHS, pathWith } from '../paths';
+import { codeLabel, kwh, STATEMENT_STATUS_COLORS } from './labels';
+
+/** The sessions list's start range of a statement month (the list needs a range). */
+export function monthRange(month: string): { startTimeStart: string; startTimeEnd: string } {
+  const first = dayjs(`${month}-01`);
+  return { startTimeStart: first.format(DATE_FORMAT), startTimeEnd: first.endOf('month').format(DATE_FORMAT) };
+}
+
+/** The workbook's download button; waits for the file while it is being fetched. */
+export function StatementDownloadButton({ statement, size }: { statement: Statement; size?: 'small' | 'middle' }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    try {
+      await downloadStatement(statement);
+    } catch {
+      // The download helper already said why.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button type="link" size={size} loading={busy} disabled={!statement.hasFile} title={statement.hasFile ? undefined : t('charging:statements.noFile')} onClick={() => void run()} data-testid="statement-download">
+      {t('charging:statements.download')}
+    </Button>
+  );
+}
+
+/**
+ * 确认 / 提出异议: confirming sends the total the user saw (the server refuses if
+ * it changed since); a dispute needs its reason.
+ */
+export function ConfirmStatementDialog({ statement, accepted, onClose }: { statement?: Statement; accepted: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ reason?: string }>();
+  const confirm = useConfirmStatement();
+  useEffect(() => {
+    if (statement) form.resetFields();
+  }, [statement, form]);
+  const submit = async () => {
+    if (!statement) return;
+    const values = await form.validateFields();
+    await confirm.mutateAsync({ id: statement.id, body: { accepted, expectedTotalFen: statement.totalFen, disputeReason: accepted ? '' : (values.reason ?? '').trim() } });
+    toastSuccess(t(accepted ? 'charging:statements.confirmed' : 'charging:statements.disputed'));
+    onClose();
+  };
+  return (
+    <AppDialog open={!!statement} width={520} title={t(accepted ? 'charging:statements.confirmTitle' : 'charging:statements.disputeTitle')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
+      <Alert type={accepted ? 'info' : 'warning'} showIcon title={t('charging:statements.confirmText', { month: statement?.month, amount: yuan(statement?.totalFen) })} style={{ marginBottom: 12 }} />
+      {!accepted && (
+        <Form form={form} layout="vertical" name="disputeForm">
+          <Form.Item name="reason" label={t('charging:statements.disputeReason')} rules={[{ required: true, whitespace: true, message: t('charging:statements.disputeRequired') }]}>
+            <Input.TextArea rows={3} maxLength={200} showCount />
+          </Form.Item>
+        </Form>
+      )}
+    </AppDialog>
+  );
+}
+
+/** A statement's figures and its per-organisation lines, with a way to its sessions. */
+export function StatementDrawer({ statementId, onClose }: { statementId?: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const statement = useStatement(statementId);
+  const s = statement.data;
+  const item = (label: string, value: unknown) => <Descriptions.Item label={label}>{cellText(value)}</Descriptions.Item>;
+  return (
+    <Drawer
+      open={!!statementId}
+      size={720}
+      title={t('charging:statements.detailTitle')}
+      onClose={onClose}
+      destroyOnHidden
+      extra={
+        s && (
+          <Space>
+            <StatementDownloadButton statement={s} />
+            <Button onClick={() => navigate(pathWith(PATHS.consumeRecord, { statementMonth: s.month, ...monthRange(s.month) }))}>
+              {t('charging:statements.sessionList')}
+            </Button>
+          </Space>
+        )
+      }
+    >
+      {statement.error ? (
+        <LoadErrorResult error={statement.error} onRetry={() => void statement.refetch()} />
+      ) : (
+        <Spin spinning={statement.isLoading}>
+          {s && (
+            <>
+              <Descriptions column={2} size="small" bordered data-testid="statement-detail">
+                {item(t('charging:statements.statementNo'), s.statementNo)}
+                {item(t('charging:statements.month'), s.month)}
+                <Descriptions.Item label={t('charging:fields.status')}>
+                  {s.status ? <Tag color={STATEMENT_STATUS_COLORS[s.status]}>{codeLabel(t, 'statementStatus', s.status)}</Tag> : BLANK}
+                </Descriptions.Item>
+                {item(t('charging:statements.sessions'), s.sessionCount)}
+                {item(t('charging:statements.energy'), kwh(s.energyWh))}
+                {item(t('charging:statements.electricity'), yuan(s.electricityFen))}
+                {item(t('charging:statements.serviceFee'), yuan(s.serviceFeeFen))}
+                {item(t('charging:statements.parkingFee'), yuan(s.parkingFeeFen))}
+                {item(t('charging:statements.discount'), yuan(s.discountFen))}
+                {item(t('charging:statements.refunded'), yuan(s.refundedFen))}
+                {item(t('charging:statements.total'), yuan(s.totalFen))}
+                {item(t('charging:statements.generatedTime'), formatTime(s.generatedTime))}
+                {item(t('charging:statements.confirmedBy'), s.confirmedBy)}
+                {item(t('charging:statements.confirmTime'), formatTime(s.confirmTime))}
+              </Descriptions>
+              {s.disputeReason && <Alert type="warning" showIcon style={{ marginTop: 12 }} title={t('charging:statements.disputeReasonShown', { reason: s.disputeReason })} />}
+              <h4 style={{ margin: '16px 0 8px' }}>{t('charging:statements.orgLines')}</h4>
+              <Table
+                rowKey="orgId"
+                size="small"
+                pagination={false}
+                dataSource={s.orgLines}
+                columns={[
+                  { key: 'org', title: t('charging:fields.org'), dataIndex: 'orgName' },
+                  { key: 'sessions', title: t('charging:statements.sessions'), dataIndex: 'sessionCount', align: 'right' },
+                  { key: 'energy', title: t('charging:statements.energy'), dataIndex: 'energyWh', align: 'right', render: (wh: number) => kwh(wh) },
+                  { key: 'total', title: t('charging:statements.total'), dataIndex: 'totalFen', align: 'right', render: (fen: number) => yuan(fen) },
+                ]}
+              />
+            </>
+          )}
+        </Spin>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,13 @@
+/**
+ * The charging pages' messages, in their own i18n namespace `charging`
+ * (keys `charging:…`), added when this chunk loads: they never weigh on the
+ * main bundle, and the app's own language bundles load as before.
+ */
+import { addNamespace } from '@/lib/i18n';
+import enUS from './locales/en-US';
+import jaJP from './locales/ja-JP';
+import zhCN from './locales/zh-CN';
+
+export const NS = 'charging';
+
+addNamespace(NS, { 'zh-CN': zhCN, 'en-US': enUS, 'ja-JP': jaJP });

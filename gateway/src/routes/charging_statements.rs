@@ -1,0 +1,349 @@
+//! Monthly reconciliation statements (chargeReconciliation, permission
+//! `as:charge:settlement:page`): list by month range and status, detail with
+//! the per-organisation lines, confirm or dispute (against the total the user
+//! saw), the statement workbook as a signed download link, and the list's
+//! export. Money in fen, energy in Wh.
+
+use axum::extract::{Path, State};
+use fleetdesk_kit::{ErrorCode, ServiceError};
+use fleetdesk_proto::energy::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
+use crate::extract::TrimmedJson;
+use crate::files;
+use crate::list::{ExportQuery, ListQuery};
+use crate::routes::charging_accounts::check_remark;
+use crate::routes::charging_sessions::{month_param, month_text};
+use crate::routes::exports::{ExportRecordBody, answer_started};
+use crate::routes::files::ExportFileBody;
+use crate::routes::rfc3339;
+use crate::routes::vehicles::edge_enum;
+use crate::session::Principal;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_reconciliation_statements))
+        .routes(routes!(export_reconciliation_statements))
+        .routes(routes!(get_reconciliation_statement))
+        .routes(routes!(confirm_reconciliation_statement))
+        .routes(routes!(reconciliation_statement_file))
+}
+
+edge_enum!(
+    /// GENERATING → PENDING_CONFIRMATION → CONFIRMED or DISPUTED (the operator reissues it).
+    ReconciliationStatus => pb::ReconciliationStatus {
+        Generating, PendingConfirmation, Confirmed, Disputed
+    }
+);
+
+/// One organisation's share of a statement.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReconciliationOrgLineBody {
+    pub org_id: String,
+    pub org_name: String,
+    pub session_count: i64,
+    pub energy_wh: i64,
+    pub total_fen: i64,
+}
+
+/// An enterprise's charging statement for one month.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReconciliationStatementBody {
+    pub id: String,
+    pub statement_no: String,
+    /// yyyy-MM.
+    pub month: String,
+    pub status: Option<ReconciliationStatus>,
+    pub session_count: i64,
+    pub energy_wh: i64,
+    pub electricity_fen: i64,
+    pub service_fee_fen: i64,
+    pub parking_fee_fen: i64,
+    pub discount_fen: i64,
+    pub refunded_fen: i64,
+    /// What the enterprise owes for the month.
+    pub total_fen: i64,
+    /// Per organisation (the detail; empty in the list when the service leaves it out).
+    pub org_lines: Vec<ReconciliationOrgLineBody>,
+    /// The workbook can be downloaded.
+    pub has_file: bool,
+    pub generated_time: String,
+    pub confirmed_by: String,
+    pub confirm_time: String,
+    pub dispute_reason: String,
+    /// The finance bill raised once confirmed.
+    pub finance_bill_id: String,
+}
+
+impl From<pb::ReconciliationStatement> for ReconciliationStatementBody {
+    fn from(s: pb::ReconciliationStatement) -> Self {
+        let pb::ReconciliationStatement {
+            id,
+            statement_no,
+            enterprise_id: _,
+            month,
+            status,
+            session_count,
+            energy_wh,
+            electricity_fen,
+            service_fee_fen,
+            parking_fee_fen,
+            discount_fen,
+            refunded_fen,
+            total_fen,
+            org_lines,
+            file,
+            generated_time,
+            confirmed_by,
+            confirm_time,
+            dispute_reason,
+            finance_bill_id,
+        } = s;
+        ReconciliationStatementBody {
+            id,
+            statement_no,
+            month: month_text(month.as_ref()),
+            status: ReconciliationStatus::from_pb(status),
+            session_count,
+            energy_wh,
+            electricity_fen,
+            service_fee_fen,
+            parking_fee_fen,
+            discount_fen,
+            refunded_fen,
+            total_fen,
+            org_lines: org_lines
+                .into_iter()
+                .map(|l| ReconciliationOrgLineBody {
+                    org_id: l.org_id,
+                    org_name: l.org_name,
+                    session_count: l.session_count,
+                    energy_wh: l.energy_wh,
+                    total_fen: l.total_fen,
+                })
+                .collect(),
+            has_file: file.is_some_and(|f| !f.key.is_empty()),
+            generated_time: rfc3339(generated_time.as_ref()),
+            confirmed_by,
+            confirm_time: rfc3339(confirm_time.as_ref()),
+            dispute_reason,
+            finance_bill_id,
+        }
+    }
+}
+
+/// Filters of the statement list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct ReconciliationStatementListParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    /// First month (yyyy-MM), inclusive.
+    pub start_month: Option<String>,
+    /// Last month (yyyy-MM), inclusive.
+    pub end_month: Option<String>,
+    #[param(style = Form, explode, inline)]
+    pub status: Option<Vec<ReconciliationStatus>>,
+}
+
+fn statement_filter(
+    query: &ListQuery,
+) -> Result<pb::ListReconciliationStatementsRequest, ApiError> {
+    let start_month = month_param(query, "startMonth")?;
+    let end_month = month_param(query, "endMonth")?;
+    if let (Some(s), Some(e)) = (&start_month, &end_month)
+        && (s.year, s.month) > (e.year, e.month)
+    {
+        return Err(ApiError::invalid(
+            "startMonth",
+            "开始时间不允许大于结束时间",
+        ));
+    }
+    Result::Ok(pb::ListReconciliationStatementsRequest {
+        page: Some(query.paging()?),
+        start_month,
+        end_month,
+        statuses: query
+            .parsed::<ReconciliationStatus>("status")?
+            .into_iter()
+            .map(i32::from)
+            .collect(),
+    })
+}
+
+#[utoipa::path(
+    get, path = "/charging/statements", tag = "charging",
+    params(ReconciliationStatementListParams),
+    responses((status = 200, description = "The enterprise's monthly statements, newest month first", body = Envelope<Page<ReconciliationStatementBody>>)),
+    security(("token" = ["as:charge:settlement:page"]))
+)]
+async fn list_reconciliation_statements(
+    State(state): State<AppState>,
+    principal: Principal,
+    query: ListQuery,
+) -> ApiResult<Page<ReconciliationStatementBody>> {
+    let answer = state
+        .energy()
+        .list_reconciliation_statements(state.as_user(&principal, statement_filter(&query)?))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .statements
+            .into_iter()
+            .map(ReconciliationStatementBody::from)
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
+    }))
+}
+
+#[utoipa::path(
+    post, path = "/charging/statements/export", tag = "charging",
+    params(ReconciliationStatementListParams),
+    responses((status = 200, description = "The export record of the statement list with the list's filters (paging ignored)", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:charge:settlement:page"]))
+)]
+async fn export_reconciliation_statements(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportReconciliationStatementsRequest {
+        filter: Some(pb::ListReconciliationStatementsRequest {
+            page: None,
+            ..statement_filter(&query)?
+        }),
+    };
+    let answer = state
+        .energy()
+        .export_reconciliation_statements(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
+}
+
+/// The statement as energy has it (tenant and permission checked there).
+async fn statement(
+    state: &AppState,
+    principal: &Principal,
+    id: String,
+) -> Result<pb::ReconciliationStatement, ApiError> {
+    let answer = state
+        .energy()
+        .get_reconciliation_statement(state.as_user(
+            principal,
+            pb::GetReconciliationStatementRequest {
+                statement_id: id,
+                month: None,
+            },
+        ))
+        .await?
+        .into_inner();
+    Result::Ok(answer.statement.unwrap_or_default())
+}
+
+#[utoipa::path(
+    get, path = "/charging/statements/{id}", tag = "charging",
+    params(("id" = String, Path, description = "Statement id")),
+    responses((status = 200, description = "One statement with its per-organisation lines", body = Envelope<ReconciliationStatementBody>)),
+    security(("token" = ["as:charge:settlement:page"]))
+)]
+async fn get_reconciliation_statement(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<ReconciliationStatementBody> {
+    Result::Ok(Ok(statement(&state, &principal, id).await?.into()))
+}
+
+/// Confirming (or disputing) a statement the user checked.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ConfirmStatementForm {
+    /// Confirm (true) or dispute (false).
+    pub accepted: bool,
+    /// The total the user saw; 4009 when it changed since.
+    pub expected_total_fen: i64,
+    /// Required when disputing, at most 200 characters.
+    pub dispute_reason: String,
+}
+
+#[utoipa::path(
+    post, path = "/charging/statements/{id}/confirm", tag = "charging",
+    params(("id" = String, Path, description = "Statement id")),
+    request_body = ConfirmStatementForm,
+    responses((status = 200, description = "Confirmed (the finance bill follows) or disputed; 4009 unless it awaits confirmation or when its total changed", body = Envelope<ReconciliationStatementBody>)),
+    security(("token" = ["as:charge:settlement:page"]))
+)]
+async fn confirm_reconciliation_statement(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<ConfirmStatementForm>,
+) -> Result<OkWith<ReconciliationStatementBody>, ApiError> {
+    if !form.accepted && form.dispute_reason.is_empty() {
+        return Err(ApiError::invalid("disputeReason", "请填写异议原因"));
+    }
+    check_remark("disputeReason", &form.dispute_reason)?;
+    let request = pb::ConfirmReconciliationStatementRequest {
+        statement_id: id,
+        accepted: form.accepted,
+        expected_total_fen: form.expected_total_fen,
+        dispute_reason: form.dispute_reason,
+    };
+    let answer = state
+        .energy()
+        .confirm_reconciliation_statement(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(OkWith {
+        msg: if form.accepted {
+            "对账单已确认"
+        } else {
+            "异议已提交"
+        },
+        data: answer.statement.unwrap_or_default().into(),
+    })
+}
+
+#[utoipa::path(
+    get, path = "/charging/statements/{id}/file", tag = "charging",
+    params(("id" = String, Path, description = "Statement id")),
+    responses((status = 200, description = "A signed download link of the statement workbook (xlsx, every session of the month); 4009 while it is being generated", body = Envelope<ExportFileBody>)),
+    security(("token" = ["as:charge:settlement:page"]))
+)]
+async fn reconciliation_statement_file(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<ExportFileBody> {
+    let statement = statement(&state, &principal, id).await?;
+    let file = statement.file.unwrap_or_default();
+    if file.key.is_empty() {
+        return Err(ApiError(ServiceError::new(
+            ErrorCode::Conflict,
+            "对账单尚未生成，请稍后再试",
+        )));
+    }
+    if !state.files.exists(&file.key).await? {
+        return Err(ApiError(files::gone()));
+    }
+    let name = if file.name.is_empty() {
+        files::key_name(&file.key).to_owned()
+    } else {
+        file.name
+    };
+    Result::Ok(Ok(ExportFileBody {
+        url: state.links.link(&file.key, chrono::Utc::now().timestamp()),
+        name,
+    }))
+}
