@@ -1,0 +1,63 @@
+//! A local stand-in for the charging platform: a CPO speaking OCPI 2.2.1
+//! (see `fleetdesk-ocpi` for the modules and vendor extensions) to energy,
+//! the eMSP, over HTTP, so sessions, holds and captures run end to end
+//! without the operator's platform.
+//!
+//! - [`network`]: stations in several cities with DC and AC piles, priced
+//!   by provincial time-of-use tariffs ([`tariff`]: peak, flat and valley
+//!   electricity prices and service fees in fen per MWh).
+//! - [`platform`]: sessions started by card or by plate (the camera's
+//!   recognition pushed first), authorised in real time by the eMSP,
+//!   updated with energy and cost so far ([`meter`]), stopped locally or by
+//!   the eMSP's STOP_SESSION, and accounted for by a CDR.
+//! - `routes`: the platform's OCPI modules (locations, tariffs, commands)
+//!   behind the eMSP's token, and an admin API (`/admin/sessions`: start,
+//!   advance, stop, resend the CDR) mirroring [`StandIn`]'s methods, which
+//!   tests call directly.
+//! - [`generator`]: a development stack's steady trickle of sessions for
+//!   the fleet the eMSP's token list names.
+
+pub mod emsp;
+pub mod generator;
+pub mod meter;
+pub mod network;
+pub mod platform;
+mod routes;
+pub mod tariff;
+
+use std::future::Future;
+
+use tokio::net::TcpListener;
+
+pub use generator::Generation;
+pub use platform::{
+    SessionView, Settings, StandIn, StandInError, StartOutcome, StartRequest, StopCause,
+};
+
+/// The party id the stand-in publishes under (country CN).
+pub const PARTY_ID: &str = "SDC";
+
+/// Serves the platform on `listener` until `shutdown` completes, starting
+/// sessions by itself when `generation` is given.
+pub async fn serve(
+    listener: TcpListener,
+    standin: StandIn,
+    generation: Option<Generation>,
+    shutdown: impl Future<Output = ()> + Send + Clone + 'static,
+) -> std::io::Result<()> {
+    tracing::info!(addr = %listener.local_addr()?, "Charging platform stand-in listening.");
+    let generator = generation.map(|g| {
+        tracing::info!(
+            sessions_per_minute = g.sessions_per_minute,
+            "Generating charging sessions."
+        );
+        tokio::spawn(generator::run(standin.clone(), g, shutdown.clone()))
+    });
+    let served = axum::serve(listener, standin.router())
+        .with_graceful_shutdown(shutdown)
+        .await;
+    if let Some(generator) = generator {
+        generator.await.ok();
+    }
+    served
+}

@@ -1,0 +1,185 @@
+//! HTTP: the platform's OCPI modules (behind the eMSP's token) and the
+//! admin API that tests, scripts and people drive sessions with.
+
+use axum::Json;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use chrono::Duration;
+use fleetdesk_ocpi::{
+    CPO_BASE, CommandResponse, CommandResponseType, Empty, Envelope, LIMIT_HEADER, Location,
+    PageQuery, StopSession, TOTAL_COUNT_HEADER, Tariff, status, token_of,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::platform::{StandIn, StandInError, StartRequest, StopCause};
+
+impl StandIn {
+    /// The platform's routes.
+    pub fn router(&self) -> axum::Router {
+        let ocpi = axum::Router::new()
+            .route(&format!("{CPO_BASE}/locations"), get(locations))
+            .route(&format!("{CPO_BASE}/locations/{{id}}"), get(location))
+            .route(&format!("{CPO_BASE}/tariffs"), get(tariffs))
+            .route(
+                &format!("{CPO_BASE}/commands/STOP_SESSION"),
+                post(stop_session),
+            )
+            .route_layer(middleware::from_fn_with_state(self.clone(), require_token));
+        let admin = axum::Router::new()
+            .route("/admin/sessions", get(admin_sessions).post(admin_start))
+            .route("/admin/sessions/{id}", get(admin_session))
+            .route("/admin/sessions/{id}/advance", post(admin_advance))
+            .route("/admin/sessions/{id}/stop", post(admin_stop))
+            .route("/admin/sessions/{id}/cdr", post(admin_resend_cdr));
+        ocpi.merge(admin).with_state(self.clone())
+    }
+}
+
+/// OCPI's refusal of a caller without the eMSP's token.
+async fn require_token(State(p): State<StandIn>, request: Request, next: Next) -> Response {
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(token_of);
+    if presented.as_deref() != Some(p.settings().cpo_token.as_str()) {
+        let body: Empty = Envelope::error(status::CLIENT_ERROR, "Unauthorized");
+        return (StatusCode::UNAUTHORIZED, Json(body)).into_response();
+    }
+    next.run(request).await
+}
+
+/// One page of a list with OCPI's paging headers.
+fn page<T: Serialize>(all: Vec<T>, query: &PageQuery) -> Response {
+    let total = all.len();
+    let limit = query.limit();
+    let items: Vec<T> = all.into_iter().skip(query.offset).take(limit).collect();
+    let mut headers = HeaderMap::new();
+    headers.insert(TOTAL_COUNT_HEADER, HeaderValue::from(total));
+    headers.insert(LIMIT_HEADER, HeaderValue::from(limit));
+    (headers, Json(Envelope::success(items))).into_response()
+}
+
+fn locations_of(p: &StandIn, query: &PageQuery) -> Vec<Location> {
+    p.network()
+        .stations
+        .iter()
+        .map(|s| {
+            s.to_ocpi(&p.settings().party_id, p.published(), |uid| {
+                p.evse_status(uid)
+            })
+        })
+        .filter(|l| {
+            query.date_from.is_none_or(|from| latest(l) >= from)
+                && query.date_to.is_none_or(|to| latest(l) < to)
+        })
+        .collect()
+}
+
+/// When anything of a location last changed (an EVSE's status included).
+fn latest(l: &Location) -> chrono::DateTime<chrono::Utc> {
+    l.evses
+        .iter()
+        .map(|e| e.last_updated)
+        .fold(l.last_updated, chrono::DateTime::max)
+}
+
+async fn locations(State(p): State<StandIn>, Query(query): Query<PageQuery>) -> Response {
+    page(locations_of(&p, &query), &query)
+}
+
+async fn location(State(p): State<StandIn>, Path(id): Path<String>) -> Response {
+    match locations_of(&p, &PageQuery::default())
+        .into_iter()
+        .find(|l| l.id == id)
+    {
+        Some(l) => Json(Envelope::success(l)).into_response(),
+        None => {
+            let body: Empty = Envelope::error(status::UNKNOWN_LOCATION, "Unknown location");
+            (StatusCode::NOT_FOUND, Json(body)).into_response()
+        }
+    }
+}
+
+async fn tariffs(State(p): State<StandIn>, Query(query): Query<PageQuery>) -> Response {
+    let all: Vec<Tariff> = p
+        .network()
+        .tariffs
+        .iter()
+        .map(|t| t.to_ocpi(&p.settings().party_id, p.published()))
+        .collect();
+    page(all, &query)
+}
+
+async fn stop_session(
+    State(p): State<StandIn>,
+    Json(command): Json<StopSession>,
+) -> Json<Envelope<CommandResponse>> {
+    let known = p.command_stop(&command.session_id, command.response_url);
+    Json(Envelope::success(CommandResponse {
+        result: if known {
+            CommandResponseType::Accepted
+        } else {
+            CommandResponseType::UnknownSession
+        },
+        timeout: 30,
+        message: None,
+    }))
+}
+
+// --- admin ------------------------------------------------------------------
+
+fn admin_error(err: &StandInError) -> Response {
+    let code = match err {
+        StandInError::UnknownLocation | StandInError::UnknownSession => StatusCode::NOT_FOUND,
+        StandInError::NoFreePile | StandInError::NotActive => StatusCode::CONFLICT,
+        StandInError::Emsp(_) => StatusCode::BAD_GATEWAY,
+    };
+    (code, Json(serde_json::json!({ "error": err.to_string() }))).into_response()
+}
+
+fn admin<T: Serialize>(result: Result<T, StandInError>) -> Response {
+    match result {
+        Ok(value) => Json(value).into_response(),
+        Err(err) => admin_error(&err),
+    }
+}
+
+async fn admin_sessions(State(p): State<StandIn>) -> Response {
+    Json(p.sessions().await).into_response()
+}
+
+async fn admin_start(State(p): State<StandIn>, Json(request): Json<StartRequest>) -> Response {
+    admin(p.start_session(request).await)
+}
+
+async fn admin_session(State(p): State<StandIn>, Path(id): Path<String>) -> Response {
+    admin(p.session(&id).await.ok_or(StandInError::UnknownSession))
+}
+
+#[derive(Debug, Deserialize)]
+struct Advance {
+    minutes: u32,
+}
+
+async fn admin_advance(
+    State(p): State<StandIn>,
+    Path(id): Path<String>,
+    Json(advance): Json<Advance>,
+) -> Response {
+    admin(
+        p.advance(&id, Duration::minutes(i64::from(advance.minutes)))
+            .await,
+    )
+}
+
+async fn admin_stop(State(p): State<StandIn>, Path(id): Path<String>) -> Response {
+    admin(p.stop(&id, StopCause::Local).await)
+}
+
+async fn admin_resend_cdr(State(p): State<StandIn>, Path(id): Path<String>) -> Response {
+    admin(p.resend_cdr(&id).await)
+}
