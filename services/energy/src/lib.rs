@@ -2,6 +2,9 @@
 //! RPCs answer UNIMPLEMENTED until the domain's issue builds them, so the
 //! gateway and reflection already see the whole surface.
 
+mod codes;
+pub mod ledger;
+
 use fleetdesk_kit::internal_token::TokenVerifier;
 use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, grpc};

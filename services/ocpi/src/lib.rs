@@ -117,6 +117,16 @@ impl<T> Envelope<T> {
         }
     }
 
+    /// A success without data (the answer to a push).
+    pub fn acknowledged() -> Envelope<T> {
+        Envelope {
+            data: None,
+            status_code: status::SUCCESS,
+            status_message: Some("Success".to_owned()),
+            timestamp: Utc::now(),
+        }
+    }
+
     pub fn error(status_code: u32, message: impl Into<String>) -> Envelope<T> {
         Envelope {
             data: None,

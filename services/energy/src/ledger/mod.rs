@@ -1,0 +1,304 @@
+//! The double-entry ledger every energy balance lives in (ARCHITECTURE §5):
+//! the main account, organisation sub-accounts, cards, session holds, the
+//! funding source of top-ups and the platform's revenue are all
+//! `ledger_account` rows, and money moves only through [`transfer`].
+//!
+//! # API (stable; the sessions module holds and captures through it)
+//!
+//! - [`open_account`] / [`find_account`]: the account of (kind, owner) in an
+//!   enterprise — MAIN and FUNDING/PLATFORM_REVENUE have no owner, an
+//!   ORGANIZATION account is owned by its org unit, CARD by the card, HOLD
+//!   by the charging session.
+//! - [`transfer`]`(conn, &Transfer { enterprise_id, kind, key, legs, .. })`:
+//!   in the caller's transaction (tenant- or service-scoped) it locks the
+//!   touched accounts in id order (`select … for update`), claims the key,
+//!   refuses a debit that would take an account below zero (below the
+//!   overdraft the operator granted MAIN; only FUNDING may go negative) with
+//!   [`TransferError::Insufficient`], and writes the transfer, one entry per
+//!   leg (signed amount, balance after) and the new balances. The key is
+//!   unique per enterprise and [`TransferKind`]: the same key with the same
+//!   legs answers the first [`Posted`] (`replayed = true`, nothing moves),
+//!   other legs answer [`TransferError::KeyReused`] (4009). Errors convert
+//!   into `ServiceError` with a Chinese message (`?` in a handler).
+//! - [`top_up`]: FUNDING → MAIN (the demo seed now, finance's payments later).
+//! - Charging sessions: [`hold`] moves money CARD → HOLD(session) (call it
+//!   again with a new key to extend a running session's hold); [`capture`]
+//!   ends the session: the final amount (≤ held) HOLD → PLATFORM_REVENUE as a
+//!   CAPTURE and the rest HOLD → CARD as a RELEASE, both under the one key;
+//!   [`release`] returns everything still held (a session that never
+//!   started). A replayed capture or release answers what was posted first.
+//!
+//! The database keeps the invariants too: a check constraint on the floor,
+//! immutable entries and transfers (a trigger refuses update, delete and
+//! truncate), and a deferred trigger that refuses, at commit, any transfer
+//! whose entries do not sum to zero.
+
+mod domain;
+mod store;
+
+pub use domain::{
+    AccountKind, Leg, Posted, PostedEntry, Transfer, TransferError, TransferKind, yuan,
+};
+
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+/// The account of (`kind`, `owner`) in the enterprise, opened (balance 0)
+/// when missing. MAIN, FUNDING and PLATFORM_REVENUE take no owner.
+pub async fn open_account(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    kind: AccountKind,
+    owner_id: Option<Uuid>,
+) -> Result<Uuid, TransferError> {
+    Ok(store::open(conn, enterprise_id, kind, owner_id).await?)
+}
+
+/// The account of (`kind`, `owner`), if it was opened.
+pub async fn find_account(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    kind: AccountKind,
+    owner_id: Option<Uuid>,
+) -> Result<Option<Uuid>, TransferError> {
+    Ok(store::find(conn, enterprise_id, kind, owner_id).await?)
+}
+
+/// Current balances of `account_ids` (unknown ids left out).
+pub async fn balances(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    account_ids: &[Uuid],
+) -> Result<Vec<(Uuid, i64)>, TransferError> {
+    Ok(store::balances(conn, enterprise_id, account_ids).await?)
+}
+
+/// The overdraft (credit) an account may use below zero; the operator's
+/// grant on MAIN when charging is opened.
+pub async fn set_overdraft(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    account_id: Uuid,
+    overdraft_fen: i64,
+) -> Result<(), TransferError> {
+    if overdraft_fen < 0 {
+        return Err(TransferError::Invalid("授信额度不能为负数"));
+    }
+    Ok(store::set_overdraft(conn, enterprise_id, account_id, overdraft_fen).await?)
+}
+
+/// Posts `transfer` in the caller's transaction (see the module's API notes).
+pub async fn transfer(
+    conn: &mut PgConnection,
+    transfer: &Transfer,
+) -> Result<Posted, TransferError> {
+    let legs = domain::ordered_legs(transfer)?;
+    let ids: Vec<Uuid> = legs.iter().map(|l| l.account_id).collect();
+    // Locked before the key is claimed: a refused transfer leaves nothing
+    // behind, and a racing replay waits here and then finds the first one.
+    let accounts = store::lock(conn, transfer.enterprise_id, &ids).await?;
+    let after = match domain::apply(&accounts, &legs) {
+        Ok(after) => after,
+        Err(refused) => {
+            return match replay(conn, transfer, &legs).await? {
+                Some(earlier) => Ok(earlier),
+                None => Err(refused),
+            };
+        }
+    };
+    let Some((transfer_id, created_at)) = store::claim(conn, transfer).await? else {
+        return replay(conn, transfer, &legs)
+            .await?
+            .ok_or(TransferError::KeyReused);
+    };
+    store::post(conn, transfer.enterprise_id, transfer_id, &legs, &after).await?;
+    Ok(Posted {
+        transfer_id,
+        created_at,
+        replayed: false,
+        entries: legs
+            .iter()
+            .zip(after)
+            .map(|(l, balance_after_fen)| PostedEntry {
+                account_id: l.account_id,
+                amount_fen: l.amount_fen,
+                balance_after_fen,
+            })
+            .collect(),
+    })
+}
+
+/// The transfer already posted under the key: itself when its legs are the
+/// same, [`TransferError::KeyReused`] when not, None when the key is new.
+async fn replay(
+    conn: &mut PgConnection,
+    transfer: &Transfer,
+    legs: &[Leg],
+) -> Result<Option<Posted>, TransferError> {
+    match store::posted(conn, transfer.enterprise_id, transfer.kind, &transfer.key).await? {
+        Some(earlier) if earlier.matches(legs) => Ok(Some(earlier)),
+        Some(_) => Err(TransferError::KeyReused),
+        None => Ok(None),
+    }
+}
+
+/// The transfer posted under (`kind`, `key`), if any.
+pub async fn find_transfer(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    kind: TransferKind,
+    key: &str,
+) -> Result<Option<Posted>, TransferError> {
+    Ok(store::posted(conn, enterprise_id, kind, key).await?)
+}
+
+/// `amount_fen` from the enterprise's FUNDING account onto `main_account`.
+pub async fn top_up(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    main_account: Uuid,
+    amount_fen: i64,
+    key: &str,
+    memo: &str,
+) -> Result<Posted, TransferError> {
+    let funding = open_account(conn, enterprise_id, AccountKind::Funding, None).await?;
+    let t = Transfer::between(
+        enterprise_id,
+        TransferKind::TopUp,
+        key,
+        funding,
+        main_account,
+        amount_fen,
+    )
+    .memo(memo);
+    transfer(conn, &t).await
+}
+
+/// Moves `amount_fen` from a card onto the hold of charging session
+/// `session_id` (opened on first use). Each call needs its own key; a
+/// card short of the amount answers [`TransferError::Insufficient`].
+pub async fn hold(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    card_account: Uuid,
+    session_id: Uuid,
+    amount_fen: i64,
+    key: &str,
+) -> Result<Posted, TransferError> {
+    let hold = open_account(conn, enterprise_id, AccountKind::Hold, Some(session_id)).await?;
+    let t = Transfer::between(
+        enterprise_id,
+        TransferKind::Hold,
+        key,
+        card_account,
+        hold,
+        amount_fen,
+    );
+    transfer(conn, &t).await
+}
+
+/// What ending a session posted: the capture (None when it cost nothing)
+/// and the release of the rest (None when nothing was left).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    pub captured: Option<Posted>,
+    pub released: Option<Posted>,
+}
+
+/// Ends a session: `final_fen` of its hold goes to the enterprise's
+/// PLATFORM_REVENUE (CAPTURE), what is left back to the card (RELEASE),
+/// both under `key`. More than is held answers
+/// [`TransferError::Insufficient`] naming the hold: the session must not
+/// have cost more than was held. A replay answers the first settlement.
+pub async fn capture(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    card_account: Uuid,
+    session_id: Uuid,
+    final_fen: i64,
+    key: &str,
+) -> Result<Settled, TransferError> {
+    if final_fen < 0 {
+        return Err(TransferError::Invalid("扣款金额不能为负数"));
+    }
+    let hold = find_account(conn, enterprise_id, AccountKind::Hold, Some(session_id))
+        .await?
+        .ok_or(TransferError::Invalid("该充电订单没有预授权"))?;
+    // Locked first, so a racing settlement of the same session waits here
+    // and then sees the first one's transfers.
+    let held = store::lock(conn, enterprise_id, &[hold]).await?[0].balance_fen;
+    if let Some(settled) = settled(conn, enterprise_id, key).await? {
+        return Ok(settled);
+    }
+    let revenue = open_account(conn, enterprise_id, AccountKind::PlatformRevenue, None).await?;
+    let captured = if final_fen > 0 {
+        let t = Transfer::between(
+            enterprise_id,
+            TransferKind::Capture,
+            key,
+            hold,
+            revenue,
+            final_fen,
+        );
+        Some(transfer(conn, &t).await?)
+    } else {
+        None
+    };
+    let rest = held - final_fen;
+    let released = if rest > 0 {
+        let t = Transfer::between(
+            enterprise_id,
+            TransferKind::Release,
+            key,
+            hold,
+            card_account,
+            rest,
+        );
+        Some(transfer(conn, &t).await?)
+    } else {
+        None
+    };
+    Ok(Settled { captured, released })
+}
+
+/// Returns everything still held for the session to the card (RELEASE under
+/// `key`); None when nothing is held. A replay answers the first release.
+pub async fn release(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    card_account: Uuid,
+    session_id: Uuid,
+    key: &str,
+) -> Result<Option<Posted>, TransferError> {
+    let Some(hold) = find_account(conn, enterprise_id, AccountKind::Hold, Some(session_id)).await?
+    else {
+        return Ok(None);
+    };
+    let held = store::lock(conn, enterprise_id, &[hold]).await?[0].balance_fen;
+    if let Some(earlier) = store::posted(conn, enterprise_id, TransferKind::Release, key).await? {
+        return Ok(Some(earlier));
+    }
+    if held == 0 {
+        return Ok(None);
+    }
+    let t = Transfer::between(
+        enterprise_id,
+        TransferKind::Release,
+        key,
+        hold,
+        card_account,
+        held,
+    );
+    Ok(Some(transfer(conn, &t).await?))
+}
+
+/// The capture and release posted under `key`, if either was.
+async fn settled(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    key: &str,
+) -> Result<Option<Settled>, TransferError> {
+    let captured = store::posted(conn, enterprise_id, TransferKind::Capture, key).await?;
+    let released = store::posted(conn, enterprise_id, TransferKind::Release, key).await?;
+    Ok((captured.is_some() || released.is_some()).then_some(Settled { captured, released }))
+}

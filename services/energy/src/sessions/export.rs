@@ -1,0 +1,159 @@
+//! Sessions (consumeRecord) as an export kind: the list's filter and reach
+//! (`store::filtered`), newest first by keyset on (`start_time`, `id`).
+
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_proto::energy::v1 as pb;
+use futures::future::BoxFuture;
+use sqlx::PgConnection;
+
+use super::convert;
+use super::domain::{SessionStatus, StartMethod};
+use super::store::{self, SessionQuery, SessionRow};
+use crate::exports::{self, NewJob, label, moment, money, range_json, text};
+use crate::filters;
+use crate::grpc::Actor;
+use crate::stations::domain::ConnectorKind;
+
+/// The kind's name in `export_job.kind`.
+pub const KIND: &str = "charging_sessions";
+
+pub const HEADER: [&str; 24] = [
+    "订单编号",
+    "车牌号",
+    "充电卡号",
+    "所属组织",
+    "司机",
+    "充电站",
+    "城市",
+    "桩号",
+    "充电方式",
+    "启动方式",
+    "开始时间",
+    "结束时间",
+    "充电时长(分钟)",
+    "充电量(kWh)",
+    "电费(元)",
+    "服务费(元)",
+    "停车费(元)",
+    "优惠(元)",
+    "实付金额(元)",
+    "未收回(元)",
+    "开始SOC(%)",
+    "结束SOC(%)",
+    "状态",
+    "结束原因",
+];
+
+/// The job an `ExportChargingSessions` request queues (the filter checked now).
+pub fn job(filter: &pb::ListChargingSessionsRequest) -> Result<NewJob, ServiceError> {
+    convert::query(filter)?;
+    let filters_json = serde_json::json!({
+        "plateNumbers": filter.plate_numbers,
+        "cardNos": filter.card_nos,
+        "orgIds": filter.org_ids,
+        "driverId": filter.driver_id,
+        "stationId": filter.station_id,
+        "sessionNo": filter.session_no,
+        "statuses": filter.statuses,
+        "startMethods": filter.start_methods,
+        "startTime": range_json(filter.start_time.as_ref()),
+        "statementMonth": filter.statement_month.as_ref().map(|m| format!("{:04}-{:02}", m.year, m.month)),
+    });
+    Ok(NewJob {
+        kind: KIND,
+        name: "充电消费记录".to_owned(),
+        module: "consumeRecord",
+        filter: prost::Message::encode_to_vec(filter),
+        filters_json,
+    })
+}
+
+/// The session list as an export kind.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionsExport;
+
+async fn scope(conn: &mut PgConnection, job: &JobScope) -> Result<(Actor, SessionQuery), ServiceError> {
+    let actor = exports::actor(job)?;
+    let mut query = convert::query(&exports::filter::<pb::ListChargingSessionsRequest>(job)?)?;
+    query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
+    Ok((actor, query))
+}
+
+/// kWh with three decimals from Wh.
+fn kwh(wh: i64) -> Cell {
+    Cell::Text(fleetdesk_ocpi::Decimal::from_scaled(wh, 3).as_str().to_owned())
+}
+
+fn soc(value: Option<i16>) -> Cell {
+    value.map_or(Cell::Empty, |v| Cell::from(i64::from(v)))
+}
+
+fn cells(row: SessionRow) -> Vec<Cell> {
+    let minutes = row
+        .end_time
+        .map(|end| (end - row.start_time).num_minutes().max(0));
+    vec![
+        Cell::from(row.session_no),
+        text(row.plate_number),
+        Cell::from(row.card_no),
+        text(row.org_name),
+        text(row.driver_name),
+        text(row.station_name),
+        text(row.city_name),
+        text(row.pile_no),
+        row.connector_type
+            .map_or(Cell::Empty, |t| label::<ConnectorKind>(t, ConnectorKind::label)),
+        label::<StartMethod>(row.start_method, StartMethod::label),
+        moment(Some(row.start_time)),
+        moment(row.end_time),
+        minutes.map_or(Cell::Empty, Cell::from),
+        kwh(row.energy_wh),
+        money(row.electricity_fen),
+        money(row.service_fee_fen),
+        money(row.parking_fee_fen),
+        money(row.discount_fen),
+        money(row.total_fen),
+        money(row.uncollected_fen),
+        soc(row.start_soc),
+        soc(row.end_soc),
+        label::<SessionStatus>(row.status, SessionStatus::label),
+        text(row.stop_reason),
+    ]
+}
+
+impl ExportKind for SessionsExport {
+    fn header(&self) -> Vec<String> {
+        HEADER.iter().map(|h| (*h).to_owned()).collect()
+    }
+
+    fn count<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
+        Box::pin(async move {
+            let (actor, query) = scope(conn, job).await?;
+            Ok(store::totals(conn, &actor, &query).await?.session_count)
+        })
+    }
+
+    fn page<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+        after: Option<&'a str>,
+        limit: i64,
+    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
+        Box::pin(async move {
+            let (actor, query) = scope(conn, job).await?;
+            let cursor = exports::after(after)?;
+            let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
+            let next = rows.last().map(|r| exports::cursor(r.start_time, r.id));
+            Ok(Page {
+                rows: rows.into_iter().map(cells).collect(),
+                next,
+            })
+        })
+    }
+}

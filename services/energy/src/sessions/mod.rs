@@ -1,0 +1,15 @@
+//! Charging sessions (consumeRecord): started, updated and settled by the
+//! charging platform through the OCPI receiver (`charging`), with a hold on
+//! the card while they run and a capture of at most what was held when they
+//! end; listed with a totals row, shown and exported under the caller's
+//! reach.
+
+pub mod charging;
+pub mod convert;
+pub mod domain;
+pub mod export;
+pub mod handlers;
+pub mod store;
+
+/// The permission of the session list (the charge management menu's).
+pub use crate::cards::PERMISSION;
