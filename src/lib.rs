@@ -58,6 +58,56 @@ pub async fn seed_vehicles(common: &CommonConfig) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Demo cards: this many of the demo enterprise's vehicles and drivers.
+const DEMO_CARD_VEHICLES: i64 = 60;
+const DEMO_CARD_DRIVERS: i64 = 20;
+
+/// The demo enterprise's charging data (idempotent): opened with a seeded
+/// main balance, allocations down its tree and cards for part of its fleet
+/// (read from the demo vehicles); demo enterprise B stays unopened.
+/// `seed` and `all --demo` load it after [`seed_vehicles`].
+pub async fn seed_energy(common: &CommonConfig) -> anyhow::Result<()> {
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    let enterprise = fleetdesk_kit::demo_id("enterprise:a");
+    let vehicles: Vec<(uuid::Uuid, String, uuid::Uuid)> = sqlx::query_as(
+        "select id, plate_number, org_id from vehicle where enterprise_id = $1 \
+         order by plate_number limit $2",
+    )
+    .bind(enterprise)
+    .bind(DEMO_CARD_VEHICLES)
+    .fetch_all(&vehicle)
+    .await?;
+    let drivers: Vec<(uuid::Uuid, String, uuid::Uuid)> = sqlx::query_as(
+        "select id, name, org_id from driver where enterprise_id = $1 order by id limit $2",
+    )
+    .bind(enterprise)
+    .bind(DEMO_CARD_DRIVERS)
+    .fetch_all(&vehicle)
+    .await?;
+    vehicle.close().await;
+    let energy = db::connect_owner(&common.database_url, fleetdesk_energy::SCHEMA.name, 2).await?;
+    fleetdesk_energy::seed::run(
+        &energy,
+        &vehicles
+            .into_iter()
+            .map(
+                |(id, plate_number, org_id)| fleetdesk_energy::seed::DemoVehicle {
+                    id,
+                    plate_number,
+                    org_id,
+                },
+            )
+            .collect::<Vec<_>>(),
+        &drivers
+            .into_iter()
+            .map(|(id, name, org_id)| fleetdesk_energy::seed::DemoDriver { id, name, org_id })
+            .collect::<Vec<_>>(),
+    )
+    .await
+    .context("seed energy")
+}
+
 /// Most vehicles `seed --vehicles` generates.
 pub const MAX_SCALE_VEHICLES: usize = 1_000_000;
 
@@ -276,14 +326,16 @@ impl Stack {
             fleetdesk_vehicle::Application::build(service_config(&common), signer.verifier())
                 .await?;
         vehicle.follow_org(&org_url, signer.clone())?;
-        let energy =
+        let mut energy =
             fleetdesk_energy::Application::build(service_config(&common), signer.verifier())
                 .await?;
+        energy.follow_org(&org_url, signer.clone())?;
         let finance =
             fleetdesk_finance::Application::build(service_config(&common), signer.verifier())
                 .await?;
         let url = |port: u16| format!("http://127.0.0.1:{port}");
         org.use_auth(&url(auth.port()))?;
+        energy.use_vehicles(&url(vehicle.port()), signer.clone())?;
         // The device edge asks vehicle's terminal directory, as in a deployment.
         let telematics = fleetdesk_telematics::Application::build(
             &fleetdesk_telematics::Config::with_defaults(

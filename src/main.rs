@@ -57,7 +57,7 @@ enum Target {
     /// The vehicle service.
     Vehicle(DomainServiceConfig),
     /// The energy service.
-    Energy(ServiceConfig),
+    Energy(fleetdesk_energy::TargetConfig),
     /// The finance service.
     Finance(ServiceConfig),
     /// The JT/T 808 device edge (terminals over TCP → the telemetry stream).
@@ -155,6 +155,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk::migrate(&common).await?;
                 fleetdesk::seed(&common).await?;
                 fleetdesk::seed_vehicles(&common).await?;
+                fleetdesk::seed_energy(&common).await?;
             }
             let parts = fleetdesk::StackParts {
                 sign_in,
@@ -200,11 +201,13 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             vehicle.run_until_stopped(shutdown).await
         }
         Target::Energy(config) => {
-            let verifier = config.common.signer()?.verifier();
-            fleetdesk_energy::Application::build(config, verifier)
-                .await?
-                .run_until_stopped(shutdown)
-                .await
+            let signer = config.domain.service.common.signer()?;
+            let mut energy =
+                fleetdesk_energy::Application::build(config.domain.service, signer.verifier())
+                    .await?;
+            energy.follow_org(&config.domain.org_url, signer.clone())?;
+            energy.use_vehicles(&config.vehicle_url, signer)?;
+            energy.run_until_stopped(shutdown).await
         }
         Target::Finance(config) => {
             let verifier = config.common.signer()?.verifier();
@@ -229,6 +232,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
         Target::Seed { common, vehicles } => {
             fleetdesk::seed(&common).await?;
             fleetdesk::seed_vehicles(&common).await?;
+            fleetdesk::seed_energy(&common).await?;
             match vehicles {
                 Some(n) => fleetdesk::seed_scale(&common, n).await,
                 None => Ok(()),

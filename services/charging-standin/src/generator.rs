@@ -57,13 +57,8 @@ struct Generated {
     last_update: DateTime<Utc>,
 }
 
-/// Runs until `stop` completes.
-pub async fn run(
-    platform: StandIn,
-    generation: Generation,
-    stop: impl Future<Output = ()> + Send + 'static,
-) {
-    tokio::pin!(stop);
+/// Runs until dropped (with the platform's server).
+pub async fn run(platform: StandIn, generation: Generation) {
     let mut rng = StdRng::from_entropy();
     let mut tokens: HashMap<String, Token> = HashMap::new();
     let mut synced: Option<DateTime<Utc>> = None;
@@ -74,10 +69,7 @@ pub async fn run(
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            () = &mut stop => return,
-        }
+        tick.tick().await;
         if last_sync.elapsed() >= TOKEN_SYNC {
             last_sync = tokio::time::Instant::now();
             // Inclusive `date_from`: the newest token is asked for again.

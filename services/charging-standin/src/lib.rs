@@ -25,7 +25,7 @@ pub mod platform;
 mod routes;
 pub mod tariff;
 
-use std::future::Future;
+use std::future::{Future, IntoFuture as _};
 
 use tokio::net::TcpListener;
 
@@ -43,21 +43,24 @@ pub async fn serve(
     listener: TcpListener,
     standin: StandIn,
     generation: Option<Generation>,
-    shutdown: impl Future<Output = ()> + Send + Clone + 'static,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     tracing::info!(addr = %listener.local_addr()?, "Charging platform stand-in listening.");
-    let generator = generation.map(|g| {
-        tracing::info!(
-            sessions_per_minute = g.sessions_per_minute,
-            "Generating charging sessions."
-        );
-        tokio::spawn(generator::run(standin.clone(), g, shutdown.clone()))
-    });
-    let served = axum::serve(listener, standin.router())
+    let server = axum::serve(listener, standin.router())
         .with_graceful_shutdown(shutdown)
-        .await;
-    if let Some(generator) = generator {
-        generator.await.ok();
+        .into_future();
+    match generation {
+        Some(g) => {
+            tracing::info!(
+                sessions_per_minute = g.sessions_per_minute,
+                "Generating charging sessions."
+            );
+            // The generator never ends by itself: it stops with the server.
+            tokio::select! {
+                served = server => served,
+                () = generator::run(standin, g) => Ok(()),
+            }
+        }
+        None => server.await,
     }
-    served
 }

@@ -234,8 +234,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl StandIn {
+    /// The platform with its stations ([`crate::network::network`]).
     pub fn new(settings: Settings) -> StandIn {
-        let network = crate::network::network();
+        StandIn::with_network(settings, crate::network::network())
+    }
+
+    /// The platform with other stations (tests that need more piles).
+    pub fn with_network(settings: Settings, network: Network) -> StandIn {
         let now = Utc::now();
         let evses = network
             .stations

@@ -274,3 +274,7 @@ create index plate_scan_org_idx on plate_scan (enterprise_id, org_id, scan_time 
 -- closes recognitions no session followed.
 create index plate_scan_pending_idx on plate_scan (plate_number, location_id, scan_time desc)
     where result is null;
+
+-- The token list the platform pulls (OCPI tokens, `date_from` on the card's
+-- last change), across enterprises.
+create index charging_card_updated_idx on charging_card (updated_at, id);

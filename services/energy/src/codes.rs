@@ -80,3 +80,19 @@ macro_rules! stored_code {
 }
 
 pub(crate) use stored_code;
+
+/// Reads an optional stored code, logging one the enum does not know.
+pub fn optional<T: TryFrom<i16, Error = UnknownCode>>(code: Option<i16>) -> Option<T> {
+    code.and_then(|c| {
+        T::try_from(c)
+            .map_err(|e| tracing::error!(error = %e, "Stored code not understood."))
+            .ok()
+    })
+}
+
+/// Reads a stored code that must be known (a row this service wrote).
+pub fn known<T: TryFrom<i16, Error = UnknownCode>>(
+    code: i16,
+) -> Result<T, fleetdesk_kit::ServiceError> {
+    T::try_from(code).map_err(|e| fleetdesk_kit::ServiceError::internal(&e))
+}

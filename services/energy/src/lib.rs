@@ -1,52 +1,28 @@
-//! The energy service. Its contract (`fleetdesk.energy.v1.EnergyService`) is complete;
-//! RPCs answer UNIMPLEMENTED until the domain's issue builds them, so the
-//! gateway and reflection already see the whole surface.
+//! The energy service: charging opening, the charging accounts of the
+//! organisation tree with balance allocation, charging cards and their
+//! amount changes — every balance an account of the double-entry
+//! [`ledger`]. RPCs of subjects not built yet (sessions, plate scans,
+//! statements, stations, dashboard) answer UNIMPLEMENTED.
+//!
+//! Layout: `grpc/` is the thin layer (one line per RPC); each subject is a
+//! folder with `handlers` (validate → domain → store → response), `domain`
+//! (pure rules, stored codes), `store` (its queries), `convert` (proto ↔
+//! domain) and `export` (its list as an export kind).
 
+pub mod accounts;
+pub mod allocations;
+pub mod card_changes;
+pub mod cards;
 mod codes;
+pub mod exports;
+mod filters;
+mod grpc;
 pub mod ledger;
+pub mod opening;
+mod org;
+pub mod seed;
+mod startup;
+pub mod vehicles;
 
-use fleetdesk_kit::internal_token::TokenVerifier;
-use fleetdesk_kit::service::{Runtime, Schema};
-use fleetdesk_kit::{Shutdown, grpc};
-use fleetdesk_proto::energy::v1::energy_service_server::{EnergyService, EnergyServiceServer};
-use sqlx::migrate::Migrator;
-
-pub use fleetdesk_kit::config::ServiceConfig as Config;
-
-pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
-pub const SCHEMA: Schema = Schema {
-    name: "energy",
-    migrator: &MIGRATOR,
-    replicates_org: false,
-};
-
-#[derive(Debug, Clone)]
-struct EnergyApi;
-
-impl EnergyService for EnergyApi {}
-
-/// A built service: listening, connected, ready to run.
-#[derive(Debug)]
-pub struct Application {
-    runtime: Runtime,
-}
-
-impl Application {
-    pub async fn build(config: Config, verifier: TokenVerifier) -> anyhow::Result<Application> {
-        Ok(Application {
-            runtime: Runtime::build(&config, SCHEMA, verifier).await?,
-        })
-    }
-
-    pub fn port(&self) -> u16 {
-        self.runtime.port()
-    }
-
-    pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        let service = EnergyServiceServer::with_interceptor(
-            EnergyApi,
-            grpc::authenticate(self.runtime.verifier.clone()),
-        );
-        self.runtime.run(service, shutdown).await
-    }
-}
+pub use grpc::{Actor, Context};
+pub use startup::{Application, Config, MIGRATOR, SCHEMA, TargetConfig};

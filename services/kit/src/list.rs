@@ -174,6 +174,17 @@ impl<'a> Filters<'a> {
         filters
     }
 
+    /// `select ... from ...` without a tenant condition: a service-level
+    /// list over every enterprise (the platform operator's), read in a
+    /// service-scoped transaction (`db::begin_service`).
+    pub fn across_tenants(select_from: &str) -> Filters<'a> {
+        Filters {
+            qb: QueryBuilder::new(select_from),
+            conditions: 0,
+            scope_conditions: 0,
+        }
+    }
+
     /// Starts a condition on what the caller may see (the reach condition)
     /// and hands out the builder to write it; it does not count as a filter.
     pub fn scope(&mut self) -> &mut QueryBuilder<'a, Postgres> {

@@ -14,6 +14,10 @@ pub const ORG_UNIT_CHANGED: &str = "fleetdesk.org.unit.changed";
 /// `org.v1.ApprovalDecided`: an approval step was decided.
 pub const ORG_APPROVAL_DECIDED: &str = "fleetdesk.org.approval.decided";
 
+/// `energy.v1.ChargingOpenChanged`: an enterprise's charging state changed
+/// (applied, opened, rejected); org keeps the enterprise flags by it.
+pub const ENERGY_OPENING_CHANGED: &str = "fleetdesk.energy.opening.changed";
+
 /// `common.v1.ExportJobEvent`: every export job event of every domain
 /// (what org's export records follow).
 pub const EXPORT_ALL: &str = "fleetdesk.*.export.*";

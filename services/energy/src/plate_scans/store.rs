@@ -21,12 +21,14 @@ pub struct PlateOwner {
     pub vehicle_id: Option<Uuid>,
 }
 
-/// The card bound to `plate` (an active one first, else the latest), across
-/// enterprises (service-scoped): energy's own copy of the plates.
+/// The usable (active or frozen) card bound to `plate`, an active one
+/// first, across enterprises (service-scoped): energy's own copy of the
+/// plates, from the cards.
 pub async fn plate_owner(conn: &mut PgConnection, plate: &str) -> Result<Option<PlateOwner>, ServiceError> {
     Ok(sqlx::query_as(
         "select enterprise_id, id as card_id, card_no, org_id, vehicle_id from charging_card \
-         where plate_number = $1 order by (status = 1) desc, updated_at desc limit 1",
+         where plate_number = $1 and status in (1, 2) \
+         order by (status = 1) desc, updated_at desc limit 1",
     )
     .bind(plate)
     .fetch_optional(conn)

@@ -1,0 +1,112 @@
+//! The allocation record (balanceAllocationRecord) as an export kind: the
+//! list's filter and reach (`store::filtered`), newest first by keyset on
+//! (`created_at`, `id`).
+
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_proto::energy::v1 as pb;
+use futures::future::BoxFuture;
+use sqlx::PgConnection;
+
+use super::convert;
+use super::domain::Direction;
+use super::store::{self, AllocationQuery, AllocationRow};
+use crate::exports::{self, NewJob, label, moment, money, text};
+use crate::filters;
+use crate::grpc::Actor;
+
+/// The kind's name in `export_job.kind`.
+pub const KIND: &str = "balance_allocations";
+
+pub const HEADER: [&str; 9] = [
+    "类型",
+    "转出账户",
+    "转入账户",
+    "金额(元)",
+    "转出后余额(元)",
+    "转入后余额(元)",
+    "操作人",
+    "操作时间",
+    "备注",
+];
+
+/// The job an `ExportBalanceAllocations` request queues (the filter checked now).
+pub fn job(filter: &pb::ListBalanceAllocationsRequest) -> Result<NewJob, ServiceError> {
+    convert::query(filter)?;
+    Ok(NewJob {
+        kind: KIND,
+        name: "余额分配记录".to_owned(),
+        module: "balanceAllocationRecord",
+        filter: prost::Message::encode_to_vec(filter),
+        filters_json: serde_json::json!({
+            "accountId": filter.account_id,
+            "orgIds": filter.org_ids,
+            "direction": filter.direction,
+            "allocateTime": exports::range_json(filter.allocate_time.as_ref()),
+        }),
+    })
+}
+
+/// The allocation record as an export kind.
+#[derive(Debug, Clone, Copy)]
+pub struct AllocationsExport;
+
+async fn scope(
+    conn: &mut PgConnection,
+    job: &JobScope,
+) -> Result<(Actor, AllocationQuery), ServiceError> {
+    let actor = exports::actor(job)?;
+    let mut query = convert::query(&exports::filter::<pb::ListBalanceAllocationsRequest>(job)?)?;
+    query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
+    Ok((actor, query))
+}
+
+fn cells(row: AllocationRow) -> Vec<Cell> {
+    vec![
+        label::<Direction>(row.direction, Direction::label),
+        text(row.from_org_name),
+        text(row.to_org_name),
+        money(row.amount_fen),
+        money(row.from_balance_after_fen),
+        money(row.to_balance_after_fen),
+        text(row.operator_name),
+        moment(Some(row.created_at)),
+        text(row.remark),
+    ]
+}
+
+impl ExportKind for AllocationsExport {
+    fn header(&self) -> Vec<String> {
+        HEADER.iter().map(|h| (*h).to_owned()).collect()
+    }
+
+    fn count<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
+        Box::pin(async move {
+            let (actor, query) = scope(conn, job).await?;
+            store::count(conn, &actor, &query).await
+        })
+    }
+
+    fn page<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+        after: Option<&'a str>,
+        limit: i64,
+    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
+        Box::pin(async move {
+            let (actor, query) = scope(conn, job).await?;
+            let cursor = exports::after(after)?;
+            let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
+            let next = rows.last().map(|r| exports::cursor(r.created_at, r.id));
+            Ok(Page {
+                rows: rows.into_iter().map(cells).collect(),
+                next,
+            })
+        })
+    }
+}

@@ -1,0 +1,207 @@
+//! Opening RPCs: the state, applying, the application list, and the
+//! operator's approve and reject.
+
+use fleetdesk_kit::list::{Paging, TimeRange};
+use fleetdesk_kit::{ErrorCode, ServiceError, convert, db, grpc};
+use fleetdesk_proto::energy::v1 as pb;
+use tonic::Request;
+
+use super::domain::{self, ApplicationStatus, OpenState, PERMISSION};
+use super::{convert as to_pb, store};
+use crate::accounts;
+use crate::grpc::{Actor, Context};
+
+pub async fn status(
+    ctx: &Context,
+    req: Request<pb::GetChargingOpenStatusRequest>,
+) -> Result<pb::GetChargingOpenStatusResponse, ServiceError> {
+    let enterprise = crate::org::enterprise(ctx, grpc::tenant(&req)?).await?;
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let state = store::state(&mut tx, actor.enterprise_id).await?;
+    let latest = store::latest(&mut tx, actor.enterprise_id).await?;
+    db::end_read(tx);
+    Ok(pb::GetChargingOpenStatusResponse {
+        state: state.pb(),
+        latest_application: latest.map(to_pb::application),
+        blacklisted: enterprise.charge_blacklisted,
+    })
+}
+
+pub async fn apply(
+    ctx: &Context,
+    req: Request<pb::ApplyChargingOpenRequest>,
+) -> Result<pb::ApplyChargingOpenResponse, ServiceError> {
+    let enterprise = crate::org::enterprise(ctx, grpc::tenant(&req)?).await?;
+    if enterprise.charge_blacklisted {
+        return Err(ServiceError::new(
+            ErrorCode::Forbidden,
+            "贵企业暂不支持开通充电服务，请联系客服",
+        ));
+    }
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let remark = req.get_ref().remark.trim().to_owned();
+    if remark.chars().count() > 200 {
+        return Err(ServiceError::invalid("remark", "备注不能超过 200 个字"));
+    }
+    let state = store::lock_state(&mut tx, actor.enterprise_id).await?;
+    if let Some(refused) = domain::refuse_application(state) {
+        return Err(refused);
+    }
+    let id = store::insert(
+        &mut tx,
+        &store::NewApplication {
+            enterprise_id: actor.enterprise_id,
+            enterprise_name: &enterprise.name,
+            applicant_id: actor.user_id,
+            applicant_name: &actor.name,
+            remark: &remark,
+        },
+    )
+    .await?;
+    store::set_state(&mut tx, actor.enterprise_id, OpenState::Applying).await?;
+    let row = store::get(&mut tx, id).await?;
+    tx.commit().await?;
+    tracing::info!(enterprise = %actor.enterprise_id, application = %id, "Charging applied for.");
+    Ok(pb::ApplyChargingOpenResponse {
+        application: Some(to_pb::application(row)),
+    })
+}
+
+pub async fn list(
+    ctx: &Context,
+    req: Request<pb::ListChargingOpenApplicationsRequest>,
+) -> Result<pb::ListChargingOpenApplicationsResponse, ServiceError> {
+    let operator = domain::is_operator(&req);
+    let pb::ListChargingOpenApplicationsRequest {
+        page,
+        statuses,
+        apply_time,
+        enterprise_id,
+    } = req.get_ref().clone();
+    let paging = Paging::parse(page.as_ref())?;
+    let mut query = store::ApplicationQuery {
+        enterprise_id: None,
+        statuses: statuses
+            .iter()
+            .map(|s| {
+                ApplicationStatus::from_pb(*s)
+                    .map(i16::from)
+                    .ok_or_else(|| ServiceError::invalid("statuses", "筛选条件的取值无效"))
+            })
+            .collect::<Result<_, _>>()?,
+        apply_time: TimeRange::parse("applyTime", apply_time.as_ref())?,
+    };
+    let mut tx = if operator {
+        if !enterprise_id.trim().is_empty() {
+            query.enterprise_id = Some(convert::id(&enterprise_id)?);
+        }
+        db::begin_service(&ctx.pool).await?
+    } else {
+        // An enterprise sees its own applications only, whatever it asks.
+        let (actor, tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+        query.enterprise_id = Some(actor.enterprise_id);
+        tx
+    };
+    let (rows, total) = store::list(&mut tx, &query, paging).await?;
+    db::end_read(tx);
+    Ok(pb::ListChargingOpenApplicationsResponse {
+        applications: rows.into_iter().map(to_pb::application).collect(),
+        page: Some(paging.info(total)),
+    })
+}
+
+/// The application `id` locked with its enterprise's state, refused when
+/// already decided. Operator only; a service-scoped transaction.
+async fn open_application(
+    ctx: &Context,
+    application_id: &str,
+) -> Result<
+    (
+        store::ApplicationRow,
+        sqlx::Transaction<'static, sqlx::Postgres>,
+    ),
+    ServiceError,
+> {
+    let id = convert::id(application_id)?;
+    let mut tx = db::begin_service(&ctx.pool).await?;
+    let row = store::get(&mut tx, id).await?;
+    // The state row first: the applicant's transaction takes it first too.
+    store::lock_state(&mut tx, row.enterprise_id).await?;
+    let row = store::get(&mut tx, id).await?;
+    let status: ApplicationStatus = crate::codes::known(row.status)?;
+    if !status.is_open() {
+        return Err(domain::already_decided());
+    }
+    Ok((row, tx))
+}
+
+pub async fn approve(
+    ctx: &Context,
+    req: Request<pb::ApproveChargingOpenApplicationRequest>,
+) -> Result<pb::ApproveChargingOpenApplicationResponse, ServiceError> {
+    domain::require_operator(&req)?;
+    let pb::ApproveChargingOpenApplicationRequest {
+        application_id,
+        credit_limit_fen,
+        remark: _,
+    } = req.into_inner();
+    if credit_limit_fen < 0 {
+        return Err(ServiceError::invalid(
+            "creditLimitFen",
+            "授信额度不能为负数",
+        ));
+    }
+    let (row, mut tx) = open_application(ctx, &application_id).await?;
+    let enterprise_id = row.enterprise_id;
+    let main = accounts::store::open_main(&mut tx, enterprise_id, credit_limit_fen).await?;
+    store::decide(
+        &mut tx,
+        row.id,
+        ApplicationStatus::Approved,
+        domain::OPERATOR_NAME,
+        "",
+    )
+    .await?;
+    store::set_state(&mut tx, enterprise_id, OpenState::Opened).await?;
+    let row = store::get(&mut tx, row.id).await?;
+    let account = accounts::store::get_any(&mut tx, enterprise_id, main).await?;
+    tx.commit().await?;
+    tracing::info!(enterprise = %enterprise_id, application = %row.id, "Charging opened.");
+    Ok(pb::ApproveChargingOpenApplicationResponse {
+        application: Some(to_pb::application(row)),
+        main_account: Some(accounts::convert::account(account, enterprise_id)),
+    })
+}
+
+pub async fn reject(
+    ctx: &Context,
+    req: Request<pb::RejectChargingOpenApplicationRequest>,
+) -> Result<pb::RejectChargingOpenApplicationResponse, ServiceError> {
+    domain::require_operator(&req)?;
+    let pb::RejectChargingOpenApplicationRequest {
+        application_id,
+        reason,
+    } = req.into_inner();
+    let reason = reason.trim();
+    if reason.is_empty() || reason.chars().count() > 200 {
+        return Err(ServiceError::invalid(
+            "reason",
+            "请填写 200 字以内的驳回原因",
+        ));
+    }
+    let (row, mut tx) = open_application(ctx, &application_id).await?;
+    store::decide(
+        &mut tx,
+        row.id,
+        ApplicationStatus::Rejected,
+        domain::OPERATOR_NAME,
+        reason,
+    )
+    .await?;
+    store::set_state(&mut tx, row.enterprise_id, OpenState::NotOpened).await?;
+    let row = store::get(&mut tx, row.id).await?;
+    tx.commit().await?;
+    Ok(pb::RejectChargingOpenApplicationResponse {
+        application: Some(to_pb::application(row)),
+    })
+}

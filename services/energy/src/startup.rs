@@ -1,0 +1,104 @@
+//! Start-up: the kit runtime (pool, NATS, listener, outbox relay) serving
+//! EnergyService with the export worker and the export jobs API, and the
+//! org_unit replica that data scope (kit::reach) and the account tree read.
+
+use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
+use fleetdesk_kit::org_replica::OrgReplica;
+use fleetdesk_kit::service::{Runtime, Schema};
+use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
+use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
+use sqlx::migrate::Migrator;
+
+use crate::grpc::{self, Context};
+use crate::{exports, vehicles};
+
+pub use fleetdesk_kit::config::ServiceConfig as Config;
+
+/// Settings of the energy target: a domain service (org replica) that also
+/// reads the vehicles and drivers cards are bound to.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TargetConfig {
+    #[command(flatten)]
+    pub domain: fleetdesk_kit::config::DomainServiceConfig,
+
+    /// gRPC URL of the vehicle service (vehicles and drivers of cards).
+    #[arg(
+        long,
+        env = "FLEETDESK_VEHICLE_URL",
+        default_value = "http://127.0.0.1:50053"
+    )]
+    pub vehicle_url: String,
+}
+
+pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+pub const SCHEMA: Schema = Schema {
+    name: "energy",
+    migrator: &MIGRATOR,
+    replicates_org: true,
+};
+
+/// A built service: listening, connected, ready to run.
+#[derive(Debug)]
+pub struct Application {
+    runtime: Runtime,
+    /// Org's address and this service's signer, for the org_unit replica
+    /// and enterprise names.
+    org: Option<(OrgServiceClient<tonic::transport::Channel>, TokenSigner)>,
+    /// The vehicle service, for the vehicles and drivers cards are bound to.
+    vehicles: Option<vehicles::Vehicles>,
+}
+
+impl Application {
+    pub async fn build(config: Config, verifier: TokenVerifier) -> anyhow::Result<Application> {
+        Ok(Application {
+            runtime: Runtime::build(&config, SCHEMA, verifier).await?,
+            org: None,
+            vehicles: None,
+        })
+    }
+
+    /// Keeps the org_unit replica (data scope, the account tree) from org at `org_url`.
+    pub fn follow_org(&mut self, org_url: &str, signer: TokenSigner) -> anyhow::Result<()> {
+        let client = OrgServiceClient::new(kit_grpc::lazy_channel(org_url)?);
+        self.org = Some((client, signer));
+        Ok(())
+    }
+
+    /// Looks up the vehicles and drivers cards are bound to at `vehicle_url`.
+    pub fn use_vehicles(&mut self, vehicle_url: &str, signer: TokenSigner) -> anyhow::Result<()> {
+        self.vehicles = Some(vehicles::Vehicles::new(vehicle_url, signer)?);
+        Ok(())
+    }
+
+    pub fn port(&self) -> u16 {
+        self.runtime.port()
+    }
+
+    pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
+        let replica = self.org.clone().map(|(org, signer)| {
+            OrgReplica::spawn(
+                self.runtime.pool.clone(),
+                self.runtime.nats.clone(),
+                org,
+                signer,
+                SCHEMA.name,
+                shutdown.clone(),
+            )
+        });
+        let context = Context {
+            pool: self.runtime.pool.clone(),
+            org: self.org,
+            vehicles: self.vehicles,
+        };
+        let services = grpc::services(context, self.runtime.verifier.clone());
+        let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
+        let served = self
+            .runtime
+            .run_with_exports(services, worker, shutdown)
+            .await;
+        if let Some(replica) = replica {
+            replica.await.ok();
+        }
+        served
+    }
+}

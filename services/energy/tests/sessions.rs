@@ -1,0 +1,501 @@
+//! Charging sessions end to end: the energy service (gRPC and its OCPI
+//! receiver on port 0) and the charging-platform stand-in driving it over
+//! HTTP as the operator's platform would — authorisation and hold, session
+//! updates, STOP_SESSION, CDR and capture — on a fresh database per test.
+
+mod support;
+
+use std::time::Duration;
+
+use fleetdesk_charging_standin::{
+    PARTY_ID, SessionView, Settings, StandIn, StartOutcome, StartRequest, StopCause,
+};
+use fleetdesk_energy::ocpi::OcpiConfig;
+use fleetdesk_kit::{Shutdown, db};
+use fleetdesk_ocpi::{AllowedType, SessionStatus};
+use fleetdesk_proto::common::v1 as common;
+use fleetdesk_proto::energy::v1 as pb;
+use support::{Stack, Tenant};
+use uuid::Uuid;
+
+/// The stack with charging opened for both tenants, the platform stand-in
+/// in front of energy's OCPI receiver.
+struct Charging {
+    stack: Stack,
+    platform: StandIn,
+    stop: Shutdown,
+}
+
+impl Drop for Charging {
+    fn drop(&mut self) {
+        self.stop.trigger();
+    }
+}
+
+async fn charging() -> Charging {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cpo_url = format!("http://{}", listener.local_addr().unwrap());
+    let emsp_token = Uuid::new_v4().simple().to_string();
+    let cpo_token = Uuid::new_v4().simple().to_string();
+    let ocpi = OcpiConfig {
+        ocpi_addr: "127.0.0.1:0".to_owned(),
+        ocpi_public_url: None,
+        ocpi_token: Some(emsp_token.clone().into()),
+        cpo_url: Some(cpo_url),
+        cpo_token: Some(cpo_token.clone().into()),
+        cpo_party_id: PARTY_ID.to_owned(),
+        station_sync_secs: 600,
+    };
+    let stack = support::stack_with(true, Some(&ocpi)).await;
+    let platform = StandIn::new(Settings {
+        party_id: PARTY_ID.to_owned(),
+        emsp_url: format!("http://127.0.0.1:{}", stack.ocpi_port.unwrap()),
+        emsp_token,
+        cpo_token,
+    });
+    let stop = Shutdown::new();
+    let stopping = stop.clone();
+    tokio::spawn(fleetdesk_charging_standin::serve(
+        listener,
+        platform.clone(),
+        None,
+        async move { stopping.wait().await },
+    ));
+    Charging {
+        stack,
+        platform,
+        stop,
+    }
+}
+
+/// The first station of the stand-in with plate cameras.
+fn station(platform: &StandIn) -> String {
+    platform
+        .network()
+        .stations
+        .iter()
+        .find(|s| s.plate_recognition)
+        .unwrap()
+        .location_id
+        .clone()
+}
+
+fn start(card_or_plate: &str, location_id: &str, power_kw: u32) -> StartRequest {
+    StartRequest {
+        token_uid: card_or_plate.to_owned(),
+        by_plate: false,
+        location_id: location_id.to_owned(),
+        evse_uid: None,
+        power_kw,
+        battery_kwh: 400,
+        start_soc: 10,
+    }
+}
+
+/// The last week to the next one: every list's required range.
+fn around_now() -> common::TimeRange {
+    let now = chrono::Utc::now();
+    common::TimeRange {
+        start: Some(fleetdesk_kit::convert::timestamp(now - chrono::Duration::days(7))),
+        end: Some(fleetdesk_kit::convert::timestamp(now + chrono::Duration::days(7))),
+    }
+}
+
+impl Charging {
+    /// A card of `t`'s Shanghai organisation with `balance_fen` on it (moved
+    /// down the tree from the main account), bound to vehicle `vehicle` or,
+    /// when None, to the tenant's driver; its number.
+    async fn card(&self, t: &Tenant, vehicle: Option<usize>, balance_fen: i64, budget: Option<(pb::BudgetPeriod, i64)>) -> pb::ChargingCard {
+        let s = &self.stack;
+        let account = s.account_of(t, t.shanghai).await;
+        let (holder_kind, vehicle_id, driver_id) = match vehicle {
+            Some(i) => (pb::CardHolderKind::Vehicle, t.vehicles[i].0.to_string(), String::new()),
+            None => (pb::CardHolderKind::Driver, String::new(), t.driver.to_string()),
+        };
+        let (budget_period, budget_limit_fen) = budget.map_or((pb::BudgetPeriod::None, 0), |(p, l)| (p, l));
+        let card = s
+            .client
+            .clone()
+            .create_charging_card(s.req(
+                t,
+                pb::CreateChargingCardRequest {
+                    card: Some(pb::ChargingCardInput {
+                        org_id: t.shanghai.to_string(),
+                        account_id: account.id.clone(),
+                        kind: pb::ChargingCardKind::Physical as i32,
+                        card_no: format!("CN{}", &Uuid::new_v4().simple().to_string()[..12]).to_uppercase(),
+                        holder_kind: holder_kind as i32,
+                        vehicle_id,
+                        driver_id,
+                        budget_period: budget_period as i32,
+                        budget_limit_fen,
+                        ..Default::default()
+                    }),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .card
+            .unwrap();
+        if balance_fen > 0 {
+            s.fund(t, t.shanghai, balance_fen).await;
+            s.client
+                .clone()
+                .change_charging_card_amount(s.req(
+                    t,
+                    pb::ChangeChargingCardAmountRequest {
+                        card_id: card.id.clone(),
+                        kind: pb::CardAmountChangeKind::TopUp as i32,
+                        amount_fen: balance_fen,
+                        remark: String::new(),
+                        idempotency_key: Uuid::new_v4().to_string(),
+                    },
+                ))
+                .await
+                .unwrap();
+        }
+        card
+    }
+
+    async fn card_balance(&self, t: &Tenant, card_id: &str) -> i64 {
+        let s = &self.stack;
+        s.client
+            .clone()
+            .get_charging_card(s.req(
+                t,
+                pb::GetChargingCardRequest {
+                    card_id: card_id.to_owned(),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .card
+            .unwrap()
+            .balance_fen
+    }
+
+    async fn sessions(&self, t: &Tenant) -> pb::ListChargingSessionsResponse {
+        let s = &self.stack;
+        s.client
+            .clone()
+            .list_charging_sessions(s.req(
+                t,
+                pb::ListChargingSessionsRequest {
+                    page: Some(common::PageRequest { page: 1, size: 100 }),
+                    start_time: Some(around_now()),
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    async fn scans(&self, t: &Tenant) -> Vec<pb::PlateScanRecord> {
+        let s = &self.stack;
+        s.client
+            .clone()
+            .list_plate_scan_records(s.req(
+                t,
+                pb::ListPlateScanRecordsRequest {
+                    page: Some(common::PageRequest { page: 1, size: 100 }),
+                    scan_time: Some(around_now()),
+                    ..Default::default()
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .records
+    }
+
+    /// Starts a session that must be authorised.
+    async fn charge(&self, request: StartRequest) -> SessionView {
+        match self.platform.start_session(request).await.unwrap() {
+            StartOutcome::Charging { session } => session,
+            refused => panic!("not authorised: {refused:?}"),
+        }
+    }
+
+    /// Counts of ledger transfers of `kind` (the ledger's code) whose key names `session`.
+    async fn transfers(&self, t: &Tenant, kind: i16, session: &str) -> i64 {
+        let mut tx = db::begin_service(&self.stack.owner).await.unwrap();
+        sqlx::query_scalar(
+            "select count(*) from ledger_transfer where enterprise_id = $1 and kind = $2 \
+             and idempotency_key like '%' || $3 || '%'",
+        )
+        .bind(t.enterprise)
+        .bind(kind)
+        .bind(session)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+    }
+}
+
+/// Waits (up to 10 s) until `check` holds.
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..100 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what} did not happen within 10 s");
+}
+
+/// Ledger kinds (energy-core's codes).
+const CAPTURE: i16 = 6;
+
+#[tokio::test]
+async fn five_hundred_concurrent_captures_keep_every_balance_equal_to_its_entries() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let location = station(&c.platform);
+    // 25 cards of 600.00 元, 20 sessions each: every card may hold 50.00 元
+    // per session 12 times over, so some sessions start short and are held less.
+    let mut cards = Vec::new();
+    for _ in 0..25 {
+        cards.push(c.card(&a, None, 60_000, None).await);
+    }
+    let funding_before = c.stack.books(&a).await.iter().map(|(b, _)| b).sum::<i64>();
+    // Sessions start as piles free up; 500 started one after the other in
+    // groups of the station's piles would be slow, so any free pile anywhere.
+    let stations: Vec<String> = c.platform.network().stations.iter().map(|s| s.location_id.clone()).collect();
+    let mut started = Vec::new();
+    let mut refused = 0;
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..500usize {
+        let platform = c.platform.clone();
+        let card_no = cards[i % cards.len()].card_no.clone();
+        let location = stations[i % stations.len()].clone();
+        tasks.spawn(async move {
+            let mut request = start(&card_no, &location, 60);
+            request.battery_kwh = 100;
+            platform.start_session(request).await
+        });
+        if tasks.len() >= 40 {
+            match tasks.join_next().await.unwrap().unwrap() {
+                Ok(StartOutcome::Charging { session }) => started.push(session),
+                Ok(StartOutcome::Refused { .. }) => refused += 1,
+                Err(err) => panic!("{err}"),
+            }
+        }
+    }
+    while let Some(done) = tasks.join_next().await {
+        match done.unwrap() {
+            Ok(StartOutcome::Charging { session }) => started.push(session),
+            Ok(StartOutcome::Refused { .. }) => refused += 1,
+            Err(fleetdesk_charging_standin::StandInError::NoFreePile) => refused += 1,
+            Err(err) => panic!("{err}"),
+        }
+    }
+    let _ = location;
+    assert!(started.len() >= 300, "only {} sessions started ({refused} refused)", started.len());
+    // Each session charges 5 to 40 minutes at 60 kW, then all end at once.
+    for (i, s) in started.iter().enumerate() {
+        c.platform
+            .advance(&s.id, chrono::Duration::minutes(5 + (i % 8) as i64 * 5))
+            .await
+            .unwrap();
+    }
+    let mut captures = tokio::task::JoinSet::new();
+    for s in &started {
+        let platform = c.platform.clone();
+        let id = s.id.clone();
+        captures.spawn(async move { platform.stop(&id, StopCause::Local).await });
+    }
+    while let Some(done) = captures.join_next().await {
+        let view = done.unwrap().unwrap();
+        assert!(view.cdr_delivered, "{view:?}");
+    }
+    let books = c.stack.books(&a).await;
+    for (balance, entries) in &books {
+        assert_eq!(balance, entries, "a balance differs from the sum of its entries");
+    }
+    // Only FUNDING may be negative; the enterprise's money is unchanged.
+    assert_eq!(books.iter().filter(|(b, _)| *b < 0).count(), 1);
+    assert_eq!(books.iter().map(|(b, _)| b).sum::<i64>(), funding_before);
+    let listed = c.sessions(&a).await;
+    let totals = listed.totals.unwrap();
+    assert_eq!(totals.session_count, started.len() as i64);
+    let settled: i64 = listed.sessions.iter().filter(|s| s.status == pb::ChargingSessionStatus::Settled as i32).count() as i64;
+    assert_eq!(settled, listed.sessions.len() as i64);
+    // What the cards lost is what was captured: nothing is still held.
+    let mut card_total = 0;
+    for card in &cards {
+        card_total += c.card_balance(&a, &card.id).await;
+    }
+    assert_eq!(60_000 * cards.len() as i64 - card_total, totals.total_fen);
+    let mut tx = db::begin_service(&c.stack.owner).await.unwrap();
+    let held: i64 = sqlx::query_scalar(
+        "select coalesce(sum(balance_fen), 0)::bigint from ledger_account where enterprise_id = $1 and kind = 4",
+    )
+    .bind(a.enterprise)
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
+    assert_eq!(held, 0);
+}
+
+#[tokio::test]
+async fn a_session_whose_hold_runs_out_is_stopped_and_never_captured_above_the_budget() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let location = station(&c.platform);
+    // One card limited by its balance (80.00 元), one by its monthly budget
+    // (60.00 元 of the 500.00 元 on it).
+    let poor = c.card(&a, Some(0), 8_000, None).await;
+    let budgeted = c.card(&a, Some(1), 50_000, Some((pb::BudgetPeriod::Monthly, 6_000))).await;
+    let by_balance = c.charge(start(&poor.card_no, &location, 120)).await;
+    let by_budget = c.charge(start(&budgeted.card_no, &location, 120)).await;
+    // 120 kW at about 2 元/kWh: 4 元 a minute, so the hold runs out within the hour.
+    for session in [&by_balance, &by_budget] {
+        for _ in 0..60 {
+            match c.platform.advance(&session.id, chrono::Duration::minutes(1)).await {
+                Ok(_) => {}
+                Err(fleetdesk_charging_standin::StandInError::NotActive) => break,
+                Err(err) => panic!("{err}"),
+            }
+            if c.platform.stop_commands().contains(&session.id) {
+                break;
+            }
+        }
+        assert!(c.platform.stop_commands().contains(&session.id), "no STOP_SESSION for {}", session.id);
+        let platform = c.platform.clone();
+        let id = session.id.clone();
+        eventually("the remote stop and its CDR", || {
+            let platform = platform.clone();
+            let id = id.clone();
+            async move {
+                platform.session(&id).await.is_some_and(|s| {
+                    s.status == SessionStatus::Completed
+                        && s.stopped_by == Some(StopCause::Remote)
+                        && s.cdr_delivered
+                })
+            }
+        })
+        .await;
+    }
+    let listed = c.sessions(&a).await.sessions;
+    let of = |card: &pb::ChargingCard| listed.iter().find(|s| s.card_id == card.id).unwrap().clone();
+    let (balance_session, budget_session) = (of(&poor), of(&budgeted));
+    for s in [&balance_session, &budget_session] {
+        assert_eq!(s.status, pb::ChargingSessionStatus::Settled as i32);
+        assert!(s.total_fen <= s.held_fen, "{s:?}");
+        assert!(!s.stop_reason.is_empty());
+    }
+    assert!(balance_session.total_fen <= 8_000);
+    assert!(budget_session.total_fen <= 6_000);
+    // The card paid exactly what was captured and never went below zero.
+    assert_eq!(c.card_balance(&a, &poor.id).await, 8_000 - balance_session.total_fen);
+    assert_eq!(c.card_balance(&a, &budgeted.id).await, 50_000 - budget_session.total_fen);
+    // Nothing left to start another session on the budget.
+    let again = c.platform.start_session(start(&budgeted.card_no, &location, 60)).await.unwrap();
+    assert!(matches!(again, StartOutcome::Refused { allowed: Some(AllowedType::NoCredit), .. }), "{again:?}");
+}
+
+#[tokio::test]
+async fn a_frozen_or_cancelled_card_cannot_start_a_session() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let location = station(&c.platform);
+    let frozen = c.card(&a, Some(0), 10_000, None).await;
+    let cancelled = c.card(&a, None, 10_000, None).await;
+    let s = &c.stack;
+    s.client
+        .clone()
+        .freeze_charging_card(s.req(&a, pb::FreezeChargingCardRequest { card_id: frozen.id.clone(), reason: "测试".into() }))
+        .await
+        .unwrap();
+    s.client
+        .clone()
+        .cancel_charging_card(s.req(
+            &a,
+            pb::CancelChargingCardRequest { card_id: cancelled.id.clone(), lost: false, reason: "测试".into(), idempotency_key: Uuid::new_v4().to_string() },
+        ))
+        .await
+        .unwrap();
+    for card_no in [&frozen.card_no, &cancelled.card_no] {
+        let answer = c.platform.start_session(start(card_no, &location, 60)).await.unwrap();
+        assert!(matches!(answer, StartOutcome::Refused { allowed: Some(AllowedType::Blocked), .. }), "{answer:?}");
+    }
+    // By plate: the camera's recognition is recorded as refused.
+    let mut by_plate = start(&a.vehicles[0].1, &location, 60);
+    by_plate.by_plate = true;
+    let answer = c.platform.start_session(by_plate).await.unwrap();
+    assert!(matches!(answer, StartOutcome::Refused { allowed: Some(AllowedType::Blocked), .. }), "{answer:?}");
+    let scans = c.scans(&a).await;
+    assert_eq!(scans.len(), 1);
+    assert_eq!(scans[0].result, pb::PlateScanResult::CardUnavailable as i32);
+    assert_eq!(scans[0].card_id, frozen.id);
+    // No session, no hold: the frozen card kept its money.
+    assert_eq!(c.sessions(&a).await.totals.unwrap().session_count, 0);
+    assert_eq!(c.card_balance(&a, &frozen.id).await, 10_000);
+}
+
+#[tokio::test]
+async fn a_cdr_posted_twice_captures_once() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let location = station(&c.platform);
+    let card = c.card(&a, Some(0), 20_000, None).await;
+    // Started by plate: the recognition leads to the session.
+    let mut request = start(&a.vehicles[0].1, &location, 60);
+    request.by_plate = true;
+    let session = c.charge(request).await;
+    c.platform.advance(&session.id, chrono::Duration::minutes(20)).await.unwrap();
+    let ended = c.platform.stop(&session.id, StopCause::Local).await.unwrap();
+    let balance = c.card_balance(&a, &card.id).await;
+    assert_eq!(balance, 20_000 - ended.total_fen);
+    c.platform.resend_cdr(&session.id).await.unwrap();
+    c.platform.resend_cdr(&session.id).await.unwrap();
+    assert_eq!(c.card_balance(&a, &card.id).await, balance);
+    let listed = c.sessions(&a).await;
+    assert_eq!(listed.totals.unwrap().total_fen, ended.total_fen);
+    let row = &listed.sessions[0];
+    assert_eq!(row.session_no, session.id);
+    assert_eq!(row.energy_wh, ended.energy_wh);
+    assert_eq!(row.electricity_fen + row.service_fee_fen, ended.total_fen);
+    assert_eq!(row.plate_number, a.vehicles[0].1);
+    assert_eq!(row.vehicle_id, a.vehicles[0].0.to_string());
+    assert_eq!(row.start_method, pb::StartMethod::PlateScan as i32);
+    assert_eq!(row.start_soc_percent, Some(10));
+    assert!(row.end_soc_percent.unwrap() > 10);
+    assert_eq!(c.transfers(&a, CAPTURE, &row.id).await, 1);
+    let scans = c.scans(&a).await;
+    assert_eq!(scans[0].result, pb::PlateScanResult::Started as i32);
+    assert_eq!(scans[0].session_id, row.id);
+}
+
+#[tokio::test]
+async fn tenant_b_sees_none_of_a_sessions_or_scans() {
+    let c = charging().await;
+    let (a, b) = (c.stack.a.clone(), c.stack.b.clone());
+    let location = station(&c.platform);
+    c.card(&a, Some(0), 20_000, None).await;
+    let mut request = start(&a.vehicles[0].1, &location, 60);
+    request.by_plate = true;
+    let session = c.charge(request).await;
+    c.platform.stop(&session.id, StopCause::Local).await.unwrap();
+    assert_eq!(c.sessions(&a).await.sessions.len(), 1);
+    assert_eq!(c.scans(&a).await.len(), 1);
+    assert!(c.sessions(&b).await.sessions.is_empty());
+    assert_eq!(c.sessions(&b).await.totals.unwrap().session_count, 0);
+    assert!(c.scans(&b).await.is_empty());
+    let id = c.sessions(&a).await.sessions[0].id.clone();
+    let s = &c.stack;
+    let err = s
+        .client
+        .clone()
+        .get_charging_session(s.req(&b, pb::GetChargingSessionRequest { session_id: id }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), tonic::Code::NotFound);
+}
