@@ -179,8 +179,20 @@ for each row execute function reconciliation_part_frozen();
 -- The dashboard's period figures in one index-only pass over the range:
 -- every column its grouping reads is in the index.
 create index charging_session_figures_idx on charging_session (enterprise_id, start_time)
-    include (status, org_id, station_id, vehicle_id, energy_wh, total_fen, discount_fen, refunded_fen);
+    include (status, org_id, station_id, vehicle_id, energy_wh, electricity_fen, service_fee_fen,
+             parking_fee_fen, discount_fen, total_fen);
+
+-- The dashboard's sessions in progress (a small part of all).
+create index charging_session_charging_idx on charging_session (enterprise_id, org_id) where status = 1;
 
 -- The behaviour analysis per vehicle, and the plates of the dashboard's top vehicles.
 create index charging_session_vehicle_idx on charging_session (enterprise_id, vehicle_id, start_time desc)
     where vehicle_id is not null;
+
+-- Minutes after 00:00 Asia/Shanghai of a moment: where it falls in a
+-- tariff's day (`tariff_period` is in these minutes).
+create function shanghai_minute(at timestamptz) returns int
+language sql stable as $$
+    select (extract(hour from at at time zone 'Asia/Shanghai') * 60
+            + extract(minute from at at time zone 'Asia/Shanghai'))::int
+$$;
