@@ -1,6 +1,6 @@
 //! This service's exports (ARCHITECTURE §3) through kit::export. Each
 //! exportable list — charging accounts, balance allocations, cards, card
-//! amount changes — has an `ExportKind` in its subject's `export` module
+//! amount changes, sessions, plate scans — has an `ExportKind` in its subject's `export` module
 //! that runs the list's own filter (`store::filtered`, the function the list
 //! uses) under the requester's reach, newest first by keyset pages.
 //!
@@ -21,7 +21,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::grpc::Actor;
-use crate::{accounts, allocations, card_changes, cards};
+use crate::{accounts, allocations, card_changes, cards, plate_scans, sessions};
 
 /// The domain whose events announce this service's jobs (org routes cancel
 /// and retry of a record back here by it).
@@ -193,6 +193,8 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
             card_changes::export::KIND,
             card_changes::export::ChangesExport,
         )
+        .kind(sessions::export::KIND, sessions::export::SessionsExport)
+        .kind(plate_scans::export::KIND, plate_scans::export::ScansExport)
 }
 
 #[cfg(test)]

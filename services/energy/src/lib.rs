@@ -1,8 +1,10 @@
 //! The energy service: charging opening, the charging accounts of the
 //! organisation tree with balance allocation, charging cards and their
 //! amount changes — every balance an account of the double-entry
-//! [`ledger`]. RPCs of subjects not built yet (sessions, plate scans,
-//! statements, stations, dashboard) answer UNIMPLEMENTED.
+//! [`ledger`] — and charging on the operator's platform over OCPI
+//! ([`ocpi`]): stations and tariffs synced from it, sessions held, stopped
+//! and captured, plate recognitions. RPCs of subjects not built yet
+//! (statements, dashboard) answer UNIMPLEMENTED.
 //!
 //! Layout: `grpc/` is the thin layer (one line per RPC); each subject is a
 //! folder with `handlers` (validate → domain → store → response), `domain`
@@ -18,10 +20,15 @@ pub mod exports;
 mod filters;
 mod grpc;
 pub mod ledger;
+pub mod ocpi;
 pub mod opening;
 mod org;
+pub mod plate_scans;
 pub mod seed;
+pub mod sessions;
 mod startup;
+pub mod stations;
+pub mod tariffs;
 pub mod vehicles;
 
 pub use grpc::{Actor, Context};

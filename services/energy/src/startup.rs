@@ -1,6 +1,8 @@
 //! Start-up: the kit runtime (pool, NATS, listener, outbox relay) serving
 //! EnergyService with the export worker and the export jobs API, and the
-//! org_unit replica that data scope (kit::reach) and the account tree read.
+//! org_unit replica that data scope (kit::reach) and the account tree read;
+//! with a charging platform configured, the OCPI side (receiver, station
+//! sync, sweeper) beside it.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -28,6 +30,9 @@ pub struct TargetConfig {
         default_value = "http://127.0.0.1:50053"
     )]
     pub vehicle_url: String,
+
+    #[command(flatten)]
+    pub ocpi: crate::ocpi::OcpiConfig,
 }
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -46,6 +51,8 @@ pub struct Application {
     org: Option<(OrgServiceClient<tonic::transport::Channel>, TokenSigner)>,
     /// The vehicle service, for the vehicles and drivers cards are bound to.
     vehicles: Option<vehicles::Vehicles>,
+    /// The charging platform's side (OCPI), when one is configured.
+    ocpi: Option<crate::ocpi::Ocpi>,
 }
 
 impl Application {
@@ -54,6 +61,7 @@ impl Application {
             runtime: Runtime::build(&config, SCHEMA, verifier).await?,
             org: None,
             vehicles: None,
+            ocpi: None,
         })
     }
 
@@ -68,6 +76,16 @@ impl Application {
     pub fn use_vehicles(&mut self, vehicle_url: &str, signer: TokenSigner) -> anyhow::Result<()> {
         self.vehicles = Some(vehicles::Vehicles::new(vehicle_url, signer)?);
         Ok(())
+    }
+
+    /// Meets the charging platform over OCPI: binds the receiver (its port
+    /// answered; None when no platform is configured).
+    pub async fn serve_ocpi(
+        &mut self,
+        config: &crate::ocpi::OcpiConfig,
+    ) -> anyhow::Result<Option<u16>> {
+        self.ocpi = crate::ocpi::Ocpi::bind(config).await?;
+        Ok(self.ocpi.as_ref().map(crate::ocpi::Ocpi::port))
     }
 
     pub fn port(&self) -> u16 {
@@ -90,6 +108,9 @@ impl Application {
             org: self.org,
             vehicles: self.vehicles,
         };
+        let ocpi = self
+            .ocpi
+            .map(|o| tokio::spawn(o.run(self.runtime.pool.clone(), shutdown.clone())));
         let services = grpc::services(context, self.runtime.verifier.clone());
         let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
         let served = self
@@ -98,6 +119,9 @@ impl Application {
             .await;
         if let Some(replica) = replica {
             replica.await.ok();
+        }
+        if let Some(ocpi) = ocpi {
+            ocpi.await??;
         }
         served
     }

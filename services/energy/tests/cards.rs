@@ -61,37 +61,10 @@ async fn ask(
         .unwrap()
 }
 
-/// The shanghai account of A with `fen` on it.
-async fn funded_shanghai(s: &Stack, fen: i64) -> String {
-    s.top_up(&s.a, fen).await;
-    let mut c = s.client.clone();
-    let main = s.account_of(&s.a, s.a.root).await.id;
-    let east = s.account_of(&s.a, s.a.east).await.id;
-    let shanghai = s.account_of(&s.a, s.a.shanghai).await.id;
-    for (i, (from, to)) in [(&main, &east), (&east, &shanghai)].into_iter().enumerate() {
-        c.allocate_balance(s.keyed(
-            &s.a,
-            &format!("fund{i}"),
-            pb::AllocateBalanceRequest {
-                from_account_id: from.clone(),
-                targets: vec![pb::AllocationTarget {
-                    to_account_id: to.clone(),
-                    amount_fen: fen,
-                }],
-                remark: String::new(),
-                idempotency_key: String::new(),
-            },
-        ))
-        .await
-        .unwrap();
-    }
-    shanghai
-}
-
 #[tokio::test]
 async fn a_card_is_funded_once_per_key_refused_when_unusable_and_returns_its_balance() {
     let s = stack(true).await;
-    let shanghai = funded_shanghai(&s, 100_000).await;
+    let shanghai = s.funded_shanghai(&s.a, 100_000).await;
     let mut c = s.client.clone();
     let card = c
         .create_charging_card(s.req(
@@ -329,7 +302,7 @@ async fn exported(s: &Stack, job: &str) -> i64 {
 #[tokio::test]
 async fn lists_and_exports_keep_to_the_tenant_and_b_changes_nothing_of_a() {
     let s = stack(true).await;
-    let shanghai = funded_shanghai(&s, 10_000).await;
+    let shanghai = s.funded_shanghai(&s.a, 10_000).await;
     let mut c = s.client.clone();
     let card = c
         .create_charging_card(s.req(

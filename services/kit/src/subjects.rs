@@ -18,6 +18,10 @@ pub const ORG_APPROVAL_DECIDED: &str = "fleetdesk.org.approval.decided";
 /// (applied, opened, rejected); org keeps the enterprise flags by it.
 pub const ENERGY_OPENING_CHANGED: &str = "fleetdesk.energy.opening.changed";
 
+/// `energy.v1.ChargingSessionSettled`: a charging session was settled from
+/// its CDR (captured, the rest released).
+pub const ENERGY_SESSION_SETTLED: &str = "fleetdesk.energy.session.settled";
+
 /// `common.v1.ExportJobEvent`: every export job event of every domain
 /// (what org's export records follow).
 pub const EXPORT_ALL: &str = "fleetdesk.*.export.*";

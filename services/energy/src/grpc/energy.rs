@@ -5,7 +5,7 @@ use fleetdesk_proto::energy::v1::energy_service_server::EnergyService;
 use tonic::{Request, Response, Status};
 
 use super::{Context, respond};
-use crate::{accounts, allocations, card_changes, cards, opening};
+use crate::{accounts, allocations, card_changes, cards, opening, plate_scans, sessions, stations};
 
 #[derive(Debug, Clone)]
 pub struct EnergyApi(pub Context);
@@ -187,5 +187,54 @@ impl EnergyService for EnergyApi {
         req: Request<pb::ExportCardAmountChangesRequest>,
     ) -> Answer<pb::ExportCardAmountChangesResponse> {
         respond(card_changes::handlers::export(&self.0, req).await)
+    }
+
+    async fn list_charging_sessions(
+        &self,
+        req: Request<pb::ListChargingSessionsRequest>,
+    ) -> Answer<pb::ListChargingSessionsResponse> {
+        respond(sessions::handlers::list(&self.0, req).await)
+    }
+
+    async fn get_charging_session(
+        &self,
+        req: Request<pb::GetChargingSessionRequest>,
+    ) -> Answer<pb::GetChargingSessionResponse> {
+        respond(sessions::handlers::get(&self.0, req).await)
+    }
+
+    async fn export_charging_sessions(
+        &self,
+        req: Request<pb::ExportChargingSessionsRequest>,
+    ) -> Answer<pb::ExportChargingSessionsResponse> {
+        respond(sessions::handlers::export(&self.0, req).await)
+    }
+
+    async fn list_plate_scan_records(
+        &self,
+        req: Request<pb::ListPlateScanRecordsRequest>,
+    ) -> Answer<pb::ListPlateScanRecordsResponse> {
+        respond(plate_scans::handlers::list(&self.0, req).await)
+    }
+
+    async fn export_plate_scan_records(
+        &self,
+        req: Request<pb::ExportPlateScanRecordsRequest>,
+    ) -> Answer<pb::ExportPlateScanRecordsResponse> {
+        respond(plate_scans::handlers::export(&self.0, req).await)
+    }
+
+    async fn list_stations(
+        &self,
+        req: Request<pb::ListStationsRequest>,
+    ) -> Answer<pb::ListStationsResponse> {
+        respond(stations::handlers::list(&self.0, req).await)
+    }
+
+    async fn get_station(
+        &self,
+        req: Request<pb::GetStationRequest>,
+    ) -> Answer<pb::GetStationResponse> {
+        respond(stations::handlers::get(&self.0, req).await)
     }
 }

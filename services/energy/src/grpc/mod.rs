@@ -1,6 +1,6 @@
 //! The thin gRPC layer: EnergyService, each method one line into its
-//! subject's handlers. Sessions, plate scans, statements, stations and the
-//! dashboard answer UNIMPLEMENTED until their modules are built.
+//! subject's handlers. Statements and the dashboard answer UNIMPLEMENTED
+//! until their modules are built.
 
 mod actor;
 mod energy;

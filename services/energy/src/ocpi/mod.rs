@@ -78,7 +78,10 @@ pub struct Platform {
 impl Platform {
     /// Where the platform posts the result of a STOP_SESSION for `session`.
     pub fn command_result_url(&self, session: Uuid) -> String {
-        format!("{}{EMSP_BASE}/commands/STOP_SESSION/{session}", self.public_url)
+        format!(
+            "{}{EMSP_BASE}/commands/STOP_SESSION/{session}",
+            self.public_url
+        )
     }
 }
 

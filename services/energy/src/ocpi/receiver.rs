@@ -36,7 +36,10 @@ pub fn router(platform: Platform, token: SecretString) -> axum::Router {
     let state = Receiver { platform, token };
     axum::Router::new()
         .route(&format!("{EMSP_BASE}/tokens"), get(token_list))
-        .route(&format!("{EMSP_BASE}/tokens/{{uid}}/authorize"), post(authorize))
+        .route(
+            &format!("{EMSP_BASE}/tokens/{{uid}}/authorize"),
+            post(authorize),
+        )
         .route(
             &format!("{EMSP_BASE}/sessions/{{country}}/{{party}}/{{id}}"),
             patch(session_patch).put(session_put),
@@ -46,7 +49,10 @@ pub fn router(platform: Platform, token: SecretString) -> axum::Router {
             &format!("{EMSP_BASE}/locations/{{country}}/{{party}}/{{location}}/{{evse}}"),
             patch(evse_status),
         )
-        .route(&format!("{EMSP_BASE}/{PLATE_SCAN_MODULE}"), post(plate_scan))
+        .route(
+            &format!("{EMSP_BASE}/{PLATE_SCAN_MODULE}"),
+            post(plate_scan),
+        )
         .route(
             &format!("{EMSP_BASE}/commands/STOP_SESSION/{{id}}"),
             post(command_result),
@@ -68,8 +74,12 @@ async fn require_token(State(r): State<Receiver>, request: Request, next: Next) 
         .and_then(token_of);
     let expected = r.token.expose_secret().as_bytes();
     if !presented.is_some_and(|t| same(t.as_bytes(), expected)) {
-        return Failure(StatusCode::UNAUTHORIZED, status::CLIENT_ERROR, "Unauthorized".into())
-            .into_response();
+        return Failure(
+            StatusCode::UNAUTHORIZED,
+            status::CLIENT_ERROR,
+            "Unauthorized".into(),
+        )
+        .into_response();
     }
     next.run(request).await
 }
@@ -87,10 +97,16 @@ impl IntoResponse for Failure {
 impl From<ServiceError> for Failure {
     fn from(err: ServiceError) -> Failure {
         match err.code {
-            ErrorCode::BadRequest => Failure(StatusCode::BAD_REQUEST, status::INVALID_PARAMETERS, err.message),
-            ErrorCode::NotFound => {
-                Failure(StatusCode::NOT_FOUND, status::INVALID_PARAMETERS, "Unknown object".into())
-            }
+            ErrorCode::BadRequest => Failure(
+                StatusCode::BAD_REQUEST,
+                status::INVALID_PARAMETERS,
+                err.message,
+            ),
+            ErrorCode::NotFound => Failure(
+                StatusCode::NOT_FOUND,
+                status::INVALID_PARAMETERS,
+                "Unknown object".into(),
+            ),
             ErrorCode::Conflict => Failure(StatusCode::CONFLICT, status::CLIENT_ERROR, err.message),
             ErrorCode::Unauthenticated
             | ErrorCode::SessionEnded
@@ -124,7 +140,11 @@ fn acknowledged() -> Response {
 }
 
 fn wrong_party() -> Failure {
-    Failure(StatusCode::BAD_REQUEST, status::INVALID_PARAMETERS, "Unknown party".into())
+    Failure(
+        StatusCode::BAD_REQUEST,
+        status::INVALID_PARAMETERS,
+        "Unknown party".into(),
+    )
 }
 
 async fn token_list(State(r): State<Receiver>, Query(query): Query<PageQuery>) -> Answered {
@@ -152,7 +172,11 @@ async fn authorize(
         ),
         Answer::Refused { allowed, reason } => (allowed, None, reason),
         Answer::Unknown => {
-            return Err(Failure(StatusCode::NOT_FOUND, status::UNKNOWN_TOKEN, "Unknown token".into()));
+            return Err(Failure(
+                StatusCode::NOT_FOUND,
+                status::UNKNOWN_TOKEN,
+                "Unknown token".into(),
+            ));
         }
     };
     let info = AuthorizationInfo {
@@ -221,7 +245,11 @@ async fn evse_status(
     }
     sync::ensure(&r.platform.pool, &r.platform.cpo, &location).await?;
     if !sync::evse_status(&r.platform.pool, &party, &location, &evse, &patch).await? {
-        return Err(Failure(StatusCode::NOT_FOUND, status::UNKNOWN_LOCATION, "Unknown EVSE".into()));
+        return Err(Failure(
+            StatusCode::NOT_FOUND,
+            status::UNKNOWN_LOCATION,
+            "Unknown EVSE".into(),
+        ));
     }
     Ok(acknowledged())
 }
@@ -239,6 +267,11 @@ async fn command_result(
 ) -> Answered {
     let result: CommandResult = parse(&body)?;
     let id = Uuid::parse_str(id.trim()).map_err(|_| ServiceError::not_found())?;
-    charging::command_result(&r.platform, id, result.result == CommandResultType::Accepted).await?;
+    charging::command_result(
+        &r.platform,
+        id,
+        result.result == CommandResultType::Accepted,
+    )
+    .await?;
     Ok(acknowledged())
 }

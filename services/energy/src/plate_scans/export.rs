@@ -51,7 +51,10 @@ pub fn job(filter: &pb::ListPlateScanRecordsRequest) -> Result<NewJob, ServiceEr
 #[derive(Debug, Clone, Copy)]
 pub struct ScansExport;
 
-async fn scope(conn: &mut PgConnection, job: &JobScope) -> Result<(Actor, ScanQuery), ServiceError> {
+async fn scope(
+    conn: &mut PgConnection,
+    job: &JobScope,
+) -> Result<(Actor, ScanQuery), ServiceError> {
     let actor = exports::actor(job)?;
     let mut query = convert::query(&exports::filter::<pb::ListPlateScanRecordsRequest>(job)?)?;
     query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
@@ -66,8 +69,9 @@ fn cells(row: ScanRow) -> Vec<Cell> {
         text(row.pile_no),
         text(row.card_no),
         text(row.org_name),
-        row.result
-            .map_or(Cell::Label("待定"), |r| label::<ScanResult>(r, ScanResult::label)),
+        row.result.map_or(Cell::Label("待定"), |r| {
+            label::<ScanResult>(r, ScanResult::label)
+        }),
     ]
 }
 

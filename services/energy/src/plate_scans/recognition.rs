@@ -35,7 +35,10 @@ pub async fn record(p: &Platform, scan: &PlateScan) -> Result<(), ServiceError> 
             party_id: scan.party_id.clone(),
             scan_no: scan.id.clone(),
             station_id: place.as_ref().map(|c| c.station_id),
-            station_name: place.as_ref().map(|c| c.station_name.clone()).unwrap_or_default(),
+            station_name: place
+                .as_ref()
+                .map(|c| c.station_name.clone())
+                .unwrap_or_default(),
             location_id: scan.location_id.clone(),
             evse_uid: scan.evse_uid.clone(),
             pile_no: place.map(|c| c.pile_no).unwrap_or_default(),

@@ -24,7 +24,10 @@ pub struct PlateOwner {
 /// The usable (active or frozen) card bound to `plate`, an active one
 /// first, across enterprises (service-scoped): energy's own copy of the
 /// plates, from the cards.
-pub async fn plate_owner(conn: &mut PgConnection, plate: &str) -> Result<Option<PlateOwner>, ServiceError> {
+pub async fn plate_owner(
+    conn: &mut PgConnection,
+    plate: &str,
+) -> Result<Option<PlateOwner>, ServiceError> {
     Ok(sqlx::query_as(
         "select enterprise_id, id as card_id, card_no, org_id, vehicle_id from charging_card \
          where plate_number = $1 and status in (1, 2) \
@@ -128,7 +131,11 @@ pub async fn claim_pending(
 }
 
 /// The recognition started session `session_id`.
-pub async fn started(conn: &mut PgConnection, id: Uuid, session_id: Uuid) -> Result<(), ServiceError> {
+pub async fn started(
+    conn: &mut PgConnection,
+    id: Uuid,
+    session_id: Uuid,
+) -> Result<(), ServiceError> {
     sqlx::query("update plate_scan set result = $2, session_id = $3 where id = $1")
         .bind(id)
         .bind(i16::from(ScanResult::Started))
@@ -138,7 +145,11 @@ pub async fn started(conn: &mut PgConnection, id: Uuid, session_id: Uuid) -> Res
     Ok(())
 }
 
-pub async fn set_result(conn: &mut PgConnection, id: Uuid, result: ScanResult) -> Result<(), ServiceError> {
+pub async fn set_result(
+    conn: &mut PgConnection,
+    id: Uuid,
+    result: ScanResult,
+) -> Result<(), ServiceError> {
     sqlx::query("update plate_scan set result = $2 where id = $1 and result is null")
         .bind(id)
         .bind(i16::from(result))
@@ -149,7 +160,10 @@ pub async fn set_result(conn: &mut PgConnection, id: Uuid, result: ScanResult) -
 
 /// Recognitions still undecided and not waiting on an open authorisation
 /// since before `before`: the pile never started (service-scoped).
-pub async fn fail_stale(conn: &mut PgConnection, before: DateTime<Utc>) -> Result<u64, ServiceError> {
+pub async fn fail_stale(
+    conn: &mut PgConnection,
+    before: DateTime<Utc>,
+) -> Result<u64, ServiceError> {
     Ok(sqlx::query(
         "update plate_scan set result = $2 where result is null and scan_time < $1 \
          and authorization_id is null",
@@ -208,7 +222,9 @@ impl Sort for NewestFirst {
 pub fn filtered<'a>(select: &str, actor: &Actor, query: &ScanQuery) -> Filters<'a> {
     let mut f = Filters::new(select, "x.enterprise_id", actor.enterprise_id);
     // Recognitions have no creator: the reach is the card's organisation.
-    actor.reach.push_condition(f.scope(), "x.org_id", "null::uuid");
+    actor
+        .reach
+        .push_condition(f.scope(), "x.org_id", "null::uuid");
     f.within("x.scan_time", query.scan_time)
         .any_of("x.plate_number", query.plates.clone())
         .any_of("x.org_id", query.org_ids.clone())
@@ -231,7 +247,11 @@ pub async fn list(
 
 /// The exact number of recognitions the list matches (bounded by its
 /// required time range).
-pub async fn count(conn: &mut PgConnection, actor: &Actor, query: &ScanQuery) -> Result<i64, ServiceError> {
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &ScanQuery,
+) -> Result<i64, ServiceError> {
     let mut qb = filtered("select count(*) from plate_scan x", actor, query).finish();
     Ok(qb.build_query_scalar().fetch_one(conn).await?)
 }

@@ -25,7 +25,10 @@ use chrono::{DateTime, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ServiceError, db, events, subjects};
 use fleetdesk_ocpi::decimal::WH_PER_KWH;
-use fleetdesk_ocpi::{AllowedType, Cdr, CdrDimensionType, ChargingPeriod, Price, Session, SessionPatch, SessionStatus as OcpiStatus, TokenType};
+use fleetdesk_ocpi::{
+    AllowedType, Cdr, CdrDimensionType, ChargingPeriod, Price, Session, SessionPatch,
+    SessionStatus as OcpiStatus, TokenType,
+};
 use fleetdesk_proto::energy::v1 as pb;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -68,7 +71,10 @@ fn platform_actor(enterprise_id: Uuid) -> Actor {
 pub enum Answer {
     /// The session may start; its id to be and what was held.
     Allowed { id: Uuid, held_fen: i64 },
-    Refused { allowed: AllowedType, reason: String },
+    Refused {
+        allowed: AllowedType,
+        reason: String,
+    },
     /// No card answers to this number or plate.
     Unknown,
 }
@@ -88,9 +94,9 @@ fn allowed_of(refusal: Refusal) -> AllowedType {
 fn scan_result_of(refusal: Refusal) -> ScanResult {
     match refusal {
         Refusal::NotRegistered | Refusal::Ambiguous => ScanResult::NotRegistered,
-        Refusal::CardUnavailable(_) | Refusal::AccountUnavailable(_) | Refusal::StationNotAllowed => {
-            ScanResult::CardUnavailable
-        }
+        Refusal::CardUnavailable(_)
+        | Refusal::AccountUnavailable(_)
+        | Refusal::StationNotAllowed => ScanResult::CardUnavailable,
         Refusal::NoBalance => ScanResult::InsufficientBalance,
     }
 }
@@ -129,7 +135,8 @@ async fn hold(
     amount: i64,
     key: &str,
 ) -> Result<Result<(), Shortfall>, ServiceError> {
-    let posted = match ledger::hold(conn, enterprise, card.ledger_account_id, id, amount, key).await {
+    let posted = match ledger::hold(conn, enterprise, card.ledger_account_id, id, amount, key).await
+    {
         Ok(posted) => posted,
         Err(TransferError::Insufficient { .. }) => return Ok(Err(Shortfall::Balance)),
         Err(err) => return Err(err.into()),
@@ -190,7 +197,8 @@ pub async fn authorize(
         Ok(card) => card,
         Err(refusal) => {
             if kind == TokenType::Other {
-                scans::decide_pending(&mut tx, uid, location_id, scan_result_of(refusal), None).await?;
+                scans::decide_pending(&mut tx, uid, location_id, scan_result_of(refusal), None)
+                    .await?;
             }
             tx.commit().await?;
             return Ok(refused(refusal));
@@ -202,17 +210,25 @@ pub async fn authorize(
     // The card's row locked: its status, balance and budget hold still
     // until this hold is written (another authorisation waits here).
     let row = cards::get(&mut tx, &platform_actor(enterprise), card.card_id, true).await?;
-    let card: Authorized = match card_check::authorize(&mut tx, Some(enterprise), credential, Some(station_id)).await? {
-        Ok(card) if card.card_id == row.id => card,
-        Ok(_) => return Ok(Answer::Refused { allowed: AllowedType::NotAllowed, reason: Refusal::Ambiguous.reason() }),
-        Err(refusal) => {
-            if kind == TokenType::Other {
-                scans::decide_pending(&mut tx, uid, location_id, scan_result_of(refusal), None).await?;
+    let card: Authorized =
+        match card_check::authorize(&mut tx, Some(enterprise), credential, Some(station_id)).await?
+        {
+            Ok(card) if card.card_id == row.id => card,
+            Ok(_) => {
+                return Ok(Answer::Refused {
+                    allowed: AllowedType::NotAllowed,
+                    reason: Refusal::Ambiguous.reason(),
+                });
             }
-            tx.commit().await?;
-            return Ok(refused(refusal));
-        }
-    };
+            Err(refusal) => {
+                if kind == TokenType::Other {
+                    scans::decide_pending(&mut tx, uid, location_id, scan_result_of(refusal), None)
+                        .await?;
+                }
+                tx.commit().await?;
+                return Ok(refused(refusal));
+            }
+        };
     let first = match limits(&mut tx, &row).await?.first_hold() {
         Ok(amount) => amount,
         Err(shortfall) => {
@@ -251,7 +267,16 @@ pub async fn authorize(
         },
     )
     .await?;
-    if let Err(shortfall) = hold(&mut tx, enterprise, &row, id, first, &format!("hold:{id}:0")).await? {
+    if let Err(shortfall) = hold(
+        &mut tx,
+        enterprise,
+        &row,
+        id,
+        first,
+        &format!("hold:{id}:0"),
+    )
+    .await?
+    {
         return Ok(Answer::Refused {
             allowed: AllowedType::NoCredit,
             reason: shortfall.reason().to_owned(),
@@ -259,7 +284,10 @@ pub async fn authorize(
     }
     tx.commit().await?;
     tracing::info!(authorization = %id, held_fen = first, "Charging authorised.");
-    Ok(Answer::Allowed { id, held_fen: first })
+    Ok(Answer::Allowed {
+        id,
+        held_fen: first,
+    })
 }
 
 fn refused(refusal: Refusal) -> Answer {
@@ -402,7 +430,8 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
     if let Some(key) = store::session_key(&mut tx, &session.party_id, &session.id).await? {
         return Ok(key);
     }
-    let status: AuthorizationStatus = optional(Some(auth.status)).unwrap_or(AuthorizationStatus::Expired);
+    let status: AuthorizationStatus =
+        optional(Some(auth.status)).unwrap_or(AuthorizationStatus::Expired);
     let held_fen = match status {
         AuthorizationStatus::Open => auth.held_fen,
         // Started on another session, or expired and released: this session
@@ -414,7 +443,13 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
         AuthorizationStatus::Started => Uuid::new_v4(),
     };
     let card = cards::get(&mut tx, &platform_actor(enterprise), auth.card_id, false).await?;
-    let place = stations::store::connector(&mut tx, &session.party_id, &session.location_id, &session.evse_uid).await?;
+    let place = stations::store::connector(
+        &mut tx,
+        &session.party_id,
+        &session.location_id,
+        &session.evse_uid,
+    )
+    .await?;
     let values = meter_values(&session.charging_periods);
     let first_soc = values
         .iter()
@@ -436,9 +471,18 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
             driver_id: card.driver_id,
             driver_name: card.driver_name.clone(),
             station_id: place.as_ref().map(|c| c.station_id),
-            station_name: place.as_ref().map(|c| c.station_name.clone()).unwrap_or_default(),
-            city_name: place.as_ref().map(|c| c.city_name.clone()).unwrap_or_default(),
-            pile_no: place.as_ref().map(|c| c.pile_no.clone()).unwrap_or_default(),
+            station_name: place
+                .as_ref()
+                .map(|c| c.station_name.clone())
+                .unwrap_or_default(),
+            city_name: place
+                .as_ref()
+                .map(|c| c.city_name.clone())
+                .unwrap_or_default(),
+            pile_no: place
+                .as_ref()
+                .map(|c| c.pile_no.clone())
+                .unwrap_or_default(),
             connector_no: place
                 .as_ref()
                 .map(|c| c.connector_id.clone())
@@ -469,7 +513,12 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
 /// Applies an update of session `id`: its figures and meter values, then
 /// the money — a top-up of the hold, or a stop when nothing more may be
 /// held. A settled session or an older update changes nothing.
-async fn apply(p: &Platform, id: Uuid, enterprise: Uuid, update: Update) -> Result<(), ServiceError> {
+async fn apply(
+    p: &Platform,
+    id: Uuid,
+    enterprise: Uuid,
+    update: Update,
+) -> Result<(), ServiceError> {
     let mut tx = db::begin_tenant(&p.pool, enterprise).await?;
     let s = store::lock(&mut tx, id).await?;
     let status: Option<SessionStatus> = optional(Some(s.status));
@@ -480,7 +529,10 @@ async fn apply(p: &Platform, id: Uuid, enterprise: Uuid, update: Update) -> Resu
     }
     store::insert_meter_values(&mut tx, enterprise, id, &update.meter_values).await?;
     let cost = update.cost_fen.unwrap_or(s.cost_fen).max(0);
-    let service = update.service_fee_fen.unwrap_or(s.service_fee_fen).clamp(0, cost);
+    let service = update
+        .service_fee_fen
+        .unwrap_or(s.service_fee_fen)
+        .clamp(0, cost);
     let mut held = s.held_fen;
     let mut stop_due = s.stop_requested_at.is_some() && s.stop_sent_at.is_none();
     // Once the platform has ended it (an end time), only the CDR settles it.
@@ -606,7 +658,11 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
     if cdr.party_id != p.cpo.party_id {
         return Err(invalid("party_id"));
     }
-    let cost = cdr.total_cost.to_fen().ok_or_else(|| invalid("total_cost"))?.max(0);
+    let cost = cdr
+        .total_cost
+        .to_fen()
+        .ok_or_else(|| invalid("total_cost"))?
+        .max(0);
     let energy_wh = cdr
         .total_energy
         .to_scaled(WH_PER_KWH)
@@ -626,7 +682,9 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
     store::insert_cdr(&mut tx, &cdr.party_id, &cdr.id, enterprise, id, body).await?;
     let values = meter_values(&cdr.charging_periods);
     store::insert_meter_values(&mut tx, enterprise, id, &values).await?;
-    let parking = fen(cdr.total_parking_cost.as_ref()).unwrap_or(0).clamp(0, cost);
+    let parking = fen(cdr.total_parking_cost.as_ref())
+        .unwrap_or(0)
+        .clamp(0, cost);
     let service = fen(cdr.x_total_service_fee.as_ref())
         .unwrap_or(0)
         .clamp(0, cost - parking);

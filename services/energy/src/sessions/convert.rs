@@ -147,7 +147,10 @@ mod tests {
 
     fn range(days: i64) -> common::TimeRange {
         common::TimeRange {
-            start: Some(prost_types::Timestamp { seconds: 0, nanos: 0 }),
+            start: Some(prost_types::Timestamp {
+                seconds: 0,
+                nanos: 0,
+            }),
             end: Some(prost_types::Timestamp {
                 seconds: days * 86_400,
                 nanos: 0,
@@ -170,7 +173,10 @@ mod tests {
             card_nos: vec![" ab12345678 ".into()],
             statuses: vec![pb::ChargingSessionStatus::Settled as i32],
             start_time: Some(range(7)),
-            statement_month: Some(common::YearMonth { year: 2026, month: 11 }),
+            statement_month: Some(common::YearMonth {
+                year: 2026,
+                month: 11,
+            }),
             ..Default::default()
         };
         let q = query(&req).unwrap();

@@ -256,20 +256,44 @@ mod tests {
     fn an_update_tops_up_a_hold_running_low_while_the_card_has_money() {
         // 50 held, 20 spent, 2 more per update: plenty left.
         let d = on_update(5_000, 1_800, 2_000, &limits(10_000));
-        assert_eq!(d, Decision { extend_fen: 0, stop: None });
+        assert_eq!(
+            d,
+            Decision {
+                extend_fen: 0,
+                stop: None
+            }
+        );
         // 50 held, 48 spent: another step.
         let d = on_update(5_000, 4_600, 4_800, &limits(10_000));
-        assert_eq!(d, Decision { extend_fen: HOLD_STEP_FEN, stop: None });
+        assert_eq!(
+            d,
+            Decision {
+                extend_fen: HOLD_STEP_FEN,
+                stop: None
+            }
+        );
         // Only 10 left on the card: held, and no stop yet.
         let d = on_update(5_000, 4_600, 4_800, &limits(1_000));
-        assert_eq!(d, Decision { extend_fen: 1_000, stop: None });
+        assert_eq!(
+            d,
+            Decision {
+                extend_fen: 1_000,
+                stop: None
+            }
+        );
     }
 
     #[test]
     fn an_update_stops_the_session_before_the_hold_runs_out() {
         // 2 left, nothing more on the card, spending 2 per update.
         let d = on_update(5_000, 4_600, 4_800, &limits(0));
-        assert_eq!(d, Decision { extend_fen: 0, stop: Some(Shortfall::Balance) });
+        assert_eq!(
+            d,
+            Decision {
+                extend_fen: 0,
+                stop: Some(Shortfall::Balance)
+            }
+        );
         // Spending 10 per update: a 15 margin is not enough.
         let d = on_update(5_000, 2_500, 3_500, &limits(0));
         assert_eq!(d.stop, Some(Shortfall::Balance));
@@ -278,7 +302,10 @@ mod tests {
             per_session_limit_fen: 5_000,
             ..limits(100_000)
         };
-        assert_eq!(on_update(5_000, 4_800, 4_900, &cap).stop, Some(Shortfall::SessionCap));
+        assert_eq!(
+            on_update(5_000, 4_800, 4_900, &cap).stop,
+            Some(Shortfall::SessionCap)
+        );
     }
 
     #[test]

@@ -73,7 +73,10 @@ pub fn job(filter: &pb::ListChargingSessionsRequest) -> Result<NewJob, ServiceEr
 #[derive(Debug, Clone, Copy)]
 pub struct SessionsExport;
 
-async fn scope(conn: &mut PgConnection, job: &JobScope) -> Result<(Actor, SessionQuery), ServiceError> {
+async fn scope(
+    conn: &mut PgConnection,
+    job: &JobScope,
+) -> Result<(Actor, SessionQuery), ServiceError> {
     let actor = exports::actor(job)?;
     let mut query = convert::query(&exports::filter::<pb::ListChargingSessionsRequest>(job)?)?;
     query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
@@ -82,7 +85,11 @@ async fn scope(conn: &mut PgConnection, job: &JobScope) -> Result<(Actor, Sessio
 
 /// kWh with three decimals from Wh.
 fn kwh(wh: i64) -> Cell {
-    Cell::Text(fleetdesk_ocpi::Decimal::from_scaled(wh, 3).as_str().to_owned())
+    Cell::Text(
+        fleetdesk_ocpi::Decimal::from_scaled(wh, 3)
+            .as_str()
+            .to_owned(),
+    )
 }
 
 fn soc(value: Option<i16>) -> Cell {
@@ -102,8 +109,9 @@ fn cells(row: SessionRow) -> Vec<Cell> {
         text(row.station_name),
         text(row.city_name),
         text(row.pile_no),
-        row.connector_type
-            .map_or(Cell::Empty, |t| label::<ConnectorKind>(t, ConnectorKind::label)),
+        row.connector_type.map_or(Cell::Empty, |t| {
+            label::<ConnectorKind>(t, ConnectorKind::label)
+        }),
         label::<StartMethod>(row.start_method, StartMethod::label),
         moment(Some(row.start_time)),
         moment(row.end_time),

@@ -318,7 +318,11 @@ pub async fn set_progress(
 }
 
 /// Counts one more hold of `amount_fen`.
-pub async fn add_hold(conn: &mut PgConnection, id: Uuid, amount_fen: i64) -> Result<(), ServiceError> {
+pub async fn add_hold(
+    conn: &mut PgConnection,
+    id: Uuid,
+    amount_fen: i64,
+) -> Result<(), ServiceError> {
     sqlx::query(
         "update charging_session set held_fen = held_fen + $2, hold_count = hold_count + 1 \
          where id = $1",
@@ -331,7 +335,11 @@ pub async fn add_hold(conn: &mut PgConnection, id: Uuid, amount_fen: i64) -> Res
 }
 
 /// Records that the platform must stop the session, and why.
-pub async fn request_stop(conn: &mut PgConnection, id: Uuid, reason: &str) -> Result<(), ServiceError> {
+pub async fn request_stop(
+    conn: &mut PgConnection,
+    id: Uuid,
+    reason: &str,
+) -> Result<(), ServiceError> {
     sqlx::query(
         "update charging_session set stop_requested_at = coalesce(stop_requested_at, now()), \
          stop_reason = $2 where id = $1",
@@ -345,7 +353,11 @@ pub async fn request_stop(conn: &mut PgConnection, id: Uuid, reason: &str) -> Re
 
 /// Records whether the platform accepted the stop (`false` clears it, so
 /// the stop is sent again).
-pub async fn set_stop_sent(conn: &mut PgConnection, id: Uuid, accepted: bool) -> Result<(), ServiceError> {
+pub async fn set_stop_sent(
+    conn: &mut PgConnection,
+    id: Uuid,
+    accepted: bool,
+) -> Result<(), ServiceError> {
     sqlx::query(
         "update charging_session set stop_sent_at = case when $2 then coalesce(stop_sent_at, now()) end \
          where id = $1 and status = 1",
@@ -450,7 +462,12 @@ pub async fn insert_meter_values(
     .bind(values.iter().map(|v| v.energy_wh).collect::<Vec<_>>())
     .bind(values.iter().map(|v| v.power_w).collect::<Vec<_>>())
     .bind(values.iter().map(|v| v.soc).collect::<Vec<_>>())
-    .bind(values.iter().map(|v| v.tariff_id.clone()).collect::<Vec<_>>())
+    .bind(
+        values
+            .iter()
+            .map(|v| v.tariff_id.clone())
+            .collect::<Vec<_>>(),
+    )
     .execute(conn)
     .await?;
     Ok(())
@@ -560,7 +577,9 @@ impl Sort for NewestFirst {
 pub fn filtered<'a>(select: &str, actor: &Actor, query: &SessionQuery) -> Filters<'a> {
     let mut f = Filters::new(select, "s.enterprise_id", actor.enterprise_id);
     // Sessions have no creator: the reach is the card's organisation.
-    actor.reach.push_condition(f.scope(), "s.org_id", "null::uuid");
+    actor
+        .reach
+        .push_condition(f.scope(), "s.org_id", "null::uuid");
     f.within("s.start_time", query.start_time)
         .any_of("s.plate_number", query.plates.clone())
         .any_of("s.card_no", query.card_nos.clone())
@@ -630,9 +649,15 @@ pub async fn export_page(
 }
 
 /// A session the caller reaches (NOT_FOUND otherwise).
-pub async fn get(conn: &mut PgConnection, actor: &Actor, id: Uuid) -> Result<SessionRow, ServiceError> {
+pub async fn get(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    id: Uuid,
+) -> Result<SessionRow, ServiceError> {
     let mut f = Filters::new(SELECT, "s.enterprise_id", actor.enterprise_id);
-    actor.reach.push_condition(f.scope(), "s.org_id", "null::uuid");
+    actor
+        .reach
+        .push_condition(f.scope(), "s.org_id", "null::uuid");
     f.equals("s.id", Some(id));
     f.finish()
         .build_query_as()

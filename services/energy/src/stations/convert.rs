@@ -34,7 +34,9 @@ pub fn query(req: &pb::ListStationsRequest) -> Result<StationQuery, ServiceError
         }
     };
     let near = match near {
-        Some(p) if (-90.0..=90.0).contains(&p.latitude) && (-180.0..=180.0).contains(&p.longitude) => {
+        Some(p)
+            if (-90.0..=90.0).contains(&p.latitude) && (-180.0..=180.0).contains(&p.longitude) =>
+        {
             Some(((p.latitude, p.longitude), f64::from(radius)))
         }
         Some(_) => return Err(ServiceError::invalid("near", "坐标超出范围")),

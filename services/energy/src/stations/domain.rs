@@ -77,9 +77,10 @@ impl EvseState {
     /// In service (free or busy), as opposed to down or not there.
     pub fn in_service(self) -> bool {
         match self {
-            EvseState::Available | EvseState::Charging | EvseState::Reserved | EvseState::Blocked => {
-                true
-            }
+            EvseState::Available
+            | EvseState::Charging
+            | EvseState::Reserved
+            | EvseState::Blocked => true,
             EvseState::Inoperative
             | EvseState::OutOfOrder
             | EvseState::Planned
@@ -153,7 +154,10 @@ pub fn bounding_box(centre: (f64, f64), radius_m: f64) -> ((f64, f64), (f64, f64
     let dlat = (radius_m / EARTH_M).to_degrees();
     let cos = centre.0.to_radians().cos().abs().max(0.01);
     let dlng = (radius_m / (EARTH_M * cos)).to_degrees().min(180.0);
-    ((centre.0 - dlat, centre.1 - dlng), (centre.0 + dlat, centre.1 + dlng))
+    (
+        (centre.0 - dlat, centre.1 - dlng),
+        (centre.0 + dlat, centre.1 + dlng),
+    )
 }
 
 /// A location as this service keeps it.
@@ -211,7 +215,10 @@ pub fn draft(location: &Location) -> Result<StationDraft, String> {
                 id: connector_id(id, &evse.uid, &c.id),
                 evse_uid: evse.uid.clone(),
                 connector_id: c.id.clone(),
-                pile_no: evse.physical_reference.clone().unwrap_or_else(|| evse.uid.clone()),
+                pile_no: evse
+                    .physical_reference
+                    .clone()
+                    .unwrap_or_else(|| evse.uid.clone()),
                 kind: ConnectorKind::of(c.standard, c.power_type),
                 power_kw: i32::try_from(c.max_electric_power / 1000).unwrap_or(i32::MAX),
                 state: evse.status.into(),
@@ -230,7 +237,11 @@ pub fn draft(location: &Location) -> Result<StationDraft, String> {
         party_id: location.party_id.clone(),
         location_id: location.id.clone(),
         name: location.name.clone(),
-        operator_name: location.operator.as_ref().map(|o| o.name.clone()).unwrap_or_default(),
+        operator_name: location
+            .operator
+            .as_ref()
+            .map(|o| o.name.clone())
+            .unwrap_or_default(),
         province_code: province_of(&location.x_city_code),
         city_code: location.x_city_code.clone(),
         city_name: location.city.clone(),
@@ -257,8 +268,14 @@ mod tests {
     #[test]
     fn a_station_is_operating_while_any_pile_is_in_service() {
         use EvseState::*;
-        assert_eq!(station_status(true, &[OutOfOrder, Charging]), StationStatus::Operating);
-        assert_eq!(station_status(true, &[OutOfOrder, Inoperative]), StationStatus::Maintenance);
+        assert_eq!(
+            station_status(true, &[OutOfOrder, Charging]),
+            StationStatus::Operating
+        );
+        assert_eq!(
+            station_status(true, &[OutOfOrder, Inoperative]),
+            StationStatus::Maintenance
+        );
         assert_eq!(station_status(false, &[Available]), StationStatus::Closed);
         assert_eq!(station_status(true, &[]), StationStatus::Closed);
     }

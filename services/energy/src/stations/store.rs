@@ -49,10 +49,12 @@ pub async fn upsert(conn: &mut PgConnection, s: &StationDraft) -> Result<(), Ser
     let tariff = s.tariff.as_deref().map(|t| tariff_id(&s.party_id, t));
     // A tariff the platform has not published (yet) is not referenced.
     let tariff: Option<Uuid> = match tariff {
-        Some(id) => sqlx::query_scalar("select id from tariff where id = $1")
-            .bind(id)
-            .fetch_optional(&mut *conn)
-            .await?,
+        Some(id) => {
+            sqlx::query_scalar("select id from tariff where id = $1")
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await?
+        }
         None => None,
     };
     sqlx::query(
@@ -233,7 +235,11 @@ pub async fn connector(
 }
 
 /// Whether the platform location is known here.
-pub async fn known(conn: &mut PgConnection, party_id: &str, location_id: &str) -> Result<bool, ServiceError> {
+pub async fn known(
+    conn: &mut PgConnection,
+    party_id: &str,
+    location_id: &str,
+) -> Result<bool, ServiceError> {
     Ok(sqlx::query_scalar(
         "select exists(select 1 from station where party_id = $1 and location_id = $2)",
     )
@@ -315,9 +321,10 @@ fn filtered<'a>(select: &str, query: &StationQuery) -> Filters<'a> {
 }
 
 fn select(query: &StationQuery) -> String {
-    let distance = query
-        .near
-        .map_or_else(|| "0::float8".to_owned(), |(centre, _)| distance_sql(centre));
+    let distance = query.near.map_or_else(
+        || "0::float8".to_owned(),
+        |(centre, _)| distance_sql(centre),
+    );
     format!("select {COLUMNS}, {distance} as distance_m from station s")
 }
 

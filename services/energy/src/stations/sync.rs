@@ -88,13 +88,18 @@ pub async fn ensure(pool: &PgPool, cpo: &Cpo, location_id: &str) -> Result<(), S
     if store::known(&mut tx, &cpo.party_id, location_id).await? {
         return Ok(());
     }
-    let fetched = async { Ok::<_, anyhow::Error>((cpo.tariffs().await?, cpo.location(location_id).await?)) }.await;
+    let fetched =
+        async { Ok::<_, anyhow::Error>((cpo.tariffs().await?, cpo.location(location_id).await?)) }
+            .await;
     match fetched {
         Ok((tariffs, location)) if location.party_id == cpo.party_id => {
             write(&mut tx, &tariffs, &[location]).await?;
             tx.commit().await?;
         }
-        Ok(_) => tracing::warn!(location = location_id, "A location of another party ignored."),
+        Ok(_) => tracing::warn!(
+            location = location_id,
+            "A location of another party ignored."
+        ),
         Err(err) => {
             tracing::warn!(location = location_id, error = %format!("{err:#}"), "Location not fetched.")
         }

@@ -134,7 +134,10 @@ mod tests {
         ]);
         let p = periods(&t).unwrap();
         assert_eq!(p.len(), 2);
-        assert_eq!((p[0].start_minute, p[0].end_minute, p[0].band), (0, 480, TouBand::Valley));
+        assert_eq!(
+            (p[0].start_minute, p[0].end_minute, p[0].band),
+            (0, 480, TouBand::Valley)
+        );
         assert_eq!(p[0].electricity_fen_per_mwh, 26_110);
         assert_eq!(p[1].electricity_fen_per_mwh, 108_350);
         assert_eq!(p[1].service_fee_fen_per_mwh, 80_000);
@@ -142,7 +145,10 @@ mod tests {
 
     #[test]
     fn gaps_overlaps_and_unpriced_elements_are_refused() {
-        let gap = tariff(vec![element(0, 400, "1", "1", TouPeriod::Flat), element(480, 1440, "1", "1", TouPeriod::Flat)]);
+        let gap = tariff(vec![
+            element(0, 400, "1", "1", TouPeriod::Flat),
+            element(480, 1440, "1", "1", TouPeriod::Flat),
+        ]);
         assert!(periods(&gap).is_err());
         let short = tariff(vec![element(0, 1000, "1", "1", TouPeriod::Flat)]);
         assert!(periods(&short).is_err());

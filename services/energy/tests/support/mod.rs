@@ -39,6 +39,8 @@ pub struct Stack {
     shutdown: Shutdown,
     pub a: Tenant,
     pub b: Tenant,
+    /// Port of energy's OCPI receiver, when the stack meets a platform.
+    pub ocpi_port: Option<u16>,
 }
 
 impl Drop for Stack {
@@ -144,6 +146,11 @@ async fn tenant(energy: &PgPool, vehicle: &PgPool, prefix: &str) -> Tenant {
 
 /// The stack; with `opened`, both tenants have charging opened by the operator.
 pub async fn stack(opened: bool) -> Stack {
+    stack_with(opened, None).await
+}
+
+/// [`stack`] with energy's OCPI side meeting the charging platform `ocpi` names.
+pub async fn stack_with(opened: bool, ocpi: Option<&fleetdesk_energy::ocpi::OcpiConfig>) -> Stack {
     fleetdesk_testkit::init_test_logs();
     let db = TestDb::new().await;
     let owner = db::connect_owner(&db.url, fleetdesk_energy::SCHEMA.name, 2)
@@ -171,6 +178,10 @@ pub async fn stack(opened: bool) -> Stack {
         .await
         .unwrap();
     energy.use_vehicles(&vehicle_url, signer.clone()).unwrap();
+    let ocpi_port = match ocpi {
+        Some(config) => energy.serve_ocpi(config).await.unwrap(),
+        None => None,
+    };
     let port = energy.port();
     tokio::spawn(energy.run_until_stopped(shutdown.clone()));
     let client = EnergyServiceClient::connect(format!("http://127.0.0.1:{port}"))
@@ -184,6 +195,7 @@ pub async fn stack(opened: bool) -> Stack {
         shutdown,
         a,
         b,
+        ocpi_port,
     };
     if opened {
         stack.open(&stack.a).await;
@@ -290,6 +302,34 @@ impl Stack {
         .await
         .unwrap();
         tx.commit().await.unwrap();
+    }
+
+    /// `t`'s Shanghai account with `fen` more on it: topped up on MAIN and
+    /// allocated down the tree (root → east → shanghai); its id.
+    pub async fn funded_shanghai(&self, t: &Tenant, fen: i64) -> String {
+        self.top_up(t, fen).await;
+        let mut c = self.client.clone();
+        let main = self.account_of(t, t.root).await.id;
+        let east = self.account_of(t, t.east).await.id;
+        let shanghai = self.account_of(t, t.shanghai).await.id;
+        for (from, to) in [(&main, &east), (&east, &shanghai)] {
+            c.allocate_balance(self.keyed(
+                t,
+                &Uuid::new_v4().to_string(),
+                pb::AllocateBalanceRequest {
+                    from_account_id: from.clone(),
+                    targets: vec![pb::AllocationTarget {
+                        to_account_id: to.clone(),
+                        amount_fen: fen,
+                    }],
+                    remark: String::new(),
+                    idempotency_key: String::new(),
+                },
+            ))
+            .await
+            .unwrap();
+        }
+        shanghai
     }
 
     /// `t`'s accounts by organisation: (org id, account).
