@@ -2,7 +2,7 @@
 //! and statement months as the reports count them, and their bounds as UTC
 //! instants for queries.
 
-use chrono::{DateTime, Datelike, Duration, FixedOffset, NaiveDate, TimeZone, Timelike, Utc};
+use chrono::{DateTime, Datelike, Duration, FixedOffset, NaiveDate, TimeZone, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_proto::common::v1 as common;
 
@@ -25,11 +25,6 @@ pub fn day_of(at: DateTime<Utc>) -> NaiveDate {
     at.with_timezone(&shanghai()).date_naive()
 }
 
-/// The hour of day (0..23) of `at`.
-pub fn hour_of(at: DateTime<Utc>) -> u32 {
-    at.with_timezone(&shanghai()).hour()
-}
-
 /// A statement month.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Month {
@@ -41,8 +36,7 @@ impl Month {
     /// The month of the wire, checked (years 2000–2999).
     pub fn parse(field: &str, value: Option<&common::YearMonth>) -> Result<Month, ServiceError> {
         let value = value.ok_or_else(|| ServiceError::invalid(field, "请选择月份"))?;
-        Month::new(value.year, value.month)
-            .ok_or_else(|| ServiceError::invalid(field, "月份无效"))
+        Month::new(value.year, value.month).ok_or_else(|| ServiceError::invalid(field, "月份无效"))
     }
 
     pub fn new(year: i32, month: i32) -> Option<Month> {
@@ -165,7 +159,6 @@ mod tests {
         let days = days(utc("2026-11-01T16:00:00Z"), utc("2026-11-04T15:00:00Z"));
         let labels: Vec<String> = days.iter().map(|d| d.to_string()).collect();
         assert_eq!(labels, ["2026-11-02", "2026-11-03", "2026-11-04"]);
-        assert_eq!(hour_of(utc("2026-11-01T16:30:00Z")), 0);
         assert_eq!(midnight(days[0]), utc("2026-11-01T16:00:00Z"));
     }
 }

@@ -21,7 +21,9 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::grpc::Actor;
-use crate::{accounts, allocations, card_changes, cards, plate_scans, sessions};
+use crate::{
+    accounts, allocations, analysis, card_changes, cards, plate_scans, sessions, statements,
+};
 
 /// The domain whose events announce this service's jobs (org routes cancel
 /// and retry of a record back here by it).
@@ -180,8 +182,13 @@ pub fn range_json(range: Option<&common::TimeRange>) -> serde_json::Value {
     }
 }
 
-/// The worker that runs every export kind of this service.
-pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
+/// The worker that runs every export kind of this service (`distances`:
+/// the kilometres of the behaviour export).
+pub fn worker(
+    pool: PgPool,
+    files: FileStore,
+    distances: Option<crate::analysis::distances::Distances>,
+) -> ExportWorker {
     ExportWorker::new(pool, files, DOMAIN)
         .kind(accounts::export::KIND, accounts::export::AccountsExport)
         .kind(
@@ -195,6 +202,14 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
         )
         .kind(sessions::export::KIND, sessions::export::SessionsExport)
         .kind(plate_scans::export::KIND, plate_scans::export::ScansExport)
+        .kind(
+            statements::export::KIND,
+            statements::export::StatementsExport,
+        )
+        .kind(
+            analysis::export::KIND,
+            analysis::export::BehaviorsExport { distances },
+        )
 }
 
 #[cfg(test)]

@@ -63,7 +63,8 @@ impl Scope {
     /// Appends ` and <tenant, reach and organisation conditions>` over the
     /// session alias `s`.
     pub fn push(&self, qb: &mut QueryBuilder<'_, Postgres>) {
-        qb.push(" and s.enterprise_id = ").push_bind(self.enterprise_id);
+        qb.push(" and s.enterprise_id = ")
+            .push_bind(self.enterprise_id);
         self.push_orgs(qb, "s.org_id");
     }
 
@@ -91,10 +92,11 @@ pub async fn org_names(
     conn: &mut sqlx::PgConnection,
     ids: &[Uuid],
 ) -> Result<std::collections::HashMap<Uuid, String>, ServiceError> {
-    let rows: Vec<(Uuid, String)> = sqlx::query_as("select id, name from org_unit where id = any($1)")
-        .bind(ids)
-        .fetch_all(conn)
-        .await?;
+    let rows: Vec<(Uuid, String)> =
+        sqlx::query_as("select id, name from org_unit where id = any($1)")
+            .bind(ids)
+            .fetch_all(conn)
+            .await?;
     Ok(rows.into_iter().collect())
 }
 
@@ -126,15 +128,22 @@ mod tests {
     #[test]
     fn a_range_has_both_ends_and_at_most_92_days_or_the_default_if_any() {
         let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        let default = Some((now - Duration::days(1), now));
-        assert_eq!(range("t", None, default).unwrap(), default.unwrap());
+        let day = (now - Duration::days(1), now);
+        let default = Some(day);
+        assert_eq!(range("t", None, default).unwrap(), day);
         assert!(range("t", None, None).is_err());
-        let r = |s, e| common::TimeRange { start: ts(s), end: ts(e) };
+        let r = |s, e| common::TimeRange {
+            start: ts(s),
+            end: ts(e),
+        };
         let ok = r(now - Duration::days(92), now);
         assert!(range("t", Some(&ok), default).is_ok());
         let long = r(now - Duration::days(93), now);
         assert!(range("t", Some(&long), default).is_err());
-        let half = common::TimeRange { start: ts(now), end: None };
+        let half = common::TimeRange {
+            start: ts(now),
+            end: None,
+        };
         assert!(range("t", Some(&half), default).is_err());
         let empty = r(now, now);
         assert!(range("t", Some(&empty), default).is_err());

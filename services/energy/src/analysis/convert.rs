@@ -10,9 +10,9 @@ use uuid::Uuid;
 
 use super::domain::{self, Driven, Sums};
 use super::store::{Query, VehicleRow};
+use crate::filters;
 use crate::grpc::Actor;
 use crate::reports::{self, Scope};
-use crate::filters;
 
 /// The filter, checked (organisations expanded to their subtrees). The
 /// range is required.

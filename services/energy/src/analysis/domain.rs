@@ -195,13 +195,20 @@ mod tests {
         assert_eq!(f.wh_per_100km, Some(40_000));
         assert_eq!(f.distance_m, 250_000);
         let empty = figures(&Sums::default(), &Driven::default());
-        assert_eq!((empty.off_peak_share, empty.avg_price_fen_per_mwh), (0.0, 0));
+        assert_eq!(
+            (empty.off_peak_share, empty.avg_price_fen_per_mwh),
+            (0.0, 0)
+        );
     }
 
     #[test]
     fn a_vehicle_lends_its_distance_to_organisations_by_the_energy_it_charged_there() {
         let (o1, o2) = (Uuid::from_u128(1), Uuid::from_u128(2));
-        let (v1, v2, v3) = (Uuid::from_u128(11), Uuid::from_u128(12), Uuid::from_u128(13));
+        let (v1, v2, v3) = (
+            Uuid::from_u128(11),
+            Uuid::from_u128(12),
+            Uuid::from_u128(13),
+        );
         let share = |org, vehicle, energy_wh, total_fen| VehicleShare {
             org_id: org,
             vehicle_id: vehicle,

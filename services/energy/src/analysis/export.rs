@@ -9,9 +9,9 @@ use futures::future::BoxFuture;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::convert;
 use super::distances::{self, Distances};
 use super::store::{self, Query, Slice};
-use super::convert;
 use crate::exports::{self, NewJob, money, text};
 use crate::reports;
 
@@ -89,7 +89,11 @@ fn cells(v: pb::VehicleChargingBehavior) -> Vec<Cell> {
         Cell::Number((f.off_peak_share * 1000.0).round() / 10.0),
         Cell::from(f.avg_start_soc_percent),
         Cell::from(f.avg_end_soc_percent),
-        Cell::Text(format!("{:02}:00-{:02}:00", v.usual_start_hour, v.usual_start_hour + 1)),
+        Cell::Text(format!(
+            "{:02}:00-{:02}:00",
+            v.usual_start_hour,
+            v.usual_start_hour + 1
+        )),
         if f.vehicles_with_distance > 0 {
             Cell::Number(f.distance_m as f64 / 1000.0)
         } else {

@@ -26,7 +26,11 @@ pub async fn analyze(
     let q = convert::query(&mut tx, &actor, req.get_ref().filter.as_ref()).await?;
     let groups = store::groups(&mut tx, &q).await?;
     let shares = store::shares(&mut tx, &q).await?;
-    let org_ids: Vec<Uuid> = groups.iter().filter(|g| g.dim == 1).filter_map(|g| g.org_id).collect();
+    let org_ids: Vec<Uuid> = groups
+        .iter()
+        .filter(|g| g.dim == 1)
+        .filter_map(|g| g.org_id)
+        .collect();
     let org_names = reports::org_names(&mut tx, &org_ids).await?;
     db::end_read(tx);
 

@@ -53,10 +53,12 @@ fn push_base(qb: &mut QueryBuilder<'_, Postgres>, q: &Query) {
 fn band_column(band: &str, name: &str) -> String {
     let metered = format!("coalesce(mt.{name}, 0)");
     match band {
-        "null" => format!(
-            "{metered} + case when sb.period is null then r.rest else 0 end as {name}"
-        ),
-        code => format!("{metered} + case when sb.period = {code} then r.rest else 0 end as {name}"),
+        "null" => {
+            format!("{metered} + case when sb.period is null then r.rest else 0 end as {name}")
+        }
+        code => {
+            format!("{metered} + case when sb.period = {code} then r.rest else 0 end as {name}")
+        }
     }
 }
 

@@ -10,9 +10,9 @@ use fleetdesk_proto::energy::v1 as pb;
 use tonic::Request;
 use uuid::Uuid;
 
+use super::PERMISSION;
 use super::domain::{self, Period};
 use super::store::{self, PeriodRow};
-use super::PERMISSION;
 use crate::calendar::{self, Month};
 use crate::grpc::{Actor, Context};
 use crate::reports::{self, Scope};

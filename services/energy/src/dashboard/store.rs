@@ -33,8 +33,7 @@ pub async fn balances(conn: &mut PgConnection, scope: &Scope) -> Result<Balances
     );
     qb.push_bind(scope.enterprise_id);
     scope.push_orgs(&mut qb, "a.org_id");
-    let (main_fen, accounts_fen): (i64, i64) =
-        qb.build_query_as().fetch_one(&mut *conn).await?;
+    let (main_fen, accounts_fen): (i64, i64) = qb.build_query_as().fetch_one(&mut *conn).await?;
 
     // Cancelled cards returned their balance to the account.
     let mut qb = QueryBuilder::new(
@@ -136,9 +135,7 @@ pub async fn period(
         .push_bind(reports::settled_codes())
         .push(")");
     scope.push(&mut qb);
-    qb.push(
-        " group by grouping sets ((), (x.day), (s.station_id), (s.org_id), (s.vehicle_id))",
-    );
+    qb.push(" group by grouping sets ((), (x.day), (s.station_id), (s.org_id), (s.vehicle_id))");
     Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 

@@ -42,7 +42,8 @@ pub async fn build(
         }
         Build::Draft => (unheld(month), StatementStatus::Draft),
         Build::Issue => {
-            let taken = store::hold_sessions(&mut tx, enterprise_id, row.id, &unheld(month)).await?;
+            let taken =
+                store::hold_sessions(&mut tx, enterprise_id, row.id, &unheld(month)).await?;
             tracing::info!(statement = %row.id, month = month.code(), sessions = taken,
                 "Statement takes its sessions.");
             (Source::Held(row.id), StatementStatus::PendingConfirmation)
@@ -71,8 +72,16 @@ pub async fn build(
         &format!("{}-{}", row.id, row.version + 1),
         &name,
     );
-    let size = write_workbook(&mut tx, files, enterprise_id, row.id, &source, &summary, &key)
-        .await?;
+    let size = write_workbook(
+        &mut tx,
+        files,
+        enterprise_id,
+        row.id,
+        &source,
+        &summary,
+        &key,
+    )
+    .await?;
     store::save_build(
         &mut tx,
         row.id,
@@ -160,7 +169,9 @@ async fn write_workbook(
             let full = page.len() as i64 == DETAIL_PAGE;
             after = page.last().map(|d| (d.start_time, d.id));
             if !page.is_empty() && sender.send(page).await.is_err() {
-                return Err(ServiceError::internal(&std::io::Error::other("the workbook writer stopped")));
+                return Err(ServiceError::internal(&std::io::Error::other(
+                    "the workbook writer stopped",
+                )));
             }
             if !full {
                 return Ok(());

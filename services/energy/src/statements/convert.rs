@@ -27,7 +27,10 @@ pub fn query(r: &pb::ListReconciliationStatementsRequest) -> Result<StatementQue
     if let (Some(from), Some(to)) = (from_month, to_month)
         && from > to
     {
-        return Err(ServiceError::invalid("startMonth", "开始月份不能晚于结束月份"));
+        return Err(ServiceError::invalid(
+            "startMonth",
+            "开始月份不能晚于结束月份",
+        ));
     }
     Ok(StatementQuery {
         from_month,
@@ -214,12 +217,20 @@ mod tests {
         let all = statement(row(id), &lines, &whole);
         assert!(!all.partial);
         assert_eq!((all.session_count, all.total_fen), (3, 900));
-        assert_eq!(all.file.unwrap().content_type, files::content_type("a.xlsx"));
+        assert_eq!(
+            all.file.unwrap().content_type,
+            files::content_type("a.xlsx")
+        );
     }
 
     #[test]
     fn a_month_range_must_run_forward() {
-        let ym = |m| Some(common::YearMonth { year: 2026, month: m });
+        let ym = |m| {
+            Some(common::YearMonth {
+                year: 2026,
+                month: m,
+            })
+        };
         let bad = pb::ListReconciliationStatementsRequest {
             start_month: ym(11),
             end_month: ym(10),

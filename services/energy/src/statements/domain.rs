@@ -276,7 +276,13 @@ mod tests {
     fn confirmation_is_once_by_the_whole_enterprise_of_the_total_seen() {
         let pending = StatementStatus::PendingConfirmation;
         let ok = decide(pending, true, 500, 500, true, " ").unwrap();
-        assert_eq!(ok, Decision { accepted: true, dispute_reason: String::new() });
+        assert_eq!(
+            ok,
+            Decision {
+                accepted: true,
+                dispute_reason: String::new()
+            }
+        );
         let disputed = decide(pending, true, 500, 500, false, " 金额不符 ").unwrap();
         assert_eq!(disputed.dispute_reason, "金额不符");
         assert_eq!(
@@ -321,8 +327,14 @@ mod tests {
         };
         sum += one;
         sum += one;
-        assert_eq!((sum.session_count, sum.energy_wh, sum.total_fen), (2, 20_000, 1_800));
+        assert_eq!(
+            (sum.session_count, sum.energy_wh, sum.total_fen),
+            (2, 20_000, 1_800)
+        );
         assert!(reconcile(1_800, 1_800).is_ok());
-        assert_eq!(reconcile(1_800, 1_700).unwrap_err().code, ErrorCode::Internal);
+        assert_eq!(
+            reconcile(1_800, 1_700).unwrap_err().code,
+            ErrorCode::Internal
+        );
     }
 }

@@ -143,13 +143,15 @@ pub async fn count(
     enterprise_id: Uuid,
     query: &StatementQuery,
 ) -> Result<i64, ServiceError> {
-    Ok(
-        filtered("select count(*) from reconciliation_statement r", enterprise_id, query)
-            .finish()
-            .build_query_scalar()
-            .fetch_one(conn)
-            .await?,
+    Ok(filtered(
+        "select count(*) from reconciliation_statement r",
+        enterprise_id,
+        query,
     )
+    .finish()
+    .build_query_scalar()
+    .fetch_one(conn)
+    .await?)
 }
 
 /// The statement `id` of the tenant; 4004 when there is none.
@@ -381,8 +383,10 @@ impl Source {
                          and r.status <> ",
                     )
                     .push_bind(i16::from(StatementStatus::Draft))
-                    .push("))) and not exists (select 1 from reconciliation_statement_session x \
-                         where x.session_id = s.id)");
+                    .push(
+                        "))) and not exists (select 1 from reconciliation_statement_session x \
+                         where x.session_id = s.id)",
+                    );
             }
         }
     }
@@ -465,7 +469,7 @@ pub async fn line_totals(
     conn: &mut PgConnection,
     statement_id: Uuid,
 ) -> Result<(Figures, i32), ServiceError> {
-    let figures: Figures = sqlx::query_as(&format!(
+    let figures: Figures = sqlx::query_as(
         "select coalesce(sum(session_count), 0)::bigint as session_count, \
          coalesce(sum(energy_wh), 0)::bigint as energy_wh, \
          coalesce(sum(electricity_fen), 0)::bigint as electricity_fen, \
@@ -475,8 +479,8 @@ pub async fn line_totals(
          coalesce(sum(uncollected_fen), 0)::bigint as uncollected_fen, \
          coalesce(sum(refunded_fen), 0)::bigint as refunded_fen, \
          coalesce(sum(total_fen), 0)::bigint as total_fen \
-         from reconciliation_org_line where statement_id = $1"
-    ))
+         from reconciliation_org_line where statement_id = $1",
+    )
     .bind(statement_id)
     .fetch_one(&mut *conn)
     .await?;
@@ -557,7 +561,8 @@ pub async fn details(
             .push_bind(id)
             .push(")");
     }
-    qb.push(" order by s.start_time, s.id limit ").push_bind(limit);
+    qb.push(" order by s.start_time, s.id limit ")
+        .push_bind(limit);
     Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
