@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod platform;
+
 use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
 use fleetdesk_kit::reach::ReachClaim;
@@ -34,6 +36,8 @@ pub struct Tenant {
 pub struct Stack {
     _db: TestDb,
     pub owner: PgPool,
+    /// Energy's object store (statement workbooks, exports).
+    pub objects: std::path::PathBuf,
     pub signer: TokenSigner,
     pub client: EnergyServiceClient<Channel>,
     shutdown: Shutdown,
@@ -174,7 +178,9 @@ pub async fn stack_with(opened: bool, ocpi: Option<&fleetdesk_energy::ocpi::Ocpi
         .unwrap();
     let vehicle_url = format!("http://127.0.0.1:{}", vehicles.port());
     tokio::spawn(vehicles.run_until_stopped(shutdown.clone()));
-    let mut energy = fleetdesk_energy::Application::build(config(&db), signer.verifier())
+    let energy_config = config(&db);
+    let objects = energy_config.object_store_dir.clone();
+    let mut energy = fleetdesk_energy::Application::build(energy_config, signer.verifier())
         .await
         .unwrap();
     energy.use_vehicles(&vehicle_url, signer.clone()).unwrap();
@@ -190,6 +196,7 @@ pub async fn stack_with(opened: bool, ocpi: Option<&fleetdesk_energy::ocpi::Ocpi
     let stack = Stack {
         _db: db,
         owner,
+        objects,
         signer,
         client,
         shutdown,
@@ -233,6 +240,9 @@ impl Stack {
                 "oss:pc:energy:management".into(),
                 "as:charge:fee".into(),
                 "as:charge:card".into(),
+                "as:charge:index".into(),
+                "as:charge:settlement:page".into(),
+                "as:charge:behavior".into(),
             ],
             reach: Some(reach),
             iat: 0,
