@@ -278,10 +278,7 @@ async fn the_dashboard_and_the_analysis_add_up_the_sessions_with_kilometres_from
         (2, van_wh, van_fen)
     );
     assert_eq!(figures.fen_per_100km, Some(per_100km(van_fen, 250_000)));
-    assert_eq!(
-        list.vehicles[1].figures.unwrap().fen_per_100km,
-        None
-    );
+    assert_eq!(list.vehicles[1].figures.unwrap().fen_per_100km, None);
 
     // A range over 92 days is refused.
     let mut long = filter();

@@ -206,7 +206,8 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
     assert_eq!(err(&refused).code, ErrorCode::Conflict);
 
     // These sessions ended last month (as if the month had just closed);
-    // the month-end job issues last month's statements, A's and B's.
+    // the month-end job issues last month's statement of A. B opened this
+    // month and charged only in it: it has none for last month.
     execute(
         &c,
         &a,
@@ -222,7 +223,26 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
     let issued = fleetdesk_energy::statements::job::round(&c.stack.owner, &files, after_close)
         .await
         .unwrap();
-    assert_eq!(issued, 2);
+    assert_eq!(issued, 1);
+    let none = c
+        .stack
+        .client
+        .clone()
+        .get_reconciliation_statement(c.stack.req(
+            &b,
+            pb::GetReconciliationStatementRequest {
+                statement_id: String::new(),
+                month: Some(closed),
+            },
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(err(&none).code, ErrorCode::NotFound);
+    // A second round (another replica, or the next tick) issues nothing again.
+    let again = fleetdesk_energy::statements::job::round(&c.stack.owner, &files, after_close)
+        .await
+        .unwrap();
+    assert_eq!(again, 0);
     let statement = get(&c, &a, &closed).await;
     assert_eq!(
         statement.status,

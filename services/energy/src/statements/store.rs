@@ -638,8 +638,8 @@ pub async fn decide(
 }
 
 /// Enterprises (after `after`, in id order) with charging opened before
-/// `month` ended and no issued statement for it (service scope: the
-/// month-end job).
+/// `month` ended, or with sessions of that month, and no issued statement
+/// for it (service scope: the month-end job).
 pub async fn due_enterprises(
     conn: &mut PgConnection,
     month: Month,
@@ -647,7 +647,9 @@ pub async fn due_enterprises(
     limit: i64,
 ) -> Result<Vec<Uuid>, ServiceError> {
     Ok(sqlx::query_scalar(
-        "select a.enterprise_id from charging_account a where a.kind = 1 and a.created_at < $1 \
+        "select a.enterprise_id from charging_account a where a.kind = 1 \
+         and (a.created_at < $1 or exists (select 1 from charging_session s \
+           where s.enterprise_id = a.enterprise_id and s.statement_month = $2)) \
          and ($5::uuid is null or a.enterprise_id > $5) \
          and not exists (select 1 from reconciliation_statement r \
            where r.month = $2 and r.enterprise_id = a.enterprise_id and r.status <> $3) \
