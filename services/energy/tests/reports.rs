@@ -280,6 +280,30 @@ async fn the_dashboard_and_the_analysis_add_up_the_sessions_with_kilometres_from
     assert_eq!(figures.fen_per_100km, Some(per_100km(van_fen, 250_000)));
     assert_eq!(list.vehicles[1].figures.unwrap().fen_per_100km, None);
 
+    // The export: every vehicle in the list's order, with its kilometres.
+    let job = c
+        .stack
+        .client
+        .clone()
+        .export_vehicle_charging_behaviors(c.stack.req(
+            &a,
+            pb::ExportVehicleChargingBehaviorsRequest {
+                filter: Some(filter()),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .job
+        .unwrap();
+    let rows = c.stack.exported_rows(&job.id).await;
+    assert_eq!(rows.len(), 3);
+    assert_eq!(
+        (rows[1][0].as_str(), rows[1][13].as_str()),
+        (van_plate.as_str(), "250")
+    );
+    assert_eq!(rows[2][13], "");
+
     // A range over 92 days is refused.
     let mut long = filter();
     long.start_time = Some(common::TimeRange {

@@ -15,7 +15,7 @@ use fleetdesk_kit::{ErrorCode, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::energy::v1 as pb;
 use support::platform::{Charging, charging};
-use support::{Tenant, err};
+use support::{Tenant, err, sheet_rows};
 
 fn shanghai() -> FixedOffset {
     FixedOffset::east_opt(8 * 3600).unwrap()
@@ -148,15 +148,6 @@ fn confirm_request(
         expected_total_fen: expected,
         dispute_reason: String::new(),
     }
-}
-
-/// A sheet's rows as text (numbers as calamine prints them).
-fn rows(book: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>, name: &str) -> Vec<Vec<String>> {
-    book.worksheet_range(name)
-        .unwrap()
-        .rows()
-        .map(|r| r.iter().map(|c| c.to_string()).collect())
-        .collect()
 }
 
 /// Yuan as the workbook holds them, back to fen.
@@ -313,13 +304,13 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
             .starts_with(&format!("{}/statement/", a.enterprise))
     );
     let bytes = files.get_bytes(&file.key).await.unwrap();
-    let mut book =
-        calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let book = calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();
     assert_eq!(
         book.sheet_names(),
         ["汇总", "按组织", "按充电卡", "充电明细"]
     );
-    let summary = rows(&mut book, "汇总");
+    let rows = |name: &str| sheet_rows(&bytes, name);
+    let summary = rows("汇总");
     let owed = summary.iter().find(|r| r[0] == "应付金额(元)").unwrap();
     assert_eq!(fen(&owed[1]), total_fen);
     assert!(
@@ -327,13 +318,13 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
             .iter()
             .any(|r| r[0] == "对账单号" && r[1] == statement.statement_no)
     );
-    let orgs = rows(&mut book, "按组织");
+    let orgs = rows("按组织");
     assert_eq!(orgs.len(), 3);
     assert_eq!(
         orgs[1..].iter().map(|r| fen(&r[10])).sum::<i64>(),
         total_fen
     );
-    let cards = rows(&mut book, "按充电卡");
+    let cards = rows("按充电卡");
     assert_eq!(cards.len(), 4);
     assert_eq!(cards[0][0], "充电卡号");
     let mut card_nos: Vec<&str> = cards[1..].iter().map(|r| r[0].as_str()).collect();
@@ -345,7 +336,7 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
     ];
     expected.sort_unstable();
     assert_eq!(card_nos, expected);
-    let details = rows(&mut book, "充电明细");
+    let details = rows("充电明细");
     assert_eq!(details.len(), 5);
     let mut listed: Vec<String> = details[1..].iter().map(|r| r[0].clone()).collect();
     listed.sort();
@@ -431,6 +422,31 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
         .unwrap()
     };
     assert_eq!(announced, 1);
+
+    // The statement list's export: both months as the list shows them.
+    let job = client
+        .export_reconciliation_statements(c.stack.req(
+            &a,
+            pb::ExportReconciliationStatementsRequest {
+                filter: Some(pb::ListReconciliationStatementsRequest::default()),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .job
+        .unwrap();
+    let exported = c.stack.exported_rows(&job.id).await;
+    assert_eq!(exported.len(), 3);
+    assert_eq!(exported[0][0], "对账单号");
+    let closed_row = exported
+        .iter()
+        .find(|r| r[0] == statement.statement_no)
+        .unwrap();
+    assert_eq!(
+        (closed_row[2].as_str(), closed_row[3].as_str()),
+        ("已确认", "4")
+    );
 
     // A session settling late for the closed month changes nothing on the
     // confirmed statement: it waits for the next one.

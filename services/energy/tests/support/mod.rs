@@ -375,3 +375,44 @@ impl Stack {
         .unwrap()
     }
 }
+
+/// The rows of sheet `name` of an xlsx workbook, every cell as text
+/// (numbers as calamine prints them).
+pub fn sheet_rows(bytes: &[u8], name: &str) -> Vec<Vec<String>> {
+    use calamine::Reader as _;
+    let mut book =
+        calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    book.worksheet_range(name)
+        .unwrap()
+        .rows()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect()
+}
+
+impl Stack {
+    /// Waits (up to 10 s) for export job `job` to succeed; the rows of its
+    /// workbook's first sheet, header included.
+    pub async fn exported_rows(&self, job: &str) -> Vec<Vec<String>> {
+        let id = Uuid::parse_str(job).unwrap();
+        for _ in 0..100 {
+            let mut tx = db::begin_service(&self.owner).await.unwrap();
+            let (status, key): (i16, String) =
+                sqlx::query_as("select status, file_key from export_job where id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .unwrap();
+            drop(tx);
+            match status {
+                3 => {
+                    let files = fleetdesk_kit::files::FileStore::local(&self.objects).unwrap();
+                    let bytes = files.get_bytes(&key).await.unwrap();
+                    return sheet_rows(&bytes, "Sheet1");
+                }
+                4 | 5 => panic!("export {job} ended with status {status}"),
+                _ => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+            }
+        }
+        panic!("export {job} did not finish");
+    }
+}
