@@ -476,4 +476,67 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
     ] {
         assert!(execute(&c, &a, sql).await.is_err(), "{sql}");
     }
+
+    // B's closed month, issued on demand: disputed, then reissued by the
+    // operator (a user asking again gets it as it stands).
+    execute(
+        &c,
+        &b,
+        &format!(
+            "update charging_session set statement_month = {} where enterprise_id = $1",
+            code(&closed)
+        ),
+    )
+    .await
+    .unwrap();
+    let issued = generate(&c, &b, &closed).await;
+    assert_eq!(
+        (issued.status, issued.session_count),
+        (pb::ReconciliationStatus::PendingConfirmation as i32, 1)
+    );
+    let disputed = client
+        .confirm_reconciliation_statement(c.stack.req(
+            &b,
+            pb::ConfirmReconciliationStatementRequest {
+                statement_id: issued.id.clone(),
+                accepted: false,
+                expected_total_fen: issued.total_fen,
+                dispute_reason: "金额与站点小票不符".into(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .statement
+        .unwrap();
+    assert_eq!(disputed.status, pb::ReconciliationStatus::Disputed as i32);
+    assert_eq!(generate(&c, &b, &closed).await, disputed);
+    let mut operator = fleetdesk_kit::internal_token::Claims::service("operator");
+    operator.ent = Some(b.enterprise.to_string());
+    let reissued = client
+        .generate_reconciliation_statement(fleetdesk_kit::grpc::outgoing(
+            pb::GenerateReconciliationStatementRequest {
+                month: Some(closed),
+            },
+            &c.stack.signer,
+            &operator,
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .statement
+        .unwrap();
+    assert_eq!(
+        reissued.status,
+        pb::ReconciliationStatus::PendingConfirmation as i32
+    );
+    assert_eq!(
+        (
+            reissued.session_count,
+            reissued.total_fen,
+            reissued.dispute_reason.as_str()
+        ),
+        (issued.session_count, issued.total_fen, "")
+    );
+    assert_ne!(reissued.file.unwrap().key, issued.file.unwrap().key);
 }

@@ -579,7 +579,7 @@ pub struct Built<'a> {
 }
 
 /// Stores a build: the figures, the workbook, a new version; a reissue
-/// clears the dispute.
+/// clears the dispute and who raised it.
 pub async fn save_build(
     conn: &mut PgConnection,
     statement_id: Uuid,
@@ -591,7 +591,8 @@ pub async fn save_build(
          electricity_fen = $5, service_fee_fen = $6, parking_fee_fen = $7, discount_fen = $8, \
          uncollected_fen = $9, refunded_fen = $10, total_fen = $11, card_count = $12, \
          ledger_captured_fen = $13, file_key = $14, file_name = $15, file_size = $16, \
-         version = version + 1, generated_at = now(), dispute_reason = '' where id = $1",
+         version = version + 1, generated_at = now(), dispute_reason = '', confirmed_by = null, \
+         confirmed_by_name = '', confirm_time = null where id = $1",
     )
     .bind(statement_id)
     .bind(i16::from(built.status))
