@@ -16,7 +16,9 @@ use fleetdesk_proto::common::v1 as common;
 use sqlx::{PgConnection, PgPool};
 
 use crate::grpc::Actor;
-use crate::{accounts, allocations, card_changes, cards, plate_scans, sessions};
+use crate::{
+    accounts, allocations, analysis, card_changes, cards, plate_scans, sessions, statements,
+};
 
 pub use fleetdesk_kit::export_scope::{
     NewJob, actor, after, cursor, filter, moment, range_json, text,
@@ -48,8 +50,13 @@ where
     crate::codes::optional::<T>(Some(code)).map_or(Cell::Empty, |v| Cell::Label(name_of(v)))
 }
 
-/// The worker that runs every export kind of this service.
-pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
+/// The worker that runs every export kind of this service (`distances`:
+/// the kilometres of the behaviour export).
+pub fn worker(
+    pool: PgPool,
+    files: FileStore,
+    distances: Option<crate::analysis::distances::Distances>,
+) -> ExportWorker {
     ExportWorker::new(pool, files, DOMAIN)
         .kind(accounts::export::KIND, accounts::export::AccountsExport)
         .kind(
@@ -63,4 +70,12 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
         )
         .kind(sessions::export::KIND, sessions::export::SessionsExport)
         .kind(plate_scans::export::KIND, plate_scans::export::ScansExport)
+        .kind(
+            statements::export::KIND,
+            statements::export::StatementsExport,
+        )
+        .kind(
+            analysis::export::KIND,
+            analysis::export::BehaviorsExport { distances },
+        )
 }

@@ -3,8 +3,9 @@
 //! amount changes — every balance an account of the double-entry
 //! [`ledger`] — and charging on the operator's platform over OCPI
 //! ([`ocpi`]): stations and tariffs synced from it, sessions held, stopped
-//! and captured, plate recognitions. RPCs of subjects not built yet
-//! (statements, dashboard) answer UNIMPLEMENTED.
+//! and captured, plate recognitions — and the reports over them: monthly
+//! [`statements`] reconciled with the ledger, the [`dashboard`] and the
+//! charging behaviour [`analysis`].
 //!
 //! Layout: `grpc/` is the thin layer (one line per RPC); each subject is a
 //! folder with `handlers` (validate → domain → store → response), `domain`
@@ -13,9 +14,12 @@
 
 pub mod accounts;
 pub mod allocations;
+pub mod analysis;
+mod calendar;
 pub mod card_changes;
 pub mod cards;
 mod codes;
+pub mod dashboard;
 pub mod exports;
 mod filters;
 mod grpc;
@@ -24,9 +28,11 @@ pub mod ocpi;
 pub mod opening;
 mod org;
 pub mod plate_scans;
+mod reports;
 pub mod seed;
 pub mod sessions;
 mod startup;
+pub mod statements;
 pub mod stations;
 pub mod tariffs;
 pub mod vehicles;

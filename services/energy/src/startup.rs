@@ -2,7 +2,7 @@
 //! EnergyService with the export worker and the export jobs API, and the
 //! org_unit replica that data scope (kit::reach) and the account tree read;
 //! with a charging platform configured, the OCPI side (receiver, station
-//! sync, sweeper) beside it.
+//! sync, sweeper) beside it; and the month-end statement job.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -11,8 +11,9 @@ use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use sqlx::migrate::Migrator;
 
+use crate::analysis::distances::Distances;
 use crate::grpc::{self, Context};
-use crate::{exports, vehicles};
+use crate::{exports, statements, vehicles};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
@@ -51,6 +52,8 @@ pub struct Application {
     org: Option<(OrgServiceClient<tonic::transport::Channel>, TokenSigner)>,
     /// The vehicle service, for the vehicles and drivers cards are bound to.
     vehicles: Option<vehicles::Vehicles>,
+    /// The vehicle service's telemetry (the analysis' kilometres).
+    distances: Option<Distances>,
     /// The charging platform's side (OCPI), when one is configured.
     ocpi: Option<crate::ocpi::Ocpi>,
 }
@@ -61,6 +64,7 @@ impl Application {
             runtime: Runtime::build(&config, SCHEMA, verifier).await?,
             org: None,
             vehicles: None,
+            distances: None,
             ocpi: None,
         })
     }
@@ -72,8 +76,10 @@ impl Application {
         Ok(())
     }
 
-    /// Looks up the vehicles and drivers cards are bound to at `vehicle_url`.
+    /// Looks up the vehicles and drivers cards are bound to, and the
+    /// distances vehicles drove, at `vehicle_url`.
     pub fn use_vehicles(&mut self, vehicle_url: &str, signer: TokenSigner) -> anyhow::Result<()> {
+        self.distances = Some(Distances::new(vehicle_url, signer.clone())?);
         self.vehicles = Some(vehicles::Vehicles::new(vehicle_url, signer)?);
         Ok(())
     }
@@ -107,12 +113,23 @@ impl Application {
             pool: self.runtime.pool.clone(),
             org: self.org,
             vehicles: self.vehicles,
+            distances: self.distances.clone(),
+            files: self.runtime.files.clone(),
         };
+        let statements = tokio::spawn(statements::job::run(
+            self.runtime.pool.clone(),
+            self.runtime.files.clone(),
+            shutdown.clone(),
+        ));
         let ocpi = self
             .ocpi
             .map(|o| tokio::spawn(o.run(self.runtime.pool.clone(), shutdown.clone())));
         let services = grpc::services(context, self.runtime.verifier.clone());
-        let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
+        let worker = exports::worker(
+            self.runtime.pool.clone(),
+            self.runtime.files.clone(),
+            self.distances,
+        );
         let served = self
             .runtime
             .run_with_exports(services, worker, shutdown)
@@ -120,6 +137,7 @@ impl Application {
         if let Some(replica) = replica {
             replica.await.ok();
         }
+        statements.await.ok();
         if let Some(ocpi) = ocpi {
             ocpi.await??;
         }

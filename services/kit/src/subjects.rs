@@ -33,6 +33,14 @@ pub fn export(domain: &str, verb: &str) -> String {
     format!("fleetdesk.{domain}.export.{verb}")
 }
 
+/// `energy.v1.ReconciliationStatementConfirmed`: an enterprise confirmed its
+/// monthly charging statement (finance raises the bill).
+pub const ENERGY_STATEMENT_CONFIRMED: &str = "fleetdesk.energy.statement.confirmed";
+
+/// `energy.v1.ReconciliationStatementDisputed`: an enterprise disputed its
+/// monthly charging statement (the operator reissues it).
+pub const ENERGY_STATEMENT_DISPUTED: &str = "fleetdesk.energy.statement.disputed";
+
 /// `telematics.v1.VehicleCommand` (core NATS request, answered with
 /// `CommandDelivery`): a command for the terminal with this phone (SIM,
 /// without zero padding). Only the edge holding its connection subscribes.

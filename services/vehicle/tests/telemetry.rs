@@ -613,3 +613,87 @@ async fn the_sweep_expires_queued_commands_and_times_out_unanswered_ones() {
     assert_eq!(state(acknowledged).await, 8, "timed out");
     assert_eq!(state(fresh).await, 2, "still waiting");
 }
+
+#[tokio::test]
+async fn distances_come_from_the_odometer_at_both_ends_of_the_range_within_the_tenant() {
+    let service = spawn().await;
+    let enterprise = Uuid::new_v4();
+    let (a, b) = (
+        car(&service, enterprise).await,
+        car(&service, enterprise).await,
+    );
+    let stranger = car(&service, Uuid::new_v4()).await;
+    let base = Utc::now() - chrono::Duration::hours(3);
+    let at = |m: i64| base + chrono::Duration::minutes(m);
+    // a: the odometer runs 100.0 → 145.5 km; b: a terminal without one;
+    // the stranger drives too, in another tenant.
+    for (car, minute, mileage) in [
+        (&a, 0, Some(100_000_i64)),
+        (&a, 30, Some(130_000)),
+        (&a, 90, Some(145_500)),
+        (&a, 200, Some(190_000)),
+        (&b, 10, None),
+        (&b, 50, None),
+        (&stranger, 10, Some(5_000)),
+        (&stranger, 50, Some(9_000)),
+    ] {
+        sqlx::query(
+            "insert into position (enterprise_id, vehicle_id, fix_time, receive_time, lat, lng, \
+             altitude_m, speed_dkmh, heading, alarm_bits, status_bits, mileage_m, soc) \
+             values ($1, $2, $3, $3, 22.5, 114.0, 10, 300, 90, 0, 3, $4, 60)",
+        )
+        .bind(car.enterprise)
+        .bind(car.id)
+        .bind(at(minute))
+        .bind(mileage)
+        .execute(&service.owner)
+        .await
+        .expect("fix");
+    }
+    let mut client = TelemetryServiceClient::new(service.channel.clone());
+    let ask = |tenant: Uuid, from: i64, to: i64| {
+        as_service(
+            &service,
+            Some(tenant),
+            pb::ListVehicleDistancesRequest {
+                vehicle_ids: [&a, &b, &stranger].map(|c| c.id.to_string()).to_vec(),
+                time_range: Some(fleetdesk_proto::common::v1::TimeRange {
+                    start: Some(fleetdesk_kit::convert::timestamp(at(from))),
+                    end: Some(fleetdesk_kit::convert::timestamp(at(to))),
+                }),
+            },
+        )
+    };
+    // The range ends before a's fix at minute 200.
+    let answer = client
+        .list_vehicle_distances(ask(enterprise, -5, 120))
+        .await
+        .expect("distances")
+        .into_inner();
+    assert_eq!(
+        answer.distances,
+        vec![pb::VehicleDistance {
+            vehicle_id: a.id.to_string(),
+            distance_m: 45_500,
+            start_odometer_m: 100_000,
+            end_odometer_m: 145_500,
+        }]
+    );
+    // Another tenant asking for the same ids sees only its own vehicle.
+    let theirs = client
+        .list_vehicle_distances(ask(stranger.enterprise, -5, 120))
+        .await
+        .expect("theirs")
+        .into_inner();
+    let ids: Vec<&str> = theirs
+        .distances
+        .iter()
+        .map(|d| d.vehicle_id.as_str())
+        .collect();
+    assert_eq!(ids, [stranger.id.to_string()]);
+    let too_long = client
+        .list_vehicle_distances(ask(enterprise, -93 * 24 * 60, 0))
+        .await
+        .expect_err("93 days");
+    assert_eq!(too_long.code(), tonic::Code::InvalidArgument);
+}

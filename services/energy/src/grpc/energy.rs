@@ -5,7 +5,10 @@ use fleetdesk_proto::energy::v1::energy_service_server::EnergyService;
 use tonic::{Request, Response, Status};
 
 use super::{Context, respond};
-use crate::{accounts, allocations, card_changes, cards, opening, plate_scans, sessions, stations};
+use crate::{
+    accounts, allocations, analysis, card_changes, cards, dashboard, opening, plate_scans,
+    sessions, statements, stations,
+};
 
 #[derive(Debug, Clone)]
 pub struct EnergyApi(pub Context);
@@ -236,5 +239,75 @@ impl EnergyService for EnergyApi {
         req: Request<pb::GetStationRequest>,
     ) -> Answer<pb::GetStationResponse> {
         respond(stations::handlers::get(&self.0, req).await)
+    }
+
+    async fn list_reconciliation_statements(
+        &self,
+        req: Request<pb::ListReconciliationStatementsRequest>,
+    ) -> Answer<pb::ListReconciliationStatementsResponse> {
+        respond(statements::handlers::list(&self.0, req).await)
+    }
+
+    async fn get_reconciliation_statement(
+        &self,
+        req: Request<pb::GetReconciliationStatementRequest>,
+    ) -> Answer<pb::GetReconciliationStatementResponse> {
+        respond(statements::handlers::get(&self.0, req).await)
+    }
+
+    async fn confirm_reconciliation_statement(
+        &self,
+        req: Request<pb::ConfirmReconciliationStatementRequest>,
+    ) -> Answer<pb::ConfirmReconciliationStatementResponse> {
+        respond(statements::handlers::confirm(&self.0, req).await)
+    }
+
+    async fn generate_reconciliation_statement(
+        &self,
+        req: Request<pb::GenerateReconciliationStatementRequest>,
+    ) -> Answer<pb::GenerateReconciliationStatementResponse> {
+        respond(statements::handlers::generate(&self.0, req).await)
+    }
+
+    async fn list_reconciliation_card_lines(
+        &self,
+        req: Request<pb::ListReconciliationCardLinesRequest>,
+    ) -> Answer<pb::ListReconciliationCardLinesResponse> {
+        respond(statements::handlers::card_lines(&self.0, req).await)
+    }
+
+    async fn export_reconciliation_statements(
+        &self,
+        req: Request<pb::ExportReconciliationStatementsRequest>,
+    ) -> Answer<pb::ExportReconciliationStatementsResponse> {
+        respond(statements::handlers::export(&self.0, req).await)
+    }
+
+    async fn get_charging_dashboard(
+        &self,
+        req: Request<pb::GetChargingDashboardRequest>,
+    ) -> Answer<pb::GetChargingDashboardResponse> {
+        respond(dashboard::handlers::get(&self.0, req).await)
+    }
+
+    async fn get_charging_behavior_analysis(
+        &self,
+        req: Request<pb::GetChargingBehaviorAnalysisRequest>,
+    ) -> Answer<pb::GetChargingBehaviorAnalysisResponse> {
+        respond(analysis::handlers::analyze(&self.0, req).await)
+    }
+
+    async fn list_vehicle_charging_behaviors(
+        &self,
+        req: Request<pb::ListVehicleChargingBehaviorsRequest>,
+    ) -> Answer<pb::ListVehicleChargingBehaviorsResponse> {
+        respond(analysis::handlers::vehicles(&self.0, req).await)
+    }
+
+    async fn export_vehicle_charging_behaviors(
+        &self,
+        req: Request<pb::ExportVehicleChargingBehaviorsRequest>,
+    ) -> Answer<pb::ExportVehicleChargingBehaviorsResponse> {
+        respond(analysis::handlers::export(&self.0, req).await)
     }
 }

@@ -1,6 +1,5 @@
 //! The thin gRPC layer: EnergyService, each method one line into its
-//! subject's handlers. Statements and the dashboard answer UNIMPLEMENTED
-//! until their modules are built.
+//! subject's handlers.
 
 mod energy;
 
@@ -15,7 +14,9 @@ use sqlx::PgPool;
 use tonic::transport::Channel;
 use tonic::{Response, Status};
 
+use crate::analysis::distances::Distances;
 use crate::vehicles::Vehicles;
+use fleetdesk_kit::files::FileStore;
 
 /// What every handler shares.
 #[derive(Debug, Clone)]
@@ -25,6 +26,10 @@ pub struct Context {
     pub org: Option<(OrgServiceClient<Channel>, TokenSigner)>,
     /// The vehicle service, for the vehicles and drivers cards are bound to.
     pub vehicles: Option<Vehicles>,
+    /// The vehicle service's telemetry, for the kilometres of the analysis.
+    pub distances: Option<Distances>,
+    /// The object store (statement workbooks).
+    pub files: FileStore,
 }
 
 /// Every service of the energy target, behind the internal-token check.

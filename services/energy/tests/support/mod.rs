@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod platform;
+
 use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
 use fleetdesk_kit::reach::ReachClaim;
@@ -34,6 +36,8 @@ pub struct Tenant {
 pub struct Stack {
     _db: TestDb,
     pub owner: PgPool,
+    /// Energy's object store (statement workbooks, exports).
+    pub objects: std::path::PathBuf,
     pub signer: TokenSigner,
     pub client: EnergyServiceClient<Channel>,
     shutdown: Shutdown,
@@ -174,7 +178,9 @@ pub async fn stack_with(opened: bool, ocpi: Option<&fleetdesk_energy::ocpi::Ocpi
         .unwrap();
     let vehicle_url = format!("http://127.0.0.1:{}", vehicles.port());
     tokio::spawn(vehicles.run_until_stopped(shutdown.clone()));
-    let mut energy = fleetdesk_energy::Application::build(config(&db), signer.verifier())
+    let energy_config = config(&db);
+    let objects = energy_config.object_store_dir.clone();
+    let mut energy = fleetdesk_energy::Application::build(energy_config, signer.verifier())
         .await
         .unwrap();
     energy.use_vehicles(&vehicle_url, signer.clone()).unwrap();
@@ -190,6 +196,7 @@ pub async fn stack_with(opened: bool, ocpi: Option<&fleetdesk_energy::ocpi::Ocpi
     let stack = Stack {
         _db: db,
         owner,
+        objects,
         signer,
         client,
         shutdown,
@@ -233,6 +240,9 @@ impl Stack {
                 "oss:pc:energy:management".into(),
                 "as:charge:fee".into(),
                 "as:charge:card".into(),
+                "as:charge:index".into(),
+                "as:charge:settlement:page".into(),
+                "as:charge:behavior".into(),
             ],
             reach: Some(reach),
             iat: 0,
@@ -363,5 +373,46 @@ impl Stack {
         .fetch_all(&mut *tx)
         .await
         .unwrap()
+    }
+}
+
+/// The rows of sheet `name` of an xlsx workbook, every cell as text
+/// (numbers as calamine prints them).
+pub fn sheet_rows(bytes: &[u8], name: &str) -> Vec<Vec<String>> {
+    use calamine::Reader as _;
+    let mut book =
+        calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    book.worksheet_range(name)
+        .unwrap()
+        .rows()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect()
+}
+
+impl Stack {
+    /// Waits (up to 10 s) for export job `job` to succeed; the rows of its
+    /// workbook's first sheet, header included.
+    pub async fn exported_rows(&self, job: &str) -> Vec<Vec<String>> {
+        let id = Uuid::parse_str(job).unwrap();
+        for _ in 0..100 {
+            let mut tx = db::begin_service(&self.owner).await.unwrap();
+            let (status, key): (i16, String) =
+                sqlx::query_as("select status, file_key from export_job where id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .unwrap();
+            drop(tx);
+            match status {
+                3 => {
+                    let files = fleetdesk_kit::files::FileStore::local(&self.objects).unwrap();
+                    let bytes = files.get_bytes(&key).await.unwrap();
+                    return sheet_rows(&bytes, "Sheet1");
+                }
+                4 | 5 => panic!("export {job} ended with status {status}"),
+                _ => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+            }
+        }
+        panic!("export {job} did not finish");
     }
 }

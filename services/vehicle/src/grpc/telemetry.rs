@@ -42,6 +42,13 @@ impl TelemetryService for TelemetryApi {
         respond(positions::handlers::export(&self.0, req).await)
     }
 
+    async fn list_vehicle_distances(
+        &self,
+        req: Request<pb::ListVehicleDistancesRequest>,
+    ) -> Answer<pb::ListVehicleDistancesResponse> {
+        respond(positions::handlers::distances(&self.0, req).await)
+    }
+
     async fn watch_positions(
         &self,
         req: Request<pb::WatchPositionsRequest>,

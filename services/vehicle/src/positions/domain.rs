@@ -25,6 +25,8 @@ pub const MAX_TRACK: Duration = Duration::days(7);
 pub const MIN_STOP: Duration = Duration::minutes(3);
 /// Speeding without a fence limit: over 100 km/h.
 pub const SPEED_LIMIT_KMH: f64 = 100.0;
+/// The longest range of a distance query (a quarter, like energy's analysis).
+pub const MAX_DISTANCE_RANGE: Duration = Duration::days(92);
 /// The most vehicles the whole map answers.
 pub const MAP_LIMIT: i64 = 20_000;
 
@@ -66,14 +68,24 @@ impl TrackRange {
         start: Option<DateTime<Utc>>,
         end: Option<DateTime<Utc>>,
     ) -> Result<TrackRange, ServiceError> {
+        Self::parse_within(start, end, MAX_TRACK, "查询时间范围不能超过7天")
+    }
+
+    /// Both sides, start before end, at most `max` apart (else `too_long`).
+    pub fn parse_within(
+        start: Option<DateTime<Utc>>,
+        end: Option<DateTime<Utc>>,
+        max: Duration,
+        too_long: &str,
+    ) -> Result<TrackRange, ServiceError> {
         let (Some(start), Some(end)) = (start, end) else {
             return Err(ServiceError::invalid("from", "请选择查询的开始和结束时间"));
         };
         if start >= end {
             return Err(ServiceError::invalid("from", "开始时间须早于结束时间"));
         }
-        if end - start > MAX_TRACK {
-            return Err(ServiceError::invalid("to", "查询时间范围不能超过7天"));
+        if end - start > max {
+            return Err(ServiceError::invalid("to", too_long));
         }
         Ok(TrackRange { start, end })
     }
@@ -171,9 +183,9 @@ pub fn distance_m(points: &[TrackPoint]) -> i64 {
     let first = points.iter().find_map(|p| p.mileage_m);
     let last = points.iter().rev().find_map(|p| p.mileage_m);
     if let (Some(a), Some(b)) = (first, last)
-        && b >= a
+        && let Some(metres) = odometer_distance_m(a, b)
     {
-        return b - a;
+        return metres;
     }
     let mut metres = 0.0;
     for pair in points.windows(2) {
@@ -189,6 +201,12 @@ fn haversine_m(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     let dl = (lng2 - lng1).to_radians();
     let a = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
     2.0 * EARTH_M * a.sqrt().asin()
+}
+
+/// Distance between two odometer readings; `None` when the odometer went
+/// back (a replaced terminal or a reset), which says nothing about the km.
+pub fn odometer_distance_m(start_m: i64, end_m: i64) -> Option<i64> {
+    (end_m >= start_m).then_some(end_m - start_m)
 }
 
 /// Indexes of the points a track thinned to `max` keeps (every k-th and
@@ -231,6 +249,13 @@ mod tests {
         assert_eq!(status(now, at(3590), 0, true, 0), PositionStatus::Charging);
         assert_eq!(status(now, at(3590), 0, false, 11), PositionStatus::Driving);
         assert_eq!(status(now, at(3590), 0, false, 10), PositionStatus::Parked);
+    }
+
+    #[test]
+    fn an_odometer_that_went_back_gives_no_distance() {
+        assert_eq!(odometer_distance_m(1_000, 4_500), Some(3_500));
+        assert_eq!(odometer_distance_m(1_000, 1_000), Some(0));
+        assert_eq!(odometer_distance_m(4_500, 1_000), None);
     }
 
     #[test]

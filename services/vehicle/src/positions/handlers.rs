@@ -161,6 +161,54 @@ pub async fn history(
     })
 }
 
+/// `ListVehicleDistances`: what each visible vehicle drove over a range by
+/// its odometer (energy's cost per 100 km). Vehicles without a reading at
+/// either end, or whose odometer went back, are left out.
+pub async fn distances(
+    ctx: &Context,
+    req: Request<pb::ListVehicleDistancesRequest>,
+) -> Result<pb::ListVehicleDistancesResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let pb::ListVehicleDistancesRequest {
+        vehicle_ids,
+        time_range,
+    } = req.into_inner();
+    let ids = list::batch("vehicleIds", &vehicle_ids)?
+        .iter()
+        .map(|v| id(v))
+        .collect::<Result<Vec<Uuid>, _>>()?;
+    if ids.is_empty() {
+        return Err(ServiceError::invalid("vehicleIds", "请选择车辆"));
+    }
+    let range = TrackRange::parse_within(
+        time_range
+            .as_ref()
+            .and_then(|r| r.start.as_ref())
+            .and_then(datetime),
+        time_range
+            .as_ref()
+            .and_then(|r| r.end.as_ref())
+            .and_then(datetime),
+        domain::MAX_DISTANCE_RANGE,
+        "查询时间范围不能超过92天",
+    )?;
+    let rows = store::odometers(&mut tx, &actor, ids, range).await?;
+    db::end_read(tx);
+    let distances = rows
+        .into_iter()
+        .filter_map(|row| {
+            let (start, end) = (row.start_m?, row.end_m?);
+            Some(pb::VehicleDistance {
+                vehicle_id: row.vehicle_id.to_string(),
+                distance_m: domain::odometer_distance_m(start, end)?,
+                start_odometer_m: start,
+                end_odometer_m: end,
+            })
+        })
+        .collect();
+    Ok(pb::ListVehicleDistancesResponse { distances })
+}
+
 /// `ExportPositionHistory`: queues the export of one visible vehicle's track.
 pub async fn export(
     ctx: &Context,

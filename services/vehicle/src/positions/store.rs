@@ -253,3 +253,44 @@ pub async fn history_count(
     .fetch_one(conn)
     .await?)
 }
+
+/// Odometer readings of a vehicle at the first and the last fix of a range.
+#[derive(Debug, Clone, FromRow)]
+pub struct OdometerRow {
+    pub vehicle_id: Uuid,
+    pub start_m: Option<i64>,
+    pub end_m: Option<i64>,
+}
+
+/// The odometer at the first and the last fix of `range` for each of
+/// `vehicle_ids` the actor reaches: two probes of the `(vehicle_id,
+/// fix_time)` index per vehicle and day partition, however many fixes the
+/// range holds. Vehicles without fixes in the range come back with neither.
+pub async fn odometers(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    vehicle_ids: Vec<Uuid>,
+    range: TrackRange,
+) -> Result<Vec<OdometerRow>, ServiceError> {
+    let mut qb = sqlx::QueryBuilder::new("select v.id as vehicle_id");
+    for (alias, order) in [("start_m", "asc"), ("end_m", "desc")] {
+        qb.push(", (select p.mileage_m from position p where p.vehicle_id = v.id ")
+            .push("and p.enterprise_id = v.enterprise_id and p.fix_time >= ")
+            .push_bind(range.start)
+            .push(" and p.fix_time < ")
+            .push_bind(range.end)
+            .push(" order by p.fix_time ")
+            .push(order)
+            .push(" limit 1) as ")
+            .push(alias);
+    }
+    qb.push(" from vehicle v where v.enterprise_id = ")
+        .push_bind(actor.enterprise_id)
+        .push(" and v.id = any(")
+        .push_bind(vehicle_ids)
+        .push(") and ");
+    actor
+        .reach
+        .push_condition(&mut qb, "v.org_id", "v.created_by");
+    Ok(qb.build_query_as().fetch_all(conn).await?)
+}

@@ -1,0 +1,170 @@
+//! The statement list as an export kind: the list's filter, newest month
+//! first by keyset on the month (one statement per month), each statement
+//! as the requester sees it (their reach's figures).
+
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_proto::energy::v1 as pb;
+use futures::future::BoxFuture;
+use sqlx::PgConnection;
+
+use super::convert;
+use super::domain::StatementStatus;
+use super::store::{self, StatementQuery};
+use crate::calendar::Month;
+use crate::exports::{self, NewJob, moment, money, text};
+use crate::grpc::Actor;
+
+/// The kind's name in `export_job.kind`.
+pub const KIND: &str = "reconciliation_statements";
+
+pub const HEADER: [&str; 16] = [
+    "对账单号",
+    "账期",
+    "状态",
+    "充电次数",
+    "充电卡数",
+    "充电量(kWh)",
+    "电费(元)",
+    "服务费(元)",
+    "停车费(元)",
+    "优惠(元)",
+    "未收回(元)",
+    "退款(元)",
+    "应付金额(元)",
+    "生成时间",
+    "确认人",
+    "确认时间",
+];
+
+/// The job an `ExportReconciliationStatements` request queues (the filter checked now).
+pub fn job(filter: &pb::ListReconciliationStatementsRequest) -> Result<NewJob, ServiceError> {
+    convert::query(filter)?;
+    let month = |m: Option<&fleetdesk_proto::common::v1::YearMonth>| {
+        m.map(|m| format!("{:04}-{:02}", m.year, m.month))
+    };
+    Ok(NewJob {
+        kind: KIND,
+        name: "充电对账单".to_owned(),
+        module: "chargeReconciliation",
+        filter: prost::Message::encode_to_vec(filter),
+        filters_json: serde_json::json!({
+            "startMonth": month(filter.start_month.as_ref()),
+            "endMonth": month(filter.end_month.as_ref()),
+            "statuses": filter.statuses,
+        }),
+    })
+}
+
+/// Statements as an export kind.
+#[derive(Debug, Clone, Copy)]
+pub struct StatementsExport;
+
+fn scope(job: &JobScope) -> Result<(Actor, StatementQuery), ServiceError> {
+    let actor = exports::actor(job)?;
+    let filter: pb::ListReconciliationStatementsRequest = exports::filter(job)?;
+    Ok((actor, convert::query(&filter)?))
+}
+
+fn kwh(wh: i64) -> Cell {
+    Cell::Number(wh as f64 / 1000.0)
+}
+
+fn cells(s: pb::ReconciliationStatement) -> Vec<Cell> {
+    let time = |t: Option<prost_types::Timestamp>| {
+        moment(t.as_ref().and_then(fleetdesk_kit::convert::datetime))
+    };
+    vec![
+        Cell::Text(s.statement_no),
+        s.month
+            .and_then(|m| Month::new(m.year, m.month))
+            .map_or(Cell::Empty, |m| Cell::Text(m.label())),
+        StatementStatus::from_pb(s.status).map_or(Cell::Empty, |v| Cell::Label(v.label())),
+        Cell::from(s.session_count),
+        Cell::from(s.card_count),
+        kwh(s.energy_wh),
+        money(s.electricity_fen),
+        money(s.service_fee_fen),
+        money(s.parking_fee_fen),
+        money(s.discount_fen),
+        money(s.uncollected_fen),
+        money(s.refunded_fen),
+        money(s.total_fen),
+        time(s.generated_time),
+        text(s.confirmed_by),
+        time(s.confirm_time),
+    ]
+}
+
+impl ExportKind for StatementsExport {
+    fn header(&self) -> Vec<String> {
+        HEADER.iter().map(|h| (*h).to_owned()).collect()
+    }
+
+    fn count<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
+        Box::pin(async move {
+            let (actor, query) = scope(job)?;
+            store::count(conn, actor.enterprise_id, &query).await
+        })
+    }
+
+    fn page<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+        after: Option<&'a str>,
+        limit: i64,
+    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
+        Box::pin(async move {
+            let (actor, query) = scope(job)?;
+            let before = after
+                .map(|a| {
+                    a.parse::<i32>()
+                        .map_err(|_| ServiceError::invalid("after", "分页位置无效"))
+                })
+                .transpose()?;
+            let rows = store::export_page(conn, actor.enterprise_id, &query, before, limit).await?;
+            let next = rows
+                .last()
+                .filter(|_| rows.len() as i64 == limit)
+                .map(|r| r.month.to_string());
+            let lines = store::org_lines(conn, &convert::ids(&rows), &actor.reach).await?;
+            Ok(Page {
+                rows: rows
+                    .into_iter()
+                    .map(|r| cells(convert::statement(r, &lines, &actor.reach)))
+                    .collect(),
+                next,
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_has_a_cell_per_header_column() {
+        let row = cells(pb::ReconciliationStatement {
+            statement_no: "CS202611-00000000".into(),
+            month: Some(fleetdesk_proto::common::v1::YearMonth {
+                year: 2026,
+                month: 11,
+            }),
+            status: pb::ReconciliationStatus::Confirmed as i32,
+            total_fen: 12_345,
+            energy_wh: 1_500,
+            ..Default::default()
+        });
+        assert_eq!(row.len(), HEADER.len());
+        assert_eq!(row[1], Cell::Text("2026-11".into()));
+        assert_eq!(row[2], Cell::Label("已确认"));
+        assert_eq!(row[5], Cell::Number(1.5));
+        assert_eq!(row[12], Cell::Text("123.45".into()));
+    }
+}
