@@ -86,6 +86,7 @@ pub struct ChargingDashboardBody {
     /// Top 10 by energy.
     pub top_stations: Vec<ChargingRankItemBody>,
     pub top_orgs: Vec<ChargingRankItemBody>,
+    pub top_vehicles: Vec<ChargingRankItemBody>,
 }
 
 impl From<pb::ChargingDashboard> for ChargingDashboardBody {
@@ -103,6 +104,7 @@ impl From<pb::ChargingDashboard> for ChargingDashboardBody {
             trend,
             top_stations,
             top_orgs,
+            top_vehicles,
         } = d;
         ChargingDashboardBody {
             main_available_fen,
@@ -128,6 +130,10 @@ impl From<pb::ChargingDashboard> for ChargingDashboardBody {
                 .map(ChargingRankItemBody::from)
                 .collect(),
             top_orgs: top_orgs
+                .into_iter()
+                .map(ChargingRankItemBody::from)
+                .collect(),
+            top_vehicles: top_vehicles
                 .into_iter()
                 .map(ChargingRankItemBody::from)
                 .collect(),

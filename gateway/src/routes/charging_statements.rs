@@ -35,9 +35,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 edge_enum!(
-    /// GENERATING → PENDING_CONFIRMATION → CONFIRMED or DISPUTED (the operator reissues it).
+    /// GENERATING → PENDING_CONFIRMATION → CONFIRMED or DISPUTED (the operator
+    /// reissues it); DRAFT: the current month so far, never confirmed.
     ReconciliationStatus => pb::ReconciliationStatus {
-        Generating, PendingConfirmation, Confirmed, Disputed
+        Generating, PendingConfirmation, Confirmed, Disputed, Draft
     }
 );
 
@@ -70,6 +71,14 @@ pub struct ReconciliationStatementBody {
     pub refunded_fen: i64,
     /// What the enterprise owes for the month.
     pub total_fen: i64,
+    /// Cost the holds did not cover; never billed.
+    pub uncollected_fen: i64,
+    /// The ledger's captures of the statement's sessions (equals total).
+    pub ledger_captured_fen: i64,
+    /// Cards with sessions on the statement.
+    pub card_count: i32,
+    /// Lines of the caller's reach only (a user who reaches part of the tree).
+    pub partial: bool,
     /// Per organisation (the detail; empty in the list when the service leaves it out).
     pub org_lines: Vec<ReconciliationOrgLineBody>,
     /// The workbook can be downloaded.
@@ -105,6 +114,10 @@ impl From<pb::ReconciliationStatement> for ReconciliationStatementBody {
             confirm_time,
             dispute_reason,
             finance_bill_id,
+            uncollected_fen,
+            ledger_captured_fen,
+            card_count,
+            partial,
         } = s;
         ReconciliationStatementBody {
             id,
@@ -119,6 +132,10 @@ impl From<pb::ReconciliationStatement> for ReconciliationStatementBody {
             discount_fen,
             refunded_fen,
             total_fen,
+            uncollected_fen,
+            ledger_captured_fen,
+            card_count,
+            partial,
             org_lines: org_lines
                 .into_iter()
                 .map(|l| ReconciliationOrgLineBody {

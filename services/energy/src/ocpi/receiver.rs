@@ -168,7 +168,10 @@ async fn authorize(
         Answer::Allowed { id, held_fen } => (
             fleetdesk_ocpi::AllowedType::Allowed,
             Some(id.to_string()),
-            format!("已授权，预授权 {} 元", fleetdesk_kit::export_scope::yuan(held_fen)),
+            format!(
+                "已授权，预授权 {} 元",
+                fleetdesk_kit::export_scope::yuan(held_fen)
+            ),
         ),
         Answer::Refused { allowed, reason } => (allowed, None, reason),
         Answer::Unknown => {
