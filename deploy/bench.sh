@@ -8,7 +8,11 @@
 # when it holds fewer vehicles than asked.
 #
 # Each service runs as its own process (as in Kubernetes), so the exporting
-# process's peak memory can be read on its own.
+# process's peak memory can be read on its own. The stack gets a private
+# nats-server, so the bench's 100,000s of fixes never reach the telemetry
+# stream other stacks on the machine read.
+#
+# BENCH_ONLY=f,g,h runs just those figures (letters a-h; default all).
 set -euo pipefail
 # shellcheck source=deploy/stack.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
@@ -18,6 +22,9 @@ SECONDS_PER_RUN="${BENCH_SECONDS:-8}"
 ROUNDS="${BENCH_ROUNDS:-2}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 DB=fleetdesk_bench
+ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h}"
+# want LETTER: the figure is asked for.
+want() { [[ ",$ONLY," == *",$1,"* ]]; }
 
 bootstrap_services
 ensure_rust
@@ -30,6 +37,27 @@ log "release build"
 bin="$target/release/fleetdesk"
 bench_bin="$target/release/fleetdesk-bench"
 db_url="$(database_url "$DB")"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+run_dir="$(mktemp -d -t fleetdesk-bench.XXXXXX)"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+# start_nats NAME: a private JetStream nats-server; sets STARTED_NATS_URL.
+nats_bin="$(command -v nats-server || echo /usr/sbin/nats-server)"
+start_nats() {
+    local port
+    port="$(free_port)"
+    "$nats_bin" -a 127.0.0.1 -p "$port" -js -sd "$run_dir/nats-$1" >"$run_dir/nats-$1.log" 2>&1 &
+    pids+=($!)
+    wait_until 10 tcp_open 127.0.0.1 "$port" || die "the bench's nats-server ($1) did not start"
+    STARTED_NATS_URL="nats://127.0.0.1:$port"
+}
+start_nats stack
+NATS_URL="$STARTED_NATS_URL"
 
 # --- data ---------------------------------------------------------------
 have_rows="$(psql "$db_url" -tAc 'select count(*) from vehicle.vehicle' 2>/dev/null || echo 0)"
@@ -45,15 +73,6 @@ if [ "${have_rows:-0}" -lt "$VEHICLES" ]; then
 fi
 
 # --- the stack, one process per target ----------------------------------
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-run_dir="$(mktemp -d -t fleetdesk-bench.XXXXXX)"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
 export DATABASE_URL="$db_url" NATS_URL RUST_LOG="${RUST_LOG:-warn}"
 FLEETDESK_INTERNAL_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)"
 export FLEETDESK_INTERNAL_SIGNING_KEY FLEETDESK_DB_MAX_CONNECTIONS=16
@@ -73,6 +92,7 @@ done
 http_port="$(free_port)"
 "$bin" gateway --http-addr "127.0.0.1:$http_port" >"$run_dir/gateway.log" 2>&1 &
 pids+=($!)
+pid_gateway=$!
 base="http://127.0.0.1:$http_port"
 wait_until 60 curl -fsS -o /dev/null "$base/readyz" || { tail -n 30 "$run_dir"/*.log >&2; die "stack not ready"; }
 
@@ -85,124 +105,169 @@ token_admin="$(sign_in demo)"
 token_small="$(sign_in demo2)"
 token_subtree="$(sign_in demo_ops)"
 
-list="$base/api/v1/vehicles?page=1&size=20"
-plates="$(psql "$db_url" -tAc "select plate_number from vehicle.vehicle v join org.enterprise e on e.id = v.enterprise_id where e.name = '演示物流有限公司' order by random() limit 250" |
-    python3 -c 'import sys, urllib.parse; print(urllib.parse.urlencode([("plate", l.strip()) for l in sys.stdin if l.strip()]))')"
-body_bytes="$(curl -fsS -H "token: $token_admin" "$list" | wc -c)"
-baseline_port="$(free_port)"
-"$bench_bin" baseline --addr "127.0.0.1:$baseline_port" --body-bytes "$body_bytes" &
-pids+=($!)
-wait_until 10 curl -fsS -o /dev/null "http://127.0.0.1:$baseline_port/json"
+demo_enterprise="$(psql "$db_url" -tAc "select id from org.enterprise where name = '演示物流有限公司'")"
+if want a || want b; then
+    list="$base/api/v1/vehicles?page=1&size=20"
+    plates="$(psql "$db_url" -tAc "select plate_number from vehicle.vehicle v join org.enterprise e on e.id = v.enterprise_id where e.name = '演示物流有限公司' order by random() limit 250" |
+        python3 -c 'import sys, urllib.parse; print(urllib.parse.urlencode([("plate", l.strip()) for l in sys.stdin if l.strip()]))')"
+    body_bytes="$(curl -fsS -H "token: $token_admin" "$list" | wc -c)"
+    baseline_port="$(free_port)"
+    "$bench_bin" baseline --addr "127.0.0.1:$baseline_port" --body-bytes "$body_bytes" &
+    pids+=($!)
+    wait_until 10 curl -fsS -o /dev/null "http://127.0.0.1:$baseline_port/json"
+fi
+
+printf '\nmake bench (%s vehicles, %s s x %s rounds, %s connections; figures %s)\n' "$VEHICLES" "$SECONDS_PER_RUN" "$ROUNDS" "$CONNECTIONS" "$ONLY"
 
 # --- HTTP figures ---------------------------------------------------------
-# measure URL [TOKEN]: "rps p50 p99 errors" over one wrk run.
-measure() {
-    local args=(-t2 "-c$CONNECTIONS" "-d${SECONDS_PER_RUN}s" -s "$REPO/deploy/bench/report.lua")
-    [ -n "${2:-}" ] && args+=(-H "token: $2")
-    wrk "${args[@]}" "$1" | tail -n 1
-}
-declare -A sum_rps sum_p50 sum_p99 errs
-names=(baseline a_admin a_small b_plates b_subtree)
-urls=("http://127.0.0.1:$baseline_port/json" "$list" "$list" "$list&$plates" "$list")
-tokens=("" "$token_admin" "$token_small" "$token_admin" "$token_subtree")
-for ((round = 1; round <= ROUNDS; round++)); do
-    for i in "${!names[@]}"; do
-        read -r rps p50 p99 e < <(measure "${urls[$i]}" "${tokens[$i]}")
-        n="${names[$i]}"
-        sum_rps[$n]="$(awk -v a="${sum_rps[$n]:-0}" -v b="$rps" 'BEGIN{print a+b}')"
-        sum_p50[$n]="$(awk -v a="${sum_p50[$n]:-0}" -v b="$p50" 'BEGIN{print a+b}')"
-        sum_p99[$n]="$(awk -v a="${sum_p99[$n]:-0}" -v b="$p99" 'BEGIN{print a+b}')"
-        errs[$n]=$(( ${errs[$n]:-0} + e ))
+if want a || want b; then
+    # measure URL [TOKEN]: "rps p50 p99 errors" over one wrk run.
+    measure() {
+        local args=(-t2 "-c$CONNECTIONS" "-d${SECONDS_PER_RUN}s" -s "$REPO/deploy/bench/report.lua")
+        [ -n "${2:-}" ] && args+=(-H "token: $2")
+        wrk "${args[@]}" "$1" | tail -n 1
+    }
+    declare -A sum_rps sum_p50 sum_p99 errs
+    names=(baseline) urls=("http://127.0.0.1:$baseline_port/json") tokens=("")
+    if want a; then
+        names+=(a_admin a_small) urls+=("$list" "$list") tokens+=("$token_admin" "$token_small")
+    fi
+    if want b; then
+        names+=(b_plates b_subtree) urls+=("$list&$plates" "$list") tokens+=("$token_admin" "$token_subtree")
+    fi
+    for ((round = 1; round <= ROUNDS; round++)); do
+        for i in "${!names[@]}"; do
+            read -r rps p50 p99 e < <(measure "${urls[$i]}" "${tokens[$i]}")
+            n="${names[$i]}"
+            sum_rps[$n]="$(awk -v a="${sum_rps[$n]:-0}" -v b="$rps" 'BEGIN{print a+b}')"
+            sum_p50[$n]="$(awk -v a="${sum_p50[$n]:-0}" -v b="$p50" 'BEGIN{print a+b}')"
+            sum_p99[$n]="$(awk -v a="${sum_p99[$n]:-0}" -v b="$p99" 'BEGIN{print a+b}')"
+            errs[$n]=$(( ${errs[$n]:-0} + e ))
+        done
     done
-done
 
-row() { # label name target
-    local n="$2"
-    awk -v l="$1" -v r="${sum_rps[$n]}" -v p5="${sum_p50[$n]}" -v p9="${sum_p99[$n]}" \
-        -v b="${sum_rps[baseline]}" -v k="$ROUNDS" -v t="$3" -v e="${errs[$n]}" \
-        'BEGIN{printf "%-58s %9.0f %8.2f %8.2f %7.3f  %-8s %s\n", l, r/k, p5/k, p9/k, r/b, t, (e>0 ? e " errors" : "")}'
-}
-printf '\nmake bench (%s vehicles, %s s x %s rounds, %s connections)\n\n' "$VEHICLES" "$SECONDS_PER_RUN" "$ROUNDS" "$CONNECTIONS"
-printf '%-58s %9s %8s %8s %7s  %s\n' figure 'req/s' 'p50 ms' 'p99 ms' ratio target
-row "baseline: bare axum /json, ${body_bytes} B" baseline ""
-row "(a) vehicle list, page of 20 + total, 100k-vehicle tenant" a_admin ">=0.12"
-row "(a) the same, small tenant (demo2)" a_small ""
-row "(b) with a 250-plate batch filter" b_plates ""
-row "(b) as a user reaching one organisation subtree" b_subtree ""
+    row() { # label name target
+        local n="$2"
+        awk -v l="$1" -v r="${sum_rps[$n]}" -v p5="${sum_p50[$n]}" -v p9="${sum_p99[$n]}" \
+            -v b="${sum_rps[baseline]}" -v k="$ROUNDS" -v t="$3" -v e="${errs[$n]}" \
+            'BEGIN{printf "%-58s %9.0f %8.2f %8.2f %7.3f  %-8s %s\n", l, r/k, p5/k, p9/k, r/b, t, (e>0 ? e " errors" : "")}'
+    }
+    printf '\n%-58s %9s %8s %8s %7s  %s\n' figure 'req/s' 'p50 ms' 'p99 ms' ratio target
+    row "baseline: bare axum /json, ${body_bytes} B" baseline ""
+    if want a; then
+        row "(a) vehicle list, page of 20 + total, 100k-vehicle tenant" a_admin ">=0.12"
+        row "(a) the same, small tenant (demo2)" a_small ""
+    fi
+    if want b; then
+        row "(b) with a 250-plate batch filter" b_plates ""
+        row "(b) as a user reaching one organisation subtree" b_subtree ""
+    fi
+fi
 
 # --- (c) export of the 100k-vehicle tenant vs COPY of the same rows --------
-demo_enterprise="$(psql "$db_url" -tAc "select id from org.enterprise where name = '演示物流有限公司'")"
-# The same rows as the export reads: every column of its select, the
-# organisation name from the replica, in its order (newest first).
-copy_seconds() {
-    local t0 t1
-    t0="$(date +%s.%N)"
-    psql "$db_url" -qc "\\copy (select v.id, v.org_id, coalesce((select o.name from vehicle.org_unit o where o.id = v.org_id), '') as org_name, v.created_by, v.updated_by, v.plate_number, v.plate_color, v.vin, v.engine_number, v.brand, v.model, v.category, v.energy_type, v.body_color, v.seat_count, v.rated_load_kg, v.curb_weight_kg, v.battery_capacity_wh, v.rated_range_km, v.ownership_type, v.status, v.register_time, v.licence_owner, v.licence_issue_time, v.inspection_expire_time, v.insurance_expire_time, v.terminal_id, v.terminal_sim, v.terminal_bound_at, v.driver_id, v.driver_name, v.usage_kind, v.usage_status, v.lease_start_time, v.lease_end_time, v.tags, v.licence_images, v.remark, v.created_at, v.updated_at from vehicle.vehicle v where v.enterprise_id = '$demo_enterprise' order by v.created_at desc, v.id desc) to stdout" >/dev/null
-    t1="$(date +%s.%N)"
-    awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
-}
-# export_seconds: start an export as the demo admin and wait for its record to finish.
-export_seconds() {
-    local t0 id status t1
-    t0="$(date +%s.%N)"
-    id="$(curl -fsS -X POST "$base/api/v1/vehicles/export" -H "token: $token_admin" -H 'content-type: application/json' -d '{}' |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])')"
-    while :; do
-        status="$(curl -fsS "$base/api/v1/export-records/$id" -H "token: $token_admin" |
-            python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(d["status"], d["rowsDone"])')"
-        case "${status%% *}" in
-            3) break ;;
-            4 | 5 | 6) die "export $id ended with status $status" ;;
-        esac
-        sleep 0.2
+if want c; then
+    # The same rows as the export reads: every column of its select, the
+    # organisation name from the replica, in its order (newest first).
+    copy_seconds() {
+        local t0 t1
+        t0="$(date +%s.%N)"
+        psql "$db_url" -qc "\\copy (select v.id, v.org_id, coalesce((select o.name from vehicle.org_unit o where o.id = v.org_id), '') as org_name, v.created_by, v.updated_by, v.plate_number, v.plate_color, v.vin, v.engine_number, v.brand, v.model, v.category, v.energy_type, v.body_color, v.seat_count, v.rated_load_kg, v.curb_weight_kg, v.battery_capacity_wh, v.rated_range_km, v.ownership_type, v.status, v.register_time, v.licence_owner, v.licence_issue_time, v.inspection_expire_time, v.insurance_expire_time, v.terminal_id, v.terminal_sim, v.terminal_bound_at, v.driver_id, v.driver_name, v.usage_kind, v.usage_status, v.lease_start_time, v.lease_end_time, v.tags, v.licence_images, v.remark, v.created_at, v.updated_at from vehicle.vehicle v where v.enterprise_id = '$demo_enterprise' order by v.created_at desc, v.id desc) to stdout" >/dev/null
+        t1="$(date +%s.%N)"
+        awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
+    }
+    # export_seconds: start an export as the demo admin and wait for its record to finish.
+    export_seconds() {
+        local t0 id status t1
+        t0="$(date +%s.%N)"
+        id="$(curl -fsS -X POST "$base/api/v1/vehicles/export" -H "token: $token_admin" -H 'content-type: application/json' -d '{}' |
+            python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])')"
+        while :; do
+            status="$(curl -fsS "$base/api/v1/export-records/$id" -H "token: $token_admin" |
+                python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(d["status"], d["rowsDone"])')"
+            case "${status%% *}" in
+                3) break ;;
+                4 | 5 | 6) die "export $id ended with status $status" ;;
+            esac
+            sleep 0.2
+        done
+        t1="$(date +%s.%N)"
+        awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
+    }
+    export_rows="$(psql "$db_url" -tAc "select count(*) from vehicle.vehicle where enterprise_id = '$demo_enterprise'")"
+    copy_total=0 export_total=0
+    for ((round = 1; round <= ROUNDS; round++)); do
+        copy_total="$(awk -v a="$copy_total" -v b="$(copy_seconds)" 'BEGIN{print a+b}')"
+        export_total="$(awk -v a="$export_total" -v b="$(export_seconds)" 'BEGIN{print a+b}')"
     done
-    t1="$(date +%s.%N)"
-    awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
-}
-export_rows="$(psql "$db_url" -tAc "select count(*) from vehicle.vehicle where enterprise_id = '$demo_enterprise'")"
-copy_total=0 export_total=0
-for ((round = 1; round <= ROUNDS; round++)); do
-    copy_total="$(awk -v a="$copy_total" -v b="$(copy_seconds)" 'BEGIN{print a+b}')"
-    export_total="$(awk -v a="$export_total" -v b="$(export_seconds)" 'BEGIN{print a+b}')"
-done
-vehicle_peak_mb="$(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$pid_vehicle/status")"
-printf '\n%-58s %9s %9s %7s  %s\n' figure 'seconds' 'rows/s' ratio target
-awk -v l="COPY (select …) TO STDOUT, $export_rows rows" -v s="$copy_total" -v k="$ROUNDS" -v n="$export_rows" \
-    'BEGIN{printf "%-58s %9.2f %9.0f %7s\n", l, s/k, n*k/s, "1.000"}'
-awk -v l="(c) export to xlsx, $export_rows rows (job, object store)" -v s="$export_total" -v c="$copy_total" -v k="$ROUNDS" -v n="$export_rows" \
-    'BEGIN{printf "%-58s %9.2f %9.0f %7.3f  >=0.25\n", l, s/k, n*k/s, c/s}'
-printf '%-58s %8s MB\n' "(c) vehicle process peak RSS after the exports" "$vehicle_peak_mb"
+    vehicle_peak_mb="$(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$pid_vehicle/status")"
+    printf '\n%-58s %9s %9s %7s  %s\n' figure 'seconds' 'rows/s' ratio target
+    awk -v l="COPY (select …) TO STDOUT, $export_rows rows" -v s="$copy_total" -v k="$ROUNDS" -v n="$export_rows" \
+        'BEGIN{printf "%-58s %9.2f %9.0f %7s\n", l, s/k, n*k/s, "1.000"}'
+    awk -v l="(c) export to xlsx, $export_rows rows (job, object store)" -v s="$export_total" -v c="$copy_total" -v k="$ROUNDS" -v n="$export_rows" \
+        'BEGIN{printf "%-58s %9.2f %9.0f %7.3f  >=0.25\n", l, s/k, n*k/s, c/s}'
+    printf '%-58s %8s MB\n' "(c) vehicle process peak RSS after the exports" "$vehicle_peak_mb"
+fi
 
 # --- (d) import of 10,000 vehicle rows (small tenant; removed afterwards) --
-IMPORT_ROWS="${BENCH_IMPORT_ROWS:-10000}"
-small_enterprise="$(psql "$db_url" -tAc "select enterprise_id from org.member where user_name = 'demo2'")"
-small_root="$(psql "$db_url" -tAc "select org_code from org.org_unit where enterprise_id = '$small_enterprise' and parent_id is null")"
-import_file="$run_dir/import.xlsx"
-"$bench_bin" import-file --rows "$IMPORT_ROWS" --org "$small_root" --remark "bench import" --out "$import_file"
-remove_imported() {
-    psql "$db_url" -qc "delete from vehicle.vehicle where enterprise_id = '$small_enterprise' and remark = 'bench import'" >/dev/null
-}
-remove_imported
-import_total=0
-for ((round = 1; round <= ROUNDS; round++)); do
-    t0="$(date +%s.%N)"
-    imported="$(curl -fsS "$base/api/v1/vehicles/import" -H "token: $token_small" -F "file=@$import_file" |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["imported"])')" ||
-        die "the bench import was refused"
-    t1="$(date +%s.%N)"
-    [ "$imported" = "$IMPORT_ROWS" ] || die "imported $imported of $IMPORT_ROWS rows"
-    import_total="$(awk -v a="$import_total" -v a0="$t0" -v a1="$t1" 'BEGIN{print a+a1-a0}')"
+if want d; then
+    IMPORT_ROWS="${BENCH_IMPORT_ROWS:-10000}"
+    small_enterprise="$(psql "$db_url" -tAc "select enterprise_id from org.member where user_name = 'demo2'")"
+    small_root="$(psql "$db_url" -tAc "select org_code from org.org_unit where enterprise_id = '$small_enterprise' and parent_id is null")"
+    import_file="$run_dir/import.xlsx"
+    "$bench_bin" import-file --rows "$IMPORT_ROWS" --org "$small_root" --remark "bench import" --out "$import_file"
+    remove_imported() {
+        psql "$db_url" -qc "delete from vehicle.vehicle where enterprise_id = '$small_enterprise' and remark = 'bench import'" >/dev/null
+    }
     remove_imported
-done
-awk -v l="(d) import of $IMPORT_ROWS vehicle rows (xlsx, one transaction)" -v s="$import_total" -v k="$ROUNDS" -v n="$IMPORT_ROWS" \
-    'BEGIN{printf "%-58s %9.2f %9.0f\n", l, s/k, n*k/s}'
+    import_total=0
+    for ((round = 1; round <= ROUNDS; round++)); do
+        t0="$(date +%s.%N)"
+        imported="$(curl -fsS "$base/api/v1/vehicles/import" -H "token: $token_small" -F "file=@$import_file" |
+            python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["imported"])')" ||
+            die "the bench import was refused"
+        t1="$(date +%s.%N)"
+        [ "$imported" = "$IMPORT_ROWS" ] || die "imported $imported of $IMPORT_ROWS rows"
+        import_total="$(awk -v a="$import_total" -v a0="$t0" -v a1="$t1" 'BEGIN{print a+a1-a0}')"
+        remove_imported
+    done
+    awk -v l="(d) import of $IMPORT_ROWS vehicle rows (xlsx, one transaction)" -v s="$import_total" -v k="$ROUNDS" -v n="$IMPORT_ROWS" \
+        'BEGIN{printf "%-58s %9.2f %9.0f\n", l, s/k, n*k/s}'
+fi
 
 # --- (e) JT/T 808 frames decoded and published, one core ------------------
-# A private nats-server, so 100,000s of bench fixes never reach the stack's
-# telemetry stream (and its ingest).
-nats_bin="$(command -v nats-server || echo /usr/sbin/nats-server)"
-jt808_port="$(free_port)"
-"$nats_bin" -a 127.0.0.1 -p "$jt808_port" -js -sd "$run_dir/nats-jt808" >"$run_dir/nats-jt808.log" 2>&1 &
-pids+=($!)
-wait_until 10 bash -c "exec 3<>/dev/tcp/127.0.0.1/$jt808_port" || die "bench nats-server did not start"
-"$bench_bin" jt808 --nats-url "nats://127.0.0.1:$jt808_port" --frames "${BENCH_JT808_FRAMES:-100000}" --rounds "$ROUNDS"
+if want e; then
+    # Its own nats-server: these frames' fixes belong to no known vehicle and
+    # must not reach the stack's telemetry stream (and its ingest).
+    start_nats jt808
+    "$bench_bin" jt808 --nats-url "$STARTED_NATS_URL" --frames "${BENCH_JT808_FRAMES:-100000}" --rounds "$ROUNDS"
+fi
+
+# --- (f) ingest from the telemetry stream vs COPY of the same rows --------
+# The demo fleet's first BENCH_FLEET vehicles report every 10 s to the
+# stack's stream; its vehicle process stores history and latest positions
+# and evaluates 1,000 fences of the enterprise.
+FLEET="${BENCH_FLEET:-10000}"
+if want f; then
+    "$bench_bin" ingest --database-url "$db_url" --nats-url "$NATS_URL" --vehicles "$FLEET" \
+        --fixes "${BENCH_INGEST_FIXES:-10}" --fences 1000 --rounds "$ROUNDS" || die "(f) failed"
+fi
+
+# --- (g) one vehicle's 7-day track through the edge vs the bare select ----
+if want g; then
+    "$bench_bin" track --database-url "$db_url" --base-url "$base" --token "$token_admin" \
+        --connections "${BENCH_TRACK_CONNECTIONS:-4}" --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" ||
+        die "(g) failed"
+fi
+
+# --- (h) SSE: browser streams while the fleet moves vs a bare relay -------
+if want h; then
+    relay_port="$(free_port)"
+    "$bench_bin" relay --addr "127.0.0.1:$relay_port" --nats-url "$NATS_URL" --enterprise "$demo_enterprise" &
+    pids+=($!)
+    relay_pid=$!
+    wait_until 10 tcp_open 127.0.0.1 "$relay_port" || die "the SSE relay did not start"
+    "$bench_bin" sse --database-url "$db_url" --nats-url "$NATS_URL" --base-url "$base" --token "$token_admin" \
+        --relay-url "http://127.0.0.1:$relay_port/stream" --relay-pid "$relay_pid" \
+        --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" --vehicles "$FLEET" \
+        --streams "${BENCH_SSE_STREAMS:-100}" --seconds "${BENCH_SSE_SECONDS:-20}" || die "(h) failed"
+fi

@@ -1,11 +1,17 @@
-//! `fleetdesk-bench`: the bare baseline of `make bench`.
+//! `fleetdesk-bench`: the bare baselines and load generators of `make bench`.
 //!
-//! Every benchmark figure is reported as a ratio to what a bare axum server
-//! does on the same machine in the same run, so machine noise and load cancel
-//! out. `baseline` serves a fixed JSON body of the size of the answer being
+//! Every benchmark figure is reported as a ratio to a bare baseline on the
+//! same machine in the same run, so machine noise and load cancel out.
+//! `baseline` serves a fixed JSON body of the size of the answer being
 //! measured: no auth, no gRPC, no database — the floor the gateway stands on.
+//! The telemetry figures (f)–(h) bring their own baselines (`ingest`,
+//! `track`, `sse` with its `relay`).
 
+mod fleet;
+mod ingest;
 mod jt808;
+mod sse;
+mod track;
 
 use clap::{Parser, Subcommand};
 
@@ -55,6 +61,80 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         rounds: usize,
     },
+    /// (f) Ingest of the demo fleet's fixes from the stack's telemetry
+    /// stream into Postgres, against COPY of the same rows.
+    Ingest {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        /// The stack's NATS server (its vehicle process consumes the stream).
+        #[arg(long)]
+        nats_url: String,
+        #[arg(long, default_value_t = 10_000)]
+        vehicles: usize,
+        /// Fixes per vehicle and round (one every 10 s).
+        #[arg(long, default_value_t = 10)]
+        fixes: usize,
+        /// Geofences in the enterprise.
+        #[arg(long, default_value_t = 1_000)]
+        fences: usize,
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+    },
+    /// (g) One vehicle's 7-day track through the edge against the bare select.
+    Track {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        /// The gateway's base URL.
+        #[arg(long)]
+        base_url: String,
+        #[arg(long)]
+        token: String,
+        #[arg(long, default_value_t = 4)]
+        connections: usize,
+        #[arg(long, default_value_t = 8)]
+        seconds: u64,
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+    },
+    /// (h) SSE streams of the monitoring map while the fleet moves, against
+    /// the bare relay (`relay`, started beforehand).
+    Sse {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        #[arg(long)]
+        nats_url: String,
+        #[arg(long)]
+        base_url: String,
+        #[arg(long)]
+        token: String,
+        /// The relay's stream URL.
+        #[arg(long)]
+        relay_url: String,
+        #[arg(long)]
+        relay_pid: u32,
+        #[arg(long)]
+        gateway_pid: u32,
+        #[arg(long)]
+        vehicle_pid: u32,
+        #[arg(long, default_value_t = 10_000)]
+        vehicles: usize,
+        #[arg(long, default_value_t = 100)]
+        streams: usize,
+        /// Measured seconds per phase (after `warmup`).
+        #[arg(long, default_value_t = 20)]
+        seconds: u64,
+        #[arg(long, default_value_t = 5)]
+        warmup: u64,
+    },
+    /// The baseline of (h): a bare SSE relay of one enterprise's fixes.
+    Relay {
+        #[arg(long)]
+        addr: String,
+        #[arg(long)]
+        nats_url: String,
+        #[arg(long)]
+        enterprise: uuid::Uuid,
+    },
 }
 
 #[tokio::main]
@@ -77,7 +157,81 @@ async fn main() -> std::io::Result<()> {
         })
         .await?
         .map_err(std::io::Error::other),
+        Command::Ingest {
+            database_url,
+            nats_url,
+            vehicles,
+            fixes,
+            fences,
+            rounds,
+        } => ingest::run(ingest::Args {
+            database_url,
+            nats_url,
+            vehicles,
+            fixes,
+            fences,
+            rounds: rounds.max(1),
+        })
+        .await
+        .map_err(io),
+        Command::Track {
+            database_url,
+            base_url,
+            token,
+            connections,
+            seconds,
+            rounds,
+        } => track::run(track::Args {
+            database_url,
+            base_url,
+            token,
+            connections: connections.max(1),
+            seconds,
+            rounds: rounds.max(1),
+        })
+        .await
+        .map_err(io),
+        Command::Sse {
+            database_url,
+            nats_url,
+            base_url,
+            token,
+            relay_url,
+            relay_pid,
+            gateway_pid,
+            vehicle_pid,
+            vehicles,
+            streams,
+            seconds,
+            warmup,
+        } => sse::run(sse::Args {
+            database_url,
+            nats_url,
+            base_url,
+            token,
+            relay_url,
+            relay_pid,
+            gateway_pid,
+            vehicle_pid,
+            vehicles,
+            streams,
+            seconds,
+            warmup,
+        })
+        .await
+        .map_err(io),
+        Command::Relay {
+            addr,
+            nats_url,
+            enterprise,
+        } => sse::relay(&addr, &nats_url, enterprise).await.map_err(io),
     }
+}
+
+/// An error with its causes, as the process's error.
+#[allow(clippy::needless_pass_by_value)] // the shape `map_err` hands over
+fn io(err: anyhow::Error) -> std::io::Error {
+    std::io::Error::other(format!("{err:#}"))
 }
 
 /// A body shaped like the edge's list envelope, padded to `bytes`.

@@ -511,8 +511,13 @@ impl Row<'_> {
     }
 }
 
-/// Streams rows into `copy <table> (<columns>) from stdin` in chunks.
-async fn copy(conn: &mut PgConnection, table: &str, columns: &str, rows: &str) -> sqlx::Result<()> {
+/// Streams text-format rows into `copy <table> (<columns>) from stdin` in chunks.
+pub async fn copy(
+    conn: &mut PgConnection,
+    table: &str,
+    columns: &str,
+    rows: &str,
+) -> sqlx::Result<()> {
     let mut copy = conn
         .copy_in_raw(&format!("copy {table} ({columns}) from stdin"))
         .await?;
