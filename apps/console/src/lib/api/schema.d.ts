@@ -244,6 +244,550 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/charging/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_charging_accounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/accounts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_charging_accounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_charging_account"];
+        put: operations["update_charging_account"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/accounts/{id}/allocate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["allocate_balance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/accounts/{id}/reclaim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reclaim_balance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_balance_allocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/allocations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_balance_allocations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/card-amount-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_card_amount_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/card-amount-changes/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_card_amount_changes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_charging_cards"];
+        put?: never;
+        post: operations["create_charging_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/cards/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_charging_cards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_charging_card"];
+        put: operations["update_charging_card"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/cards/{id}/amount-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["change_charging_card_amount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/cards/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_charging_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/cards/{id}/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["freeze_charging_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/cards/{id}/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["unfreeze_charging_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_charging_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/main-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_main_charging_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/open-applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_charging_open_applications"];
+        put?: never;
+        post: operations["apply_charging_open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/open-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["charging_open_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/plate-scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_plate_scan_records"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/plate-scans/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_plate_scan_records"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_charging_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/sessions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_charging_sessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_charging_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_reconciliation_statements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/statements/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_reconciliation_statements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/statements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_reconciliation_statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/statements/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["confirm_reconciliation_statement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/statements/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["reconciliation_statement_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/stations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_stations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/stations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_station"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dev/charging-open-applications/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["approve_charging_open_application"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dev/charging-open-applications/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reject_charging_open_application"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dev/sms-outbox": {
         parameters: {
             query?: never;
@@ -1261,6 +1805,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/temperature/alarms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["temperature_export_alarms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/temperature/readings": {
         parameters: {
             query?: never;
@@ -1587,6 +2147,37 @@ export interface components {
              */
             weekdays: number[];
         };
+        /** @description An allocation from one account to some of its direct children, all or nothing. */
+        AllocateForm: {
+            /** @default  */
+            remark: string;
+            /**
+             * @description 1 to 250 direct children; together at most the account's available balance.
+             * @default []
+             */
+            targets: components["schemas"]["AllocationTargetForm"][];
+        };
+        AllocatedBody: {
+            allocations: components["schemas"]["BalanceAllocationBody"][];
+            /** @description The source account after the move. */
+            fromAccount: components["schemas"]["ChargingAccountBody"];
+        };
+        /**
+         * @description ALLOCATE: parent to child; RECLAIM: child back to parent.
+         * @enum {string}
+         */
+        AllocationDirection: "ALLOCATE" | "RECLAIM";
+        /** @description One direct child and what it receives. */
+        AllocationTargetForm: {
+            /**
+             * Format: int64
+             * @description Positive.
+             * @default 0
+             */
+            amountFen: number;
+            /** @default  */
+            toAccountId: string;
+        };
         ApprovalBody: {
             applicantName: string;
             /** @description Masked by the server; reveal through `/sensitive/reveal` (subjectKind 2). */
@@ -1649,6 +2240,27 @@ export interface components {
             name: string;
             url: string;
         };
+        /** @description One movement of balance between a parent account and a direct child. */
+        BalanceAllocationBody: {
+            allocateTime: string;
+            /**
+             * Format: int64
+             * @description Always positive.
+             */
+            amountFen: number;
+            direction?: null | components["schemas"]["AllocationDirection"];
+            fromAccountId: string;
+            /** Format: int64 */
+            fromBalanceAfterFen: number;
+            fromOrgName: string;
+            id: string;
+            operatorName: string;
+            remark: string;
+            toAccountId: string;
+            /** Format: int64 */
+            toBalanceAfterFen: number;
+            toOrgName: string;
+        };
         /** @description A terminal to fit to the vehicle; its current terminal (if any) is unbound. */
         BindTerminalForm: {
             /**
@@ -1695,6 +2307,100 @@ export interface components {
          * @enum {string}
          */
         BindingKind: "DRIVER" | "ORGANIZATION" | "TERMINAL";
+        /**
+         * @description Period a card's budget counts over; NONE: no cap beyond the balance.
+         * @enum {string}
+         */
+        BudgetPeriod: "NONE" | "DAILY" | "WEEKLY" | "MONTHLY";
+        /** @description Closing a card for good (or reporting it lost). */
+        CancelCardForm: {
+            /**
+             * @description Mark LOST instead of CANCELLED.
+             * @default false
+             */
+            lost: boolean;
+            /** @default  */
+            reason: string;
+        };
+        CancelledCardBody: {
+            card: components["schemas"]["ChargingCardBody"];
+            returned?: null | components["schemas"]["CardAmountChangeBody"];
+        };
+        /**
+         * @description What people may do to a card's balance.
+         * @enum {string}
+         */
+        CardAmountChangeAction: "TOP_UP" | "WITHDRAW";
+        /** @description One change of a card's balance. */
+        CardAmountChangeBody: {
+            /**
+             * Format: int64
+             * @description Always positive; the kind gives the sign.
+             */
+            amountFen: number;
+            /** Format: int64 */
+            balanceAfterFen: number;
+            /** Format: int64 */
+            balanceBeforeFen: number;
+            cardId: string;
+            cardNo: string;
+            changeTime: string;
+            driverName: string;
+            id: string;
+            kind?: null | components["schemas"]["CardAmountChangeKind"];
+            /** @description Empty for the system's changes. */
+            operatorName: string;
+            orgName: string;
+            plateNumber: string;
+            remark: string;
+            /** @description CONSUME and REFUND: the session. */
+            sessionId: string;
+        };
+        /** @description A top-up or withdrawal. */
+        CardAmountChangeForm: {
+            /**
+             * Format: int64
+             * @description Positive. TOP_UP needs this much available on the account; WITHDRAW on the card.
+             */
+            amountFen: number;
+            kind: components["schemas"]["CardAmountChangeAction"];
+            remark?: string;
+        };
+        /**
+         * @description TOP_UP and WITHDRAW by people; CONSUME, REFUND and CANCEL_RETURN by the system.
+         * @enum {string}
+         */
+        CardAmountChangeKind: "TOP_UP" | "WITHDRAW" | "CONSUME" | "REFUND" | "CANCEL_RETURN";
+        CardAmountChangedBody: {
+            card: components["schemas"]["ChargingCardBody"];
+            change: components["schemas"]["CardAmountChangeBody"];
+        };
+        /** @description A card's spending cap. */
+        CardBudgetBody: {
+            /**
+             * Format: int64
+             * @description Cap per period; 0 with NONE.
+             */
+            limitFen: number;
+            /**
+             * Format: int64
+             * @description Cap on one session; 0 = none.
+             */
+            perSessionLimitFen: number;
+            period?: null | components["schemas"]["BudgetPeriod"];
+            /** @description When the period's usage resets. */
+            resetTime: string;
+            /**
+             * Format: int64
+             * @description Spent in the current period.
+             */
+            usedFen: number;
+        };
+        /**
+         * @description VEHICLE: bound to a vehicle (plate-scan starts use it); DRIVER: bound to a driver.
+         * @enum {string}
+         */
+        CardHolderKind: "VEHICLE" | "DRIVER";
         /** @description The change-password form (spec §5). */
         ChangePasswordRequest: {
             /** @description The new password again (the console's field name). */
@@ -1703,6 +2409,388 @@ export interface components {
             newPassword?: string;
             oldPassword?: string;
         };
+        /** @description A charging wallet: the main account or an organisation's sub-account. */
+        ChargingAccountBody: {
+            /**
+             * Format: int64
+             * @description Spendable now.
+             */
+            availableFen: number;
+            /**
+             * Format: int64
+             * @description On the account's cards, not yet spent.
+             */
+            cardBalanceFen: number;
+            /** Format: int32 */
+            cardCount: number;
+            /** Format: int32 */
+            childCount: number;
+            createTime: string;
+            /**
+             * Format: int64
+             * @description Overdraft the operator allows; MAIN only.
+             */
+            creditLimitFen: number;
+            /**
+             * Format: int64
+             * @description Held for sessions in progress.
+             */
+            frozenFen: number;
+            id: string;
+            kind?: null | components["schemas"]["ChargingAccountKind"];
+            /**
+             * Format: int32
+             * @description Depth in the tree; MAIN is 0.
+             */
+            level: number;
+            /**
+             * Format: int64
+             * @description Warn below this; 0 = off.
+             */
+            lowBalanceThresholdFen: number;
+            orgId: string;
+            orgName: string;
+            /** @description Empty for MAIN. */
+            parentAccountId: string;
+            status?: null | components["schemas"]["ChargingAccountStatus"];
+            /** Format: int64 */
+            totalConsumedFen: number;
+            /** Format: int64 */
+            totalReceivedFen: number;
+            updateTime: string;
+        };
+        /** @description An account's settings. */
+        ChargingAccountForm: {
+            /**
+             * Format: int64
+             * @description Warn when the available balance drops below this; 0 = off.
+             * @default 0
+             */
+            lowBalanceThresholdFen: number;
+            status?: null | components["schemas"]["ChargingAccountStatus"];
+        };
+        /**
+         * @description MAIN: the enterprise's one main account; ORGANIZATION: an organisation's sub-account.
+         * @enum {string}
+         */
+        ChargingAccountKind: "MAIN" | "ORGANIZATION";
+        /**
+         * @description FROZEN: no new sessions or allocations, balance kept; CLOSED: balance returned to the parent.
+         * @enum {string}
+         */
+        ChargingAccountStatus: "ACTIVE" | "FROZEN" | "CLOSED";
+        /** @description A charging card funded from a charging account. */
+        ChargingCardBody: {
+            /** @description The account that funds the card. */
+            accountId: string;
+            /** @description Stations the card may charge at; empty = every station. */
+            allowedStationIds: string[];
+            /** Format: int64 */
+            balanceFen: number;
+            budget: components["schemas"]["CardBudgetBody"];
+            cardNo: string;
+            createTime: string;
+            driverId: string;
+            driverName: string;
+            holderKind?: null | components["schemas"]["CardHolderKind"];
+            id: string;
+            issuedTime: string;
+            kind?: null | components["schemas"]["ChargingCardKind"];
+            lastUsedTime: string;
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            remark: string;
+            status?: null | components["schemas"]["ChargingCardStatus"];
+            /** Format: int64 */
+            totalConsumedFen: number;
+            updateTime: string;
+            vehicleId: string;
+        };
+        /**
+         * @description A card's editable fields; an edit replaces all of them. The balance moves
+         *     only through amount changes.
+         */
+        ChargingCardForm: {
+            /**
+             * @description The funding account; it must serve orgId.
+             * @default
+             */
+            accountId: string;
+            /**
+             * @description Stations the card may charge at, at most 250; empty = every station.
+             * @default []
+             */
+            allowedStationIds: string[];
+            /**
+             * Format: int64
+             * @description Cap per period (fen); 0 with NONE.
+             * @default 0
+             */
+            budgetLimitFen: number;
+            budgetPeriod?: null | components["schemas"]["BudgetPeriod"];
+            /**
+             * @description PHYSICAL: the printed number (4-32 letters or digits); VIRTUAL: empty (assigned).
+             * @default
+             */
+            cardNo: string;
+            /**
+             * @description DRIVER holder.
+             * @default
+             */
+            driverId: string;
+            holderKind?: null | components["schemas"]["CardHolderKind"];
+            kind?: null | components["schemas"]["ChargingCardKind"];
+            /** @default  */
+            orgId: string;
+            /**
+             * Format: int64
+             * @description Cap per session (fen); 0 = none.
+             * @default 0
+             */
+            perSessionLimitFen: number;
+            /** @default  */
+            remark: string;
+            /**
+             * @description VEHICLE holder.
+             * @default
+             */
+            vehicleId: string;
+        };
+        /**
+         * @description PHYSICAL: an RFID card swiped at the pile; VIRTUAL: in the driver app, started by QR scan.
+         * @enum {string}
+         */
+        ChargingCardKind: "PHYSICAL" | "VIRTUAL";
+        /** @description A page of cards with the balance over every matching card. */
+        ChargingCardPage: {
+            list: components["schemas"]["ChargingCardBody"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            totalBalanceFen: number;
+        };
+        /**
+         * @description ACTIVE ⇄ FROZEN; LOST and CANCELLED are final.
+         * @enum {string}
+         */
+        ChargingCardStatus: "ACTIVE" | "FROZEN" | "LOST" | "CANCELLED";
+        ChargingDashboardBody: {
+            /** Format: int32 */
+            activeCardCount: number;
+            /**
+             * Format: int64
+             * @description All-in average, fen per MWh.
+             */
+            avgPriceFenPerMwh: number;
+            /**
+             * Format: int32
+             * @description Sessions in progress now.
+             */
+            chargingNowCount: number;
+            /** Format: int64 */
+            frozenFen: number;
+            /**
+             * Format: int64
+             * @description The main account's available balance.
+             */
+            mainAvailableFen: number;
+            /**
+             * Format: int64
+             * @description Saved against list prices in the range.
+             */
+            savedFen: number;
+            topOrgs: components["schemas"]["ChargingRankItemBody"][];
+            /** @description Top 10 by energy. */
+            topStations: components["schemas"]["ChargingRankItemBody"][];
+            topVehicles: components["schemas"]["ChargingRankItemBody"][];
+            /**
+             * Format: int64
+             * @description Available over every account and card in the caller's scope.
+             */
+            totalAvailableFen: number;
+            /** @description Over the requested range. */
+            totals: components["schemas"]["ChargingSessionTotalsBody"];
+            /** @description One point per day of the range. */
+            trend: components["schemas"]["DailyChargingFigureBody"][];
+            /**
+             * Format: int32
+             * @description Distinct vehicles charged in the range.
+             */
+            vehicleCount: number;
+        };
+        ChargingOpenApplicationBody: {
+            applicantName: string;
+            /** @description Masked by the server. */
+            applicantPhone: string;
+            applyTime: string;
+            contactTime: string;
+            decideTime: string;
+            enterpriseName: string;
+            /** @description The operator's staff member who handled it. */
+            handlerName: string;
+            id: string;
+            rejectReason: string;
+            remark: string;
+            status?: null | components["schemas"]["ChargingOpenApplicationStatus"];
+        };
+        /**
+         * @description PENDING → CONTACTED → APPROVED or REJECTED (then the enterprise may apply again).
+         * @enum {string}
+         */
+        ChargingOpenApplicationStatus: "PENDING" | "CONTACTED" | "APPROVED" | "REJECTED";
+        /** @description An application to open charging. */
+        ChargingOpenForm: {
+            /**
+             * @description Optional note for the operator's staff, at most 200 characters.
+             * @default
+             */
+            remark: string;
+        };
+        /**
+         * @description NOT_OPENED: the introduction popup; APPLYING: the button reads 申请中;
+         *     OPENED: a charging account exists and the full energy menu shows.
+         * @enum {string}
+         */
+        ChargingOpenState: "NOT_OPENED" | "APPLYING" | "OPENED";
+        ChargingOpenStatusBody: {
+            /** @description On the charge blacklist: no charging at all, and no application. */
+            blacklisted: boolean;
+            latestApplication?: null | components["schemas"]["ChargingOpenApplicationBody"];
+            state?: null | components["schemas"]["ChargingOpenState"];
+        };
+        /** @description One row of a ranking. */
+        ChargingRankItemBody: {
+            /** Format: int64 */
+            energyWh: number;
+            /** @description Station or organisation id. */
+            id: string;
+            name: string;
+            /** Format: int64 */
+            sessionCount: number;
+            /** Format: int64 */
+            totalFen: number;
+        };
+        /** @description One charging session paid by an enterprise card. */
+        ChargingSessionBody: {
+            accountId: string;
+            cardId: string;
+            cardNo: string;
+            cityName: string;
+            connectorNo: string;
+            connectorType?: null | components["schemas"]["ConnectorType"];
+            /** Format: int64 */
+            discountFen: number;
+            driverId: string;
+            driverName: string;
+            /** Format: int64 */
+            durationSeconds: number;
+            /** Format: int64 */
+            electricityFen: number;
+            /** Format: int32 */
+            endSocPercent?: number | null;
+            /** @description Empty while charging. */
+            endTime: string;
+            /** Format: int64 */
+            energyWh: number;
+            /**
+             * Format: int64
+             * @description Moved from the card onto the session's hold.
+             */
+            heldFen: number;
+            id: string;
+            orgId: string;
+            orgName: string;
+            /** Format: int64 */
+            parkingFeeFen: number;
+            pileNo: string;
+            plateNumber: string;
+            /** Format: int64 */
+            refundedFen: number;
+            /** Format: int64 */
+            serviceFeeFen: number;
+            /** @description The station operator's order number. */
+            sessionNo: string;
+            settleTime: string;
+            startMethod?: null | components["schemas"]["StartMethod"];
+            /**
+             * Format: int32
+             * @description Percent; absent when not reported.
+             */
+            startSocPercent?: number | null;
+            startTime: string;
+            /** @description yyyy-MM of the statement the session belongs to. */
+            statementMonth: string;
+            stationId: string;
+            stationName: string;
+            status?: null | components["schemas"]["ChargingSessionStatus"];
+            stopReason: string;
+            /**
+             * Format: int64
+             * @description What the enterprise pays: electricity + service fee + parking fee -
+             *     discount - uncollected; while charging, the cost so far.
+             */
+            totalFen: number;
+            /**
+             * Format: int64
+             * @description Cost the hold did not cover (the platform stopped late); never billed.
+             */
+            uncollectedFen: number;
+            vehicleId: string;
+        };
+        /** @description A page of sessions with the totals over every matching session. */
+        ChargingSessionPage: {
+            list: components["schemas"]["ChargingSessionBody"][];
+            /** Format: int64 */
+            total: number;
+            totals: components["schemas"]["ChargingSessionTotalsBody"];
+        };
+        /**
+         * @description CHARGING (held), SETTLED (captured), ABNORMAL (under review), REFUNDED.
+         * @enum {string}
+         */
+        ChargingSessionStatus: "CHARGING" | "SETTLED" | "ABNORMAL" | "REFUNDED";
+        /** @description Totals over sessions (the table's summary row, the dashboard's period). */
+        ChargingSessionTotalsBody: {
+            /** Format: int64 */
+            discountFen: number;
+            /** Format: int64 */
+            electricityFen: number;
+            /** Format: int64 */
+            energyWh: number;
+            /** Format: int64 */
+            parkingFeeFen: number;
+            /** Format: int64 */
+            serviceFeeFen: number;
+            /** Format: int64 */
+            sessionCount: number;
+            /** Format: int64 */
+            totalFen: number;
+        };
+        /** @description Confirming (or disputing) a statement the user checked. */
+        ConfirmStatementForm: {
+            /**
+             * @description Confirm (true) or dispute (false).
+             * @default false
+             */
+            accepted: boolean;
+            /**
+             * @description Required when disputing, at most 200 characters.
+             * @default
+             */
+            disputeReason: string;
+            /**
+             * Format: int64
+             * @description The total the user saw; 4009 when it changed since.
+             * @default 0
+             */
+            expectedTotalFen: number;
+        };
+        /**
+         * @description DC fast or AC slow charging.
+         * @enum {string}
+         */
+        ConnectorType: "DC" | "AC";
         CreatedTemperatureShareBody: {
             share: components["schemas"]["TemperatureShareBody"];
             /** @description The link's secret: `/public/temperature/{token}`; shown only now. */
@@ -1730,11 +2818,36 @@ export interface components {
             /** @description The hotline. */
             phone: string;
         };
+        /** @description One day of the trend. */
+        DailyChargingFigureBody: {
+            /** @description The day, 00:00 Asia/Shanghai. */
+            date: string;
+            /** Format: int64 */
+            energyWh: number;
+            /** Format: int64 */
+            sessionCount: number;
+            /** Format: int64 */
+            totalFen: number;
+        };
         DecisionRequest: {
             /** @description true approves, false rejects. */
             approve: boolean;
             /** @description Required when rejecting; at most 200 characters. */
             comment?: string;
+        };
+        /** @description The operator's decision on an application. */
+        DevChargingDecisionForm: {
+            /**
+             * Format: int64
+             * @description Approve: the main account's overdraft (fen).
+             * @default 0
+             */
+            creditLimitFen: number;
+            /**
+             * @description Reject: why (required by energy).
+             * @default
+             */
+            reason: string;
         };
         DevSmsBody: {
             /** @description The 6-digit code in the text, for tests. */
@@ -1885,10 +2998,27 @@ export interface components {
             inOrderCenterList: boolean;
             isB2B: boolean;
             isChargeAccount: boolean;
+            /** @description An application to open charging is pending (申请中). */
+            isChargeApplying: boolean;
             isMt: boolean;
             isSF: boolean;
             isWhiteList: boolean;
             needOpenPages: string[];
+        };
+        /** @description Every response body. */
+        Envelope_AllocatedBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                allocations: components["schemas"]["BalanceAllocationBody"][];
+                /** @description The source account after the move. */
+                fromAccount: components["schemas"]["ChargingAccountBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
         };
         /** @description Every response body. */
         Envelope_ApprovalBody: {
@@ -1947,6 +3077,37 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_BalanceAllocationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One movement of balance between a parent account and a direct child. */
+            data: {
+                allocateTime: string;
+                /**
+                 * Format: int64
+                 * @description Always positive.
+                 */
+                amountFen: number;
+                direction?: null | components["schemas"]["AllocationDirection"];
+                fromAccountId: string;
+                /** Format: int64 */
+                fromBalanceAfterFen: number;
+                fromOrgName: string;
+                id: string;
+                operatorName: string;
+                remark: string;
+                toAccountId: string;
+                /** Format: int64 */
+                toBalanceAfterFen: number;
+                toOrgName: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_BindingBody: {
             /**
              * Format: int32
@@ -1973,6 +3134,339 @@ export interface components {
                 unbindTime: string;
                 vehicleId: string;
                 vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_CancelledCardBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                card: components["schemas"]["ChargingCardBody"];
+                returned?: null | components["schemas"]["CardAmountChangeBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_CardAmountChangedBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                card: components["schemas"]["ChargingCardBody"];
+                change: components["schemas"]["CardAmountChangeBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingAccountBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A charging wallet: the main account or an organisation's sub-account. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Spendable now.
+                 */
+                availableFen: number;
+                /**
+                 * Format: int64
+                 * @description On the account's cards, not yet spent.
+                 */
+                cardBalanceFen: number;
+                /** Format: int32 */
+                cardCount: number;
+                /** Format: int32 */
+                childCount: number;
+                createTime: string;
+                /**
+                 * Format: int64
+                 * @description Overdraft the operator allows; MAIN only.
+                 */
+                creditLimitFen: number;
+                /**
+                 * Format: int64
+                 * @description Held for sessions in progress.
+                 */
+                frozenFen: number;
+                id: string;
+                kind?: null | components["schemas"]["ChargingAccountKind"];
+                /**
+                 * Format: int32
+                 * @description Depth in the tree; MAIN is 0.
+                 */
+                level: number;
+                /**
+                 * Format: int64
+                 * @description Warn below this; 0 = off.
+                 */
+                lowBalanceThresholdFen: number;
+                orgId: string;
+                orgName: string;
+                /** @description Empty for MAIN. */
+                parentAccountId: string;
+                status?: null | components["schemas"]["ChargingAccountStatus"];
+                /** Format: int64 */
+                totalConsumedFen: number;
+                /** Format: int64 */
+                totalReceivedFen: number;
+                updateTime: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingCardBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A charging card funded from a charging account. */
+            data: {
+                /** @description The account that funds the card. */
+                accountId: string;
+                /** @description Stations the card may charge at; empty = every station. */
+                allowedStationIds: string[];
+                /** Format: int64 */
+                balanceFen: number;
+                budget: components["schemas"]["CardBudgetBody"];
+                cardNo: string;
+                createTime: string;
+                driverId: string;
+                driverName: string;
+                holderKind?: null | components["schemas"]["CardHolderKind"];
+                id: string;
+                issuedTime: string;
+                kind?: null | components["schemas"]["ChargingCardKind"];
+                lastUsedTime: string;
+                orgId: string;
+                orgName: string;
+                plateNumber: string;
+                remark: string;
+                status?: null | components["schemas"]["ChargingCardStatus"];
+                /** Format: int64 */
+                totalConsumedFen: number;
+                updateTime: string;
+                vehicleId: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingCardPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of cards with the balance over every matching card. */
+            data: {
+                list: components["schemas"]["ChargingCardBody"][];
+                /** Format: int64 */
+                total: number;
+                /** Format: int64 */
+                totalBalanceFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingDashboardBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** Format: int32 */
+                activeCardCount: number;
+                /**
+                 * Format: int64
+                 * @description All-in average, fen per MWh.
+                 */
+                avgPriceFenPerMwh: number;
+                /**
+                 * Format: int32
+                 * @description Sessions in progress now.
+                 */
+                chargingNowCount: number;
+                /** Format: int64 */
+                frozenFen: number;
+                /**
+                 * Format: int64
+                 * @description The main account's available balance.
+                 */
+                mainAvailableFen: number;
+                /**
+                 * Format: int64
+                 * @description Saved against list prices in the range.
+                 */
+                savedFen: number;
+                topOrgs: components["schemas"]["ChargingRankItemBody"][];
+                /** @description Top 10 by energy. */
+                topStations: components["schemas"]["ChargingRankItemBody"][];
+                topVehicles: components["schemas"]["ChargingRankItemBody"][];
+                /**
+                 * Format: int64
+                 * @description Available over every account and card in the caller's scope.
+                 */
+                totalAvailableFen: number;
+                /** @description Over the requested range. */
+                totals: components["schemas"]["ChargingSessionTotalsBody"];
+                /** @description One point per day of the range. */
+                trend: components["schemas"]["DailyChargingFigureBody"][];
+                /**
+                 * Format: int32
+                 * @description Distinct vehicles charged in the range.
+                 */
+                vehicleCount: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingOpenApplicationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                applicantName: string;
+                /** @description Masked by the server. */
+                applicantPhone: string;
+                applyTime: string;
+                contactTime: string;
+                decideTime: string;
+                enterpriseName: string;
+                /** @description The operator's staff member who handled it. */
+                handlerName: string;
+                id: string;
+                rejectReason: string;
+                remark: string;
+                status?: null | components["schemas"]["ChargingOpenApplicationStatus"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingOpenStatusBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description On the charge blacklist: no charging at all, and no application. */
+                blacklisted: boolean;
+                latestApplication?: null | components["schemas"]["ChargingOpenApplicationBody"];
+                state?: null | components["schemas"]["ChargingOpenState"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingSessionBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One charging session paid by an enterprise card. */
+            data: {
+                accountId: string;
+                cardId: string;
+                cardNo: string;
+                cityName: string;
+                connectorNo: string;
+                connectorType?: null | components["schemas"]["ConnectorType"];
+                /** Format: int64 */
+                discountFen: number;
+                driverId: string;
+                driverName: string;
+                /** Format: int64 */
+                durationSeconds: number;
+                /** Format: int64 */
+                electricityFen: number;
+                /** Format: int32 */
+                endSocPercent?: number | null;
+                /** @description Empty while charging. */
+                endTime: string;
+                /** Format: int64 */
+                energyWh: number;
+                /**
+                 * Format: int64
+                 * @description Moved from the card onto the session's hold.
+                 */
+                heldFen: number;
+                id: string;
+                orgId: string;
+                orgName: string;
+                /** Format: int64 */
+                parkingFeeFen: number;
+                pileNo: string;
+                plateNumber: string;
+                /** Format: int64 */
+                refundedFen: number;
+                /** Format: int64 */
+                serviceFeeFen: number;
+                /** @description The station operator's order number. */
+                sessionNo: string;
+                settleTime: string;
+                startMethod?: null | components["schemas"]["StartMethod"];
+                /**
+                 * Format: int32
+                 * @description Percent; absent when not reported.
+                 */
+                startSocPercent?: number | null;
+                startTime: string;
+                /** @description yyyy-MM of the statement the session belongs to. */
+                statementMonth: string;
+                stationId: string;
+                stationName: string;
+                status?: null | components["schemas"]["ChargingSessionStatus"];
+                stopReason: string;
+                /**
+                 * Format: int64
+                 * @description What the enterprise pays: electricity + service fee + parking fee -
+                 *     discount - uncollected; while charging, the cost so far.
+                 */
+                totalFen: number;
+                /**
+                 * Format: int64
+                 * @description Cost the hold did not cover (the platform stopped late); never billed.
+                 */
+                uncollectedFen: number;
+                vehicleId: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ChargingSessionPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of sessions with the totals over every matching session. */
+            data: {
+                list: components["schemas"]["ChargingSessionBody"][];
+                /** Format: int64 */
+                total: number;
+                totals: components["schemas"]["ChargingSessionTotalsBody"];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2215,38 +3709,17 @@ export interface components {
              * @description 200 on success; otherwise an edge error code.
              */
             code: number;
-            /** @description A geofence. */
-            data: {
-                activeWindows: components["schemas"]["ActiveWindowBody"][];
-                alarmOnEnter: boolean;
-                alarmOnExit: boolean;
-                center?: null | components["schemas"]["GeoPointBody"];
-                /** Format: int32 */
-                corridorWidthM?: number | null;
+            /** @description A geofence as read: its writable fields and what the service adds. */
+            data: components["schemas"]["GeofenceInputBody"] & {
                 createdAt: string;
-                /** Format: int32 */
-                dwellSeconds: number;
-                enabled: boolean;
                 id: string;
                 /**
                  * Format: int32
                  * @description Vehicles inside now.
                  */
                 insideCount: number;
-                name: string;
-                orgId: string;
                 orgName: string;
-                /** @description Polygon ring (not closed) or corridor polyline. */
-                points: components["schemas"]["GeoPointBody"][];
-                purpose: components["schemas"]["GeofencePurpose"];
-                /** Format: int32 */
-                radiusM?: number | null;
-                shape?: null | components["schemas"]["GeofenceShape"];
-                /** Format: int32 */
-                speedLimitKmh?: number | null;
                 updatedAt: string;
-                /** @description Empty: every vehicle of the enterprise. */
-                vehicleIds: string[];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -2513,6 +3986,41 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_BalanceAllocationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    allocateTime: string;
+                    /**
+                     * Format: int64
+                     * @description Always positive.
+                     */
+                    amountFen: number;
+                    direction?: null | components["schemas"]["AllocationDirection"];
+                    fromAccountId: string;
+                    /** Format: int64 */
+                    fromBalanceAfterFen: number;
+                    fromOrgName: string;
+                    id: string;
+                    operatorName: string;
+                    remark: string;
+                    toAccountId: string;
+                    /** Format: int64 */
+                    toBalanceAfterFen: number;
+                    toOrgName: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_BindingBody: {
             /**
              * Format: int32
@@ -2540,6 +4048,75 @@ export interface components {
                     unbindTime: string;
                     vehicleId: string;
                     vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_CardAmountChangeBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /**
+                     * Format: int64
+                     * @description Always positive; the kind gives the sign.
+                     */
+                    amountFen: number;
+                    /** Format: int64 */
+                    balanceAfterFen: number;
+                    /** Format: int64 */
+                    balanceBeforeFen: number;
+                    cardId: string;
+                    cardNo: string;
+                    changeTime: string;
+                    driverName: string;
+                    id: string;
+                    kind?: null | components["schemas"]["CardAmountChangeKind"];
+                    /** @description Empty for the system's changes. */
+                    operatorName: string;
+                    orgName: string;
+                    plateNumber: string;
+                    remark: string;
+                    /** @description CONSUME and REFUND: the session. */
+                    sessionId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_ChargingOpenApplicationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    applicantName: string;
+                    /** @description Masked by the server. */
+                    applicantPhone: string;
+                    applyTime: string;
+                    contactTime: string;
+                    decideTime: string;
+                    enterpriseName: string;
+                    /** @description The operator's staff member who handled it. */
+                    handlerName: string;
+                    id: string;
+                    rejectReason: string;
+                    remark: string;
+                    status?: null | components["schemas"]["ChargingOpenApplicationStatus"];
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -2680,12 +4257,18 @@ export interface components {
                     kind?: null | components["schemas"]["GeofenceAlarmKind"];
                     /** Format: int32 */
                     limitKmh?: number | null;
+                    /**
+                     * Format: int32
+                     * @description Overstays only: the fence's max stay, minutes.
+                     */
+                    maxStayMinutes?: number | null;
                     plateNumber: string;
                     /**
                      * Format: double
                      * @description Speeding only.
                      */
                     speedKmh?: number | null;
+                    /** @description Overstays: when the stay reached the fence's max stay. */
                     time: string;
                     vehicleId: string;
                 }[];
@@ -2704,38 +4287,17 @@ export interface components {
             code: number;
             /** @description A page of a list. */
             data: {
-                list: {
-                    activeWindows: components["schemas"]["ActiveWindowBody"][];
-                    alarmOnEnter: boolean;
-                    alarmOnExit: boolean;
-                    center?: null | components["schemas"]["GeoPointBody"];
-                    /** Format: int32 */
-                    corridorWidthM?: number | null;
+                list: (components["schemas"]["GeofenceInputBody"] & {
                     createdAt: string;
-                    /** Format: int32 */
-                    dwellSeconds: number;
-                    enabled: boolean;
                     id: string;
                     /**
                      * Format: int32
                      * @description Vehicles inside now.
                      */
                     insideCount: number;
-                    name: string;
-                    orgId: string;
                     orgName: string;
-                    /** @description Polygon ring (not closed) or corridor polyline. */
-                    points: components["schemas"]["GeoPointBody"][];
-                    purpose: components["schemas"]["GeofencePurpose"];
-                    /** Format: int32 */
-                    radiusM?: number | null;
-                    shape?: null | components["schemas"]["GeofenceShape"];
-                    /** Format: int32 */
-                    speedLimitKmh?: number | null;
                     updatedAt: string;
-                    /** @description Empty: every vehicle of the enterprise. */
-                    vehicleIds: string[];
-                }[];
+                })[];
                 /** Format: int64 */
                 total: number;
             };
@@ -2902,6 +4464,40 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_PlateScanRecordBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    cardId: string;
+                    cardNo: string;
+                    id: string;
+                    /** @description A signed link (10 minutes) of the camera's snapshot; empty when none. */
+                    imageUrl: string;
+                    orgName: string;
+                    pileNo: string;
+                    /** @description As recognised. */
+                    plateNumber: string;
+                    result?: null | components["schemas"]["PlateScanResult"];
+                    scanTime: string;
+                    /** @description STARTED: the session. */
+                    sessionId: string;
+                    stationId: string;
+                    stationName: string;
+                    /** @description Empty when NOT_REGISTERED. */
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_PrivateCarBody: {
             /**
              * Format: int32
@@ -2937,6 +4533,74 @@ export interface components {
                     /** @description The vehicle created on approval; empty before. */
                     vehicleId: string;
                     vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_ReconciliationStatementBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /**
+                     * Format: int32
+                     * @description Cards with sessions on the statement.
+                     */
+                    cardCount: number;
+                    confirmTime: string;
+                    confirmedBy: string;
+                    /** Format: int64 */
+                    discountFen: number;
+                    disputeReason: string;
+                    /** Format: int64 */
+                    electricityFen: number;
+                    /** Format: int64 */
+                    energyWh: number;
+                    /** @description The finance bill raised once confirmed. */
+                    financeBillId: string;
+                    generatedTime: string;
+                    /** @description The workbook can be downloaded. */
+                    hasFile: boolean;
+                    id: string;
+                    /**
+                     * Format: int64
+                     * @description The ledger's captures of the statement's sessions (equals total).
+                     */
+                    ledgerCapturedFen: number;
+                    /** @description yyyy-MM. */
+                    month: string;
+                    /** @description Per organisation (the detail; empty in the list when the service leaves it out). */
+                    orgLines: components["schemas"]["ReconciliationOrgLineBody"][];
+                    /** Format: int64 */
+                    parkingFeeFen: number;
+                    /** @description Lines of the caller's reach only (a user who reaches part of the tree). */
+                    partial: boolean;
+                    /** Format: int64 */
+                    refundedFen: number;
+                    /** Format: int64 */
+                    serviceFeeFen: number;
+                    /** Format: int64 */
+                    sessionCount: number;
+                    statementNo: string;
+                    status?: null | components["schemas"]["ReconciliationStatus"];
+                    /**
+                     * Format: int64
+                     * @description What the enterprise owes for the month.
+                     */
+                    totalFen: number;
+                    /**
+                     * Format: int64
+                     * @description Cost the holds did not cover; never billed.
+                     */
+                    uncollectedFen: number;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -2995,6 +4659,69 @@ export interface components {
                     pointName: string;
                     time: string;
                     vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_StationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** Format: int32 */
+                    acAvailableCount: number;
+                    /** Format: int32 */
+                    acConnectorCount: number;
+                    address: string;
+                    /** @description GB/T 2260. */
+                    cityCode: string;
+                    cityName: string;
+                    /**
+                     * Format: int32
+                     * @description Free now, as last reported.
+                     */
+                    dcAvailableCount: number;
+                    /** Format: int32 */
+                    dcConnectorCount: number;
+                    /**
+                     * Format: int64
+                     * @description From the search point, metres; 0 without one.
+                     */
+                    distanceM: number;
+                    districtName: string;
+                    id: string;
+                    /** Format: double */
+                    latitude: number;
+                    /**
+                     * Format: double
+                     * @description WGS-84.
+                     */
+                    longitude: number;
+                    /**
+                     * Format: int32
+                     * @description Highest pile power, kW.
+                     */
+                    maxPowerKw: number;
+                    name: string;
+                    openingHours: string;
+                    /** @description The company running the station. */
+                    operatorName: string;
+                    parkingNote: string;
+                    photos: components["schemas"]["FileRefBody"][];
+                    /** @description Today's tariff over 24 hours. */
+                    pricePeriods: components["schemas"]["StationPricePeriodBody"][];
+                    provinceName: string;
+                    status?: null | components["schemas"]["StationStatus"];
+                    supportsPlateScan: boolean;
+                    truckFriendly: boolean;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -3332,6 +5059,70 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_ReconciliationStatementBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An enterprise's charging statement for one month. */
+            data: {
+                /**
+                 * Format: int32
+                 * @description Cards with sessions on the statement.
+                 */
+                cardCount: number;
+                confirmTime: string;
+                confirmedBy: string;
+                /** Format: int64 */
+                discountFen: number;
+                disputeReason: string;
+                /** Format: int64 */
+                electricityFen: number;
+                /** Format: int64 */
+                energyWh: number;
+                /** @description The finance bill raised once confirmed. */
+                financeBillId: string;
+                generatedTime: string;
+                /** @description The workbook can be downloaded. */
+                hasFile: boolean;
+                id: string;
+                /**
+                 * Format: int64
+                 * @description The ledger's captures of the statement's sessions (equals total).
+                 */
+                ledgerCapturedFen: number;
+                /** @description yyyy-MM. */
+                month: string;
+                /** @description Per organisation (the detail; empty in the list when the service leaves it out). */
+                orgLines: components["schemas"]["ReconciliationOrgLineBody"][];
+                /** Format: int64 */
+                parkingFeeFen: number;
+                /** @description Lines of the caller's reach only (a user who reaches part of the tree). */
+                partial: boolean;
+                /** Format: int64 */
+                refundedFen: number;
+                /** Format: int64 */
+                serviceFeeFen: number;
+                /** Format: int64 */
+                sessionCount: number;
+                statementNo: string;
+                status?: null | components["schemas"]["ReconciliationStatus"];
+                /**
+                 * Format: int64
+                 * @description What the enterprise owes for the month.
+                 */
+                totalFen: number;
+                /**
+                 * Format: int64
+                 * @description Cost the holds did not cover; never billed.
+                 */
+                uncollectedFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_RevealBody: {
             /**
              * Format: int32
@@ -3411,6 +5202,64 @@ export interface components {
                  * @description Seconds until another code may be asked for (the countdown).
                  */
                 resendAfterSeconds: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_StationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** Format: int32 */
+                acAvailableCount: number;
+                /** Format: int32 */
+                acConnectorCount: number;
+                address: string;
+                /** @description GB/T 2260. */
+                cityCode: string;
+                cityName: string;
+                /**
+                 * Format: int32
+                 * @description Free now, as last reported.
+                 */
+                dcAvailableCount: number;
+                /** Format: int32 */
+                dcConnectorCount: number;
+                /**
+                 * Format: int64
+                 * @description From the search point, metres; 0 without one.
+                 */
+                distanceM: number;
+                districtName: string;
+                id: string;
+                /** Format: double */
+                latitude: number;
+                /**
+                 * Format: double
+                 * @description WGS-84.
+                 */
+                longitude: number;
+                /**
+                 * Format: int32
+                 * @description Highest pile power, kW.
+                 */
+                maxPowerKw: number;
+                name: string;
+                openingHours: string;
+                /** @description The company running the station. */
+                operatorName: string;
+                parkingNote: string;
+                photos: components["schemas"]["FileRefBody"][];
+                /** @description Today's tariff over 24 hours. */
+                pricePeriods: components["schemas"]["StationPricePeriodBody"][];
+                provinceName: string;
+                status?: null | components["schemas"]["StationStatus"];
+                supportsPlateScan: boolean;
+                truckFriendly: boolean;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -3611,6 +5460,65 @@ export interface components {
                 /** Format: int32 */
                 sort: number;
                 title: string;
+                updateTime: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_ChargingAccountBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @description Spendable now.
+                 */
+                availableFen: number;
+                /**
+                 * Format: int64
+                 * @description On the account's cards, not yet spent.
+                 */
+                cardBalanceFen: number;
+                /** Format: int32 */
+                cardCount: number;
+                /** Format: int32 */
+                childCount: number;
+                createTime: string;
+                /**
+                 * Format: int64
+                 * @description Overdraft the operator allows; MAIN only.
+                 */
+                creditLimitFen: number;
+                /**
+                 * Format: int64
+                 * @description Held for sessions in progress.
+                 */
+                frozenFen: number;
+                id: string;
+                kind?: null | components["schemas"]["ChargingAccountKind"];
+                /**
+                 * Format: int32
+                 * @description Depth in the tree; MAIN is 0.
+                 */
+                level: number;
+                /**
+                 * Format: int64
+                 * @description Warn below this; 0 = off.
+                 */
+                lowBalanceThresholdFen: number;
+                orgId: string;
+                orgName: string;
+                /** @description Empty for MAIN. */
+                parentAccountId: string;
+                status?: null | components["schemas"]["ChargingAccountStatus"];
+                /** Format: int64 */
+                totalConsumedFen: number;
+                /** Format: int64 */
+                totalReceivedFen: number;
                 updateTime: string;
             }[];
             /** @description Human-readable message, in Chinese. */
@@ -3985,6 +5893,11 @@ export interface components {
              */
             sizeBytes: number;
         };
+        /** @description Why a card is frozen. */
+        FreezeCardForm: {
+            /** @default  */
+            reason: string;
+        };
         /** @description A WGS-84 position, degrees. */
         GeoPointBody: {
             /** Format: double */
@@ -4000,12 +5913,18 @@ export interface components {
             kind?: null | components["schemas"]["GeofenceAlarmKind"];
             /** Format: int32 */
             limitKmh?: number | null;
+            /**
+             * Format: int32
+             * @description Overstays only: the fence's max stay, minutes.
+             */
+            maxStayMinutes?: number | null;
             plateNumber: string;
             /**
              * Format: double
              * @description Speeding only.
              */
             speedKmh?: number | null;
+            /** @description Overstays: when the stay reached the fence's max stay. */
             time: string;
             vehicleId: string;
         };
@@ -4013,39 +5932,18 @@ export interface components {
          * @description What raised a geofence alarm.
          * @enum {string}
          */
-        GeofenceAlarmKind: "enter" | "exit" | "speeding";
-        /** @description A geofence. */
-        GeofenceBody: {
-            activeWindows: components["schemas"]["ActiveWindowBody"][];
-            alarmOnEnter: boolean;
-            alarmOnExit: boolean;
-            center?: null | components["schemas"]["GeoPointBody"];
-            /** Format: int32 */
-            corridorWidthM?: number | null;
+        GeofenceAlarmKind: "enter" | "exit" | "speeding" | "overstay";
+        /** @description A geofence as read: its writable fields and what the service adds. */
+        GeofenceBody: components["schemas"]["GeofenceInputBody"] & {
             createdAt: string;
-            /** Format: int32 */
-            dwellSeconds: number;
-            enabled: boolean;
             id: string;
             /**
              * Format: int32
              * @description Vehicles inside now.
              */
             insideCount: number;
-            name: string;
-            orgId: string;
             orgName: string;
-            /** @description Polygon ring (not closed) or corridor polyline. */
-            points: components["schemas"]["GeoPointBody"][];
-            purpose: components["schemas"]["GeofencePurpose"];
-            /** Format: int32 */
-            radiusM?: number | null;
-            shape?: null | components["schemas"]["GeofenceShape"];
-            /** Format: int32 */
-            speedLimitKmh?: number | null;
             updatedAt: string;
-            /** @description Empty: every vehicle of the enterprise. */
-            vehicleIds: string[];
         };
         /** @description A vehicle entering or leaving a fence. */
         GeofenceCrossingBody: {
@@ -4100,7 +5998,10 @@ export interface components {
             maxDwellS: number;
             name: string;
         };
-        /** @description The writable fields of a geofence (an edit replaces every one). */
+        /**
+         * @description The writable fields of a geofence (an edit replaces every one); a read
+         *     shows the same fields.
+         */
         GeofenceInputBody: {
             /** @default [] */
             activeWindows: components["schemas"]["ActiveWindowBody"][];
@@ -4120,14 +6021,21 @@ export interface components {
              * @default 0
              */
             dwellSeconds: number;
-            /** @description Default true. */
-            enabled?: boolean | null;
+            /** @default true */
+            enabled: boolean;
+            /**
+             * Format: int32
+             * @description Longest stay inside, 1 to 10,080 minutes, before an overstay alarm; 0: no limit.
+             * @default 0
+             */
+            maxStayMinutes: number;
             /** @default  */
             name: string;
             /** @default  */
             orgId: string;
             /**
-             * @description Polygons: 3 to 1,000 points whose edges do not cross; corridors: 2 to 1,000.
+             * @description Polygons: 3 to 1,000 points whose edges do not cross (the ring not
+             *     closed); corridors: the polyline, 2 to 1,000 points.
              * @default []
              */
             points: components["schemas"]["GeoPointBody"][];
@@ -4141,7 +6049,7 @@ export interface components {
             /** Format: int32 */
             speedLimitKmh?: number | null;
             /**
-             * @description At most 1,000; empty watches every vehicle.
+             * @description At most 1,000; empty watches every vehicle of the enterprise.
              * @default []
              */
             vehicleIds: string[];
@@ -4478,6 +6386,31 @@ export interface components {
          * @enum {string}
          */
         PlateColor: "BLUE" | "YELLOW" | "GREEN" | "YELLOW_GREEN" | "WHITE" | "BLACK";
+        /** @description One plate recognition at a station gate or pile. */
+        PlateScanRecordBody: {
+            cardId: string;
+            cardNo: string;
+            id: string;
+            /** @description A signed link (10 minutes) of the camera's snapshot; empty when none. */
+            imageUrl: string;
+            orgName: string;
+            pileNo: string;
+            /** @description As recognised. */
+            plateNumber: string;
+            result?: null | components["schemas"]["PlateScanResult"];
+            scanTime: string;
+            /** @description STARTED: the session. */
+            sessionId: string;
+            stationId: string;
+            stationName: string;
+            /** @description Empty when NOT_REGISTERED. */
+            vehicleId: string;
+        };
+        /**
+         * @description What a plate recognition led to.
+         * @enum {string}
+         */
+        PlateScanResult: "STARTED" | "NOT_REGISTERED" | "CARD_UNAVAILABLE" | "INSUFFICIENT_BALANCE" | "BUDGET_EXCEEDED" | "PILE_FAILED";
         /** @description Vehicles by status (the map legend). */
         PositionCountsBody: {
             /** Format: int32 */
@@ -4598,6 +6531,88 @@ export interface components {
              */
             purchaseTaxFen: number;
         };
+        /** @description Money going back from a child account to its parent. */
+        ReclaimForm: {
+            /**
+             * Format: int64
+             * @description Positive; at most the child's available balance.
+             * @default 0
+             */
+            amountFen: number;
+            /** @default  */
+            remark: string;
+        };
+        /** @description One organisation's share of a statement. */
+        ReconciliationOrgLineBody: {
+            /** Format: int64 */
+            energyWh: number;
+            orgId: string;
+            orgName: string;
+            /** Format: int64 */
+            sessionCount: number;
+            /** Format: int64 */
+            totalFen: number;
+        };
+        /** @description An enterprise's charging statement for one month. */
+        ReconciliationStatementBody: {
+            /**
+             * Format: int32
+             * @description Cards with sessions on the statement.
+             */
+            cardCount: number;
+            confirmTime: string;
+            confirmedBy: string;
+            /** Format: int64 */
+            discountFen: number;
+            disputeReason: string;
+            /** Format: int64 */
+            electricityFen: number;
+            /** Format: int64 */
+            energyWh: number;
+            /** @description The finance bill raised once confirmed. */
+            financeBillId: string;
+            generatedTime: string;
+            /** @description The workbook can be downloaded. */
+            hasFile: boolean;
+            id: string;
+            /**
+             * Format: int64
+             * @description The ledger's captures of the statement's sessions (equals total).
+             */
+            ledgerCapturedFen: number;
+            /** @description yyyy-MM. */
+            month: string;
+            /** @description Per organisation (the detail; empty in the list when the service leaves it out). */
+            orgLines: components["schemas"]["ReconciliationOrgLineBody"][];
+            /** Format: int64 */
+            parkingFeeFen: number;
+            /** @description Lines of the caller's reach only (a user who reaches part of the tree). */
+            partial: boolean;
+            /** Format: int64 */
+            refundedFen: number;
+            /** Format: int64 */
+            serviceFeeFen: number;
+            /** Format: int64 */
+            sessionCount: number;
+            statementNo: string;
+            status?: null | components["schemas"]["ReconciliationStatus"];
+            /**
+             * Format: int64
+             * @description What the enterprise owes for the month.
+             */
+            totalFen: number;
+            /**
+             * Format: int64
+             * @description Cost the holds did not cover; never billed.
+             */
+            uncollectedFen: number;
+        };
+        /**
+         * @description GENERATING → PENDING_CONFIRMATION → CONFIRMED or DISPUTED (the operator
+         *     reissues it); DRAFT: the current month so far, never confirmed.
+         * @enum {string}
+         */
+        ReconciliationStatus: "GENERATING" | "PENDING_CONFIRMATION" | "CONFIRMED" | "DISPUTED" | "DRAFT";
         /** @description A region or operating city in the picker's shape (name, id, code). */
         RegionBody: {
             code: string;
@@ -4835,6 +6850,82 @@ export interface components {
             /** @description `login` (default) or `reset-password`. */
             purpose?: string | null;
         };
+        /**
+         * @description How a session was started.
+         * @enum {string}
+         */
+        StartMethod: "CARD_SWIPE" | "APP_SCAN" | "PLATE_SCAN";
+        StationBody: {
+            /** Format: int32 */
+            acAvailableCount: number;
+            /** Format: int32 */
+            acConnectorCount: number;
+            address: string;
+            /** @description GB/T 2260. */
+            cityCode: string;
+            cityName: string;
+            /**
+             * Format: int32
+             * @description Free now, as last reported.
+             */
+            dcAvailableCount: number;
+            /** Format: int32 */
+            dcConnectorCount: number;
+            /**
+             * Format: int64
+             * @description From the search point, metres; 0 without one.
+             */
+            distanceM: number;
+            districtName: string;
+            id: string;
+            /** Format: double */
+            latitude: number;
+            /**
+             * Format: double
+             * @description WGS-84.
+             */
+            longitude: number;
+            /**
+             * Format: int32
+             * @description Highest pile power, kW.
+             */
+            maxPowerKw: number;
+            name: string;
+            openingHours: string;
+            /** @description The company running the station. */
+            operatorName: string;
+            parkingNote: string;
+            photos: components["schemas"]["FileRefBody"][];
+            /** @description Today's tariff over 24 hours. */
+            pricePeriods: components["schemas"]["StationPricePeriodBody"][];
+            provinceName: string;
+            status?: null | components["schemas"]["StationStatus"];
+            supportsPlateScan: boolean;
+            truckFriendly: boolean;
+        };
+        /** @description The tariff of one time-of-use period. */
+        StationPricePeriodBody: {
+            /**
+             * Format: int64
+             * @description Fen per MWh (0.8235 元/kWh = 82350).
+             */
+            electricityFenPerMwh: number;
+            /** Format: int32 */
+            endMinute: number;
+            period?: null | components["schemas"]["TouPeriod"];
+            /** Format: int64 */
+            serviceFeeFenPerMwh: number;
+            /**
+             * Format: int32
+             * @description Minutes after 00:00 Asia/Shanghai, [start, end).
+             */
+            startMinute: number;
+        };
+        /**
+         * @description OPERATING, MAINTENANCE (partly or fully) or CLOSED.
+         * @enum {string}
+         */
+        StationStatus: "OPERATING" | "MAINTENANCE" | "CLOSED";
         /** @description A new status. */
         StatusForm: {
             /**
@@ -4955,6 +7046,11 @@ export interface components {
             thresholds: components["schemas"]["TemperatureThresholdBody"][];
             vehicleId: string;
         };
+        /**
+         * @description Band of a time-of-use tariff: PEAK 峰, FLAT 平, VALLEY 谷.
+         * @enum {string}
+         */
+        TouPeriod: "PEAK" | "FLAT" | "VALLEY";
         TrackBody: {
             /** Format: double */
             distanceKm: number;
@@ -6410,6 +8506,3316 @@ export interface operations {
             };
         };
     };
+    list_charging_accounts: {
+        parameters: {
+            query?: {
+                /** @description Only this account's subtree (itself included). */
+                rootAccountId?: string;
+                /** @description Only the direct children of rootAccountId. */
+                directChildrenOnly?: boolean;
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                status?: ("ACTIVE" | "FROZEN" | "CLOSED")[];
+                /** @description Only accounts below their low-balance threshold. */
+                lowBalanceOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts of the organisation tree in the caller's data scope, flat, parents before children (each names its parent); no paging */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ChargingAccountBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_charging_accounts: {
+        parameters: {
+            query?: {
+                /** @description Only this account's subtree (itself included). */
+                rootAccountId?: string;
+                /** @description Only the direct children of rootAccountId. */
+                directChildrenOnly?: boolean;
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                status?: ("ACTIVE" | "FROZEN" | "CLOSED")[];
+                /** @description Only accounts below their low-balance threshold. */
+                lowBalanceOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the account tree with its filters; the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_charging_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingAccountBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_charging_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Account id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargingAccountForm"];
+            };
+        };
+        responses: {
+            /** @description The changed account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingAccountBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    allocate_balance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first allocation and moves nothing; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description The parent account the money leaves */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllocateForm"];
+            };
+        };
+        responses: {
+            /** @description Moved; 4000 names a refused target or amount (not a direct child, more than the available balance) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AllocatedBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reclaim_balance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first reclaim and moves nothing */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description The child account the money leaves (back to its parent) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReclaimForm"];
+            };
+        };
+        responses: {
+            /** @description Moved back to the parent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BalanceAllocationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_balance_allocations: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Movements into or out of this account. */
+                accountId?: string;
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                direction?: "ALLOCATE" | "RECLAIM";
+                /** @description From (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                allocateTimeStart?: string;
+                /** @description To (a bare date includes the day). */
+                allocateTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allocations and reclaims in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_BalanceAllocationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_balance_allocations: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Movements into or out of this account. */
+                accountId?: string;
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                direction?: "ALLOCATE" | "RECLAIM";
+                /** @description From (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                allocateTimeStart?: string;
+                /** @description To (a bare date includes the day). */
+                allocateTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the allocation record with the list's filters (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_card_amount_changes: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description One card's changes. */
+                cardId?: string;
+                /** @description Card numbers, at most 250. */
+                cardNo?: string[];
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                orgId?: string[];
+                kind?: ("TOP_UP" | "WITHDRAW" | "CONSUME" | "REFUND" | "CANCEL_RETURN")[];
+                /** @description From (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                changeTimeStart?: string;
+                /** @description To (a bare date includes the day). */
+                changeTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Card balance changes in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CardAmountChangeBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_card_amount_changes: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description One card's changes. */
+                cardId?: string;
+                /** @description Card numbers, at most 250. */
+                cardNo?: string[];
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                orgId?: string[];
+                kind?: ("TOP_UP" | "WITHDRAW" | "CONSUME" | "REFUND" | "CANCEL_RETURN")[];
+                /** @description From (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                changeTimeStart?: string;
+                /** @description To (a bare date includes the day). */
+                changeTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the amount change record with the list's filters (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_charging_cards: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Card numbers, at most 250. */
+                cardNo?: string[];
+                /** @description Plates of vehicle cards, at most 250. */
+                plate?: string[];
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                /** @description Cards funded by this account. */
+                accountId?: string;
+                /** @description Part of the driver's name. */
+                driverName?: string;
+                kind?: ("PHYSICAL" | "VIRTUAL")[];
+                holderKind?: ("VEHICLE" | "DRIVER")[];
+                status?: ("ACTIVE" | "FROZEN" | "LOST" | "CANCELLED")[];
+                /** @description Issued from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                issuedTimeStart?: string;
+                /** @description Issued until (a bare date includes the day). */
+                issuedTimeEnd?: string;
+                /**
+                 * @description Junior cards (juniorElectricCard): only the cards of the organisations
+                 *     below this one (not its own).
+                 */
+                juniorOfOrgId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cards in the caller's data scope, newest first, with the balance over every matching card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingCardPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_charging_card: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first card and issues nothing */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargingCardForm"];
+            };
+        };
+        responses: {
+            /** @description The new card, with zero balance; 4000 names each refused field, 4009 a taken card number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingCardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_charging_cards: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Card numbers, at most 250. */
+                cardNo?: string[];
+                /** @description Plates of vehicle cards, at most 250. */
+                plate?: string[];
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                /** @description Cards funded by this account. */
+                accountId?: string;
+                /** @description Part of the driver's name. */
+                driverName?: string;
+                kind?: ("PHYSICAL" | "VIRTUAL")[];
+                holderKind?: ("VEHICLE" | "DRIVER")[];
+                status?: ("ACTIVE" | "FROZEN" | "LOST" | "CANCELLED")[];
+                /** @description Issued from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                issuedTimeStart?: string;
+                /** @description Issued until (a bare date includes the day). */
+                issuedTimeEnd?: string;
+                /**
+                 * @description Junior cards (juniorElectricCard): only the cards of the organisations
+                 *     below this one (not its own).
+                 */
+                juniorOfOrgId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the card list with the list's filters (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_charging_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Card id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingCardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_charging_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Card id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargingCardForm"];
+            };
+        };
+        responses: {
+            /** @description The changed card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingCardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    change_charging_card_amount: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first change and moves nothing; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description Card id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardAmountChangeForm"];
+            };
+        };
+        responses: {
+            /** @description The change and the card after it; 4000 when the account (top-up) or the card (withdrawal) has too little */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CardAmountChangedBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancel_charging_card: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required (the card's balance goes back to its account): a replay answers the first result */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description Card id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelCardForm"];
+            };
+        };
+        responses: {
+            /** @description Cancelled (or lost), the balance returned to the account; 4009 for a card already cancelled or lost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CancelledCardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    freeze_charging_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Card id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FreezeCardForm"];
+            };
+        };
+        responses: {
+            /** @description ACTIVE → FROZEN; 4009 from any other state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingCardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unfreeze_charging_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Card id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description FROZEN → ACTIVE; 4009 from any other state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingCardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_charging_dashboard: {
+        parameters: {
+            query?: {
+                /** @description Organisations, each with its sub-organisations; none = the caller's whole scope. */
+                orgId?: string[];
+                /** @description Period from (yyyy-MM-dd …); without a period: this month so far. At most 92 days. */
+                timeRangeStart?: string;
+                /** @description Period to (a bare date includes the day). */
+                timeRangeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard's figures for the caller's data scope */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingDashboardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_main_charging_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's main charging account; 4009 when charging is not open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingAccountBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_charging_open_applications: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                status?: ("PENDING" | "CONTACTED" | "APPROVED" | "REJECTED")[];
+                /** @description Applied from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                applyTimeStart?: string;
+                /** @description Applied until (a bare date includes the day). */
+                applyTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's applications, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ChargingOpenApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    apply_charging_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargingOpenForm"];
+            };
+        };
+        responses: {
+            /** @description Submitted; msg is the text the console shows (staff call back within 3 working days). 4009 while an application is pending or once charging is open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingOpenApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    charging_open_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the caller's enterprise has charging, is applying, or neither */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingOpenStatusBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_plate_scan_records: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                orgId?: string[];
+                stationId?: string;
+                result?: ("STARTED" | "NOT_REGISTERED" | "CARD_UNAVAILABLE" | "INSUFFICIENT_BALANCE" | "BUDGET_EXCEEDED" | "PILE_FAILED")[];
+                /** @description Required with scanTimeEnd: at most 92 days. */
+                scanTimeStart?: string;
+                scanTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plate recognitions in the caller's data scope, newest first; 4000 without a scan range or with one over 92 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_PlateScanRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_plate_scan_records: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                orgId?: string[];
+                stationId?: string;
+                result?: ("STARTED" | "NOT_REGISTERED" | "CARD_UNAVAILABLE" | "INSUFFICIENT_BALANCE" | "BUDGET_EXCEEDED" | "PILE_FAILED")[];
+                /** @description Required with scanTimeEnd: at most 92 days. */
+                scanTimeStart?: string;
+                scanTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the plate-scan record with the list's filters (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_charging_sessions: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                /** @description Card numbers, at most 250. */
+                cardNo?: string[];
+                orgId?: string[];
+                driverId?: string;
+                stationId?: string;
+                /** @description The operator's order number. */
+                sessionNo?: string;
+                status?: ("CHARGING" | "SETTLED" | "ABNORMAL" | "REFUNDED")[];
+                startMethod?: ("CARD_SWIPE" | "APP_SCAN" | "PLATE_SCAN")[];
+                /**
+                 * @description Required with startTimeEnd: sessions started in the range, at most 92 days
+                 *     (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+                 */
+                startTimeStart?: string;
+                /** @description A bare date includes the day. */
+                startTimeEnd?: string;
+                /** @description Sessions on this month's statement (yyyy-MM). */
+                statementMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions in the caller's data scope, newest first, with the totals over every matching session; 4000 without a start range or with one over 92 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingSessionPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_charging_sessions: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                /** @description Card numbers, at most 250. */
+                cardNo?: string[];
+                orgId?: string[];
+                driverId?: string;
+                stationId?: string;
+                /** @description The operator's order number. */
+                sessionNo?: string;
+                status?: ("CHARGING" | "SETTLED" | "ABNORMAL" | "REFUNDED")[];
+                startMethod?: ("CARD_SWIPE" | "APP_SCAN" | "PLATE_SCAN")[];
+                /**
+                 * @description Required with startTimeEnd: sessions started in the range, at most 92 days
+                 *     (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+                 */
+                startTimeStart?: string;
+                /** @description A bare date includes the day. */
+                startTimeEnd?: string;
+                /** @description Sessions on this month's statement (yyyy-MM). */
+                statementMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the session list with the list's filters (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_charging_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingSessionBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_reconciliation_statements: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description First month (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Last month (yyyy-MM), inclusive. */
+                endMonth?: string;
+                status?: ("GENERATING" | "PENDING_CONFIRMATION" | "CONFIRMED" | "DISPUTED" | "DRAFT")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's monthly statements, newest month first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ReconciliationStatementBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_reconciliation_statements: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description First month (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Last month (yyyy-MM), inclusive. */
+                endMonth?: string;
+                status?: ("GENERATING" | "PENDING_CONFIRMATION" | "CONFIRMED" | "DISPUTED" | "DRAFT")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the statement list with the list's filters (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_reconciliation_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Statement id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One statement with its per-organisation lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ReconciliationStatementBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirm_reconciliation_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Statement id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmStatementForm"];
+            };
+        };
+        responses: {
+            /** @description Confirmed (the finance bill follows) or disputed; 4009 unless it awaits confirmation or when its total changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ReconciliationStatementBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reconciliation_statement_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Statement id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed download link of the statement workbook (xlsx, every session of the month); 4009 while it is being generated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportFileBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_stations: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description GB/T 2260 city code; empty = nationwide. */
+                cityCode?: string;
+                /** @description Part of the name or address. */
+                keyword?: string;
+                /** @description Search centre (WGS-84), with nearLatitude: nearest first. */
+                nearLongitude?: number;
+                nearLatitude?: number;
+                /** @description Metres around the centre; default 10000, at most 50000. */
+                radiusM?: number;
+                status?: ("OPERATING" | "MAINTENANCE" | "CLOSED")[];
+                /** @description Only stations with a free DC connector now. */
+                dcAvailableOnly?: boolean;
+                plateScanOnly?: boolean;
+                truckFriendlyOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stations where the enterprise's cards work; nearest first around a search centre */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_StationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_station: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Station id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One station with today's tariff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_StationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approve_charging_open_application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Application id (latestApplication.id of /charging/open-status) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevChargingDecisionForm"];
+            };
+        };
+        responses: {
+            /** @description Development only: approves as the platform operator; the enterprise's charging account opens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingOpenApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reject_charging_open_application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevChargingDecisionForm"];
+            };
+        };
+        responses: {
+            /** @description Development only: rejects as the platform operator; the enterprise may apply again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingOpenApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     sms_outbox: {
         parameters: {
             query?: {
@@ -7816,7 +13222,7 @@ export interface operations {
                 size?: number;
                 geofenceIds?: string[];
                 plateNumbers?: string[];
-                kinds?: ("enter" | "exit" | "speeding")[];
+                kinds?: ("enter" | "exit" | "speeding" | "overstay")[];
                 from?: string;
                 to?: string;
             };
@@ -8246,6 +13652,11 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                /**
+                 * @description Only these organisations' fences (with their sub-organisations'):
+                 *     their counts, crossings, dwell and the vehicles inside them.
+                 */
+                orgIds?: string[];
             };
             header?: never;
             path?: never;
@@ -12546,6 +17957,101 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    temperature_export_alarms: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                vehicleId?: string;
+                /** @description 0 = all. */
+                probeNo?: number;
+                /** @description Alarms started in [from, to). */
+                from?: string;
+                to?: string;
+                /** @description Only excursions still lasting. */
+                openOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the alarms with the list's filters and data scope (paging ignored, newest first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
