@@ -29,7 +29,7 @@ export const CHANGE_KINDS = enumValues<CardAmountChangeKind>()('TOP_UP', 'WITHDR
 export const START_METHODS = enumValues<StartMethod>()('CARD_SWIPE', 'APP_SCAN', 'PLATE_SCAN');
 export const SESSION_STATUSES = enumValues<ChargingSessionStatus>()('CHARGING', 'SETTLED', 'ABNORMAL', 'REFUNDED');
 export const SCAN_RESULTS = enumValues<PlateScanResult>()('STARTED', 'NOT_REGISTERED', 'CARD_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'BUDGET_EXCEEDED', 'PILE_FAILED');
-export const STATEMENT_STATUSES = enumValues<ReconciliationStatus>()('GENERATING', 'PENDING_CONFIRMATION', 'CONFIRMED', 'DISPUTED');
+export const STATEMENT_STATUSES = enumValues<ReconciliationStatus>()('DRAFT', 'GENERATING', 'PENDING_CONFIRMATION', 'CONFIRMED', 'DISPUTED');
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -53,7 +53,7 @@ export const SCAN_RESULT_COLORS: Record<PlateScanResult, string> = {
   BUDGET_EXCEEDED: 'warning',
   PILE_FAILED: 'error',
 };
-export const STATEMENT_STATUS_COLORS: Record<ReconciliationStatus, string> = { GENERATING: 'processing', PENDING_CONFIRMATION: 'warning', CONFIRMED: 'success', DISPUTED: 'error' };
+export const STATEMENT_STATUS_COLORS: Record<ReconciliationStatus, string> = { DRAFT: 'default', GENERATING: 'processing', PENDING_CONFIRMATION: 'warning', CONFIRMED: 'success', DISPUTED: 'error' };
 
 /** Watt-hours as kWh with two decimals ('' for none). */
 export const kwh = (wh: number | null | undefined): string => (wh === null || wh === undefined ? '' : (wh / 1000).toFixed(2));

@@ -51,7 +51,7 @@ const enUS: ChargingMessages = {
       BUDGET_EXCEEDED: 'Budget exceeded',
       PILE_FAILED: 'Pile failed to start',
     },
-    statementStatus: { GENERATING: 'Generating', PENDING_CONFIRMATION: 'To confirm', CONFIRMED: 'Confirmed', DISPUTED: 'Disputed' },
+    statementStatus: { DRAFT: 'Draft (this month)', GENERATING: 'Generating', PENDING_CONFIRMATION: 'To confirm', CONFIRMED: 'Confirmed', DISPUTED: 'Disputed' },
     applicationStatus: { PENDING: 'Pending', CONTACTED: 'Contacted', APPROVED: 'Opened', REJECTED: 'Rejected' },
   },
   dashboard: {

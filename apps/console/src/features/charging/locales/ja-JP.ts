@@ -51,7 +51,7 @@ const jaJP: ChargingMessages = {
       BUDGET_EXCEEDED: '予算超過',
       PILE_FAILED: '充電器の起動失敗',
     },
-    statementStatus: { GENERATING: '作成中', PENDING_CONFIRMATION: '確認待ち', CONFIRMED: '確認済み', DISPUTED: '異議あり' },
+    statementStatus: { DRAFT: '今月の下書き', GENERATING: '作成中', PENDING_CONFIRMATION: '確認待ち', CONFIRMED: '確認済み', DISPUTED: '異議あり' },
     applicationStatus: { PENDING: '未処理', CONTACTED: '連絡済み', APPROVED: '開通済み', REJECTED: '不承認' },
   },
   dashboard: {

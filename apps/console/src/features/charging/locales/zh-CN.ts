@@ -50,7 +50,7 @@ const zhCN = {
       BUDGET_EXCEEDED: '超出预算',
       PILE_FAILED: '充电桩启动失败',
     },
-    statementStatus: { GENERATING: '生成中', PENDING_CONFIRMATION: '待确认', CONFIRMED: '已确认', DISPUTED: '有异议' },
+    statementStatus: { DRAFT: '本月草稿', GENERATING: '生成中', PENDING_CONFIRMATION: '待确认', CONFIRMED: '已确认', DISPUTED: '有异议' },
     applicationStatus: { PENDING: '待处理', CONTACTED: '已联系', APPROVED: '已开通', REJECTED: '未通过' },
   },
   dashboard: {
