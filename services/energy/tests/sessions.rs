@@ -9,73 +9,15 @@ use std::time::Duration;
 
 use fleetdesk_charging_standin::network::{Network, Pile};
 use fleetdesk_charging_standin::{
-    PARTY_ID, SessionView, Settings, StandIn, StandInError, StartOutcome, StartRequest, StopCause,
+    SessionView, StandIn, StandInError, StartOutcome, StartRequest, StopCause,
 };
-use fleetdesk_energy::ocpi::OcpiConfig;
-use fleetdesk_kit::{Shutdown, db};
+use fleetdesk_kit::db;
 use fleetdesk_ocpi::{AllowedType, SessionStatus};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::energy::v1 as pb;
-use support::{Stack, Tenant};
+use support::Tenant;
+use support::platform::{Charging, charging, charging_on};
 use uuid::Uuid;
-
-/// The stack with charging opened for both tenants, the platform stand-in
-/// in front of energy's OCPI receiver.
-struct Charging {
-    stack: Stack,
-    platform: StandIn,
-    stop: Shutdown,
-}
-
-impl Drop for Charging {
-    fn drop(&mut self) {
-        self.stop.trigger();
-    }
-}
-
-async fn charging() -> Charging {
-    charging_on(fleetdesk_charging_standin::network::network()).await
-}
-
-/// [`charging`] with the platform's stations given.
-async fn charging_on(network: Network) -> Charging {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let cpo_url = format!("http://{}", listener.local_addr().unwrap());
-    let emsp_token = Uuid::new_v4().simple().to_string();
-    let cpo_token = Uuid::new_v4().simple().to_string();
-    let ocpi = OcpiConfig {
-        ocpi_addr: "127.0.0.1:0".to_owned(),
-        ocpi_public_url: None,
-        ocpi_token: Some(emsp_token.clone().into()),
-        cpo_url: Some(cpo_url),
-        cpo_token: Some(cpo_token.clone().into()),
-        cpo_party_id: PARTY_ID.to_owned(),
-        station_sync_secs: 600,
-    };
-    let stack = support::stack_with(true, Some(&ocpi)).await;
-    let platform = StandIn::with_network(
-        Settings {
-            party_id: PARTY_ID.to_owned(),
-            emsp_url: format!("http://127.0.0.1:{}", stack.ocpi_port.unwrap()),
-            emsp_token,
-            cpo_token,
-        },
-        network,
-    );
-    let stop = Shutdown::new();
-    let stopping = stop.clone();
-    tokio::spawn(fleetdesk_charging_standin::serve(
-        listener,
-        platform.clone(),
-        None,
-        async move { stopping.wait().await },
-    ));
-    Charging {
-        stack,
-        platform,
-        stop,
-    }
-}
 
 /// The first station of the stand-in with plate cameras.
 fn station(platform: &StandIn) -> String {
@@ -118,7 +60,7 @@ impl Charging {
     /// A card of `t`'s Shanghai organisation with `balance_fen` on it (moved
     /// down the tree from the main account), bound to vehicle `vehicle` or,
     /// when None, to the tenant's driver; its number.
-    async fn card(
+    async fn shanghai_card(
         &self,
         t: &Tenant,
         vehicle: Option<usize>,
@@ -333,7 +275,7 @@ async fn five_hundred_concurrent_captures_keep_the_books_and_the_money() {
     // 25 cards of 1,100.00 元, 20 sessions each, every session holding 50.00 元.
     let mut cards = Vec::new();
     for _ in 0..25 {
-        cards.push(c.card(&a, None, 110_000, None).await);
+        cards.push(c.shanghai_card(&a, None, 110_000, None).await);
     }
     let before = c.ledger(&a).await;
     let mut started = Vec::new();
@@ -412,9 +354,9 @@ async fn a_session_whose_hold_runs_out_is_stopped_and_never_captured_above_the_b
     let location = station(&c.platform);
     // One card limited by its balance (80.00 元), one by its monthly budget
     // (60.00 元 of the 500.00 元 on it).
-    let poor = c.card(&a, Some(0), 8_000, None).await;
+    let poor = c.shanghai_card(&a, Some(0), 8_000, None).await;
     let budgeted = c
-        .card(
+        .shanghai_card(
             &a,
             Some(1),
             50_000,
@@ -507,8 +449,8 @@ async fn a_frozen_or_cancelled_card_cannot_start_a_session() {
     let c = charging().await;
     let a = c.stack.a.clone();
     let location = station(&c.platform);
-    let frozen = c.card(&a, Some(0), 10_000, None).await;
-    let cancelled = c.card(&a, None, 10_000, None).await;
+    let frozen = c.shanghai_card(&a, Some(0), 10_000, None).await;
+    let cancelled = c.shanghai_card(&a, None, 10_000, None).await;
     let s = &c.stack;
     s.client
         .clone()
@@ -579,7 +521,7 @@ async fn a_cdr_posted_twice_captures_once() {
     let c = charging().await;
     let a = c.stack.a.clone();
     let location = station(&c.platform);
-    let card = c.card(&a, Some(0), 20_000, None).await;
+    let card = c.shanghai_card(&a, Some(0), 20_000, None).await;
     // Started by plate: the recognition leads to the session.
     let mut request = start(&a.vehicles[0].1, &location, 60);
     request.by_plate = true;
@@ -620,7 +562,7 @@ async fn tenant_b_sees_none_of_a_sessions_or_scans() {
     let c = charging().await;
     let (a, b) = (c.stack.a.clone(), c.stack.b.clone());
     let location = station(&c.platform);
-    c.card(&a, Some(0), 20_000, None).await;
+    c.shanghai_card(&a, Some(0), 20_000, None).await;
     let mut request = start(&a.vehicles[0].1, &location, 60);
     request.by_plate = true;
     let session = c.charge(request).await;

@@ -3,6 +3,7 @@
 //! charge for a while and stop them, and energy holds, captures and
 //! settles them over the network. Plus cards funded down the tree.
 
+use fleetdesk_charging_standin::network::Network;
 use fleetdesk_charging_standin::{
     PARTY_ID, SessionView, Settings, StandIn, StartOutcome, StartRequest, StopCause,
 };
@@ -27,6 +28,11 @@ impl Drop for Charging {
 }
 
 pub async fn charging() -> Charging {
+    charging_on(fleetdesk_charging_standin::network::network()).await
+}
+
+/// [`charging`] with the platform's stations given.
+pub async fn charging_on(network: Network) -> Charging {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let cpo_url = format!("http://{}", listener.local_addr().unwrap());
     let emsp_token = Uuid::new_v4().simple().to_string();
@@ -41,12 +47,15 @@ pub async fn charging() -> Charging {
         station_sync_secs: 600,
     };
     let stack = super::stack_with(true, Some(&ocpi)).await;
-    let platform = StandIn::new(Settings {
-        party_id: PARTY_ID.to_owned(),
-        emsp_url: format!("http://127.0.0.1:{}", stack.ocpi_port.unwrap()),
-        emsp_token,
-        cpo_token,
-    });
+    let platform = StandIn::with_network(
+        Settings {
+            party_id: PARTY_ID.to_owned(),
+            emsp_url: format!("http://127.0.0.1:{}", stack.ocpi_port.unwrap()),
+            emsp_token,
+            cpo_token,
+        },
+        network,
+    );
     let stop = Shutdown::new();
     let stopping = stop.clone();
     tokio::spawn(fleetdesk_charging_standin::serve(
