@@ -3,7 +3,7 @@
 //! (public routes never answer 1001, only permission-guarded ones 9999), its
 //! inputs (4000 needs input, 4004 something to look up), its method (4009 on
 //! signed-in writes and reads of one record) and the attempt limits (4029 on
-//! sign-in and password checks). Answers an operation already documents are
+//! sign-in, password checks and the public share link). Answers an operation already documents are
 //! kept as written.
 
 use serde_json::{Value, json};
@@ -16,12 +16,13 @@ const SCHEMA: &str = "ErrorEnvelope";
 const METHODS: [&str; 5] = ["get", "put", "post", "delete", "patch"];
 
 /// Operations behind attempt limits or the bounded password hasher: sign-in,
-/// SMS codes and the password checks.
-const LIMITED: [&str; 4] = [
+/// SMS codes, the password checks and the public share link (per address).
+const LIMITED: [&str; 5] = [
     "/api/v1/auth/login",
     "/api/v1/auth/sms-code",
     "/api/v1/auth/password",
     "/api/v1/auth/password/reset-by-phone",
+    "/api/v1/public/temperature/{token}",
 ];
 
 /// (HTTP status, description) of each error answer an operation can give.

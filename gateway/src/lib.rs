@@ -14,6 +14,7 @@ pub mod imports;
 mod list;
 mod ops;
 pub mod policy;
+mod public_limit;
 mod routes;
 mod session;
 mod state;
@@ -132,6 +133,7 @@ impl Application {
                 anyhow::anyhow!("object store {}: {e}", config.object_store_dir.display())
             })?,
             links: files::LinkSigner::derive(signer.seed_base64().as_bytes()),
+            public_limit: Arc::default(),
         };
         let openapi = Arc::new(openapi.to_pretty_json()?);
         // The access check covers the declared routes; the document and the

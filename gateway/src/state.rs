@@ -60,6 +60,8 @@ pub struct AppState {
     pub files: FileStore,
     /// Signs and checks download links.
     pub links: LinkSigner,
+    /// Calls per client address on the routes a share link opens.
+    pub public_limit: Arc<crate::public_limit::PublicLimiter>,
 }
 
 impl AppState {

@@ -342,3 +342,31 @@ async fn the_stream_delivers_a_published_fix_to_its_tenant_only() {
     assert_eq!(b_seen.last().unwrap()["speedKmh"], 12.0);
     assert!(b_seen.iter().all(|p| p["vehicleId"] != a.id.as_str()));
 }
+
+/// The public share link answers without a session, so each client address
+/// gets 60 calls a minute: the 61st is 4029 with the seconds to wait, whatever
+/// the token (a walk through tokens is refused as soon as a real reader).
+#[tokio::test]
+async fn the_public_share_link_refuses_an_address_past_its_minute() {
+    let app = crate::helpers::spawn_app().await;
+    let url = format!("{}/api/v1/public/temperature/not-a-real-token", app.base);
+    for call in 1..=60 {
+        let (status, body) =
+            crate::helpers::envelope(app.http.get(&url).send().await.unwrap()).await;
+        assert_eq!(
+            (status, body["code"].as_i64()),
+            (404, Some(4004)),
+            "call {call}: {body}"
+        );
+    }
+    let refused = app.http.get(&url).send().await.unwrap();
+    let wait: u64 = refused.headers()[reqwest::header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "Retry-After {wait}");
+    let (status, body) = crate::helpers::envelope(refused).await;
+    assert_eq!((status, body["code"].as_i64()), (429, Some(4029)), "{body}");
+    assert_eq!(body["msg"], "操作过于频繁，请稍后再试");
+}

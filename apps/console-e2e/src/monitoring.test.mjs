@@ -226,6 +226,43 @@ describe('live monitoring', () => {
     await history.locator('tr', { hasText: '端到端测试解锁' }).getByText('成功').waitFor();
   });
 
+  it('shares a refrigerated van’s temperatures with a consignee, who opens the link without signing in until it is revoked', async () => {
+    const { context, page } = session;
+    const token = await sessionToken(context);
+    // A refrigerated van of the simulated fleet that has reported its probes.
+    const van = await until('a refrigerated van with readings', async () =>
+      (await apiData(token, '/api/v1/temperature/vehicles?page=1&size=50')).list.find((v) => v.latest.length > 0),
+    );
+    await page.goto(`${MONITOR}/authorizationRecord?vehicleId=${van.vehicleId}&plate=${encodeURIComponent(van.plateNumber)}`);
+    await page.getByTestId('share-create').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('收货人', { exact: true }).fill(`端到端收货人${suffix}`);
+    await dialog.getByLabel('收货人电话').fill('13900001111');
+    await dialog.getByRole('button', { name: '提 交' }).click();
+    const link = (await dialog.getByTestId('share-link').locator('code').innerText()).trim();
+    assert.match(link, /\/share\/temperature\/[^/]+$/);
+
+    // The consignee: another browser, no session, only the link.
+    const consignee = await newPage(browser);
+    try {
+      await consignee.page.goto(link);
+      await consignee.page.getByText(`${van.plateNumber} 冷链温度`).waitFor();
+      await consignee.page.getByTestId('shared-temperature-latest').getByText(/探头\d/).first().waitFor();
+      assert.equal(new URL(consignee.page.url()).pathname.startsWith('/login'), false, 'the link needs no sign-in');
+
+      // Revoked in the console: the link stops working at once.
+      await dialog.getByRole('button', { name: '提 交' }).click();
+      const row = page.getByTestId('temperature-share-list').locator('tr', { hasText: `端到端收货人${suffix}` });
+      await row.getByTestId('share-revoke').click();
+      await page.getByRole('button', { name: /确\s*定/ }).last().click();
+      await row.getByText('已撤销').waitFor();
+      await consignee.page.reload();
+      await consignee.page.getByTestId('shared-temperature-gone').waitFor();
+    } finally {
+      await consignee.context.close();
+    }
+  });
+
   it('has no placeholder left under 资产监控 (temperature pages aside)', async () => {
     const { page } = session;
     const pages = {

@@ -13,7 +13,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::envelope::{ApiError, ApiResult, Empty, Envelope, Ok, OkWith, Page};
-use crate::extract::TrimmedJson;
+use crate::extract::{ClientMeta, TrimmedJson};
 use crate::idempotency::IdempotencyKey;
 use crate::list::{ExportQuery, ListQuery, instant};
 use crate::routes::exports::{ExportRecordBody, answer_started};
@@ -639,13 +639,15 @@ pub struct SharedTemperatureBody {
 #[utoipa::path(
     get, path = "/public/temperature/{token}", tag = "monitoring",
     params(("token" = String, Path, description = "The share link's token")),
-    responses((status = 200, description = "One vehicle's latest temperatures and last 24 h while the link is unexpired and unrevoked; 4004 (链接已失效) otherwise", body = Envelope<SharedTemperatureBody>)),
+    responses((status = 200, description = "One vehicle's latest temperatures and last 24 h while the link is unexpired and unrevoked; 4004 (链接已失效) otherwise; 4029 past 60 calls a minute from one address", body = Envelope<SharedTemperatureBody>)),
     security(())
 )]
 async fn public_shared_temperature(
     State(state): State<AppState>,
+    client: ClientMeta,
     Path(token): Path<String>,
 ) -> ApiResult<SharedTemperatureBody> {
+    state.public_limit.check(&client.ip)?;
     let answer = state
         .telemetry()
         .get_shared_temperature(state.as_gateway(pb::GetSharedTemperatureRequest { token }))

@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { HOME_PATH, routeTree } from '@/config/routes';
 import { flatten, resolveTree } from '@/lib/access';
 import { PageLoading } from '@/components/page-loading';
+import { SHARED_TEMPERATURE_PATH } from '@/features/monitoring/paths';
 import { PublicOnly, RequireAnySession, RequireSession, RouteGate, SessionBootstrap } from './guards';
 
 const LoginPage = lazy(() => import('@/features/auth/routes/login'));
@@ -10,6 +11,7 @@ const SelectNetPage = lazy(() => import('@/features/auth/routes/select-net'));
 const AppShell = lazy(() => import('@/components/layout/app-shell'));
 const RedirectView = lazy(() => import('@/components/layout/redirect-view'));
 const StatusPage = lazy(() => import('@/components/status-page'));
+const SharedTemperaturePage = lazy(() => import('@/features/monitoring/routes/shared-temperature'));
 
 const lazyPage = (node: React.ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
 
@@ -21,6 +23,8 @@ const tableRoutes: RouteObject[] = flatten(resolveTree(routeTree)).map((route) =
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <PublicOnly>{lazyPage(<LoginPage />)}</PublicOnly> },
+  // A consignee's share link: no session at all, the token in the path decides.
+  { path: SHARED_TEMPERATURE_PATH, element: lazyPage(<SharedTemperaturePage />) },
   { path: '/selectNet', element: <RequireAnySession>{lazyPage(<SelectNetPage />)}</RequireAnySession> },
   {
     element: <RequireSession />,

@@ -17,4 +17,7 @@ export const PATHS = {
   authorizationRecord: `${BASE}/authorizationRecord`,
 } as const;
 
+/** The page a consignee's share link opens, outside the shell and without a session. */
+export const SHARED_TEMPERATURE_PATH = '/share/temperature/:token';
+
 export { pathWith } from '@/lib/url';

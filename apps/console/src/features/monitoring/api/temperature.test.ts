@@ -61,7 +61,8 @@ describe('shares', () => {
   });
 
   it('links to the public route with the token', () => {
-    expect(shareLink('https://fleet.example', 'ab12')).toBe('https://fleet.example/api/v1/public/temperature/ab12');
+    expect(shareLink('https://fleet.example', 'ab12')).toBe('https://fleet.example/share/temperature/ab12');
+    expect(shareLink('https://fleet.example', 'a/b+c')).toBe('https://fleet.example/share/temperature/a%2Fb%2Bc');
   });
 });
 

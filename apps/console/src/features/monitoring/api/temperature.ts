@@ -4,12 +4,14 @@ import { api } from '@/lib/api-client';
 import type { components, paths } from '@/lib/api/schema';
 import { manyOf, oneOf, type ListFilters } from '@/lib/list-url';
 import { timeFilter } from '../components/query';
+import { SHARED_TEMPERATURE_PATH } from '../paths';
 
 export type TemperatureVehicle = components['schemas']['TemperatureVehicleBody'];
 export type TemperatureThreshold = components['schemas']['TemperatureThresholdBody'];
 export type TemperatureAlarm = components['schemas']['TemperatureAlarmBody'];
 export type TemperatureReading = components['schemas']['TemperatureReadingBody'];
 export type TemperatureShare = components['schemas']['TemperatureShareBody'];
+export type SharedTemperature = components['schemas']['SharedTemperatureBody'];
 export type TemperatureVehicleQuery = NonNullable<paths['/api/v1/temperature/vehicles']['get']['parameters']['query']>;
 export type TemperatureAlarmQuery = NonNullable<paths['/api/v1/temperature/alarms']['get']['parameters']['query']>;
 export type TemperatureShareQuery = NonNullable<paths['/api/v1/temperature/shares']['get']['parameters']['query']>;
@@ -121,7 +123,11 @@ export function shareState(share: Pick<TemperatureShare, 'expiresAt' | 'revokedA
 }
 
 /** The link a consignee opens. */
-export const shareLink = (origin: string, token: string) => `${origin}/api/v1/public/temperature/${encodeURIComponent(token)}`;
+export const shareLink = (origin: string, token: string) => `${origin}${SHARED_TEMPERATURE_PATH.replace(':token', encodeURIComponent(token))}`;
+
+/** What a share link shows; quiet, since its page explains every failure itself. */
+export const sharedTemperature = (token: string) =>
+  api.get('/api/v1/public/temperature/{token}', { path: { token }, silent: true, noRedirect: true });
 
 /** Expiry days a share may take (after now, at most 30 days ahead). */
 export const expiryAllowed = (day: Dayjs, now = dayjs()) => day.isAfter(now) && !day.isAfter(now.add(MAX_SHARE_DAYS, 'day'));

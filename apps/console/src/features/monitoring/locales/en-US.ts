@@ -237,6 +237,17 @@ const enUS: MonitoringMessages = {
     revoked: 'Revoked',
     maxShareDays: 'At most 30 days',
   },
+  shared: {
+    title: '{{plate}} cold-chain temperatures',
+    validUntil: 'Link valid until',
+    last24h: 'Last 24 hours',
+    noReading: 'No temperature readings yet',
+    gone: 'This temperature link has expired or was revoked',
+    goneHelp: 'Ask the shipper for a new link',
+    busy: 'Too many requests, try again in {{seconds}} s',
+    failed: 'The temperatures could not be loaded',
+    retry: 'Reload',
+  },
 };
 
 export default enUS;

@@ -237,6 +237,17 @@ const jaJP: MonitoringMessages = {
     revoked: '取り消しました',
     maxShareDays: '最長 30 日',
   },
+  shared: {
+    title: '{{plate}} コールドチェーン温度',
+    validUntil: 'リンクの有効期限',
+    last24h: '直近 24 時間の温度',
+    noReading: '温度データがありません',
+    gone: 'この温度共有リンクは期限切れか取り消されています',
+    goneHelp: '出荷元に新しいリンクを依頼してください',
+    busy: 'アクセスが多すぎます。{{seconds}} 秒後に再試行してください',
+    failed: '温度データを読み込めませんでした',
+    retry: '再読み込み',
+  },
 };
 
 export default jaJP;

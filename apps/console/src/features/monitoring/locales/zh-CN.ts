@@ -236,6 +236,17 @@ const zhCN = {
     revoked: '已撤销',
     maxShareDays: '最长 30 天',
   },
+  shared: {
+    title: '{{plate}} 冷链温度',
+    validUntil: '链接有效期至',
+    last24h: '近 24 小时温度',
+    noReading: '暂无温度数据',
+    gone: '该温度分享链接已失效或已被撤销',
+    goneHelp: '请联系发货方重新获取链接',
+    busy: '访问过于频繁，请 {{seconds}} 秒后再试',
+    failed: '温度数据加载失败',
+    retry: '重新加载',
+  },
 };
 
 export default zhCN;
