@@ -40,8 +40,8 @@ const SHAPES: [(&str, &str); 10] = [
     ),
     (
         "batch of plates, page counted by a window",
-        "select v.*, coalesce((select o.name from org_unit o where o.id = v.org_id), '') as org_name \
-         from (select v.id, v.org_id, v.created_at, count(*) over () as total from vehicle v \
+        "select v.id, coalesce((select o.name from org_unit o where o.id = v.org_id), '') \
+         as org_name, v.total from (select v.id, v.org_id, v.created_at, count(*) over () as total from vehicle v \
          where v.enterprise_id = $1 and (true) \
          and v.plate_number = any(array['粤B000001','粤B000002']) \
          order by v.created_at desc, v.id desc limit 20 offset 0) v \
