@@ -47,12 +47,38 @@ pub struct Ok<T>(pub T);
 
 impl<T: Serialize> IntoResponse for Ok<T> {
     fn into_response(self) -> Response {
-        Json(Envelope {
+        json(&Envelope {
             code: 200,
             msg: "成功".to_owned(),
             data: self.0,
         })
-        .into_response()
+    }
+}
+
+/// A JSON answer, as `axum::Json` writes it but into a plain `Vec`: Json
+/// writes through a `BytesMut` grown from 128 bytes, one bounds-checked
+/// `put_slice` per token, which cost a fifth of the gateway's instructions
+/// on a page of 20 vehicles.
+fn json<T: Serialize>(value: &T) -> Response {
+    let mut body = Vec::with_capacity(4096);
+    match serde_json::to_writer(&mut body, value) {
+        Result::Ok(()) => (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            body,
+        )
+            .into_response(),
+        Err(err) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            )],
+            err.to_string(),
+        )
+            .into_response(),
     }
 }
 
@@ -65,12 +91,11 @@ pub struct OkWith<T> {
 
 impl<T: Serialize> IntoResponse for OkWith<T> {
     fn into_response(self) -> Response {
-        Json(Envelope {
+        json(&Envelope {
             code: 200,
             msg: self.msg.to_owned(),
             data: self.data,
         })
-        .into_response()
     }
 }
 

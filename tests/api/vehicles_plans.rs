@@ -20,7 +20,7 @@ from generate_series(1, 100000) i,
    where e.code = 'DEMO-LOGISTICS' group by e.id) a";
 
 /// (what, query with $1 = enterprise) of every list shape.
-const SHAPES: [(&str, &str); 8] = [
+const SHAPES: [(&str, &str); 10] = [
     (
         "page, newest first",
         "select v.id from vehicle v where v.enterprise_id = $1 and (true) \
@@ -31,6 +31,21 @@ const SHAPES: [(&str, &str); 8] = [
         "select v.id from vehicle v where v.enterprise_id = $1 and (true) \
          and v.plate_number = any(array['粤B000001','粤B000002']) \
          order by v.created_at desc, v.id desc limit 20 offset 0",
+    ),
+    (
+        "page carrying its total from the counters",
+        "select v.id, (select coalesce(sum(c.vehicles), 0)::bigint from vehicle_org_count c \
+         where c.enterprise_id = $1) as total from vehicle v where v.enterprise_id = $1 and (true) \
+         order by v.created_at desc, v.id desc limit 20 offset 0",
+    ),
+    (
+        "batch of plates, page counted by a window",
+        "select v.id, coalesce((select o.name from org_unit o where o.id = v.org_id), '') \
+         as org_name, v.total from (select v.id, v.org_id, v.created_at, count(*) over () as total from vehicle v \
+         where v.enterprise_id = $1 and (true) \
+         and v.plate_number = any(array['粤B000001','粤B000002']) \
+         order by v.created_at desc, v.id desc limit 20 offset 0) v \
+         order by v.created_at desc, v.id desc",
     ),
     (
         "batch of VINs, count",

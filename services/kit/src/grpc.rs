@@ -26,12 +26,25 @@ pub fn authenticate(
     move |req: Request<()>| check_token(&verifier, req)
 }
 
+/// Metadata carrying the internal token. Not `authorization`: HTTP/2 never
+/// indexes that header's value (HPACK, as nghttp2), so a token of a
+/// kilobyte or two (every permission) was Huffman-coded, sent and decoded on
+/// every call; under its own name it is indexed once per connection and then
+/// travels as a table index while it is reused (see `SignedToken`).
+pub const TOKEN_KEY: &str = "internal-token";
+
 fn check_token(verifier: &TokenVerifier, mut req: Request<()>) -> Result<Request<()>, Status> {
-    let token = req
-        .metadata()
-        .get("authorization")
+    let metadata = req.metadata();
+    // `authorization: Bearer` is still accepted (grpcurl, older callers).
+    let token = metadata
+        .get(TOKEN_KEY)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .or_else(|| {
+            metadata
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+        })
         .ok_or_else(|| ServiceError::new(ErrorCode::Unauthenticated, "缺少内部访问令牌"))?;
     let claims = verifier
         .verify(token)
@@ -102,9 +115,8 @@ pub fn outgoing<T>(message: T, signer: &TokenSigner, claims: &Claims) -> Request
 /// [`outgoing`] with a token signed before (see `internal_token::SignedToken`).
 pub fn outgoing_signed<T>(message: T, token: &str) -> Request<T> {
     let mut req = Request::new(message);
-    let bearer = format!("Bearer {token}");
     req.metadata_mut()
-        .insert("authorization", bearer.parse().expect("token is ascii"));
+        .insert(TOKEN_KEY, token.parse().expect("token is ascii"));
     telemetry::inject_context(req.metadata_mut());
     req
 }

@@ -143,6 +143,8 @@ pub struct Cursor {
 /// The `where` clause of a list, count or export, over one `from`.
 pub struct Filters<'a> {
     qb: QueryBuilder<'a, Postgres>,
+    /// Where the conditions start in the query text (after `select ... from ...`).
+    select_len: usize,
     conditions: usize,
     /// Conditions that bound what the caller may see (tenant, reach) rather
     /// than narrow the list.
@@ -163,6 +165,7 @@ impl<'a> Filters<'a> {
     pub fn new(select_from: &str, enterprise_column: &str, enterprise: Uuid) -> Filters<'a> {
         let mut filters = Filters {
             qb: QueryBuilder::new(select_from),
+            select_len: select_from.len(),
             conditions: 0,
             scope_conditions: 0,
         };
@@ -180,6 +183,7 @@ impl<'a> Filters<'a> {
     pub fn across_tenants(select_from: &str) -> Filters<'a> {
         Filters {
             qb: QueryBuilder::new(select_from),
+            select_len: select_from.len(),
             conditions: 0,
             scope_conditions: 0,
         }
@@ -280,6 +284,14 @@ impl<'a> Filters<'a> {
                 .push(if present { " is not null" } else { " is null" });
         }
         self
+    }
+
+    /// The conditions written so far (` where ...` with its `$n`
+    /// placeholders). Another `Filters` given the same conditions binds the
+    /// same values under the same placeholders, so this text can repeat in a
+    /// subquery of its statement: a page that carries its own count.
+    pub fn where_clause(&self) -> &str {
+        &self.qb.sql()[self.select_len..]
     }
 
     /// Whether any filter beyond the tenant and reach was added.
@@ -399,6 +411,7 @@ mod tests {
             .present("v.terminal_id", None)
             .equals::<i16>("v.status", None);
         assert!(!f.narrows());
+        assert_eq!(f.where_clause(), " where v.enterprise_id = $1 and true");
         let sql = f.page(&Newest, Paging { page: 2, size: 20 }).into_sql();
         assert_eq!(
             sql,

@@ -30,8 +30,7 @@ pub async fn list(
     let mut query = convert::query(filter)?;
     query.org_ids = store::org_subtrees(&mut tx, query.org_ids).await?;
     let order = convert::order(sort);
-    let rows = store::list(&mut tx, &actor, &query, order, paging).await?;
-    let total = store::count(&mut tx, &actor, &query).await?;
+    let (rows, total) = store::page(&mut tx, &actor, &query, order, paging).await?;
     db::end_read(tx);
     Ok(pb::ListVehiclesResponse {
         vehicles: rows
