@@ -121,7 +121,8 @@ async fn stack_with_sessions() -> TestApp {
         .expect("seed energy");
     settle_sessions(&app).await;
     let enterprise = fleetdesk_kit::demo_id("enterprise:a");
-    let query = format!("select count(*) from energy.org_unit where enterprise_id = '{enterprise}'");
+    let query =
+        format!("select count(*) from energy.org_unit where enterprise_id = '{enterprise}'");
     assert!(
         eventually(std::time::Duration::from_secs(20), async || app
             .count(&query)
@@ -212,7 +213,10 @@ async fn a_generated_draft_has_its_card_lines_by_organisation_and_a_workbook_to_
 
     // The workbook downloads through its signed link.
     let (code, file) = app
-        .get(&format!("/api/v1/charging/statements/{id}/file"), Some(&token))
+        .get(
+            &format!("/api/v1/charging/statements/{id}/file"),
+            Some(&token),
+        )
         .await;
     assert_eq!(code, 200, "{file}");
     assert!(
@@ -258,7 +262,11 @@ async fn a_generated_draft_has_its_card_lines_by_organisation_and_a_workbook_to_
     let shanghai = app.org_a("A0101").await;
     // The two cards of one organisation sit together, in card order.
     let at = orgs.iter().position(|o| *o == shanghai).unwrap();
-    assert_eq!(orgs.get(at + 1).copied(), Some(shanghai.as_str()), "{lines:?}");
+    assert_eq!(
+        orgs.get(at + 1).copied(),
+        Some(shanghai.as_str()),
+        "{lines:?}"
+    );
     assert_eq!(
         (
             lines[at]["cardNo"].as_str(),
@@ -266,10 +274,7 @@ async fn a_generated_draft_has_its_card_lines_by_organisation_and_a_workbook_to_
         ),
         (Some("CARD-A-001"), Some("CARD-A-009"))
     );
-    let b_line = lines
-        .iter()
-        .find(|l| l["cardNo"] == "CARD-B-002")
-        .unwrap();
+    let b_line = lines.iter().find(|l| l["cardNo"] == "CARD-B-002").unwrap();
     assert_eq!(
         (
             &b_line["sessionCount"],
@@ -280,7 +285,10 @@ async fn a_generated_draft_has_its_card_lines_by_organisation_and_a_workbook_to_
     );
     assert_eq!(b_line["plateNumber"], "沪A10002");
     assert_eq!(
-        lines.iter().map(|l| l["totalFen"].as_i64().unwrap()).sum::<i64>(),
+        lines
+            .iter()
+            .map(|l| l["totalFen"].as_i64().unwrap())
+            .sum::<i64>(),
         8_000
     );
     // Filters: a card number, an organisation (with its subtree).
@@ -304,17 +312,27 @@ async fn a_generated_draft_has_its_card_lines_by_organisation_and_a_workbook_to_
 #[tokio::test]
 async fn generating_refuses_a_bad_or_future_month_and_changes_nothing() {
     let (app, token) = a_with_sessions().await;
-    let next = (shanghai_now() + Duration::days(40)).format("%Y-%m").to_string();
+    let next = (shanghai_now() + Duration::days(40))
+        .format("%Y-%m")
+        .to_string();
     for (body, field) in [
         (json!({ "month": next }), "month"),
         (json!({ "month": "2026/11" }), "month"),
         (json!({ "month": "" }), "month"),
     ] {
         let answer = app
-            .post("/api/v1/charging/statements/generate", Some(&token), body.clone())
+            .post(
+                "/api/v1/charging/statements/generate",
+                Some(&token),
+                body.clone(),
+            )
             .await;
         assert_eq!(code_of(&answer), (400, Some(4000)), "{body}: {}", answer.1);
-        assert_eq!(answer.1["data"]["fields"][0]["field"], field, "{}", answer.1);
+        assert_eq!(
+            answer.1["data"]["fields"][0]["field"], field,
+            "{}",
+            answer.1
+        );
     }
     // None of this month or later was written (the month-end job writes only past months).
     let code = shanghai_now().format("%Y%m");
@@ -417,7 +435,10 @@ async fn the_behaviour_analysis_reads_hours_soc_and_organisations_and_lists_vehi
     let token = app.token("demo").await;
 
     let (code, analysis) = app
-        .get(&format!("/api/v1/charging/behavior?{}", week()), Some(&token))
+        .get(
+            &format!("/api/v1/charging/behavior?{}", week()),
+            Some(&token),
+        )
         .await;
     assert_eq!(code, 200, "{analysis}");
     let a = &analysis["data"];
@@ -434,13 +455,14 @@ async fn the_behaviour_analysis_reads_hours_soc_and_organisations_and_lists_vehi
     let soc = a["startSoc"].as_array().unwrap();
     assert_eq!(soc.len(), 10);
     let bucket = |from: i64| {
-        soc.iter()
-            .find(|b| b["fromPercent"] == from)
-            .unwrap()["sessionCount"]
+        soc.iter().find(|b| b["fromPercent"] == from).unwrap()["sessionCount"]
             .as_i64()
             .unwrap()
     };
-    assert_eq!((bucket(10), bucket(40), bucket(90), bucket(0)), (1, 1, 1, 0));
+    assert_eq!(
+        (bucket(10), bucket(40), bucket(90), bucket(0)),
+        (1, 1, 1, 0)
+    );
     assert_eq!(a["startSocUnknownCount"], 1);
     let orgs = a["orgs"].as_array().unwrap();
     assert_eq!(orgs.len(), 2, "{analysis}");
@@ -467,7 +489,10 @@ async fn the_behaviour_analysis_reads_hours_soc_and_organisations_and_lists_vehi
     // Per vehicle, most energy first, page by page.
     let (code, vehicles) = app
         .get(
-            &format!("/api/v1/charging/behavior/vehicles?{}&page=1&size=2", week()),
+            &format!(
+                "/api/v1/charging/behavior/vehicles?{}&page=1&size=2",
+                week()
+            ),
             Some(&token),
         )
         .await;
@@ -514,7 +539,10 @@ async fn the_behaviour_analysis_is_refused_off_its_white_list_and_another_enterp
     let token = app.token("demo").await;
     for (method, path) in [
         ("GET", format!("/api/v1/charging/behavior?{}", week())),
-        ("GET", format!("/api/v1/charging/behavior/vehicles?{}", week())),
+        (
+            "GET",
+            format!("/api/v1/charging/behavior/vehicles?{}", week()),
+        ),
         (
             "POST",
             format!("/api/v1/charging/behavior/vehicles/export?{}", week()),
@@ -540,7 +568,10 @@ async fn the_behaviour_analysis_is_refused_off_its_white_list_and_another_enterp
     let shanghai = app.org_a("A0101").await;
     let (code, vehicles) = app
         .get(
-            &format!("/api/v1/charging/behavior/vehicles?{}&orgId={shanghai}", week()),
+            &format!(
+                "/api/v1/charging/behavior/vehicles?{}&orgId={shanghai}",
+                week()
+            ),
             Some(&b),
         )
         .await;

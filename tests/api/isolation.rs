@@ -136,7 +136,11 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
                     let to = chrono::Utc::now();
                     let from = to - chrono::Duration::days(90);
                     let at = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%dT%H:%M:%SZ");
-                    format!("{route}?startTimeStart={}&startTimeEnd={}", at(from), at(to))
+                    format!(
+                        "{route}?startTimeStart={}&startTimeEnd={}",
+                        at(from),
+                        at(to)
+                    )
                 }
                 "/api/v1/charging/sessions" | "/api/v1/charging/plate-scans" => {
                     let to = chrono::Utc::now();

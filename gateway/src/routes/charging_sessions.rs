@@ -58,7 +58,10 @@ pub fn month_text(month: Option<&common::YearMonth>) -> String {
 
 /// Reads a `yyyy-MM` query value.
 pub fn month_param(query: &ListQuery, key: &str) -> Result<Option<common::YearMonth>, ApiError> {
-    query.one(key).map(|text| parse_month(key, text)).transpose()
+    query
+        .one(key)
+        .map(|text| parse_month(key, text))
+        .transpose()
 }
 
 /// Reads a `yyyy-MM` value (`key` names it in the refusal).
