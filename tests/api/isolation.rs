@@ -76,6 +76,12 @@ async fn a_route_without_its_permission_gives_9999() {
 #[tokio::test]
 async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
     let app = spawn_app().await;
+    // B on the behaviour-analysis white list, so its routes are met, not refused.
+    app.sql(
+        "insert into org.enterprise_list_entry (list_type, enterprise_id) \
+         select 4, id from org.enterprise where name = '示例冷链科技有限公司'",
+    )
+    .await;
     let token_b = app.token("demo2").await;
     let secrets = enterprise_a_secrets(&app).await;
     assert!(secrets.len() > 8, "enterprise A has data to leak");
@@ -125,6 +131,16 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
                     let from = to - chrono::Duration::days(6);
                     let at = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%dT%H:%M:%SZ");
                     format!("{route}?from={}&to={}", at(from), at(to))
+                }
+                "/api/v1/charging/behavior" | "/api/v1/charging/behavior/vehicles" => {
+                    let to = chrono::Utc::now();
+                    let from = to - chrono::Duration::days(90);
+                    let at = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%dT%H:%M:%SZ");
+                    format!(
+                        "{route}?startTimeStart={}&startTimeEnd={}",
+                        at(from),
+                        at(to)
+                    )
                 }
                 "/api/v1/charging/sessions" | "/api/v1/charging/plate-scans" => {
                     let to = chrono::Utc::now();

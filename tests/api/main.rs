@@ -4,6 +4,7 @@
 mod approvals;
 mod charging_edge;
 mod charging_flags;
+mod charging_reports;
 mod drivers;
 mod edge;
 mod enterprise_lists;

@@ -59,7 +59,10 @@ pub struct ChargingOpenApplicationBody {
     pub handler_name: String,
     pub decide_time: String,
     pub reject_reason: String,
+    /// The applicant's note.
     pub remark: String,
+    /// The operator's remark when approving.
+    pub approve_remark: String,
 }
 
 impl From<pb::ChargingOpenApplication> for ChargingOpenApplicationBody {
@@ -78,6 +81,7 @@ impl From<pb::ChargingOpenApplication> for ChargingOpenApplicationBody {
             decide_time,
             reject_reason,
             remark,
+            approve_remark,
         } = a;
         ChargingOpenApplicationBody {
             id,
@@ -91,6 +95,7 @@ impl From<pb::ChargingOpenApplication> for ChargingOpenApplicationBody {
             decide_time: rfc3339(decide_time.as_ref()),
             reject_reason,
             remark,
+            approve_remark,
         }
     }
 }

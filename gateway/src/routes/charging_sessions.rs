@@ -58,9 +58,14 @@ pub fn month_text(month: Option<&common::YearMonth>) -> String {
 
 /// Reads a `yyyy-MM` query value.
 pub fn month_param(query: &ListQuery, key: &str) -> Result<Option<common::YearMonth>, ApiError> {
-    let Some(text) = query.one(key) else {
-        return Result::Ok(None);
-    };
+    query
+        .one(key)
+        .map(|text| parse_month(key, text))
+        .transpose()
+}
+
+/// Reads a `yyyy-MM` value (`key` names it in the refusal).
+pub fn parse_month(key: &str, text: &str) -> Result<common::YearMonth, ApiError> {
     let bad = || ApiError::invalid(key, "月份格式应为 yyyy-MM");
     let (year, month) = text.split_once('-').ok_or_else(bad)?;
     let (year, month): (i32, i32) = (
@@ -70,7 +75,7 @@ pub fn month_param(query: &ListQuery, key: &str) -> Result<Option<common::YearMo
     if year.to_string().len() != 4 || !(1..=12).contains(&month) {
         return Err(bad());
     }
-    Result::Ok(Some(common::YearMonth { year, month }))
+    Result::Ok(common::YearMonth { year, month })
 }
 
 /// One charging session paid by an enterprise card.

@@ -1,8 +1,10 @@
 //! Monthly reconciliation statements (chargeReconciliation, permission
 //! `as:charge:settlement:page`): list by month range and status, detail with
 //! the per-organisation lines, confirm or dispute (against the total the user
-//! saw), the statement workbook as a signed download link, and the list's
-//! export. Money in fen, energy in Wh.
+//! saw), the statement workbook as a signed download link, the list's
+//! export, a month's statement built on demand (the current month as a
+//! DRAFT, or a closed month that has none yet) and a statement's card lines.
+//! Money in fen, energy in Wh.
 
 use axum::extract::{Path, State};
 use fleetdesk_kit::{ErrorCode, ServiceError};
@@ -17,7 +19,7 @@ use crate::extract::TrimmedJson;
 use crate::files;
 use crate::list::{ExportQuery, ListQuery};
 use crate::routes::charging_accounts::check_remark;
-use crate::routes::charging_sessions::{month_param, month_text};
+use crate::routes::charging_sessions::{month_param, month_text, parse_month};
 use crate::routes::exports::{ExportRecordBody, answer_started};
 use crate::routes::files::ExportFileBody;
 use crate::routes::rfc3339;
@@ -32,6 +34,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_reconciliation_statement))
         .routes(routes!(confirm_reconciliation_statement))
         .routes(routes!(reconciliation_statement_file))
+        .routes(routes!(generate_reconciliation_statement))
+        .routes(routes!(list_reconciliation_card_lines))
 }
 
 edge_enum!(
@@ -362,5 +366,154 @@ async fn reconciliation_statement_file(
     Result::Ok(Ok(ExportFileBody {
         url: state.links.link(&file.key, chrono::Utc::now().timestamp()),
         name,
+    }))
+}
+
+/// The month whose statement to build now.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GenerateStatementForm {
+    /// yyyy-MM: the current month (a DRAFT with the figures so far) or a
+    /// closed month without an issued statement.
+    pub month: String,
+}
+
+#[utoipa::path(
+    post, path = "/charging/statements/generate", tag = "charging",
+    request_body = GenerateStatementForm,
+    responses((status = 200, description = "The month's statement as built: the current month as a DRAFT (rebuilt with the figures so far, with its workbook), a closed month issued when it had none; an issued one is answered as it is. 4000 for a future month", body = Envelope<ReconciliationStatementBody>)),
+    security(("token" = ["as:charge:settlement:page"]))
+)]
+async fn generate_reconciliation_statement(
+    State(state): State<AppState>,
+    principal: Principal,
+    TrimmedJson(form): TrimmedJson<GenerateStatementForm>,
+) -> Result<OkWith<ReconciliationStatementBody>, ApiError> {
+    if form.month.is_empty() {
+        return Err(ApiError::invalid("month", "请选择月份"));
+    }
+    let month = parse_month("month", &form.month)?;
+    let answer = state
+        .energy()
+        .generate_reconciliation_statement(state.as_user(
+            &principal,
+            pb::GenerateReconciliationStatementRequest { month: Some(month) },
+        ))
+        .await?
+        .into_inner();
+    Result::Ok(OkWith {
+        msg: "对账单已生成",
+        data: answer.statement.unwrap_or_default().into(),
+    })
+}
+
+/// One card's share of a statement.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReconciliationCardLineBody {
+    pub card_id: String,
+    pub card_no: String,
+    pub org_id: String,
+    pub org_name: String,
+    /// As on the card's latest session of the statement.
+    pub plate_number: String,
+    pub driver_name: String,
+    pub session_count: i64,
+    pub energy_wh: i64,
+    pub electricity_fen: i64,
+    pub service_fee_fen: i64,
+    pub parking_fee_fen: i64,
+    pub discount_fen: i64,
+    /// Cost the holds did not cover; never billed.
+    pub uncollected_fen: i64,
+    pub refunded_fen: i64,
+    pub total_fen: i64,
+}
+
+impl From<pb::ReconciliationCardLine> for ReconciliationCardLineBody {
+    fn from(l: pb::ReconciliationCardLine) -> Self {
+        let pb::ReconciliationCardLine {
+            card_id,
+            card_no,
+            org_id,
+            org_name,
+            plate_number,
+            driver_name,
+            session_count,
+            energy_wh,
+            electricity_fen,
+            service_fee_fen,
+            parking_fee_fen,
+            discount_fen,
+            uncollected_fen,
+            refunded_fen,
+            total_fen,
+        } = l;
+        ReconciliationCardLineBody {
+            card_id,
+            card_no,
+            org_id,
+            org_name,
+            plate_number,
+            driver_name,
+            session_count,
+            energy_wh,
+            electricity_fen,
+            service_fee_fen,
+            parking_fee_fen,
+            discount_fen,
+            uncollected_fen,
+            refunded_fen,
+            total_fen,
+        }
+    }
+}
+
+/// Filters of a statement's card lines (repeat a key for several values).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct ReconciliationCardLineParams {
+    pub page: Option<i32>,
+    pub size: Option<i32>,
+    /// Organisations, each with its sub-organisations.
+    #[param(style = Form, explode)]
+    pub org_id: Option<Vec<String>>,
+    /// Card numbers, at most 250.
+    #[param(style = Form, explode)]
+    pub card_no: Option<Vec<String>>,
+}
+
+#[utoipa::path(
+    get, path = "/charging/statements/{id}/card-lines", tag = "charging",
+    params(("id" = String, Path, description = "Statement id"), ReconciliationCardLineParams),
+    responses((status = 200, description = "The statement's card lines in the caller's data scope, by organisation then card number", body = Envelope<Page<ReconciliationCardLineBody>>)),
+    security(("token" = ["as:charge:settlement:page"]))
+)]
+async fn list_reconciliation_card_lines(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    query: ListQuery,
+) -> ApiResult<Page<ReconciliationCardLineBody>> {
+    let request = pb::ListReconciliationCardLinesRequest {
+        page: Some(query.paging()?),
+        statement_id: id,
+        org_ids: query.batch("orgId")?,
+        card_nos: query.batch("cardNo")?,
+    };
+    let answer = state
+        .energy()
+        .list_reconciliation_card_lines(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(Page {
+        list: answer
+            .lines
+            .into_iter()
+            .map(ReconciliationCardLineBody::from)
+            .collect(),
+        total: answer.page.map_or(0, |p| p.total),
     }))
 }

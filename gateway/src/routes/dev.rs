@@ -97,6 +97,8 @@ pub struct DevChargingDecisionForm {
     pub credit_limit_fen: i64,
     /// Reject: why (required by energy).
     pub reason: String,
+    /// Approve: the operator's remark, kept on the application.
+    pub remark: String,
 }
 
 #[utoipa::path(
@@ -117,7 +119,7 @@ async fn approve_charging_open_application(
     let request = energy::ApproveChargingOpenApplicationRequest {
         application_id: id,
         credit_limit_fen: form.credit_limit_fen,
-        remark: String::new(),
+        remark: form.remark,
     };
     let answer = state
         .energy()

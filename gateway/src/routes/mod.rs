@@ -3,6 +3,7 @@
 pub mod approvals;
 pub mod auth;
 pub mod charging_accounts;
+pub mod charging_behavior;
 pub mod charging_cards;
 pub mod charging_dashboard;
 pub mod charging_opening;
@@ -72,6 +73,7 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(charging_sessions::router())
         .merge(charging_stations::router())
         .merge(charging_statements::router())
+        .merge(charging_behavior::router())
 }
 
 /// Page sizes a list accepts.

@@ -156,7 +156,17 @@ async fn open(conn: &mut PgConnection, actor: &Actor) -> anyhow::Result<()> {
         },
     )
     .await?;
-    opening::decide(conn, id, ApplicationStatus::Approved, OPERATOR_NAME, "").await?;
+    opening::decide(
+        conn,
+        id,
+        opening::Decision {
+            status: ApplicationStatus::Approved,
+            handler_name: OPERATOR_NAME,
+            reject_reason: "",
+            approve_remark: "",
+        },
+    )
+    .await?;
     opening::set_state(conn, actor.enterprise_id, OpenState::Opened).await?;
     let main = crate::accounts::store::open_main(conn, actor.enterprise_id, 0).await?;
     sqlx::query("update charging_account set org_id = $2 where id = $1 and org_id is null")

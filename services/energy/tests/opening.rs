@@ -238,3 +238,69 @@ async fn a_rejected_enterprise_may_apply_again() {
     assert_eq!(own.applications.len(), 2);
     assert_eq!(own.page.unwrap().total, 2);
 }
+
+#[tokio::test]
+async fn the_operators_approval_remark_is_kept_on_the_application() {
+    let s = stack(false).await;
+    let mut c = s.client.clone();
+    let application = c
+        .apply_charging_open(s.req(
+            &s.a,
+            pb::ApplyChargingOpenRequest {
+                remark: "车队 200 台".into(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .application
+        .unwrap();
+    assert_eq!(application.approve_remark, "");
+    let approve = |remark: String| pb::ApproveChargingOpenApplicationRequest {
+        application_id: application.id.clone(),
+        credit_limit_fen: 50_000,
+        remark,
+    };
+    // Too long: refused, and the application is still undecided.
+    let long = c
+        .approve_charging_open_application(s.operator(approve("长".repeat(201))))
+        .await
+        .unwrap_err();
+    assert_eq!(err(&long).code, ErrorCode::BadRequest);
+    assert_eq!(err(&long).fields[0].field, "remark");
+    let status = c
+        .get_charging_open_status(s.req(&s.a, pb::GetChargingOpenStatusRequest {}))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(status.state, pb::ChargingOpenState::Applying as i32);
+
+    let approved = c
+        .approve_charging_open_application(s.operator(approve("  合同 HT-2026-118 已签  ".into())))
+        .await
+        .unwrap()
+        .into_inner()
+        .application
+        .unwrap();
+    assert_eq!(approved.approve_remark, "合同 HT-2026-118 已签");
+    // The applicant's note is its own field, untouched.
+    assert_eq!(approved.remark, "车队 200 台");
+    // Stored: the enterprise reads it back on its status and its list.
+    let status = c
+        .get_charging_open_status(s.req(&s.a, pb::GetChargingOpenStatusRequest {}))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        status.latest_application.unwrap().approve_remark,
+        "合同 HT-2026-118 已签"
+    );
+    let own = c
+        .list_charging_open_applications(
+            s.req(&s.a, pb::ListChargingOpenApplicationsRequest::default()),
+        )
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(own.applications[0].approve_remark, "合同 HT-2026-118 已签");
+}

@@ -98,7 +98,8 @@ export const routeTree: RouteNode[] = [
           leaf('monthlyLog', { permissionValue: 'oss:asset:report' }),
         ]),
         hidden('carSafetyReport', { permissionValue: 'oss:asset:report' }),
-        leaf('behaviorAnalyze', { permissionValue: 'as:charge:behavior', list: 'behaviorAnalysis' }),
+        // Charging figures: rendered by the charging chunk (it needs charging opened).
+        { ...leaf('behaviorAnalyze', { permissionValue: 'as:charge:behavior', list: 'behaviorAnalysis' }), domain: 'charging' },
       ]),
       group('vehicleManagement', { icon: 'tool', group: 2 }, [
         leaf('trafficViolations', { permissionValue: 'as:violation' }),

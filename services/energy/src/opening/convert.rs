@@ -21,6 +21,7 @@ pub fn application(row: ApplicationRow) -> pb::ChargingOpenApplication {
         decide_time,
         reject_reason,
         remark,
+        approve_remark,
     } = row;
     pb::ChargingOpenApplication {
         id: id.to_string(),
@@ -37,5 +38,6 @@ pub fn application(row: ApplicationRow) -> pb::ChargingOpenApplication {
         decide_time: decide_time.map(timestamp),
         reject_reason,
         remark,
+        approve_remark,
     }
 }

@@ -39,6 +39,9 @@ pub const OPERATOR_SUBJECT: &str = "svc:operator";
 /// Display name of decisions made by the operator's tools.
 pub const OPERATOR_NAME: &str = "平台运营";
 
+/// Longest applicant note or approval remark, in characters.
+pub const REMARK_MAX: usize = 200;
+
 /// Refuses any caller but the operator (see the module notes).
 pub fn require_operator<T>(req: &tonic::Request<T>) -> Result<(), ServiceError> {
     let claims = grpc::caller(req)?;

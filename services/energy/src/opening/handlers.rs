@@ -47,7 +47,7 @@ pub async fn apply(
     }
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let remark = req.get_ref().remark.trim().to_owned();
-    if remark.chars().count() > 200 {
+    if remark.chars().count() > domain::REMARK_MAX {
         return Err(ServiceError::invalid("remark", "备注不能超过 200 个字"));
     }
     let state = store::lock_state(&mut tx, actor.enterprise_id).await?;
@@ -150,7 +150,7 @@ pub async fn approve(
     let pb::ApproveChargingOpenApplicationRequest {
         application_id,
         credit_limit_fen,
-        remark: _,
+        remark,
     } = req.into_inner();
     if credit_limit_fen < 0 {
         return Err(ServiceError::invalid(
@@ -158,15 +158,22 @@ pub async fn approve(
             "授信额度不能为负数",
         ));
     }
+    let remark = remark.trim();
+    if remark.chars().count() > domain::REMARK_MAX {
+        return Err(ServiceError::invalid("remark", "备注不能超过 200 个字"));
+    }
     let (row, mut tx) = open_application(ctx, &application_id).await?;
     let enterprise_id = row.enterprise_id;
     let main = accounts::store::open_main(&mut tx, enterprise_id, credit_limit_fen).await?;
     store::decide(
         &mut tx,
         row.id,
-        ApplicationStatus::Approved,
-        domain::OPERATOR_NAME,
-        "",
+        store::Decision {
+            status: ApplicationStatus::Approved,
+            handler_name: domain::OPERATOR_NAME,
+            reject_reason: "",
+            approve_remark: remark,
+        },
     )
     .await?;
     store::set_state(&mut tx, enterprise_id, OpenState::Opened).await?;
@@ -200,9 +207,12 @@ pub async fn reject(
     store::decide(
         &mut tx,
         row.id,
-        ApplicationStatus::Rejected,
-        domain::OPERATOR_NAME,
-        reason,
+        store::Decision {
+            status: ApplicationStatus::Rejected,
+            handler_name: domain::OPERATOR_NAME,
+            reject_reason: reason,
+            approve_remark: "",
+        },
     )
     .await?;
     store::set_state(&mut tx, row.enterprise_id, OpenState::NotOpened).await?;

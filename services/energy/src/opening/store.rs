@@ -77,7 +77,7 @@ pub async fn set_state(
 
 const SELECT: &str = "select a.id, a.enterprise_id, a.enterprise_name, a.applicant_id, \
      a.applicant_name, a.status, a.apply_time, a.contact_time, a.handler_name, a.decide_time, \
-     a.reject_reason, a.remark from charging_open_application a";
+     a.reject_reason, a.remark, a.approve_remark from charging_open_application a";
 
 #[derive(Debug, Clone, FromRow)]
 pub struct ApplicationRow {
@@ -93,6 +93,7 @@ pub struct ApplicationRow {
     pub decide_time: Option<DateTime<Utc>>,
     pub reject_reason: String,
     pub remark: String,
+    pub approve_remark: String,
 }
 
 /// An application to write.
@@ -144,22 +145,31 @@ pub async fn latest(
     Ok(qb.build_query_as().fetch_optional(conn).await?)
 }
 
+/// The operator's decision on an application: the reason of a rejection or
+/// the remark of an approval (the other empty).
+#[derive(Debug, Clone, Copy)]
+pub struct Decision<'a> {
+    pub status: ApplicationStatus,
+    pub handler_name: &'a str,
+    pub reject_reason: &'a str,
+    pub approve_remark: &'a str,
+}
+
 /// Records the operator's decision on an application.
 pub async fn decide(
     conn: &mut PgConnection,
     id: Uuid,
-    status: ApplicationStatus,
-    handler_name: &str,
-    reject_reason: &str,
+    decision: Decision<'_>,
 ) -> Result<(), ServiceError> {
     sqlx::query(
         "update charging_open_application set status = $2, handler_name = $3, \
-         reject_reason = $4, decide_time = now() where id = $1",
+         reject_reason = $4, approve_remark = $5, decide_time = now() where id = $1",
     )
     .bind(id)
-    .bind(i16::from(status))
-    .bind(handler_name)
-    .bind(reject_reason)
+    .bind(i16::from(decision.status))
+    .bind(decision.handler_name)
+    .bind(decision.reject_reason)
+    .bind(decision.approve_remark)
     .execute(conn)
     .await?;
     Ok(())

@@ -289,12 +289,13 @@ fn card_lines_filtered<'a>(
     f
 }
 
+/// By organisation then card number, as the RPC promises and the workbook reads.
 #[derive(Debug, Clone, Copy)]
-struct ByCardNo;
+struct ByOrgThenCard;
 
-impl Sort for ByCardNo {
+impl Sort for ByOrgThenCard {
     fn order_by(&self) -> &'static str {
-        "l.card_no, l.card_id, l.org_id"
+        "l.org_name, l.org_id, l.card_no, l.card_id"
     }
 }
 
@@ -312,7 +313,7 @@ pub async fn card_lines(
         FIGURES.replace(", ", ", l.")
     );
     let rows = card_lines_filtered(&select, statement, reach, query)
-        .page(&ByCardNo, paging)
+        .page(&ByOrgThenCard, paging)
         .build_query_as()
         .fetch_all(&mut *conn)
         .await?;

@@ -5,7 +5,7 @@ import { PageLoading } from '@/components/page-loading';
 import { OpenedGate } from './components/opened-gate';
 import './messages';
 
-/** The pages of 能源管理 › 充电管理, registered by route name; each loads as its own chunk. */
+/** The pages of 能源管理 › 充电管理 (and 充电行为分析 under 车辆管理), registered by route name; each loads as its own chunk. */
 const pages: Partial<Record<string, LazyExoticComponent<ComponentType>>> = {
   chargeDashboard: lazy(() => import('./routes/charge-dashboard')),
   accountBalanceAllocation: lazy(() => import('./routes/account-balance-allocation')),
@@ -16,6 +16,7 @@ const pages: Partial<Record<string, LazyExoticComponent<ComponentType>>> = {
   countChangeRecord: lazy(() => import('./routes/count-change-record')),
   scanPlateRecord: lazy(() => import('./routes/scan-plate-record')),
   chargeReconciliation: lazy(() => import('./routes/charge-reconciliation')),
+  behaviorAnalyze: lazy(() => import('./routes/behavior-analyze')),
 };
 
 const ChargeIntroducePage = lazy(() => import('./routes/charge-introduce'));

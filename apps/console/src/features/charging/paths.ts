@@ -12,6 +12,7 @@ export const PATHS = {
   scanPlateRecord: `${BASE}/chargeManagement/scanPlateRecord`,
   chargeReconciliation: `${BASE}/chargeReconciliation`,
   chargeIntroduce: '/chargeIntroduce',
+  behaviorAnalyze: '/carManagement/assetsReport/behaviorAnalyze',
 } as const;
 
 export { pathWith } from '@/lib/url';

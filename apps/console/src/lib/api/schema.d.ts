@@ -356,6 +356,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/charging/behavior": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_charging_behavior_analysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/behavior/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_vehicle_charging_behaviors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/behavior/vehicles/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_vehicle_charging_behaviors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/charging/card-amount-changes": {
         parameters: {
             query?: never;
@@ -676,6 +724,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/charging/statements/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["generate_reconciliation_statement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/charging/statements/{id}": {
         parameters: {
             query?: never;
@@ -684,6 +748,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["get_reconciliation_statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/charging/statements/{id}/card-lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_reconciliation_card_lines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2479,6 +2559,83 @@ export interface components {
          * @enum {string}
          */
         ChargingAccountStatus: "ACTIVE" | "FROZEN" | "CLOSED";
+        /** @description The analysis of a filter's sessions. */
+        ChargingBehaviorAnalysisBody: {
+            /** @description 24 entries, hour 0 to 23. */
+            byHour: components["schemas"]["HourOfDayFigureBody"][];
+            /** @description Per organisation, most energy first. */
+            orgs: components["schemas"]["OrgChargingBehaviorBody"][];
+            overall: components["schemas"]["ChargingBehaviorFiguresBody"];
+            /** @description SOC at plug-in in ten buckets of 10 points. */
+            startSoc: components["schemas"]["SocBucketBody"][];
+            /**
+             * Format: int64
+             * @description Sessions that reported no SOC at plug-in.
+             */
+            startSocUnknownCount: number;
+        };
+        /** @description What a set of settled sessions says about how vehicles charge. */
+        ChargingBehaviorFiguresBody: {
+            /** Format: int32 */
+            avgEndSocPercent?: number | null;
+            /**
+             * Format: int64
+             * @description Cost per kWh as fen per MWh (0 without energy).
+             */
+            avgPriceFenPerMwh: number;
+            /**
+             * Format: int32
+             * @description Averages over the sessions that reported a SOC.
+             */
+            avgStartSocPercent?: number | null;
+            /** Format: int64 */
+            distanceM: number;
+            /** Format: int64 */
+            energyWh: number;
+            /**
+             * Format: int64
+             * @description Cost and energy per 100 km over the vehicles with distance; absent without any.
+             */
+            fenPer100km?: number | null;
+            /** Format: int64 */
+            flatEnergyWh: number;
+            /**
+             * Format: double
+             * @description Valley energy / energy, 0..1.
+             */
+            offPeakShare: number;
+            /**
+             * Format: int64
+             * @description Energy by time-of-use band of the stations' tariffs.
+             */
+            peakEnergyWh: number;
+            /** Format: int64 */
+            sessionCount: number;
+            /**
+             * Format: int64
+             * @description What the sessions cost the enterprise.
+             */
+            totalFen: number;
+            /**
+             * Format: int64
+             * @description Energy of sessions whose band is unknown.
+             */
+            unknownBandEnergyWh: number;
+            /** Format: int64 */
+            valleyEnergyWh: number;
+            /**
+             * Format: int32
+             * @description Distinct vehicles charged.
+             */
+            vehicleCount: number;
+            /**
+             * Format: int32
+             * @description Of them, those whose odometer covers the range, and the metres they drove.
+             */
+            vehiclesWithDistance: number;
+            /** Format: int64 */
+            whPer100km?: number | null;
+        };
         /** @description A charging card funded from a charging account. */
         ChargingCardBody: {
             /** @description The account that funds the card. */
@@ -2624,6 +2781,8 @@ export interface components {
             /** @description Masked by the server. */
             applicantPhone: string;
             applyTime: string;
+            /** @description The operator's remark when approving. */
+            approveRemark: string;
             contactTime: string;
             decideTime: string;
             enterpriseName: string;
@@ -2631,6 +2790,7 @@ export interface components {
             handlerName: string;
             id: string;
             rejectReason: string;
+            /** @description The applicant's note. */
             remark: string;
             status?: null | components["schemas"]["ChargingOpenApplicationStatus"];
         };
@@ -2848,6 +3008,11 @@ export interface components {
              * @default
              */
             reason: string;
+            /**
+             * @description Approve: the operator's remark, kept on the application.
+             * @default
+             */
+            remark: string;
         };
         DevSmsBody: {
             /** @description The 6-digit code in the text, for tests. */
@@ -3227,6 +3392,31 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_ChargingBehaviorAnalysisBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The analysis of a filter's sessions. */
+            data: {
+                /** @description 24 entries, hour 0 to 23. */
+                byHour: components["schemas"]["HourOfDayFigureBody"][];
+                /** @description Per organisation, most energy first. */
+                orgs: components["schemas"]["OrgChargingBehaviorBody"][];
+                overall: components["schemas"]["ChargingBehaviorFiguresBody"];
+                /** @description SOC at plug-in in ten buckets of 10 points. */
+                startSoc: components["schemas"]["SocBucketBody"][];
+                /**
+                 * Format: int64
+                 * @description Sessions that reported no SOC at plug-in.
+                 */
+                startSocUnknownCount: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_ChargingCardBody: {
             /**
              * Format: int32
@@ -3348,6 +3538,8 @@ export interface components {
                 /** @description Masked by the server. */
                 applicantPhone: string;
                 applyTime: string;
+                /** @description The operator's remark when approving. */
+                approveRemark: string;
                 contactTime: string;
                 decideTime: string;
                 enterpriseName: string;
@@ -3355,6 +3547,7 @@ export interface components {
                 handlerName: string;
                 id: string;
                 rejectReason: string;
+                /** @description The applicant's note. */
                 remark: string;
                 status?: null | components["schemas"]["ChargingOpenApplicationStatus"];
             };
@@ -4108,6 +4301,8 @@ export interface components {
                     /** @description Masked by the server. */
                     applicantPhone: string;
                     applyTime: string;
+                    /** @description The operator's remark when approving. */
+                    approveRemark: string;
                     contactTime: string;
                     decideTime: string;
                     enterpriseName: string;
@@ -4115,6 +4310,7 @@ export interface components {
                     handlerName: string;
                     id: string;
                     rejectReason: string;
+                    /** @description The applicant's note. */
                     remark: string;
                     status?: null | components["schemas"]["ChargingOpenApplicationStatus"];
                 }[];
@@ -4533,6 +4729,51 @@ export interface components {
                     /** @description The vehicle created on approval; empty before. */
                     vehicleId: string;
                     vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_ReconciliationCardLineBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    cardId: string;
+                    cardNo: string;
+                    /** Format: int64 */
+                    discountFen: number;
+                    driverName: string;
+                    /** Format: int64 */
+                    electricityFen: number;
+                    /** Format: int64 */
+                    energyWh: number;
+                    orgId: string;
+                    orgName: string;
+                    /** Format: int64 */
+                    parkingFeeFen: number;
+                    /** @description As on the card's latest session of the statement. */
+                    plateNumber: string;
+                    /** Format: int64 */
+                    refundedFen: number;
+                    /** Format: int64 */
+                    serviceFeeFen: number;
+                    /** Format: int64 */
+                    sessionCount: number;
+                    /** Format: int64 */
+                    totalFen: number;
+                    /**
+                     * Format: int64
+                     * @description Cost the holds did not cover; never billed.
+                     */
+                    uncollectedFen: number;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -4982,6 +5223,34 @@ export interface components {
                     usageStatus?: null | components["schemas"]["UsageStatus"];
                     /** @description 17 characters with a valid check digit; unique in the enterprise. */
                     vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_VehicleChargingBehaviorBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    figures: components["schemas"]["ChargingBehaviorFiguresBody"];
+                    /** @description Of the vehicle's latest session in the range. */
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    /**
+                     * Format: int32
+                     * @description The hour (0..23, Asia/Shanghai) it most often starts charging.
+                     */
+                    usualStartHour: number;
+                    vehicleId: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -5898,6 +6167,15 @@ export interface components {
             /** @default  */
             reason: string;
         };
+        /** @description The month whose statement to build now. */
+        GenerateStatementForm: {
+            /**
+             * @description yyyy-MM: the current month (a DRAFT with the figures so far) or a
+             *     closed month without an issued statement.
+             * @default
+             */
+            month: string;
+        };
         /** @description A WGS-84 position, degrees. */
         GeoPointBody: {
             /** Format: double */
@@ -6074,6 +6352,18 @@ export interface components {
          * @enum {string}
          */
         GeofenceShape: "circle" | "polygon" | "corridor";
+        /** @description Sessions starting in one hour of the day. */
+        HourOfDayFigureBody: {
+            /** Format: int64 */
+            energyWh: number;
+            /**
+             * Format: int32
+             * @description 0..23, Asia/Shanghai.
+             */
+            hour: number;
+            /** Format: int64 */
+            sessionCount: number;
+        };
         /** @description The error table of a failed import (`data` of its 4000 answer). */
         ImportErrorsBody: {
             /** @description Column titles of the table: row number, column, reason. */
@@ -6299,6 +6589,12 @@ export interface components {
             total: number;
             /** Format: int64 */
             totalNum: number;
+        };
+        /** @description One organisation's figures (the sessions of its cards). */
+        OrgChargingBehaviorBody: {
+            figures: components["schemas"]["ChargingBehaviorFiguresBody"];
+            orgId: string;
+            orgName: string;
         };
         /** @description A new organisation. */
         OrgCreateForm: {
@@ -6541,6 +6837,37 @@ export interface components {
             amountFen: number;
             /** @default  */
             remark: string;
+        };
+        /** @description One card's share of a statement. */
+        ReconciliationCardLineBody: {
+            cardId: string;
+            cardNo: string;
+            /** Format: int64 */
+            discountFen: number;
+            driverName: string;
+            /** Format: int64 */
+            electricityFen: number;
+            /** Format: int64 */
+            energyWh: number;
+            orgId: string;
+            orgName: string;
+            /** Format: int64 */
+            parkingFeeFen: number;
+            /** @description As on the card's latest session of the statement. */
+            plateNumber: string;
+            /** Format: int64 */
+            refundedFen: number;
+            /** Format: int64 */
+            serviceFeeFen: number;
+            /** Format: int64 */
+            sessionCount: number;
+            /** Format: int64 */
+            totalFen: number;
+            /**
+             * Format: int64
+             * @description Cost the holds did not cover; never billed.
+             */
+            uncollectedFen: number;
         };
         /** @description One organisation's share of a statement. */
         ReconciliationOrgLineBody: {
@@ -6849,6 +7176,15 @@ export interface components {
             phone?: string;
             /** @description `login` (default) or `reset-password`. */
             purpose?: string | null;
+        };
+        /** @description Sessions whose SOC at plug-in is in [fromPercent, toPercent) (the last bucket includes 100). */
+        SocBucketBody: {
+            /** Format: int32 */
+            fromPercent: number;
+            /** Format: int64 */
+            sessionCount: number;
+            /** Format: int32 */
+            toPercent: number;
         };
         /**
          * @description How a session was started.
@@ -7328,6 +7664,20 @@ export interface components {
          * @enum {string}
          */
         VehicleCategory: "MINI_TRUCK" | "LIGHT_TRUCK" | "MEDIUM_TRUCK" | "HEAVY_TRUCK" | "VAN" | "REFRIGERATED_TRUCK" | "PASSENGER_CAR" | "OTHER";
+        /** @description One vehicle's charging behaviour. */
+        VehicleChargingBehaviorBody: {
+            figures: components["schemas"]["ChargingBehaviorFiguresBody"];
+            /** @description Of the vehicle's latest session in the range. */
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            /**
+             * Format: int32
+             * @description The hour (0..23, Asia/Shanghai) it most often starts charging.
+             */
+            usualStartHour: number;
+            vehicleId: string;
+        };
         /** @description A vehicle's editable fields. Dates: yyyy-MM-dd (Asia/Shanghai) or RFC 3339. */
         VehicleForm: {
             /**
@@ -9153,6 +9503,268 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The export record of the allocation record with the list's filters (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_charging_behavior_analysis: {
+        parameters: {
+            query?: {
+                /** @description Organisations, each with its sub-organisations (the session's card organisation). */
+                orgId?: string[];
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                /**
+                 * @description Required: sessions started in the range, at most 92 days
+                 *     (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+                 */
+                startTimeStart?: string;
+                /** @description Required; a bare date includes the day. */
+                startTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How the filter's vehicles charge in the caller's data scope: overall, by hour, SOC at plug-in and per organisation; 4000 without a start range or with one over 92 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ChargingBehaviorAnalysisBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_vehicle_charging_behaviors: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                orgId?: string[];
+                plate?: string[];
+                startTimeStart?: string;
+                startTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same figures per vehicle, most energy first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_VehicleChargingBehaviorBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_vehicle_charging_behaviors: {
+        parameters: {
+            query?: {
+                /** @description Organisations, each with its sub-organisations (the session's card organisation). */
+                orgId?: string[];
+                /** @description Plates, at most 250. */
+                plate?: string[];
+                /**
+                 * @description Required: sessions started in the range, at most 92 days
+                 *     (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+                 */
+                startTimeStart?: string;
+                /** @description Required; a bare date includes the day. */
+                startTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the vehicle list with the analysis' filter */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11251,6 +11863,93 @@ export interface operations {
             };
         };
     };
+    generate_reconciliation_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateStatementForm"];
+            };
+        };
+        responses: {
+            /** @description The month's statement as built: the current month as a DRAFT (rebuilt with the figures so far, with its workbook), a closed month issued when it had none; an issued one is answered as it is. 4000 for a future month */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ReconciliationStatementBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     get_reconciliation_statement: {
         parameters: {
             query?: never;
@@ -11270,6 +11969,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ReconciliationStatementBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_reconciliation_card_lines: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Organisations, each with its sub-organisations. */
+                orgId?: string[];
+                /** @description Card numbers, at most 250. */
+                cardNo?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Statement id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement's card lines in the caller's data scope, by organisation then card number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ReconciliationCardLineBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */

@@ -1,14 +1,15 @@
-import { Alert, Descriptions, Drawer, Form, Input, Space, Button, Spin, Table, Tag } from 'antd';
+import { Alert, DatePicker, Descriptions, Drawer, Form, Input, Space, Button, Spin, Table, Tag } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AppDialog } from '@/components/app-dialog';
 import { LoadErrorResult } from '@/components/load-error';
 import dayjs from 'dayjs';
-import { BLANK, cellText, DATE_FORMAT, formatTime } from '@/lib/format';
+import { BLANK, cellText, DATE_FORMAT, formatTime, MONTH_FORMAT } from '@/lib/format';
 import { yuan } from '@/lib/money';
 import { toastSuccess } from '@/lib/notify';
-import { downloadStatement, useConfirmStatement, useStatement, type Statement } from '../api/statements';
+import { downloadStatement, generateKind, useConfirmStatement, useGenerateStatement, useStatement, useStatementCardLines, type Statement, type StatementCardLine } from '../api/statements';
 import { PATHS, pathWith } from '../paths';
 import { codeLabel, kwh, STATEMENT_STATUS_COLORS } from './labels';
 
@@ -71,7 +72,80 @@ export function ConfirmStatementDialog({ statement, accepted, onClose }: { state
   );
 }
 
-/** A statement's figures and its per-organisation lines, with a way to its sessions. */
+/**
+ * 生成本月账单: builds the chosen month's statement now — this month as a draft
+ * with the sessions so far (rebuilt each time, never confirmed), a closed month
+ * issued when it has none — and hands the built statement back to open it.
+ */
+export function GenerateStatementDialog({ open, onClose, onGenerated }: { open: boolean; onClose: () => void; onGenerated: (statement: Statement) => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ month: Dayjs }>();
+  const generate = useGenerateStatement();
+  const month = Form.useWatch('month', form);
+  const kind = month ? generateKind(month.format(MONTH_FORMAT)) : undefined;
+  const submit = async () => {
+    const values = await form.validateFields();
+    const statement = await generate.mutateAsync(values.month.format(MONTH_FORMAT));
+    toastSuccess(t('charging:statements.generated'));
+    onClose();
+    onGenerated(statement);
+  };
+  return (
+    <AppDialog open={open} width={520} title={t('charging:statements.generateTitle')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
+      <Form form={form} layout="vertical" name="generateStatementForm" initialValues={{ month: dayjs() }} preserve={false}>
+        <Form.Item name="month" label={t('charging:statements.generateMonth')} rules={[{ required: true, message: t('charging:statements.generateMonthRequired') }]}>
+          <DatePicker picker="month" allowClear={false} disabledDate={(d) => d.isAfter(dayjs(), 'month')} style={{ width: 200 }} data-testid="statement-generate-month" />
+        </Form.Item>
+      </Form>
+      {kind && (
+        <Alert
+          type={kind === 'future' ? 'error' : 'info'}
+          showIcon
+          title={t(kind === 'draft' ? 'charging:statements.generateDraftHint' : kind === 'closed' ? 'charging:statements.generateClosedHint' : 'charging:statements.generateFutureHint')}
+        />
+      )}
+    </AppDialog>
+  );
+}
+
+/** A statement's card lines, by organisation then card number, a page at a time. */
+function StatementCardLines({ statementId }: { statementId: string }) {
+  const { t } = useTranslation();
+  const [paging, setPaging] = useState({ page: 1, size: 10 });
+  const lines = useStatementCardLines(statementId, paging.page, paging.size);
+  if (lines.error) return <LoadErrorResult error={lines.error} onRetry={() => void lines.refetch()} />;
+  return (
+    <Table<StatementCardLine>
+      rowKey={(l) => `${l.orgId}:${l.cardId}`}
+      size="small"
+      loading={lines.isFetching}
+      dataSource={lines.data?.list ?? []}
+      scroll={{ x: 900 }}
+      pagination={{
+        current: paging.page,
+        pageSize: paging.size,
+        total: lines.data?.total ?? 0,
+        showSizeChanger: true,
+        size: 'small',
+        onChange: (page, size) => setPaging({ page: size === paging.size ? page : 1, size }),
+      }}
+      data-testid="statement-card-lines"
+      columns={[
+        { key: 'org', title: t('charging:fields.org'), dataIndex: 'orgName', width: 140, ellipsis: true, render: (v: string) => v || BLANK },
+        { key: 'card', title: t('charging:fields.cardNo'), dataIndex: 'cardNo', width: 150 },
+        { key: 'plate', title: t('charging:fields.plateNumber'), dataIndex: 'plateNumber', width: 110, render: (v: string) => v || BLANK },
+        { key: 'driver', title: t('charging:statements.driver'), dataIndex: 'driverName', width: 100, render: (v: string) => v || BLANK },
+        { key: 'sessions', title: t('charging:statements.sessions'), dataIndex: 'sessionCount', width: 90, align: 'right' },
+        { key: 'energy', title: t('charging:statements.energy'), dataIndex: 'energyWh', width: 100, align: 'right', render: (wh: number) => kwh(wh) },
+        { key: 'electricity', title: t('charging:statements.electricity'), dataIndex: 'electricityFen', width: 100, align: 'right', render: (fen: number) => yuan(fen) },
+        { key: 'service', title: t('charging:statements.serviceFee'), dataIndex: 'serviceFeeFen', width: 100, align: 'right', render: (fen: number) => yuan(fen) },
+        { key: 'total', title: t('charging:statements.total'), dataIndex: 'totalFen', width: 120, align: 'right', render: (fen: number) => yuan(fen) },
+      ]}
+    />
+  );
+}
+
+/** A statement's figures, its per-organisation and per-card lines, with a way to its sessions. */
 export function StatementDrawer({ statementId, onClose }: { statementId?: string; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -81,7 +155,7 @@ export function StatementDrawer({ statementId, onClose }: { statementId?: string
   return (
     <Drawer
       open={!!statementId}
-      size={720}
+      size={880}
       title={t('charging:statements.detailTitle')}
       onClose={onClose}
       destroyOnHidden
@@ -134,6 +208,10 @@ export function StatementDrawer({ statementId, onClose }: { statementId?: string
                   { key: 'total', title: t('charging:statements.total'), dataIndex: 'totalFen', align: 'right', render: (fen: number) => yuan(fen) },
                 ]}
               />
+              <h4 style={{ margin: '16px 0 8px' }}>
+                {t('charging:statements.cardLines')} <span className="fd-muted">{t('charging:statements.cardLinesHint')}</span>
+              </h4>
+              <StatementCardLines statementId={s.id} />
             </>
           )}
         </Spin>

@@ -12,17 +12,20 @@ import '../messages';
 import { exportFilters } from '../api/keys';
 import { listStatements, STATEMENTS_KEY, statementQuery, type Statement, type StatementQuery } from '../api/statements';
 import { codeLabel, codeOptions, kwh, STATEMENT_STATUS_COLORS, STATEMENT_STATUSES } from '../components/labels';
-import { ConfirmStatementDialog, StatementDownloadButton, StatementDrawer } from '../components/statement-dialogs';
+import { ConfirmStatementDialog, GenerateStatementDialog, StatementDownloadButton, StatementDrawer } from '../components/statement-dialogs';
 
 /**
  * 充电对账 (chargeReconciliation, as:charge:settlement:page): the enterprise's
- * monthly charging statements; each opens with its per-organisation lines,
- * downloads as xlsx, and is confirmed (a bill follows) or disputed.
+ * monthly charging statements; each opens with its per-organisation and
+ * per-card lines, downloads as xlsx, and is confirmed (a bill follows) or
+ * disputed. 生成本月账单 builds this month's draft (or a closed month's
+ * statement) now and opens it.
  */
 export default function ChargeReconciliationPage() {
   const { t } = useTranslation();
   const [viewing, setViewing] = useState<string | undefined>();
   const [deciding, setDeciding] = useState<{ statement: Statement; accepted: boolean } | null>(null);
+  const [generating, setGenerating] = useState(false);
   const fields = useMemo<FilterField[]>(
     () => [
       { prop: 'month', label: t('charging:statements.monthRange'), type: 'rangeMonth', keys: { start: 'startMonth', end: 'endMonth' } },
@@ -89,11 +92,19 @@ export default function ChargeReconciliationPage() {
     <ListPage<Statement>
       testId="statement-list"
       {...list.listProps}
-      toolbar={<ExportButton startExport={(options: CallOptions) => api.post('/api/v1/charging/statements/export', { ...options, query: exportFilters(list.query) })} />}
+      toolbar={
+        <Space>
+          <Button type="primary" onClick={() => setGenerating(true)} data-testid="statement-generate">
+            {t('charging:statements.generate')}
+          </Button>
+          <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/charging/statements/export', { ...options, query: exportFilters(list.query) })} />
+        </Space>
+      }
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1800, ...list.tableProps }}
     >
       <StatementDrawer statementId={viewing} onClose={() => setViewing(undefined)} />
+      <GenerateStatementDialog open={generating} onClose={() => setGenerating(false)} onGenerated={(statement) => setViewing(statement.id)} />
       <ConfirmStatementDialog statement={deciding?.statement} accepted={deciding?.accepted ?? true} onClose={() => setDeciding(null)} />
     </ListPage>
   );
