@@ -122,11 +122,13 @@ async fn bare_updates(owner: &PgPool, n: usize, workers: usize) -> anyhow::Resul
     race(n, workers, move |i| {
         let pool = pool.clone();
         async move {
-            sqlx::query("update bench.hot_balance set balance_fen = balance_fen - $2 where id = $1")
-                .bind(1i32)
-                .bind(1_000 + (i % 4_000) as i64)
-                .execute(&pool)
-                .await?;
+            sqlx::query(
+                "update bench.hot_balance set balance_fen = balance_fen - $2 where id = $1",
+            )
+            .bind(1i32)
+            .bind(1_000 + (i % 4_000) as i64)
+            .execute(&pool)
+            .await?;
             Ok(())
         }
     })
@@ -184,7 +186,15 @@ async fn held_sessions(
         let (pool, card, id) = (p.clone(), cards_c[i % cards_c.len()], ids_c[i]);
         async move {
             let mut tx = db::begin_tenant(&pool, enterprise).await?;
-            ledger::hold(&mut tx, enterprise, card, id, HELD_FEN, &format!("hold:{id}:0")).await?;
+            ledger::hold(
+                &mut tx,
+                enterprise,
+                card,
+                id,
+                HELD_FEN,
+                &format!("hold:{id}:0"),
+            )
+            .await?;
             tx.commit().await?;
             Ok(())
         }
@@ -213,9 +223,15 @@ pub async fn captures(args: CaptureArgs) -> anyhow::Result<()> {
                     // What the session cost: 0.01 to 49.99 元 of the 50.00 held.
                     let cost = 1 + (i as i64 * 7_919) % (HELD_FEN - 1);
                     let mut tx = db::begin_tenant(&pool, enterprise).await?;
-                    let settled =
-                        ledger::capture(&mut tx, enterprise, card, id, cost, &format!("settle:{id}"))
-                            .await?;
+                    let settled = ledger::capture(
+                        &mut tx,
+                        enterprise,
+                        card,
+                        id,
+                        cost,
+                        &format!("settle:{id}"),
+                    )
+                    .await?;
                     anyhow::ensure!(
                         settled.captured.is_some() && settled.released.is_some(),
                         "session {id}: {settled:?}"
@@ -290,7 +306,10 @@ async fn check_books(pool: &PgPool, enterprise: Uuid) -> anyhow::Result<()> {
         "an account below zero"
     );
     anyhow::ensure!(
-        books.iter().filter(|(k, _, _)| *k == hold).all(|b| b.1 == 0),
+        books
+            .iter()
+            .filter(|(k, _, _)| *k == hold)
+            .all(|b| b.1 == 0),
         "money still held"
     );
     anyhow::ensure!(
@@ -324,7 +343,12 @@ async fn tree(owner: &PgPool) -> anyhow::Result<Tree> {
     let t = Tree {
         enterprise: Uuid::new_v4(),
         user: Uuid::new_v4(),
-        units: [Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4()],
+        units: [
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+            Uuid::new_v4(),
+        ],
     };
     let [root, east, shanghai, south] = t.units;
     let units = [
@@ -401,10 +425,7 @@ pub async fn allocations(args: AllocationArgs) -> anyhow::Result<()> {
                 sub: format!("user:{}", t.user),
                 ent: Some(t.enterprise.to_string()),
                 acc: None,
-                perms: vec![
-                    "oss:pc:energy:management".into(),
-                    "as:charge:fee".into(),
-                ],
+                perms: vec!["oss:pc:energy:management".into(), "as:charge:fee".into()],
                 reach: Some(ReachClaim {
                     all: true,
                     ..ReachClaim::default()
@@ -441,12 +462,30 @@ pub async fn allocations(args: AllocationArgs) -> anyhow::Result<()> {
                         ..Default::default()
                     };
                     let answer = match i % 6 {
-                        0 => client.allocate_balance(caller.keyed(&key, to(main, east))?).await.map(drop),
-                        1 => client.allocate_balance(caller.keyed(&key, to(main, south))?).await.map(drop),
-                        2 => client.allocate_balance(caller.keyed(&key, to(east, shanghai))?).await.map(drop),
-                        3 => client.reclaim_balance(caller.keyed(&key, back(shanghai))?).await.map(drop),
-                        4 => client.reclaim_balance(caller.keyed(&key, back(east))?).await.map(drop),
-                        _ => client.reclaim_balance(caller.keyed(&key, back(south))?).await.map(drop),
+                        0 => client
+                            .allocate_balance(caller.keyed(&key, to(main, east))?)
+                            .await
+                            .map(drop),
+                        1 => client
+                            .allocate_balance(caller.keyed(&key, to(main, south))?)
+                            .await
+                            .map(drop),
+                        2 => client
+                            .allocate_balance(caller.keyed(&key, to(east, shanghai))?)
+                            .await
+                            .map(drop),
+                        3 => client
+                            .reclaim_balance(caller.keyed(&key, back(shanghai))?)
+                            .await
+                            .map(drop),
+                        4 => client
+                            .reclaim_balance(caller.keyed(&key, back(east))?)
+                            .await
+                            .map(drop),
+                        _ => client
+                            .reclaim_balance(caller.keyed(&key, back(south))?)
+                            .await
+                            .map(drop),
                     };
                     match answer {
                         Ok(()) => Ok(()),
@@ -538,7 +577,15 @@ async fn open(
     // a charging account's id is its ledger account's).
     let main = Uuid::parse_str(&ids[0])?;
     let mut tx = db::begin_service(owner).await?;
-    ledger::top_up(&mut tx, t.enterprise, main, 1_000_000, "bench:top-up", "bench").await?;
+    ledger::top_up(
+        &mut tx,
+        t.enterprise,
+        main,
+        1_000_000,
+        "bench:top-up",
+        "bench",
+    )
+    .await?;
     tx.commit().await?;
     Ok(ids)
 }
