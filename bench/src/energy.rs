@@ -15,7 +15,7 @@
 //! shanghai, main → south) through the stack's energy process over gRPC,
 //! at most `in_flight` at once as a gateway's pool would send them; p50
 //! and p99 of each call, beside the bare hot-row update at the same
-//! concurrency.
+//! concurrency over as many connections as the energy process has.
 //!
 //! Each run works in a fresh enterprise of its own (the ledger is
 //! immutable: what a run posts stays, a few thousand rows).
@@ -328,6 +328,8 @@ pub struct AllocationArgs {
     pub signing_key: String,
     pub moves: usize,
     pub in_flight: usize,
+    /// Connections of the baseline's pool (the energy process's).
+    pub pool: u32,
     pub rounds: usize,
 }
 
@@ -405,13 +407,10 @@ impl Caller {
 
 /// (j): prints the bare update and the allocations' latencies.
 pub async fn allocations(args: AllocationArgs) -> anyhow::Result<()> {
-    let owner = db::connect_owner(
-        &args.database_url,
-        fleetdesk_energy::SCHEMA.name,
-        args.in_flight as u32 + 1,
-    )
-    .await?;
-    let bench = db::connect_owner(&args.database_url, "bench", args.in_flight as u32 + 1).await?;
+    let owner = db::connect_owner(&args.database_url, fleetdesk_energy::SCHEMA.name, 2).await?;
+    // The baseline's calls wait for one of as many connections as the
+    // energy process has (the stack's FLEETDESK_DB_MAX_CONNECTIONS).
+    let bench = db::connect_owner(&args.database_url, "bench", args.pool).await?;
     let signer = TokenSigner::from_base64_seed(&args.signing_key)
         .map_err(|e| anyhow::anyhow!("the stack's signing key: {e:?}"))?;
     let client = EnergyServiceClient::new(grpc::lazy_channel(&args.energy_url)?);

@@ -159,6 +159,9 @@ enum Command {
         /// Calls in flight at once (the acceptance test's 64).
         #[arg(long, default_value_t = 64)]
         in_flight: usize,
+        /// Connections of the baseline (the energy process's pool).
+        #[arg(long, env = "FLEETDESK_DB_MAX_CONNECTIONS", default_value_t = 16)]
+        pool: u32,
         #[arg(long, default_value_t = 2)]
         rounds: usize,
     },
@@ -277,6 +280,7 @@ async fn main() -> std::io::Result<()> {
             signing_key,
             moves,
             in_flight,
+            pool,
             rounds,
         } => energy::allocations(energy::AllocationArgs {
             database_url,
@@ -284,6 +288,7 @@ async fn main() -> std::io::Result<()> {
             signing_key,
             moves: moves.max(1),
             in_flight: in_flight.max(1),
+            pool: pool.max(1),
             rounds: rounds.max(1),
         })
         .await
