@@ -251,36 +251,37 @@ pub async fn captures(args: CaptureArgs) -> anyhow::Result<()> {
         }
         check_books(&pool, enterprise).await?;
     }
-    println!(
-        "\n{:<58} {:>9} {:>8} {:>8} {:>7}",
-        format!(
+    table(
+        &format!(
             "figure ({} sessions on {} cards, {} connections, x {})",
             args.sessions, args.cards, args.connections, args.rounds
         ),
-        "op/s",
-        "p50 ms",
-        "p99 ms",
-        "ratio"
-    );
-    row(
-        "baseline: bare `update … balance - x` of one row",
         &bare,
-        "1.000".into(),
-    );
-    row(
         "(i) session captures, one hot revenue account",
         &captured,
-        format!("{:.3}", captured.rate() / bare.rate()),
     );
     Ok(())
 }
 
-fn row(label: &str, run: &Run, ratio: String) {
-    let (p50, p99) = fleet::percentiles(run.latencies_ms.clone());
+/// A figure's table: the bare updates, then `label`'s run and its ratio to them.
+fn table(title: &str, bare: &Run, label: &str, run: &Run) {
     println!(
-        "{label:<58} {:>9.0} {p50:>8.2} {p99:>8.2} {ratio:>7}",
-        run.rate()
+        "\n{title:<58} {:>9} {:>8} {:>8} {:>7}",
+        "op/s", "p50 ms", "p99 ms", "ratio"
     );
+    let row = |label: &str, run: &Run, ratio: f64| {
+        let (p50, p99) = fleet::percentiles(run.latencies_ms.clone());
+        println!(
+            "{label:<58} {:>9.0} {p50:>8.2} {p99:>8.2} {ratio:>7.3}",
+            run.rate()
+        );
+    };
+    row(
+        "baseline: bare `update … balance - x` of one row",
+        bare,
+        1.0,
+    );
+    row(label, run, run.rate() / bare.rate());
 }
 
 /// After a round: every account of the enterprise equals the sum of its
@@ -508,26 +509,14 @@ pub async fn allocations(args: AllocationArgs) -> anyhow::Result<()> {
         refused += refusals.load(Ordering::Relaxed);
         check_books(&owner, t.enterprise).await?;
     }
-    println!(
-        "\n{:<58} {:>9} {:>8} {:>8} {:>7}",
-        format!(
+    table(
+        &format!(
             "figure ({} moves, {} in flight, x {}; {} refused)",
             args.moves, args.in_flight, args.rounds, refused
         ),
-        "op/s",
-        "p50 ms",
-        "p99 ms",
-        "ratio"
-    );
-    row(
-        "baseline: bare `update … balance - x` of one row",
         &bare,
-        "1.000".into(),
-    );
-    row(
         "(j) allocations and reclaims on one tree (gRPC)",
         &moves,
-        format!("{:.3}", moves.rate() / bare.rate()),
     );
     Ok(())
 }
