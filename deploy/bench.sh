@@ -12,7 +12,8 @@
 # nats-server, so the bench's 100,000s of fixes never reach the telemetry
 # stream other stacks on the machine read.
 #
-# BENCH_ONLY=f,g,h runs just those figures (letters a-h; default all).
+# BENCH_ONLY=f,g,h runs just those figures (letters a-j; default a-i: (j)
+# does not run yet, see its section).
 set -euo pipefail
 # shellcheck source=deploy/stack.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
@@ -22,7 +23,7 @@ SECONDS_PER_RUN="${BENCH_SECONDS:-8}"
 ROUNDS="${BENCH_ROUNDS:-2}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 DB=fleetdesk_bench
-ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h}"
+ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h,i}"
 # want LETTER: the figure is asked for.
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
 
@@ -270,4 +271,23 @@ if want h; then
         --relay-url "http://127.0.0.1:$relay_port/stream" --relay-pid "$relay_pid" \
         --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" --vehicles "$FLEET" \
         --streams "${BENCH_SSE_STREAMS:-100}" --seconds "${BENCH_SSE_SECONDS:-20}" || die "(h) failed"
+fi
+
+# --- (i) session captures on one hot account vs bare single-row updates ---
+if want i; then
+    "$bench_bin" energy-captures --database-url "$db_url" \
+        --sessions "${BENCH_CAPTURES:-2000}" --cards "${BENCH_CAPTURE_CARDS:-64}" \
+        --connections "${BENCH_ENERGY_CONNECTIONS:-16}" --rounds "$ROUNDS" || die "(i) failed"
+fi
+
+# --- (j) allocation latency under the acceptance test's concurrency -------
+# 1,000 allocations and reclaims on one account tree, 64 in flight, through
+# the stack's energy process over gRPC. Not in the default letters yet: its
+# set-up opens charging for an enterprise of its own, which energy refuses
+# (4004) while it follows org and org does not know the enterprise; it must
+# open an enterprise org knows (one of the generated ones) instead.
+if want j; then
+    "$bench_bin" energy-allocations --database-url "$db_url" --energy-url "$FLEETDESK_ENERGY_URL" \
+        --moves "${BENCH_ALLOCATIONS:-1000}" --in-flight "${BENCH_ALLOCATIONS_IN_FLIGHT:-64}" \
+        --rounds "$ROUNDS" || die "(j) failed"
 fi

@@ -52,8 +52,11 @@ log_file="$(mktemp -t fleetdesk-e2e.XXXXXX.log)"
 # The device edge on a port of its own, so the simulator below can reach it.
 edge_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 # The charging platform charges the demo cards gently (a few sessions a
-# minute): the charging tests watch a simulated session appear.
+# minute); its admin API on a port of its own, so the charging tests can run
+# a session of a card they issued.
+standin_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 FLEETDESK_JT808_ADDR="127.0.0.1:$edge_port" FLEETDESK_CHARGING_SESSIONS_PER_MINUTE=3 \
+    FLEETDESK_CHARGING_STANDIN_ADDR="127.0.0.1:$standin_port" \
     start_stack "127.0.0.1:$port" "$e2e_db" "$log_file"
 # A small demo fleet reporting every 5 s (real terminals: 10-30 s): the
 # monitoring tests watch it move, cross fences and answer lock commands.
@@ -70,7 +73,7 @@ trap cleanup EXIT
 step "console: bytes on the wire for /login and /dashboard"
 (cd "$REPO" && BASE_URL="http://127.0.0.1:$port" npm run --silent size)
 
-(cd "$REPO" && BASE_URL="http://127.0.0.1:$port" npm run --silent e2e)
+(cd "$REPO" && BASE_URL="http://127.0.0.1:$port" CHARGING_STANDIN_URL="http://127.0.0.1:$standin_port" npm run --silent e2e)
 
 step "API contract: schemathesis over the OpenAPI document (about 120 s)"
 # As the demo administrator, after the browser tests (its writes must not

@@ -213,6 +213,12 @@ pub struct ChargingConfig {
         default_value_t = 0.0
     )]
     pub charging_sessions_per_minute: f64,
+
+    /// Where the stand-in's OCPI and admin API listen (development without
+    /// a platform); a free loopback port when unset. Browser tests drive
+    /// sessions through its `/admin/sessions`.
+    #[arg(long, env = "FLEETDESK_CHARGING_STANDIN_ADDR")]
+    pub charging_standin_addr: Option<String>,
 }
 
 /// What a stack is started with besides the common settings.
@@ -326,10 +332,14 @@ impl Stack {
         let ChargingConfig {
             mut ocpi,
             charging_sessions_per_minute,
+            charging_standin_addr,
         } = charging;
         let mut platform = None;
         if common.environment == Environment::Development && ocpi.cpo_url.is_none() {
-            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            let addr = charging_standin_addr.as_deref().unwrap_or("127.0.0.1:0");
+            let listener = TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("bind {addr}"))?;
             let base_url = format!("http://{}", listener.local_addr()?);
             let emsp_token = uuid::Uuid::new_v4().simple().to_string();
             let cpo_token = uuid::Uuid::new_v4().simple().to_string();

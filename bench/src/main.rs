@@ -5,8 +5,10 @@
 //! `baseline` serves a fixed JSON body of the size of the answer being
 //! measured: no auth, no gRPC, no database — the floor the gateway stands on.
 //! The telemetry figures (f)–(h) bring their own baselines (`ingest`,
-//! `track`, `sse` with its `relay`).
+//! `track`, `sse` with its `relay`), the energy figures (i)–(j) a bare
+//! hot-row update (`energy-captures`, `energy-allocations`).
 
+mod energy;
 mod fleet;
 mod ingest;
 mod jt808;
@@ -126,6 +128,43 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         warmup: u64,
     },
+    /// (i) Charging-session captures on one hot account (the ledger's
+    /// settlement) against bare single-row updates, same concurrency.
+    EnergyCaptures {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        #[arg(long, default_value_t = 2_000)]
+        sessions: usize,
+        /// Cards the sessions charge on (their holds return there).
+        #[arg(long, default_value_t = 64)]
+        cards: usize,
+        #[arg(long, default_value_t = 16)]
+        connections: usize,
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+    },
+    /// (j) Allocation and reclaim latency on one account tree through the
+    /// stack's energy process, at the acceptance test's concurrency.
+    EnergyAllocations {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        /// The energy process's gRPC URL.
+        #[arg(long, env = "FLEETDESK_ENERGY_URL")]
+        energy_url: String,
+        /// The stack's internal signing key (base64 seed).
+        #[arg(long, env = "FLEETDESK_INTERNAL_SIGNING_KEY", hide_env_values = true)]
+        signing_key: String,
+        #[arg(long, default_value_t = 1_000)]
+        moves: usize,
+        /// Calls in flight at once (the acceptance test's 64).
+        #[arg(long, default_value_t = 64)]
+        in_flight: usize,
+        /// Connections of the baseline (the energy process's pool).
+        #[arg(long, env = "FLEETDESK_DB_MAX_CONNECTIONS", default_value_t = 16)]
+        pool: u32,
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+    },
     /// The baseline of (h): a bare SSE relay of one enterprise's fixes.
     Relay {
         #[arg(long)]
@@ -217,6 +256,40 @@ async fn main() -> std::io::Result<()> {
             streams,
             seconds,
             warmup,
+        })
+        .await
+        .map_err(io),
+        Command::EnergyCaptures {
+            database_url,
+            sessions,
+            cards,
+            connections,
+            rounds,
+        } => energy::captures(energy::CaptureArgs {
+            database_url,
+            sessions: sessions.max(1),
+            cards: cards.max(1),
+            connections: connections.max(1),
+            rounds: rounds.max(1),
+        })
+        .await
+        .map_err(io),
+        Command::EnergyAllocations {
+            database_url,
+            energy_url,
+            signing_key,
+            moves,
+            in_flight,
+            pool,
+            rounds,
+        } => energy::allocations(energy::AllocationArgs {
+            database_url,
+            energy_url,
+            signing_key,
+            moves: moves.max(1),
+            in_flight: in_flight.max(1),
+            pool: pool.max(1),
+            rounds: rounds.max(1),
         })
         .await
         .map_err(io),

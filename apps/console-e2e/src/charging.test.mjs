@@ -2,12 +2,13 @@
 // chain enterprise (demo2, not opened) applies from the energy popup and reads
 // 申请中, the operator opens it and its energy menu is complete; the demo
 // enterprise (opened by the seed) allocates to a sub-organisation and sees both
-// balances move, issues a card and tops it up, watches a simulated session of
-// that card appear, and downloads a monthly statement. No page under 能源管理
+// balances move, issues a card and tops it up, has the charging platform
+// stand-in run a session of that card and finds it in 消费记录, and downloads a
+// monthly statement. No page under 能源管理
 // shows the placeholder.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { callApi, launch, newPage, screenshot, sessionToken, signIn, inputOf, toast, until, vinFor } from './support.mjs';
+import { callApi, launch, newPage, screenshot, sessionToken, signIn, inputOf, standIn, toast, until, vinFor } from './support.mjs';
 
 const CHARGE = '/energyManagement/charge';
 const APPLIED = '您的开通申请已经提交成功，工作人员将在3个工作日内与您联系，请保持电话畅通';
@@ -150,10 +151,9 @@ describe('charging', () => {
     await context.close();
   });
 
-  // TODO (issue 11): the stand-in's generator did not reach the new card within
-  // 120 s on the test stack; drive the stand-in's session API from the test
-  // instead. Until then it runs, and its failure is reported, not counted.
-  it('issues a card for a new vehicle, tops it up, and shows a simulated session of that card', { todo: 'the generator does not reliably charge a new card within 120 s' }, async () => {
+  // The session is started, charged and ended through the stand-in's admin
+  // API (as the operator's platform would run it), not left to the generator.
+  it('issues a card for a new vehicle, tops it up, and shows a simulated session of that card', async () => {
     const { context, page } = await newPage(browser);
     current = page;
     await signIn(page, 'demo');
@@ -189,22 +189,35 @@ describe('charging', () => {
     await row.getByTestId('card-balance').getByText('200.00').waitFor();
     await screenshot(page, 'charging-card');
 
-    // The charging platform stand-in (3 sessions a minute on the test stack) charges a new card first.
+    // The charging platform stand-in charges the new card for 20 minutes at
+    // 60 kW at one of its stations and ends the session: energy holds,
+    // captures and settles it over OCPI.
     const card = (await apiData(token, 'GET', `/api/v1/charging/cards?cardNo=${cardNo}`)).list[0];
     assert.equal(card.vehicleId, vehicle.id);
+    const [station] = await standIn('GET', '/admin/locations');
+    const started = await standIn('POST', '/admin/sessions', { token_uid: cardNo, location_id: station.location_id, power_kw: 60, start_soc: 35 });
+    assert.equal(started.outcome, 'charging', JSON.stringify(started));
+    await standIn('POST', `/admin/sessions/${started.session.id}/advance`, { minutes: 20 });
+    const ended = await standIn('POST', `/admin/sessions/${started.session.id}/stop`);
+    assert.ok(ended.cdr_delivered, JSON.stringify(ended));
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
     const range = `startTimeStart=${today}&startTimeEnd=${today}`;
-    const session = await until(
-      'a simulated session of the new card',
-      async () => (await apiData(token, 'GET', `/api/v1/charging/sessions?cardNo=${cardNo}&${range}`)).list[0],
-      120_000,
-      2_000,
+    // The stand-in's own generator may charge the card too: this session by its number.
+    const listed = await until(
+      'the session of the new card',
+      async () => {
+        const page = await apiData(token, 'GET', `/api/v1/charging/sessions?cardNo=${cardNo}&${range}`);
+        return page.list.some((s) => s.sessionNo === started.session.id) && page;
+      },
+      10_000,
     );
+    const session = listed.list.find((s) => s.sessionNo === started.session.id);
     assert.equal(session.plateNumber, plate);
+    assert.equal(session.status, 'SETTLED');
     await page.goto(`${CHARGE}/chargeManagement/consumeRecord?cardNo=${cardNo}&${range}`);
     const sessions = page.getByTestId('session-list');
     await sessions.locator('tr', { hasText: session.sessionNo }).first().waitFor();
-    await sessions.getByTestId('session-totals').getByText('共 1 单').waitFor();
+    await sessions.getByTestId('session-totals').getByText(`共 ${listed.total} 单`).waitFor();
     await sessions.locator('tr', { hasText: session.sessionNo }).getByTestId('session-open').click();
     await page.getByTestId('session-detail').getByText(plate).waitFor();
     await screenshot(page, 'charging-session');

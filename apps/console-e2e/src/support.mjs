@@ -74,6 +74,24 @@ export async function callApi(method, path, { body, token } = {}) {
   return res.json();
 }
 
+/**
+ * The charging platform stand-in's admin API (the stack plays the platform in
+ * development; deploy/test.sh binds it at a known port and passes its URL as
+ * CHARGING_STANDIN_URL). Answers the parsed body; a non-2xx answer throws.
+ */
+export async function standIn(method, path, body) {
+  const base = process.env.CHARGING_STANDIN_URL;
+  assert.ok(base, 'CHARGING_STANDIN_URL is not set: the charging stand-in\'s admin API is unknown');
+  const res = await fetch(`${base.replace(/\/$/, '')}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+  });
+  const answer = await res.json();
+  assert.ok(res.ok, `stand-in ${method} ${path}: HTTP ${res.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
 /** The development SMS sender's messages to `phone`, newest first. */
 export async function smsOutbox(phone) {
   const answer = await callApi('GET', `/api/v1/dev/sms-outbox?phone=${phone}`);

@@ -11,8 +11,9 @@
 //!   updated with energy and cost so far ([`meter`]), stopped locally or by
 //!   the eMSP's STOP_SESSION, and accounted for by a CDR.
 //! - `routes`: the platform's OCPI modules (locations, tariffs, commands)
-//!   behind the eMSP's token, and an admin API (`/admin/sessions`: start,
-//!   advance, stop, resend the CDR) mirroring [`StandIn`]'s methods, which
+//!   behind the eMSP's token, and an admin API (`/admin/locations` to
+//!   pick a station, `/admin/sessions`: start, advance, stop, resend the
+//!   CDR) mirroring [`StandIn`]'s methods, which
 //!   tests call directly.
 //! - [`generator`]: a development stack's steady trickle of sessions for
 //!   the fleet the eMSP's token list names.

@@ -184,57 +184,35 @@ fn tariffs() -> Vec<(&'static str, Arc<TariffPlan>)> {
         (21, 23, Flat),
         (23, 24, Valley),
     ];
-    let plan = |id: &str, hours: &[(u32, u32, TouPeriod)], prices: BandPrices| {
-        Arc::new(TariffPlan::from_hours(id, hours, prices))
+    // A region's plan `TOU-<region>-2026`: its schedule and (electricity,
+    // service fee) at peak, flat and valley.
+    let plan = |region: &'static str,
+                hours: &[(u32, u32, TouPeriod)],
+                [peak, flat, valley]: [(i64, i64); 3]| {
+        let id = format!("TOU-{region}-2026");
+        let prices = BandPrices { peak, flat, valley };
+        (region, Arc::new(TariffPlan::from_hours(&id, hours, prices)))
     };
     vec![
-        (
+        plan(
             "GD",
-            plan(
-                "TOU-GD-2026",
-                guangdong,
-                BandPrices {
-                    peak: (108_350, 80_000),
-                    flat: (65_270, 60_000),
-                    valley: (26_110, 40_000),
-                },
-            ),
+            guangdong,
+            [(108_350, 80_000), (65_270, 60_000), (26_110, 40_000)],
         ),
-        (
+        plan(
             "SH",
-            plan(
-                "TOU-SH-2026",
-                shanghai,
-                BandPrices {
-                    peak: (112_400, 90_000),
-                    flat: (68_350, 70_000),
-                    valley: (30_950, 50_000),
-                },
-            ),
+            shanghai,
+            [(112_400, 90_000), (68_350, 70_000), (30_950, 50_000)],
         ),
-        (
+        plan(
             "ZJ",
-            plan(
-                "TOU-ZJ-2026",
-                zhejiang_jiangsu,
-                BandPrices {
-                    peak: (101_200, 80_000),
-                    flat: (62_800, 60_000),
-                    valley: (29_800, 45_000),
-                },
-            ),
+            zhejiang_jiangsu,
+            [(101_200, 80_000), (62_800, 60_000), (29_800, 45_000)],
         ),
-        (
+        plan(
             "BJ",
-            plan(
-                "TOU-BJ-2026",
-                north_inland,
-                BandPrices {
-                    peak: (98_650, 80_000),
-                    flat: (61_900, 60_000),
-                    valley: (28_750, 40_000),
-                },
-            ),
+            north_inland,
+            [(98_650, 80_000), (61_900, 60_000), (28_750, 40_000)],
         ),
     ]
 }

@@ -29,6 +29,7 @@ impl StandIn {
             )
             .route_layer(middleware::from_fn_with_state(self.clone(), require_token));
         let admin = axum::Router::new()
+            .route("/admin/locations", get(admin_locations))
             .route("/admin/sessions", get(admin_sessions).post(admin_start))
             .route("/admin/sessions/{id}", get(admin_session))
             .route("/admin/sessions/{id}/advance", post(admin_advance))
@@ -146,6 +147,32 @@ fn admin<T: Serialize>(result: Result<T, StandInError>) -> Response {
         Ok(value) => Json(value).into_response(),
         Err(err) => admin_error(&err),
     }
+}
+
+/// A station as a script picks one to start a session at.
+#[derive(Debug, Serialize)]
+struct AdminLocation {
+    location_id: String,
+    name: String,
+    city: &'static str,
+    plate_recognition: bool,
+    piles: usize,
+}
+
+async fn admin_locations(State(p): State<StandIn>) -> Response {
+    let all: Vec<AdminLocation> = p
+        .network()
+        .stations
+        .iter()
+        .map(|s| AdminLocation {
+            location_id: s.location_id.clone(),
+            name: s.name.clone(),
+            city: s.city,
+            plate_recognition: s.plate_recognition,
+            piles: s.piles.len(),
+        })
+        .collect();
+    Json(all).into_response()
 }
 
 async fn admin_sessions(State(p): State<StandIn>) -> Response {

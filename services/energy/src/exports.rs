@@ -8,12 +8,14 @@
 //! every kind; queueing a job with the caller's reach, the actor a job acts
 //! as, keyset cursors and the cell formats are kit's (`export_scope`).
 
+use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportWorker};
+use fleetdesk_kit::export::{Cell, ExportWorker, Page};
 use fleetdesk_kit::export_scope;
 use fleetdesk_kit::files::FileStore;
 use fleetdesk_proto::common::v1 as common;
 use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
 
 use crate::grpc::Actor;
 use crate::{
@@ -48,6 +50,28 @@ where
     T: TryFrom<i16, Error = crate::codes::UnknownCode>,
 {
     crate::codes::optional::<T>(Some(code)).map_or(Cell::Empty, |v| Cell::Label(name_of(v)))
+}
+
+/// A kind's header row as the worker takes it.
+pub fn header(titles: &[&str]) -> Vec<String> {
+    titles.iter().map(|h| (*h).to_owned()).collect()
+}
+
+/// One keyset page of a list read newest first by (time, id): its rows as
+/// cells, and where the next page starts (`key`: a row's time and id).
+pub fn keyset_page<R>(
+    rows: Vec<R>,
+    key: impl Fn(&R) -> (DateTime<Utc>, Uuid),
+    cells: impl FnMut(R) -> Vec<Cell>,
+) -> Page {
+    let next = rows.last().map(|r| {
+        let (at, id) = key(r);
+        cursor(at, id)
+    });
+    Page {
+        rows: rows.into_iter().map(cells).collect(),
+        next,
+    }
 }
 
 /// The worker that runs every export kind of this service (`distances`:

@@ -72,7 +72,7 @@ fn cells(row: AccountRow) -> Vec<Cell> {
 
 impl ExportKind for AccountsExport {
     fn header(&self) -> Vec<String> {
-        HEADER.iter().map(|h| (*h).to_owned()).collect()
+        exports::header(&HEADER)
     }
 
     fn count<'a>(

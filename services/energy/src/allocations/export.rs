@@ -77,7 +77,7 @@ fn cells(row: AllocationRow) -> Vec<Cell> {
 
 impl ExportKind for AllocationsExport {
     fn header(&self) -> Vec<String> {
-        HEADER.iter().map(|h| (*h).to_owned()).collect()
+        exports::header(&HEADER)
     }
 
     fn count<'a>(
@@ -102,11 +102,7 @@ impl ExportKind for AllocationsExport {
             let (actor, query) = scope(conn, job).await?;
             let cursor = exports::after(after)?;
             let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            let next = rows.last().map(|r| exports::cursor(r.created_at, r.id));
-            Ok(Page {
-                rows: rows.into_iter().map(cells).collect(),
-                next,
-            })
+            Ok(exports::keyset_page(rows, |r| (r.created_at, r.id), cells))
         })
     }
 }

@@ -99,7 +99,7 @@ fn cells(row: CardRow) -> Vec<Cell> {
 
 impl ExportKind for CardsExport {
     fn header(&self) -> Vec<String> {
-        HEADER.iter().map(|h| (*h).to_owned()).collect()
+        exports::header(&HEADER)
     }
 
     fn count<'a>(
@@ -124,11 +124,7 @@ impl ExportKind for CardsExport {
             let (actor, query) = scope(conn, job).await?;
             let cursor = exports::after(after)?;
             let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            let next = rows.last().map(|r| exports::cursor(r.issued_at, r.id));
-            Ok(Page {
-                rows: rows.into_iter().map(cells).collect(),
-                next,
-            })
+            Ok(exports::keyset_page(rows, |r| (r.issued_at, r.id), cells))
         })
     }
 }

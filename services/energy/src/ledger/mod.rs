@@ -228,20 +228,17 @@ pub async fn capture(
     if let Some(settled) = settled(conn, enterprise_id, key).await? {
         return Ok(settled);
     }
-    let revenue = open_account(conn, enterprise_id, AccountKind::PlatformRevenue, None).await?;
-    let captured = if final_fen > 0 {
-        let t = Transfer::between(
-            enterprise_id,
-            TransferKind::Capture,
-            key,
-            hold,
-            revenue,
-            final_fen,
-        );
-        Some(transfer(conn, &t).await?)
-    } else {
-        None
-    };
+    if final_fen > held {
+        return Err(TransferError::Insufficient {
+            account_id: hold,
+            kind: AccountKind::Hold,
+            available_fen: held,
+            needed_fen: final_fen,
+        });
+    }
+    // The rest back to the card first and the revenue last: PLATFORM_REVENUE
+    // is the enterprise's one account every settlement credits, locked from
+    // its transfer to the commit, so it is taken as late as possible.
     let rest = held - final_fen;
     let released = if rest > 0 {
         let t = Transfer::between(
@@ -256,7 +253,34 @@ pub async fn capture(
     } else {
         None
     };
+    let captured = if final_fen > 0 {
+        let revenue = revenue_account(conn, enterprise_id).await?;
+        let t = Transfer::between(
+            enterprise_id,
+            TransferKind::Capture,
+            key,
+            hold,
+            revenue,
+            final_fen,
+        );
+        Some(transfer(conn, &t).await?)
+    } else {
+        None
+    };
     Ok(Settled { captured, released })
+}
+
+/// The enterprise's PLATFORM_REVENUE account, opened on first use. Looked
+/// up before it is opened: an insert that meets the existing row waits for
+/// whichever settlement is crediting it to commit, a plain read does not.
+async fn revenue_account(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+) -> Result<Uuid, TransferError> {
+    match find_account(conn, enterprise_id, AccountKind::PlatformRevenue, None).await? {
+        Some(id) => Ok(id),
+        None => open_account(conn, enterprise_id, AccountKind::PlatformRevenue, None).await,
+    }
 }
 
 /// Returns everything still held for the session to the card (RELEASE under

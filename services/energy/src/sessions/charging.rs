@@ -691,19 +691,6 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
     let electricity = fen(cdr.total_energy_cost.as_ref()).unwrap_or(cost - service - parking);
     let (captured, uncollected) = domain::capture(cost, s.held_fen);
     let card = cards::get(&mut tx, &platform_actor(enterprise), s.card_id, true).await?;
-    let settled = ledger::capture(
-        &mut tx,
-        enterprise,
-        card.ledger_account_id,
-        id,
-        captured,
-        &format!("settle:{id}"),
-    )
-    .await
-    .map_err(ServiceError::from)?;
-    if let Some(released) = settled.released.as_ref().filter(|r| !r.replayed) {
-        record_change(&mut tx, enterprise, &card, ChangeKind::Refund, released, id).await?;
-    }
     cards::mark_used(&mut tx, enterprise, card.id, captured, cdr.end_date_time).await?;
     let stop_reason = if s.stop_reason.is_empty() {
         domain::stop_reason(cdr.remark.as_deref()).to_owned()
@@ -741,6 +728,21 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
         },
     )
     .await?;
+    // The money last: the capture credits the enterprise's one revenue
+    // account, which every settlement waits for until this commit.
+    let settled = ledger::capture(
+        &mut tx,
+        enterprise,
+        card.ledger_account_id,
+        id,
+        captured,
+        &format!("settle:{id}"),
+    )
+    .await
+    .map_err(ServiceError::from)?;
+    if let Some(released) = settled.released.as_ref().filter(|r| !r.replayed) {
+        record_change(&mut tx, enterprise, &card, ChangeKind::Refund, released, id).await?;
+    }
     tx.commit().await?;
     tracing::info!(session = %id, captured_fen = captured, uncollected_fen = uncollected, "Charging session settled.");
     Ok(())

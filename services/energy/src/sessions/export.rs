@@ -132,7 +132,7 @@ fn cells(row: SessionRow) -> Vec<Cell> {
 
 impl ExportKind for SessionsExport {
     fn header(&self) -> Vec<String> {
-        HEADER.iter().map(|h| (*h).to_owned()).collect()
+        exports::header(&HEADER)
     }
 
     fn count<'a>(
@@ -157,11 +157,7 @@ impl ExportKind for SessionsExport {
             let (actor, query) = scope(conn, job).await?;
             let cursor = exports::after(after)?;
             let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            let next = rows.last().map(|r| exports::cursor(r.start_time, r.id));
-            Ok(Page {
-                rows: rows.into_iter().map(cells).collect(),
-                next,
-            })
+            Ok(exports::keyset_page(rows, |r| (r.start_time, r.id), cells))
         })
     }
 }

@@ -98,7 +98,7 @@ fn cells(s: pb::ReconciliationStatement) -> Vec<Cell> {
 
 impl ExportKind for StatementsExport {
     fn header(&self) -> Vec<String> {
-        HEADER.iter().map(|h| (*h).to_owned()).collect()
+        exports::header(&HEADER)
     }
 
     fn count<'a>(
