@@ -351,8 +351,12 @@ impl Enterprise<'_> {
     }
 
     /// Locks each vehicle's cursor (in id order: no deadlock between
-    /// evaluators) and answers the last fix applied, where there was one;
-    /// then moves each cursor to its newest fix.
+    /// evaluators), moves it to its newest fix and answers the last fix
+    /// applied before, where there was one. One upsert keyed by the primary
+    /// key: a new vehicle's row is inserted (a racing evaluator's insert of
+    /// the same vehicle waits for this one, then sees its cursor), an
+    /// existing one is locked and updated, and `previous_fix_at` keeps the
+    /// cursor it had (Postgres 15's `returning` shows only the new row).
     async fn lock_cursors(
         &self,
         conn: &mut PgConnection,
@@ -363,35 +367,25 @@ impl Enterprise<'_> {
             .values()
             .map(|f| f.iter().map(|f| f.time).max().unwrap_or_default())
             .collect();
-        // A new vehicle's row first (a racing evaluator's insert of the same
-        // vehicle waits for this one), the epoch meaning "nothing applied".
-        sqlx::query(
-            "insert into geofence_cursor (vehicle_id, enterprise_id, last_fix_at) \
-             select v, $1, 'epoch' from unnest($2::uuid[]) as n(v) \
-             on conflict (vehicle_id) do nothing",
+        let locked: Vec<(Uuid, Option<DateTime<Utc>>)> = sqlx::query_as(
+            "insert into geofence_cursor as c (vehicle_id, enterprise_id, last_fix_at, \
+               previous_fix_at) \
+             select v, $1, t, null from unnest($2::uuid[], $3::timestamptz[]) as n(v, t) \
+             order by v \
+             on conflict (vehicle_id) do update \
+               set previous_fix_at = c.last_fix_at, \
+                 last_fix_at = greatest(c.last_fix_at, excluded.last_fix_at) \
+             returning vehicle_id, previous_fix_at",
         )
         .bind(self.id)
         .bind(&ids)
-        .execute(&mut *conn)
-        .await?;
-        let locked: Vec<(Uuid, DateTime<Utc>)> = sqlx::query_as(
-            "select vehicle_id, last_fix_at from geofence_cursor \
-             where vehicle_id = any($1) order by vehicle_id for update",
-        )
-        .bind(&ids)
+        .bind(&newest)
         .fetch_all(&mut *conn)
         .await?;
-        sqlx::query(
-            "update geofence_cursor c set last_fix_at = greatest(c.last_fix_at, n.t) \
-             from unnest($1::uuid[], $2::timestamptz[]) as n(v, t) where c.vehicle_id = n.v",
-        )
-        .bind(&ids)
-        .bind(&newest)
-        .execute(&mut *conn)
-        .await?;
+        // The epoch: a row an older version inserted before applying anything.
         Ok(locked
             .into_iter()
-            .filter(|(_, at)| at.timestamp() != 0)
+            .filter_map(|(v, at)| at.filter(|at| at.timestamp() != 0).map(|at| (v, at)))
             .collect())
     }
 
@@ -412,10 +406,15 @@ impl Enterprise<'_> {
             .iter()
             .filter_map(|(v, (cursor, _))| cursor.map(|c| (*v, c)))
             .unzip();
+        // One primary-key probe per vehicle: the `limit` keeps the lateral
+        // subquery from being flattened into a join the planner may (with
+        // stale statistics: autovacuum may be off) run as a full scan of
+        // the buffer.
         let previous: Vec<FixRow> = sqlx::query_as(
-            "select f.vehicle_id, f.fix_time, f.lat, f.lng, f.speed_dkmh from geofence_fix f \
-             join unnest($1::uuid[], $2::timestamptz[]) as c(v, t) \
-               on f.vehicle_id = c.v and f.fix_time = c.t",
+            "select c.v as vehicle_id, f.fix_time, f.lat, f.lng, f.speed_dkmh \
+             from unnest($1::uuid[], $2::timestamptz[]) as c(v, t) \
+             cross join lateral (select fix_time, lat, lng, speed_dkmh from geofence_fix \
+               where vehicle_id = c.v and fix_time = c.t limit 1) f",
         )
         .bind(&prev_ids)
         .bind(&prev_times)
@@ -424,26 +423,27 @@ impl Enterprise<'_> {
         let previous: HashMap<Uuid, Fix> =
             previous.iter().map(|r| (r.vehicle_id, r.fix())).collect();
         for (vehicle, (_, fixes)) in vehicles {
-            let mut states: BTreeMap<Uuid, (FenceState, bool)> = live
+            let mut states: BTreeMap<Uuid, (FenceState, Option<FenceState>)> = live
                 .get(&vehicle)
                 .into_iter()
                 .flatten()
-                .map(|r| (r.geofence_id, (r.state(), true)))
+                .map(|r| (r.geofence_id, (r.state(), Some(r.state()))))
                 .collect();
             for fix in &fixes {
                 for fence in self.index.candidates(vehicle, fix.point()) {
                     states
                         .entry(fence.id)
-                        .or_insert((FenceState::default(), false));
+                        .or_insert((FenceState::default(), None));
                 }
             }
             let last = fixes.last().map(|f| f.time).unwrap_or_default();
-            for (fence_id, (mut state, existed)) in states {
+            for (fence_id, (mut state, stored)) in states {
                 let Some(fence) = self.index.get(fence_id) else {
                     continue;
                 };
                 writes.found(vehicle, engine::run(fence, &mut state, &fixes));
-                if existed || state != FenceState::default() {
+                // Only a state that changed is written (most fixes change none).
+                if state != stored.unwrap_or_default() {
                     writes.states.push((vehicle, fence_id, state, last));
                 }
             }
@@ -701,10 +701,13 @@ async fn live_states(
     conn: &mut PgConnection,
     vehicles: &[Uuid],
 ) -> Result<HashMap<Uuid, Vec<StateRow>>, ServiceError> {
+    // A primary-key range per vehicle (`offset 0` keeps the subquery a
+    // per-vehicle probe whatever the statistics say).
     let rows: Vec<StateRow> = sqlx::query_as(
-        "select vehicle_id, geofence_id, inside, since, pending_inside, pending_since, \
-         pending_lat, pending_lng, pending_speed_dkmh from geofence_state \
-         where vehicle_id = any($1) and (inside or pending_inside is not null)",
+        "select s.* from unnest($1::uuid[]) as n(v) \
+         cross join lateral (select vehicle_id, geofence_id, inside, since, pending_inside, \
+           pending_since, pending_lat, pending_lng, pending_speed_dkmh from geofence_state \
+           where vehicle_id = n.v and (inside or pending_inside is not null) offset 0) s",
     )
     .bind(vehicles)
     .fetch_all(conn)

@@ -1,6 +1,6 @@
 //! Telemetry ingest: a durable JetStream pull consumer of the telemetry
 //! stream (`telemetry.<enterprise>.<vehicle>`, Fix messages the device edge
-//! publishes) that stores fixes in batches — up to 1,000 messages or 200 ms
+//! publishes) that stores fixes in batches — up to 2,000 messages or 200 ms
 //! — in one transaction each: day-partitioned position history and
 //! temperature readings (`on conflict do nothing`: a redelivered or
 //! re-uploaded fix is stored once), and the latest position, which only
@@ -74,5 +74,6 @@ pub async fn evaluator_pull(
     )
 }
 
-/// Most fixes an evaluator takes in one batch.
-pub const EVALUATE_BATCH: usize = 1_000;
+/// Most fixes an evaluator takes in one batch (one tenant transaction per
+/// enterprise in it: with a backlog, fewer and larger ones).
+pub const EVALUATE_BATCH: usize = 2_000;
