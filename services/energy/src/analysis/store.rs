@@ -129,14 +129,16 @@ pub struct GroupRow {
 }
 
 /// Overall, per organisation, per hour of day and per SOC bucket at plug-in
-/// (a bucket of None: no SOC reported).
+/// (a bucket of None: no SOC reported; `least` alone would put those in the
+/// last bucket, since it skips nulls).
 pub async fn groups(conn: &mut PgConnection, q: &Query) -> Result<Vec<GroupRow>, ServiceError> {
     let mut qb = QueryBuilder::new("");
     push_charged(&mut qb, q);
     qb.push(format!(
         " select case when grouping(c.org_id) = 0 then 1 when grouping(c.hour) = 0 then 2 \
          when grouping(k.bucket) = 0 then 3 else 0 end as dim, c.org_id, c.hour, k.bucket, {SUMS} \
-         from charged c cross join lateral (select least(c.start_soc / 10, {})::int as bucket) k \
+         from charged c cross join lateral (select (case when c.start_soc is not null \
+         then least(c.start_soc / 10, {}) end)::int as bucket) k \
          group by grouping sets ((), (c.org_id), (c.hour), (k.bucket))",
         super::domain::SOC_BUCKETS - 1
     ));
