@@ -72,6 +72,8 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let eid = demo_id("enterprise:a");
     let mut tx = db::begin_service(pool).await?;
+    // One seed at a time, and no tree sync beside it (see `lock_tree`).
+    crate::accounts::store::lock_tree(&mut tx, eid).await?;
     let seeded: bool = sqlx::query_scalar(
         "select exists(select 1 from charging_opening where enterprise_id = $1)",
     )

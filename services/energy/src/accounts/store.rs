@@ -34,12 +34,25 @@ pub async fn open_main(
     Ok(id)
 }
 
+/// Holds the enterprise's account tree until the transaction ends. Another
+/// transaction cannot see an uncommitted MAIN, so without it a sync running
+/// beside the opening would give the root organisation an account of its own
+/// and the opening's MAIN would then collide with it.
+pub async fn lock_tree(conn: &mut PgConnection, enterprise_id: Uuid) -> Result<(), ServiceError> {
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 11))")
+        .bind(format!("charging-account-tree:{enterprise_id}"))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Brings the account tree in step with the organisation tree: MAIN takes
 /// the root organisation, every other organisation gets a sub-account
 /// (ledger account included), and each sub-account hangs under its
 /// organisation's parent's account (MAIN at the top). Cheap when nothing
 /// changed: the statements find nothing to write.
 pub async fn sync_tree(conn: &mut PgConnection, enterprise_id: Uuid) -> Result<(), ServiceError> {
+    lock_tree(conn, enterprise_id).await?;
     sqlx::query(
         "update charging_account set org_id = r.id \
          from (select id from org_unit where enterprise_id = $1 and parent_id is null \
