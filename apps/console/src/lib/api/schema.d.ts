@@ -16726,7 +16726,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One vehicle's latest temperatures and last 24 h while the link is unexpired and unrevoked; 4004 (链接已失效) otherwise */
+            /** @description One vehicle's latest temperatures and last 24 h while the link is unexpired and unrevoked; 4004 (链接已失效) otherwise; 4029 past 60 calls a minute from one address */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16746,6 +16746,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4029: too many attempts; Retry-After gives the seconds to wait */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
