@@ -10,29 +10,8 @@ use fleetdesk_kit::ErrorCode;
 use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::energy::v1 as pb;
-use support::{Stack, Tenant, err, stack};
+use support::{Stack, Tenant, allocate, err, reclaim, stack};
 use uuid::Uuid;
-
-fn allocate(from: &str, to: &str, amount_fen: i64) -> pb::AllocateBalanceRequest {
-    pb::AllocateBalanceRequest {
-        from_account_id: from.to_owned(),
-        targets: vec![pb::AllocationTarget {
-            to_account_id: to.to_owned(),
-            amount_fen,
-        }],
-        remark: String::new(),
-        idempotency_key: String::new(),
-    }
-}
-
-fn reclaim(from: &str, amount_fen: i64) -> pb::ReclaimBalanceRequest {
-    pb::ReclaimBalanceRequest {
-        from_account_id: from.to_owned(),
-        amount_fen,
-        remark: String::new(),
-        idempotency_key: String::new(),
-    }
-}
 
 /// Every record of `t` (at most 100 per page).
 async fn records(s: &Stack, t: &Tenant, account: &str) -> Vec<pb::BalanceAllocation> {
@@ -65,57 +44,12 @@ async fn records(s: &Stack, t: &Tenant, account: &str) -> Vec<pb::BalanceAllocat
 async fn a_thousand_concurrent_allocations_and_reclaims_keep_the_books() {
     let s = stack(true).await;
     s.top_up(&s.a, 1_000_000).await;
-    let main = s.account_of(&s.a, s.a.root).await.id;
     let east = s.account_of(&s.a, s.a.east).await.id;
     let south = s.account_of(&s.a, s.a.south).await.id;
     let shanghai = s.account_of(&s.a, s.a.shanghai).await.id;
 
-    // All thousand race at once; a client keeps at most 64 in flight, as a
-    // gateway's connection pool would, so none waits out the service's
-    // pool timeout behind the hot main account.
-    let in_flight = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
     let started = std::time::Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for i in 0..1000u32 {
-        let mut c = s.client.clone();
-        let in_flight = in_flight.clone();
-        let amount = 500 + i64::from(i % 9) * 1_500;
-        let key = format!("k{i}");
-        let (main, east, south, shanghai) =
-            (main.clone(), east.clone(), south.clone(), shanghai.clone());
-        let allocation = match i % 6 {
-            0 => Ok(allocate(&main, &east, amount)),
-            1 => Ok(allocate(&main, &south, amount)),
-            2 => Ok(allocate(&east, &shanghai, amount)),
-            3 => Err(reclaim(&shanghai, amount)),
-            4 => Err(reclaim(&east, amount)),
-            _ => Err(reclaim(&south, amount)),
-        };
-        let req = match allocation {
-            Ok(body) => Ok(s.keyed(&s.a, &key, body)),
-            Err(body) => Err(s.keyed(&s.a, &key, body)),
-        };
-        tasks.spawn(async move {
-            let _slot = in_flight.acquire().await.unwrap();
-            let answer = match req {
-                Ok(req) => c.allocate_balance(req).await.map(|_| ()),
-                Err(req) => c.reclaim_balance(req).await.map(|_| ()),
-            };
-            match answer {
-                Ok(()) => true,
-                Err(status) => {
-                    let e = err(&status);
-                    assert_eq!(e.code, ErrorCode::Conflict, "{}", e.message);
-                    assert!(e.message.contains("余额不足"), "{}", e.message);
-                    false
-                }
-            }
-        });
-    }
-    let mut moved = 0;
-    while let Some(done) = tasks.join_next().await {
-        moved += usize::from(done.unwrap());
-    }
+    let moved = support::allocation_storm(&s, &s.a, 1000).await;
     assert!(moved > 300, "only {moved} of 1000 moved");
     eprintln!("1000 moves in {:?}", started.elapsed());
 

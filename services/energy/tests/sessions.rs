@@ -268,7 +268,7 @@ fn network_with(piles: usize) -> Network {
 }
 
 #[tokio::test]
-async fn five_hundred_concurrent_captures_keep_the_books_and_the_money() {
+async fn five_hundred_captures_racing_a_thousand_allocations_keep_the_books_and_the_money() {
     let c = charging_on(network_with(520)).await;
     let a = c.stack.a.clone();
     let location = station(&c.platform);
@@ -277,6 +277,8 @@ async fn five_hundred_concurrent_captures_keep_the_books_and_the_money() {
     for _ in 0..25 {
         cards.push(c.shanghai_card(&a, None, 110_000, None).await);
     }
+    // Money for the allocations that race the captures on the same tree.
+    c.stack.top_up(&a, 1_000_000).await;
     let before = c.ledger(&a).await;
     let mut started = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
@@ -300,19 +302,25 @@ async fn five_hundred_concurrent_captures_keep_the_books_and_the_money() {
             .await
             .unwrap();
     }
-    // Every session ends at once: 500 CDRs, 500 captures and releases.
+    // Every session ends at once: 500 CDRs, 500 captures and releases,
+    // while a thousand allocations and reclaims move money on the same tree.
     let mut captures = tokio::task::JoinSet::new();
     for s in &started {
         let platform = c.platform.clone();
         let id = s.id.clone();
         captures.spawn(async move { platform.stop(&id, StopCause::Local).await });
     }
-    let mut cost = 0;
-    while let Some(done) = captures.join_next().await {
-        let view = done.unwrap().unwrap();
-        assert!(view.cdr_delivered, "{view:?}");
-        cost += view.total_fen;
-    }
+    let settle = async {
+        let mut cost = 0;
+        while let Some(done) = captures.join_next().await {
+            let view = done.unwrap().unwrap();
+            assert!(view.cdr_delivered, "{view:?}");
+            cost += view.total_fen;
+        }
+        cost
+    };
+    let (cost, moved) = tokio::join!(settle, support::allocation_storm(&c.stack, &a, 1000));
+    assert!(moved > 300, "only {moved} of 1000 allocations moved");
     let after = c.ledger(&a).await;
     for (_, balance, entries) in &after {
         assert_eq!(

@@ -212,6 +212,79 @@ pub async fn stack_with(opened: bool, ocpi: Option<&fleetdesk_energy::ocpi::Ocpi
 }
 
 /// A service error back from a status.
+pub fn allocate(from: &str, to: &str, amount_fen: i64) -> pb::AllocateBalanceRequest {
+    pb::AllocateBalanceRequest {
+        from_account_id: from.to_owned(),
+        targets: vec![pb::AllocationTarget {
+            to_account_id: to.to_owned(),
+            amount_fen,
+        }],
+        remark: String::new(),
+        idempotency_key: String::new(),
+    }
+}
+
+pub fn reclaim(from: &str, amount_fen: i64) -> pb::ReclaimBalanceRequest {
+    pb::ReclaimBalanceRequest {
+        from_account_id: from.to_owned(),
+        amount_fen,
+        remark: String::new(),
+        idempotency_key: String::new(),
+    }
+}
+
+/// `n` allocations and reclaims racing at once over `t`'s tree (MAIN → east
+/// → shanghai, MAIN → south, and back up), at most 64 in flight as a
+/// gateway's connection pool would send them; the only refusal allowed is
+/// 余额不足. How many moved money.
+pub async fn allocation_storm(s: &Stack, t: &Tenant, n: u32) -> usize {
+    let main = s.account_of(t, t.root).await.id;
+    let east = s.account_of(t, t.east).await.id;
+    let south = s.account_of(t, t.south).await.id;
+    let shanghai = s.account_of(t, t.shanghai).await.id;
+    let in_flight = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..n {
+        let mut c = s.client.clone();
+        let in_flight = in_flight.clone();
+        let amount = 500 + i64::from(i % 9) * 1_500;
+        let key = format!("storm-{}-{i}", uuid::Uuid::new_v4().simple());
+        let req = match i % 6 {
+            0 => Ok(allocate(&main, &east, amount)),
+            1 => Ok(allocate(&main, &south, amount)),
+            2 => Ok(allocate(&east, &shanghai, amount)),
+            3 => Err(reclaim(&shanghai, amount)),
+            4 => Err(reclaim(&east, amount)),
+            _ => Err(reclaim(&south, amount)),
+        };
+        let req = match req {
+            Ok(body) => Ok(s.keyed(t, &key, body)),
+            Err(body) => Err(s.keyed(t, &key, body)),
+        };
+        tasks.spawn(async move {
+            let _slot = in_flight.acquire().await.unwrap();
+            let answer = match req {
+                Ok(req) => c.allocate_balance(req).await.map(|_| ()),
+                Err(req) => c.reclaim_balance(req).await.map(|_| ()),
+            };
+            match answer {
+                Ok(()) => true,
+                Err(status) => {
+                    let e = err(&status);
+                    assert_eq!(e.code, fleetdesk_kit::ErrorCode::Conflict, "{}", e.message);
+                    assert!(e.message.contains("余额不足"), "{}", e.message);
+                    false
+                }
+            }
+        });
+    }
+    let mut moved = 0;
+    while let Some(done) = tasks.join_next().await {
+        moved += usize::from(done.unwrap());
+    }
+    moved
+}
+
 pub fn err(status: &tonic::Status) -> ServiceError {
     ServiceError::from_status(status)
 }
