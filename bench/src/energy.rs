@@ -400,10 +400,6 @@ impl Caller {
             .insert(idempotency::METADATA_KEY, key.parse()?);
         Ok(req)
     }
-
-    fn operator<T>(&self, message: T) -> tonic::Request<T> {
-        grpc::outgoing(message, &self.signer, &Claims::service("operator"))
-    }
 }
 
 /// (j): prints the bare update and the allocations' latencies.
@@ -521,8 +517,11 @@ pub async fn allocations(args: AllocationArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Opens charging for the tree (applied for, approved by the operator)
-/// and tops MAIN up: the account ids of root, east, shanghai and south.
+/// Opens charging for the tree and tops MAIN up: the account ids of root,
+/// east, shanghai and south. The bench's enterprise lives only in energy's
+/// replica (org does not know it, and applying asks org), so it is opened as
+/// the demo seed opens one: the OPENED state and MAIN with the tree's
+/// sub-accounts, in energy's own schema.
 async fn open(
     owner: &PgPool,
     client: &EnergyServiceClient<tonic::transport::Channel>,
@@ -530,19 +529,15 @@ async fn open(
     t: &Tree,
 ) -> anyhow::Result<[String; 4]> {
     let mut c = client.clone();
-    let application = c
-        .apply_charging_open(caller.user(pb::ApplyChargingOpenRequest::default()))
-        .await?
-        .into_inner()
-        .application
-        .context("no application")?;
-    c.approve_charging_open_application(caller.operator(
-        pb::ApproveChargingOpenApplicationRequest {
-            application_id: application.id,
-            ..Default::default()
-        },
-    ))
+    let mut tx = db::begin_service(owner).await?;
+    fleetdesk_energy::opening::store::set_state(
+        &mut tx,
+        t.enterprise,
+        fleetdesk_energy::opening::domain::OpenState::Opened,
+    )
     .await?;
+    fleetdesk_energy::accounts::store::open_main(&mut tx, t.enterprise, 0).await?;
+    tx.commit().await?;
     let accounts = c
         .list_charging_accounts(caller.user(pb::ListChargingAccountsRequest::default()))
         .await?
