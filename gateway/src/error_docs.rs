@@ -73,6 +73,14 @@ fn answers_of(path: &str, method: &str, op: &Value) -> Vec<(u16, &'static str)> 
     if (write || has_path_param) && access != Access::Public {
         answers.push((409, "4009: the state changed or the value is taken"));
     }
+    // A path value left empty ('/drivers//reveal' arrives as '/drivers/reveal')
+    // makes the path another route's, which may not take this method.
+    if has_path_param {
+        answers.push((
+            405,
+            "4005: with a path value left empty the path is another route's, which does not take this method",
+        ));
+    }
     if limited {
         answers.push((
             429,

@@ -8071,6 +8071,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -8154,6 +8163,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9090,6 +9108,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -9173,6 +9200,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9273,6 +9309,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -9359,6 +9404,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10379,6 +10433,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -10462,6 +10525,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10562,6 +10634,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -10648,6 +10729,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10745,6 +10835,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -10824,6 +10923,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11661,6 +11769,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -12007,6 +12124,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -12093,6 +12219,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12190,6 +12325,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -12269,6 +12413,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12453,6 +12606,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -12525,6 +12687,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 5000: an internal error */
             500: {
                 headers: {
@@ -12581,6 +12752,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13228,6 +13408,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -13318,6 +13507,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -13401,6 +13599,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13606,6 +13813,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -13676,6 +13892,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13760,6 +13985,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -13830,6 +14064,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14578,6 +14821,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -14661,6 +14913,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14754,6 +15015,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -14833,6 +15103,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14978,6 +15257,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15442,6 +15730,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -15528,6 +15825,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15807,6 +16113,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -15889,6 +16204,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16192,6 +16516,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16685,6 +17018,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -16746,6 +17088,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17328,6 +17679,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -17407,6 +17767,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17504,6 +17873,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -17587,6 +17965,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17960,6 +18347,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -18050,6 +18446,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -18129,6 +18534,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18490,6 +18904,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -18580,6 +19003,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -18663,6 +19095,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19190,6 +19631,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -19362,6 +19812,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -19441,6 +19900,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19531,6 +19999,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19923,6 +20400,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -20013,6 +20499,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -20096,6 +20591,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20836,6 +21340,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -20919,6 +21432,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21016,6 +21538,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description 4009: the state changed or the value is taken */
             409: {
                 headers: {
@@ -21099,6 +21630,15 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
