@@ -235,9 +235,9 @@ describe('charging', () => {
     await page.getByTestId('statement-generate').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: '提 交' }).click();
-    const drawer = page.locator('.ant-drawer-content').filter({ has: page.getByTestId('statement-detail') });
-    await drawer.getByTestId('statement-detail').waitFor();
-    await drawer.getByTestId('statement-card-lines').waitFor();
+    // The generated statement opens in its drawer, with its card lines.
+    const drawer = page.locator('.ant-drawer-content', { hasText: '对账单详情' });
+    await drawer.getByText('按充电卡明细').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), drawer.getByTestId('statement-download').click()]);
     assert.match(download.suggestedFilename(), /\.xlsx$/);
     const bytes = await readFile(await download.path());
