@@ -67,12 +67,6 @@ fn answers_of(path: &str, method: &str, op: &Value) -> Vec<(u16, &'static str)> 
             "4004: something the input names does not exist (also another enterprise's)",
         ));
     }
-    // A signed-in write, or a read of one record whose state may refuse it
-    // (an export that failed has no file). Public writes (sign-in, SMS codes)
-    // change no shared state that could conflict.
-    if (write || has_path_param) && access != Access::Public {
-        answers.push((409, "4009: the state changed or the value is taken"));
-    }
     // A path value left empty ('/drivers//reveal' arrives as '/drivers/reveal')
     // makes the path another route's, which may not take this method.
     if has_path_param {
@@ -80,6 +74,12 @@ fn answers_of(path: &str, method: &str, op: &Value) -> Vec<(u16, &'static str)> 
             405,
             "4005: with a path value left empty the path is another route's, which does not take this method",
         ));
+    }
+    // A signed-in write, or a read of one record whose state may refuse it
+    // (an export that failed has no file). Public writes (sign-in, SMS codes)
+    // change no shared state that could conflict.
+    if (write || has_path_param) && access != Access::Public {
+        answers.push((409, "4009: the state changed or the value is taken"));
     }
     if limited {
         answers.push((
@@ -172,7 +172,7 @@ mod tests {
         });
         assert_eq!(
             statuses("/api/v1/system/roles/{id}", "delete", &guarded),
-            vec![400, 401, 403, 404, 409, 500, 503]
+            vec![400, 401, 403, 404, 405, 409, 500, 503]
         );
     }
 
