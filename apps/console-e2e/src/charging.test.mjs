@@ -236,7 +236,7 @@ describe('charging', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: '提 交' }).click();
     // The generated statement opens in its drawer, with its card lines.
-    const drawer = page.locator('.ant-drawer-content', { hasText: '对账单详情' });
+    const drawer = page.locator('.ant-drawer', { hasText: '对账单详情' });
     await drawer.getByText('按充电卡明细').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), drawer.getByTestId('statement-download').click()]);
     assert.match(download.suggestedFilename(), /\.xlsx$/);
