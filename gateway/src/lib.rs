@@ -12,6 +12,7 @@ pub mod files;
 mod idempotency;
 pub mod imports;
 mod list;
+mod live;
 mod ops;
 pub mod policy;
 mod public_limit;
@@ -134,6 +135,7 @@ impl Application {
             })?,
             links: files::LinkSigner::derive(signer.seed_base64().as_bytes()),
             public_limit: Arc::default(),
+            live: Arc::default(),
         };
         let openapi = Arc::new(openapi.to_pretty_json()?);
         // The access check covers the declared routes; the document and the

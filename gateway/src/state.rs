@@ -62,6 +62,8 @@ pub struct AppState {
     pub links: LinkSigner,
     /// Calls per client address on the routes a share link opens.
     pub public_limit: Arc<crate::public_limit::PublicLimiter>,
+    /// The monitoring map's live feeds, shared by browsers that see the same.
+    pub live: Arc<crate::live::LiveFeeds>,
 }
 
 impl AppState {

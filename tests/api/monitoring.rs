@@ -343,6 +343,41 @@ async fn the_stream_delivers_a_published_fix_to_its_tenant_only() {
     assert!(b_seen.iter().all(|p| p["vehicleId"] != a.id.as_str()));
 }
 
+/// Maps open in several tabs share one feed at the edge: each gets every
+/// fix. Signing out ends the session's stream at its next keep-alive.
+#[tokio::test]
+async fn every_open_map_of_a_session_gets_the_fix_and_signing_out_ends_its_stream() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.token("demo").await;
+    let other_token = app.token("demo").await;
+    let a = car(&app, &token, "粤BM0004").await;
+    let first = open_stream(&app, &token).await;
+    let second = open_stream(&app, &token).await;
+    let third = open_stream(&app, &other_token).await;
+    publish(&app, &[fix(&a, Utc::now(), 30)]).await;
+    for stream in [first, second] {
+        let seen = read_positions(stream, Duration::from_secs(5), |p| {
+            p["vehicleId"] == a.id.as_str()
+        })
+        .await;
+        assert_eq!(seen.last().unwrap()["vehicleId"], a.id.as_str(), "{seen:?}");
+    }
+
+    let (status, _) = app
+        .post("/api/v1/auth/logout", Some(&other_token), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let mut third = third;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        match tokio::time::timeout_at(deadline, third.chunk()).await {
+            Ok(Ok(Some(_))) => continue,
+            Ok(Ok(None) | Err(_)) => break,
+            Err(_) => panic!("the signed-out session's stream still runs after 20 s"),
+        }
+    }
+}
+
 /// The public share link answers without a session, so each client address
 /// gets 60 calls a minute: the 61st is 4029 with the seconds to wait, whatever
 /// the token (a walk through tokens is refused as soon as a real reader).

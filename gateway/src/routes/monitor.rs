@@ -3,14 +3,11 @@
 //! by status, the live stream of positions (SSE), one vehicle's track with
 //! stops and speeding, and the track's export. Coordinates are WGS-84.
 
-use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
-use futures::{Stream, StreamExt as _};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -229,33 +226,15 @@ async fn list_positions(
 
 #[utoipa::path(
     get, path = "/monitor/stream", tag = "monitoring",
-    responses((status = 200, description = "Server-sent events: `event: position` with one LatestPositionBody as `data` for each new fix of a vehicle in the caller's enterprise and data scope; a `: ping` comment every 15 s", content_type = "text/event-stream", body = LatestPositionBody)),
+    responses((status = 200, description = "Server-sent events: `event: position` with one LatestPositionBody as `data` for each new fix of a vehicle in the caller's enterprise and data scope; a `: ping` comment every 15 s. The stream ends when its session is signed out or revoked or its data scope changes (reconnect to follow the new scope).", content_type = "text/event-stream", body = LatestPositionBody)),
     security(("token" = ["as:mancar"]))
 )]
 async fn stream_positions(
     State(state): State<AppState>,
     principal: Principal,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let updates = state
-        .telemetry()
-        .watch_positions(state.as_user(&principal, pb::WatchPositionsRequest::default()))
-        .await?
-        .into_inner();
-    // The gRPC stream ends with the response: a browser that goes away
-    // drops this stream, which cancels the call.
-    let events = updates
-        .take_while(|batch| std::future::ready(batch.is_ok()))
-        .flat_map(|batch| {
-            let positions = batch.map(|b| b.positions).unwrap_or_default();
-            futures::stream::iter(positions.into_iter().filter_map(|p| {
-                Event::default()
-                    .event("position")
-                    .json_data(LatestPositionBody::from(p))
-                    .ok()
-                    .map(Result::Ok)
-            }))
-        });
-    Result::Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(PING_EVERY).text("ping")))
+) -> Result<axum::response::Response, ApiError> {
+    let feed = state.live.join(&state, &principal).await?;
+    Result::Ok(crate::live::respond(state, principal, feed, PING_EVERY))
 }
 
 /// A time range of a track: `from` and `to` in RFC 3339 (or yyyy-MM-dd HH:mm:ss, Asia/Shanghai).

@@ -16006,7 +16006,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `event: position` with one LatestPositionBody as `data` for each new fix of a vehicle in the caller's enterprise and data scope; a `: ping` comment every 15 s */
+            /** @description Server-sent events: `event: position` with one LatestPositionBody as `data` for each new fix of a vehicle in the caller's enterprise and data scope; a `: ping` comment every 15 s. The stream ends when its session is signed out or revoked or its data scope changes (reconnect to follow the new scope). */
             200: {
                 headers: {
                     [name: string]: unknown;
