@@ -249,7 +249,7 @@ fi
 FLEET="${BENCH_FLEET:-10000}"
 if want f; then
     "$bench_bin" ingest --database-url "$db_url" --nats-url "$NATS_URL" --vehicles "$FLEET" \
-        --fixes "${BENCH_INGEST_FIXES:-10}" --fences 1000 --rounds "$ROUNDS" || die "(f) failed"
+        --fixes "${BENCH_INGEST_FIXES:-10}" --fences 1000 --vehicle-pid "$pid_vehicle" --rounds "$ROUNDS" || die "(f) failed"
 fi
 
 # --- (g) one vehicle's 7-day track through the edge vs the bare select ----

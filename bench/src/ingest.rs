@@ -7,9 +7,10 @@
 //! the enterprise: circles, polygons and corridors around the cities the
 //! fleet drives in) and the temperature evaluator. The bench publishes the
 //! fixes of `vehicles` moving vehicles (`fixes` each, one every 10 s, in
-//! time order as a live fleet sends them) and times from the first publish
-//! until every consumer of the stream has acknowledged everything (acks
-//! follow the commit).
+//! time order as a live fleet sends them) while the vehicle process is
+//! paused (given its pid), and times from its resumption until every
+//! consumer of the stream has acknowledged everything (acks follow the
+//! commit): the consumers' pace, not this one publisher's.
 //!
 //! Baseline: `COPY` of the same history rows into a plain copy of the
 //! position table (same columns, defaults and unique key, logged like the
@@ -52,6 +53,7 @@ pub struct Args {
     pub vehicles: usize,
     pub fixes: usize,
     pub fences: usize,
+    pub vehicle_pid: Option<u32>,
     pub rounds: usize,
 }
 
@@ -124,9 +126,15 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             .into_iter()
             .map(|o| (o.subject, o.msg_id, o.fix.encode_to_vec().into()))
             .collect();
-        let started = Instant::now();
+        // The vehicle process paused while the round is published: its
+        // consumers then start on a full stream, and the figure is theirs
+        // alone, not bounded by how fast this one publisher sends.
+        let paused = args.vehicle_pid.map(Paused::new).transpose()?;
+        let published = Instant::now();
         fleet::publish_all(&js, payloads, 4096).await?;
-        publish_s += started.elapsed().as_secs_f64();
+        publish_s += published.elapsed().as_secs_f64();
+        drop(paused);
+        let started = Instant::now();
         let expected = (args.vehicles * args.fixes) as i64;
         let window = (from, from + per_round);
         let history = stored(&pool, "position", window, expected, started).await?;
@@ -191,6 +199,33 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         println!("{:<58} {:>9.0}", format!("(f) {part}"), rate(s));
     }
 
+    Ok(())
+}
+
+/// A process stopped (SIGSTOP) until this is dropped (SIGCONT).
+struct Paused(u32);
+
+impl Paused {
+    fn new(pid: u32) -> anyhow::Result<Paused> {
+        signal(pid, "STOP")?;
+        Ok(Paused(pid))
+    }
+}
+
+impl Drop for Paused {
+    fn drop(&mut self) {
+        if let Err(err) = signal(self.0, "CONT") {
+            eprintln!("could not resume process {}: {err:#}", self.0);
+        }
+    }
+}
+
+fn signal(pid: u32, name: &str) -> anyhow::Result<()> {
+    let status = std::process::Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .status()?;
+    anyhow::ensure!(status.success(), "kill -{name} {pid}: {status}");
     Ok(())
 }
 

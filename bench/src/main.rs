@@ -79,6 +79,10 @@ enum Command {
         /// Geofences in the enterprise.
         #[arg(long, default_value_t = 1_000)]
         fences: usize,
+        /// The stack's vehicle process: paused while a round is published,
+        /// so the ingest is timed from a full stream.
+        #[arg(long)]
+        vehicle_pid: Option<u32>,
         #[arg(long, default_value_t = 2)]
         rounds: usize,
     },
@@ -202,6 +206,7 @@ async fn main() -> std::io::Result<()> {
             vehicles,
             fixes,
             fences,
+            vehicle_pid,
             rounds,
         } => ingest::run(ingest::Args {
             database_url,
@@ -209,6 +214,7 @@ async fn main() -> std::io::Result<()> {
             vehicles,
             fixes,
             fences,
+            vehicle_pid,
             rounds: rounds.max(1),
         })
         .await
