@@ -11,6 +11,13 @@ use uuid::Uuid;
 /// the binding and operation logs.
 pub const OPERATOR_NAME_KEY: &str = "operator-name-bin";
 
+/// What a request's transaction will run.
+#[derive(Debug, Clone, Copy)]
+enum Read {
+    Any,
+    ListPage,
+}
+
 /// The caller of one request.
 #[derive(Debug, Clone)]
 pub struct Actor {
@@ -32,6 +39,25 @@ impl Actor {
         req: &tonic::Request<T>,
         permission: &str,
     ) -> Result<(Actor, Transaction<'static, Postgres>), ServiceError> {
+        Actor::begin_as(pool, req, permission, Read::Any).await
+    }
+
+    /// [`Actor::begin`] for reading one page of a list built by
+    /// [`crate::list`] (see [`db::begin_tenant_list`]).
+    pub async fn begin_list<T>(
+        pool: &PgPool,
+        req: &tonic::Request<T>,
+        permission: &str,
+    ) -> Result<(Actor, Transaction<'static, Postgres>), ServiceError> {
+        Actor::begin_as(pool, req, permission, Read::ListPage).await
+    }
+
+    async fn begin_as<T>(
+        pool: &PgPool,
+        req: &tonic::Request<T>,
+        permission: &str,
+        read: Read,
+    ) -> Result<(Actor, Transaction<'static, Postgres>), ServiceError> {
         grpc::require_permission(req, permission)?;
         let enterprise_id = grpc::tenant(req)?;
         let claims = grpc::caller(req)?;
@@ -51,7 +77,10 @@ impl Actor {
             });
         let idempotency_key = idempotency::key_of(req)?;
         let reach = Reach::of(claims);
-        let mut tx = db::begin_tenant(pool, enterprise_id).await?;
+        let mut tx = match read {
+            Read::Any => db::begin_tenant(pool, enterprise_id).await?,
+            Read::ListPage => db::begin_tenant_list(pool, enterprise_id).await?,
+        };
         let reach = reach.resolve(&mut tx).await?;
         Ok((
             Actor {

@@ -120,6 +120,25 @@ pub async fn begin_tenant(
     .await
 }
 
+/// [`begin_tenant`] for reading one page of a list: its statements are
+/// planned once per connection, not on every call. A list statement is the
+/// tenant's equality plus index-served filters and order (no `$n is null or`
+/// switches), so its plan does not depend on the values; left to itself,
+/// Postgres re-plans it on every call for the largest tenants, whose custom
+/// plan looks cheaper than the generic one (the vehicle page of the
+/// 100,000-vehicle tenant: 5,000 → 9,700 statements/s). Set in the begin's
+/// round trip, for this transaction only.
+pub async fn begin_tenant_list(
+    pool: &PgPool,
+    enterprise_id: uuid::Uuid,
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+    pool.begin_with(format!(
+        "begin; select set_config('app.enterprise_id', '{enterprise_id}', true); \
+         set local plan_cache_mode = force_generic_plan"
+    ))
+    .await
+}
+
 /// Ends a transaction that only read. Dropping it queues the rollback, which
 /// the pool's check of every released connection sends with its own round
 /// trip; awaiting a commit would cost one more round trip on every read.

@@ -21,7 +21,7 @@ pub async fn list(
     ctx: &Context,
     req: Request<pb::ListVehicleBindingsRequest>,
 ) -> Result<pb::ListVehicleBindingsResponse, ServiceError> {
-    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
     let pb::ListVehicleBindingsRequest { page, filter } = req.into_inner();
     let paging = Paging::parse(page.as_ref())?;
     let mut query = convert::query(filter)?;

@@ -25,7 +25,7 @@ pub async fn list(
     ctx: &Context,
     req: Request<pb::ListDriversRequest>,
 ) -> Result<pb::ListDriversResponse, ServiceError> {
-    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
     let pb::ListDriversRequest { page, filter } = req.into_inner();
     let paging = Paging::parse(page.as_ref())?;
     let mut query = convert::query(filter)?;

@@ -24,7 +24,7 @@ pub async fn list(
     ctx: &Context,
     req: Request<pb::ListPrivateCarsRequest>,
 ) -> Result<pb::ListPrivateCarsResponse, ServiceError> {
-    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
     let pb::ListPrivateCarsRequest { page, filter } = req.into_inner();
     let paging = Paging::parse(page.as_ref())?;
     let mut query = convert::query(filter)?;

@@ -27,7 +27,7 @@ pub async fn list(
     ctx: &Context,
     req: Request<pb::ListUsageRecordsRequest>,
 ) -> Result<pb::ListUsageRecordsResponse, ServiceError> {
-    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
     let pb::ListUsageRecordsRequest { page, filter } = req.into_inner();
     let paging = Paging::parse(page.as_ref())?;
     let mut query = convert::query(filter)?;
