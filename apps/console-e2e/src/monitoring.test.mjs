@@ -5,7 +5,7 @@
 // the simulated terminal, and no placeholder left under 资产监控.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { callApi, launch, newPage, screenshot, sessionToken, signIn, inputOf, toast, until } from './support.mjs';
+import { callApi, launch, newPage, pickFirstTreeNode, screenshot, sessionToken, signIn, inputOf, toast, until } from './support.mjs';
 
 const MONITOR = '/carManagement/assetsMonitor';
 const suffix = `${Date.now()}`.slice(-6);
@@ -97,9 +97,7 @@ describe('live monitoring', () => {
     await page.goto(`${MONITOR}/addFence`);
     const edit = page.getByTestId('fence-edit');
     await edit.getByTestId('fence-name').fill(name);
-    await edit.getByTestId('fence-org').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-tree-title').first().click();
-    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+    await pickFirstTreeNode(page, edit.getByTestId('fence-org'));
     await edit.getByTestId('fence-shape').getByText('圆形').click();
     // At the map's first zoom a pixel is ≈ 10 km: a 30 km radius holds the vehicle surely.
     await inputOf(edit, 'fence-radius').fill('30000');

@@ -54,6 +54,25 @@ export async function signIn(page, username) {
   await page.getByTestId('workbench').waitFor();
 }
 
+/**
+ * Picks the first node of a tree select (`select`, the control) and waits for
+ * its dropdown to close. Under load a click can land while the dropdown is
+ * still opening and leave it open with nothing chosen: the pick is tried again.
+ */
+export async function pickFirstTreeNode(page, select) {
+  const dropdown = page.locator('.ant-select-dropdown:visible');
+  for (let attempt = 1; ; attempt += 1) {
+    if ((await dropdown.count()) === 0) await select.click();
+    await dropdown.locator('.ant-select-tree-title').first().click();
+    try {
+      await dropdown.waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
 export async function screenshot(page, name) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }

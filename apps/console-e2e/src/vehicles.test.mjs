@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch, newPage, screenshot, signIn, toast, vinFor } from './support.mjs';
+import { launch, newPage, pickFirstTreeNode, screenshot, signIn, toast, vinFor } from './support.mjs';
 
 const suffix = `${Date.now()}`.slice(-5);
 const PLATE = `苏ED${suffix}`;
@@ -48,10 +48,7 @@ describe('vehicle assets', () => {
     await form.getByLabel('品牌').fill('比亚迪');
     await form.getByLabel('车型').fill('T5 纯电动厢式运输车');
     await form.getByLabel('电池容量(kWh)').fill('50.3');
-    const org = form.getByTestId('vehicle-org');
-    await org.click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-tree-title').first().click();
-    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+    await pickFirstTreeNode(page, form.getByTestId('vehicle-org'));
     await screenshot(page, 'vehicle-form');
     await form.getByRole('button', { name: '提 交' }).click();
     await form.waitFor({ state: 'hidden' }).catch(async (err) => {
