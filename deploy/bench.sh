@@ -71,6 +71,8 @@ if [ "${have_rows:-0}" -lt "$VEHICLES" ]; then
     psql "$db_url" -qc 'vacuum analyze' >/dev/null
     log "bench database built in $((SECONDS - started)) s"
 fi
+# A kept database takes the migrations added since it was built.
+DATABASE_URL="$db_url" NATS_URL="$NATS_URL" "$bin" migrate >/dev/null
 
 # --- the stack, one process per target ----------------------------------
 export DATABASE_URL="$db_url" NATS_URL RUST_LOG="${RUST_LOG:-warn}"

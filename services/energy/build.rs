@@ -1,0 +1,6 @@
+//! A new migration file rebuilds the crate: `sqlx::migrate!` embeds the
+//! directory at compile time, and on stable Rust Cargo learns of a file
+//! only when told (an edited one it tracks, an added one it would miss).
+fn main() {
+    println!("cargo:rerun-if-changed=migrations");
+}
