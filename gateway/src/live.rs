@@ -25,9 +25,12 @@ use crate::envelope::ApiError;
 use crate::session::{self, Principal};
 use crate::state::AppState;
 
-/// Batches kept for a browser that reads slowly (the vehicle service hands
-/// out one every 250 ms: a minute).
-const BACKLOG: usize = 256;
+/// Batches kept for a browser that reads slowly: 4 s at the vehicle
+/// service's one batch every 250 ms. The ring holds this many batches for as
+/// long as the feed is open (a busy enterprise's batch is about 100 kB); a
+/// browser further behind skips to the newest, and a vehicle whose update it
+/// skipped moves again with its next fix.
+const BACKLOG: usize = 16;
 /// How often a feed with no batch coming checks whether anyone still reads.
 const IDLE_CHECK: Duration = Duration::from_secs(15);
 
