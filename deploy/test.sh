@@ -75,11 +75,14 @@ step "console: bytes on the wire for /login and /dashboard"
 
 (cd "$REPO" && BASE_URL="http://127.0.0.1:$port" CHARGING_STANDIN_URL="http://127.0.0.1:$standin_port" npm run --silent e2e)
 
-step "API contract: schemathesis over the OpenAPI document (about 120 s)"
+step "API contract: schemathesis over the OpenAPI document (about 150 s)"
 # As the demo administrator, after the browser tests (its writes must not
 # change what they see). Left out: logout and the password change, which
 # would end the very session the run uses (and the password later runs sign in with);
-# the live SSE stream, which never ends by itself.
+# the live SSE stream, which never ends by itself. One worker: with two
+# threads, hypothesis' concurrent `ast.parse` of its filter lambdas hits a
+# CPython 3.11 race ("AST constructor recursion depth mismatch") that
+# schemathesis reports as an error of whichever operation it was generating.
 token="$(curl -fsS "http://127.0.0.1:$port/api/v1/auth/login" -H 'content-type: application/json' \
     -d '{"loginType":1,"username":"demo","password":"Demo@12345"}' |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["token"])')"
@@ -91,7 +94,7 @@ report_dir="$(mktemp -d -t fleetdesk-schemathesis.XXXXXX)"
     --exclude-path /api/v1/auth/logout \
     --exclude-path /api/v1/auth/password \
     --exclude-path /api/v1/monitor/stream \
-    --max-time 120 --workers 2 --seed 8 \
+    --max-time 150 --workers 1 --seed 8 \
     --suppress-health-check all --warnings off \
     --report junit --report-dir "$report_dir") ||
     die "schemathesis found contract failures (report: $report_dir)"
