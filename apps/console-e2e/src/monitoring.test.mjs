@@ -245,7 +245,15 @@ describe('live monitoring', () => {
     try {
       await consignee.page.goto(link);
       await consignee.page.getByText(`${van.plateNumber} 冷链温度`).waitFor();
-      await consignee.page.getByTestId('shared-temperature-latest').getByText(/探头\d/).first().waitFor();
+      // The latest fix may carry no probes (an alarm photo's position has
+      // none): the consignee reloads, as a person would, until one does.
+      const probe = consignee.page.getByTestId('shared-temperature-latest').getByText(/探头\d/).first();
+      await until('a probe reading on the consignee page', async () => {
+        if (await probe.isVisible()) return true;
+        await consignee.page.reload();
+        await consignee.page.getByText(`${van.plateNumber} 冷链温度`).waitFor();
+        return probe.isVisible();
+      }, 60_000, 2_000);
       assert.equal(new URL(consignee.page.url()).pathname.startsWith('/login'), false, 'the link needs no sign-in');
 
       // Revoked (the console's revoke button has its unit test): the link stops working at once.
