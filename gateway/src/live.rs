@@ -140,9 +140,7 @@ impl LiveFeeds {
         // The upstream ended: its browsers' streams end with the sender
         // (EventSource reconnects, and opens a fresh feed).
         let mut feeds = self.feeds.lock().unwrap_or_else(|p| p.into_inner());
-        if feeds.get(&key).is_some_and(|s| s.same_channel(&sender)) {
-            feeds.remove(&key);
-        }
+        forget(&mut feeds, &key, &sender);
     }
 
     /// Closes the feed unless a browser joined meanwhile (joining holds the
@@ -152,15 +150,20 @@ impl LiveFeeds {
         if sender.receiver_count() > 0 {
             return false;
         }
-        if feeds.get(key).is_some_and(|s| s.same_channel(sender)) {
-            feeds.remove(key);
-        }
+        forget(&mut feeds, key, sender);
         true
     }
+}
 
-    /// Open feeds (for tests).
-    pub fn open(&self) -> usize {
-        self.feeds.lock().unwrap_or_else(|p| p.into_inner()).len()
+/// Removes `key`'s feed if it is still `sender`'s (a newer one may have
+/// taken the key).
+fn forget(
+    feeds: &mut HashMap<FeedKey, broadcast::Sender<Bytes>>,
+    key: &FeedKey,
+    sender: &broadcast::Sender<Bytes>,
+) {
+    if feeds.get(key).is_some_and(|s| s.same_channel(sender)) {
+        feeds.remove(key);
     }
 }
 
