@@ -169,6 +169,22 @@ pub fn cpu_time(pid: u32) -> anyhow::Result<Duration> {
     Ok(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
 }
 
+/// CPU time every process named `name` has used so far (those that ended
+/// are not counted: measure over an interval where none does).
+pub fn cpu_time_of(name: &str) -> Duration {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|comm| comm.trim_end() == name)
+        })
+        .filter_map(|pid| cpu_time(pid).ok())
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

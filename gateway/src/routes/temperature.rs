@@ -82,8 +82,9 @@ pub struct TemperatureVehicleBody {
     pub vehicle_id: String,
     pub plate_number: String,
     pub org_name: String,
+    /// The last probe readings: a newer fix without probes keeps them.
     pub latest: Vec<ProbeCelsiusBody>,
-    /// RFC 3339; empty before the first fix.
+    /// When `latest` was read (RFC 3339); empty before the first reading.
     pub latest_time: String,
     /// Excursion alarms still lasting.
     pub open_alarms: i32,
@@ -629,7 +630,9 @@ async fn temperature_revoke_share(
 pub struct SharedTemperatureBody {
     pub plate_number: String,
     pub expires_at: String,
+    /// The last probe readings: a newer fix without probes keeps them.
     pub latest: Vec<ProbeCelsiusBody>,
+    /// When `latest` was read (RFC 3339).
     pub latest_time: String,
     /// The last 24 hours, oldest first (5-minute averages per probe).
     pub readings: Vec<TemperatureReadingBody>,

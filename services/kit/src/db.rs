@@ -146,6 +146,24 @@ pub fn end_read(tx: sqlx::Transaction<'static, sqlx::Postgres>) {
     drop(tx);
 }
 
+/// Narrows a transaction begun with [`begin_service`] to one tenant, as
+/// [`begin_tenant`] would have begun it: from here on tenant policies show
+/// and accept only that enterprise's rows. Called again for the next
+/// enterprise, it moves on to that one (a batch that spans tenants).
+pub async fn enter_tenant(
+    conn: &mut sqlx::PgConnection,
+    enterprise_id: uuid::Uuid,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "select set_config('app.enterprise_id', $1::text, true), \
+         set_config('app.scope', '', true)",
+    )
+    .bind(enterprise_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// Begins a transaction for a service-level task that must cross tenants
 /// (resolving a person's memberships, relays, operator lists). Use sparingly.
 pub async fn begin_service(

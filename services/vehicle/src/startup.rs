@@ -1,9 +1,9 @@
 //! Start-up: the kit runtime (pool, NATS, listener, outbox relay) serving
 //! every gRPC service of the vehicle target with the export worker and the
 //! export jobs API (cancel, retry), and the org_unit replica that data scope
-//! (kit::reach) and organisation names read; telemetry ingest with its
-//! partition job, fence and temperature evaluation, and lock-command
-//! results and sweeps.
+//! (kit::reach) and organisation names read; telemetry ingest (which
+//! evaluates fences and temperatures too) with its partition job, and
+//! lock-command results and sweeps.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -14,7 +14,7 @@ use sqlx::migrate::Migrator;
 
 use crate::grpc::{self, Context};
 use crate::ingest::{self, Ingest};
-use crate::{exports, geofences, lock, positions, temperature};
+use crate::{exports, lock, positions};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
@@ -71,22 +71,15 @@ impl Application {
             nats: nats.clone(),
             live: positions::live::Live::new(nats.clone(), pool.clone()),
         };
-        // Telemetry: ingest, the partition job, fence and temperature
-        // evaluation, lock results and sweeps.
+        // Telemetry: ingest (with fence and temperature evaluation), the
+        // partition job, lock results and sweeps.
         let ingest = Ingest::new(pool.clone(), nats.clone()).await?;
         let results = lock::delivery::Results::new(pool.clone(), nats.clone()).await?;
-        let fences = ingest::evaluator_pull(&pool, nats.clone(), "geofences").await?;
-        let temperatures = ingest::evaluator_pull(&pool, nats.clone(), "temperature").await?;
+        if let Err(err) = ingest::drop_retired_consumers(&pool, nats.clone()).await {
+            tracing::warn!(error = %format!("{err:#}"), "Retired telemetry consumers not dropped.");
+        }
         let telemetry = [
             tokio::spawn(ingest.run(shutdown.clone())),
-            tokio::spawn(fences.run(
-                shutdown.clone(),
-                geofences::consumer::Evaluator::new(pool.clone()),
-            )),
-            tokio::spawn(temperatures.run(
-                shutdown.clone(),
-                temperature::consumer::Evaluator::new(pool.clone()),
-            )),
             tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
             tokio::spawn(results.run(shutdown.clone())),
             tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),

@@ -2,8 +2,8 @@
 //! PostgreSQL database and a private JetStream server, one stack for the
 //! whole file; each scenario makes its own tenants on it. Fixes are
 //! published to the telemetry stream as the device edge publishes them, or
-//! handed to the evaluation entry point directly where the batching itself
-//! is what a test varies.
+//! handed to ingest's pipeline directly where the batching itself is what a
+//! test varies.
 
 use std::time::Duration;
 
@@ -18,7 +18,8 @@ use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
 use fleetdesk_testkit::{NatsServer, TestDb};
 use fleetdesk_vehicle::geofences::engine::Fix;
-use fleetdesk_vehicle::geofences::evaluate::{self, FenceCache, FixIn};
+use fleetdesk_vehicle::ingest::consumer::Pipeline;
+use fleetdesk_vehicle::ingest::domain::FixRow;
 use prost::Message as _;
 use sqlx::PgPool;
 use tonic::transport::Channel;
@@ -267,14 +268,14 @@ impl Stack {
         }
     }
 
-    /// Polls until the evaluator has committed `n` fixes of the vehicle (the
-    /// buffer rows and their effects commit together).
+    /// Polls until ingest has committed `n` fixes of the vehicle (history
+    /// rows and their evaluation commit together).
     async fn wait_for_fixes(&self, vehicle: Uuid, n: i64) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
         loop {
             let mut tx = db::begin_service(&self.owner).await.unwrap();
             let count: i64 =
-                sqlx::query_scalar("select count(*) from geofence_fix where vehicle_id = $1")
+                sqlx::query_scalar("select count(*) from position where vehicle_id = $1")
                     .bind(vehicle)
                     .fetch_one(&mut *tx)
                     .await
@@ -788,25 +789,36 @@ async fn any_batching_and_order_evaluated_directly_gives_the_same_rows(s: &Stack
     route_fences(s, &a).await;
     let t0 = base();
     let fixes = route(t0);
-    let cache = FenceCache::default();
-    let input = |v: Uuid, f: &[Fix]| -> Vec<FixIn> {
+    let mut pipeline = Pipeline::new(s.app.clone());
+    let input = |v: Uuid, f: &[Fix]| -> Vec<FixRow> {
         f.iter()
-            .map(|fix| FixIn {
+            .map(|fix| FixRow {
                 enterprise_id: a.enterprise,
                 vehicle_id: v,
-                fix: *fix,
+                fix_time: fix.time,
+                receive_time: fix.time,
+                lat: fix.lat,
+                lng: fix.lng,
+                altitude_m: 0,
+                speed_dkmh: fix.speed_dkmh,
+                heading: 0,
+                alarm_bits: 0,
+                status_bits: 0,
+                mileage_m: None,
+                soc: None,
+                temperatures: Vec::new(),
+                backfill: false,
             })
             .collect()
     };
     let reference = a.vehicles[0];
-    evaluate::evaluate_batch(&s.app, &cache, &input(reference, &fixes))
-        .await
-        .unwrap();
+    pipeline.apply(input(reference, &fixes)).await.unwrap();
     let expected = found(s, reference).await;
     // Newest first, one fix per batch: every fix but the first is late.
     let v = a.vehicles[1];
     for f in fixes.iter().rev() {
-        evaluate::evaluate_batch(&s.app, &cache, &input(v, std::slice::from_ref(f)))
+        pipeline
+            .apply(input(v, std::slice::from_ref(f)))
             .await
             .unwrap();
     }
@@ -819,18 +831,30 @@ async fn any_batching_and_order_evaluated_directly_gives_the_same_rows(s: &Stack
         let mut size = 1;
         while !rest.is_empty() {
             let (batch, tail) = rest.split_at(size.min(rest.len()));
-            evaluate::evaluate_batch(&s.app, &cache, &input(v, batch))
-                .await
-                .unwrap();
+            pipeline.apply(input(v, batch)).await.unwrap();
             rest = tail;
             size = size * 3 % 41 + 1;
         }
-        let again = evaluate::evaluate_batch(&s.app, &cache, &input(v, &mixed))
-            .await
-            .unwrap();
-        assert_eq!(again.fixes, 0, "a resend is dropped");
+        let again = pipeline.apply(input(v, &mixed)).await.unwrap();
+        assert_eq!(
+            (again.stored, again.fences.fixes),
+            (0, 0),
+            "a resend is dropped"
+        );
         assert_eq!(found(s, v).await, expected, "seed {seed}");
     }
+    // Two replicas take a new vehicle's first fixes at once: the one that
+    // inserts its latest position second waits, then follows the first.
+    let v = a.vehicles[5];
+    let (first, second) = fixes.split_at(fixes.len() / 2);
+    let mut other = Pipeline::new(s.app.clone());
+    let (x, y) = tokio::join!(
+        pipeline.apply(input(v, second)),
+        other.apply(input(v, first))
+    );
+    x.unwrap();
+    y.unwrap();
+    assert_eq!(found(s, v).await, expected, "two replicas at once");
 }
 
 async fn a_thousand_fences_in_an_enterprise_still_find_the_right_ones(s: &Stack) {

@@ -258,6 +258,13 @@ impl Stack {
     }
 
     async fn publish(&self, t: &Tenant, vehicle: Uuid, readings: &[(i64, i32)]) {
+        let fixes: Vec<(i64, Option<i32>)> = readings.iter().map(|&(s, d)| (s, Some(d))).collect();
+        self.publish_fixes(t, vehicle, &fixes).await;
+    }
+
+    /// Fixes at (seconds after base, probe 1's tenths); `None`: a fix
+    /// without probes (an alarm photo's position).
+    async fn publish_fixes(&self, t: &Tenant, vehicle: Uuid, readings: &[(i64, Option<i32>)]) {
         let client = async_nats::connect(self.nats.url()).await.unwrap();
         let js = async_nats::jetstream::new(client);
         js.get_or_create_stream(async_nats::jetstream::stream::Config {
@@ -279,10 +286,13 @@ impl Stack {
                 receive_time: Some(ts(Utc::now())),
                 latitude: 22.54,
                 longitude: 114.05,
-                temperatures: vec![tpb::ProbeTemperature {
-                    probe: 1,
-                    deci_celsius: deci,
-                }],
+                temperatures: deci
+                    .map(|deci_celsius| tpb::ProbeTemperature {
+                        probe: 1,
+                        deci_celsius,
+                    })
+                    .into_iter()
+                    .collect(),
                 ..Default::default()
             };
             acks.push(
@@ -556,6 +566,13 @@ async fn share_link_shows_its_vehicle_until_revoked_or_expired(s: &Stack) {
     assert!((view.latest[0].celsius - -18.1).abs() < 1e-9);
     assert!(!view.readings.is_empty());
     assert!(view.readings.iter().all(|r| r.vehicle_id == v.to_string()));
+    // A newer fix without probes keeps the last reading and its time.
+    s.publish_fixes(&a, v, &[(20, None)]).await;
+    s.wait_for("position", v, 3).await;
+    let view = s.shared(&b, &token).await.unwrap();
+    assert_eq!(view.latest.len(), 1, "the last reading stays");
+    assert!((view.latest[0].celsius - -18.1).abs() < 1e-9);
+    assert_eq!(view.latest_time, Some(ts(at(10))));
     assert_eq!(
         s.shared(&b, "not-a-token").await.unwrap_err().code,
         ErrorCode::NotFound

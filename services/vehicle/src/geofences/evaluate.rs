@@ -1,54 +1,56 @@
-//! Evaluation of a batch of fixes against the fences, with the database:
-//! callable without NATS ([`evaluate_batch`]; the consumer and `make bench`
-//! both call it).
+//! Evaluation of a batch's new fixes against the fences, inside ingest's
+//! transaction ([`evaluate`]; see `crate::ingest`): the fixes are already in
+//! the position history, which is also what a replay reads.
 //!
-//! Per enterprise, in one tenant transaction:
+//! Per enterprise, with the transaction scoped to it:
 //! 1. the enterprise's R-tree comes from [`FenceCache`], rebuilt when the
 //!    enterprise's `geofence_version` moved (any process changed a fence);
-//! 2. the fixes go into the replay buffer `geofence_fix`; a fix already there
-//!    (a redelivery, a terminal's resend) is dropped here, so it changes nothing;
-//! 3. each vehicle's cursor (the last fix applied) is locked, so two
-//!    evaluators never interleave one vehicle;
-//! 4. a vehicle whose new fixes all follow its cursor runs them through its
+//!    an enterprise without fences is done;
+//! 2. ingest has locked each vehicle's latest position and hands over where
+//!    it was before the batch — the fix the new ones follow — so two
+//!    batches never interleave one vehicle; only fixes new to the history
+//!    come here (a redelivery or a terminal's resend changes nothing);
+//! 3. a vehicle whose new fixes all follow that fix runs them through its
 //!    live states (inside or pending) and the fences its fixes hit;
-//! 5. a vehicle with a fix older than its cursor (late, or a blind-zone
-//!    backfill) is *replayed*: for each fence that fix may affect — hit by a
-//!    buffered fix from then on, live, or crossed with a confirmation from
-//!    then on — its state is rebuilt from its last crossing confirmed before
-//!    that fix (exact: right after a confirmation the side is known and
-//!    nothing is pending), every buffered fix after that confirmation runs
-//!    through it again, and the crossings after the anchor are reconciled:
-//!    ones the replay no longer finds are removed, new ones written (so are
-//!    overstay alarms of stays from the anchor's crossing on). Speeding
-//!    alarms from the late fix on are reconciled the same way (they depend
-//!    only on a fix and the one before it). Ids derive from each row's
-//!    natural key, so a row found again is the same row — written once.
+//! 4. a vehicle with a fix not after it (late, or a blind-zone backfill) is
+//!    *replayed*: for each fence that fix may affect — hit by a stored fix
+//!    from then on, live, or crossed with a confirmation from then on — its
+//!    state is rebuilt from its last crossing confirmed before that fix
+//!    (exact: right after a confirmation the side is known and nothing is
+//!    pending), every stored fix after that confirmation runs through it
+//!    again, and the crossings after the anchor are reconciled: ones the
+//!    replay no longer finds are removed, new ones written (so are overstay
+//!    alarms of stays from the anchor's crossing on). Speeding alarms from
+//!    the late fix on are reconciled the same way (they depend only on a fix
+//!    and the one before it). Ids derive from each row's natural key, so a
+//!    row found again is the same row — written once.
 //!
-//! The result equals an in-order run over the same fixes as long as the
-//! buffer still holds them ([`BUFFER_HOURS`]; older fixes are trimmed).
+//! The result equals an in-order run over the same fixes; a replay reads at
+//! most [`REPLAY_HOURS`] of history before the late fix.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
-use chrono::{DateTime, Duration, DurationRound, Utc};
-use fleetdesk_kit::{ServiceError, db};
-use sqlx::{PgConnection, PgPool};
+use chrono::{DateTime, Duration, Utc};
+use fleetdesk_kit::ServiceError;
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{AlarmKind, Direction, Purpose};
 use super::engine::{self, Crossing, Fence, FenceIndex, FenceState, Fix, Overstay, Pending};
 use super::{convert, store};
 
-/// How long fixes stay in the replay buffer: a backfill older than this
-/// replays from what is left.
-pub const BUFFER_HOURS: i64 = 48;
+/// How far back from now a replay reads the history (a vehicle without a
+/// crossing confirmed since replays all of it): a backfill older than this
+/// replays from what is left, as the history's retention would.
+pub const REPLAY_HOURS: i64 = 48;
 
-/// A fix for one vehicle of one enterprise.
-#[derive(Debug, Clone, Copy)]
-pub struct FixIn {
-    pub enterprise_id: Uuid,
-    pub vehicle_id: Uuid,
-    pub fix: Fix,
+/// One vehicle's fixes new in this batch, in time order, and the fix they
+/// follow (its latest position before the batch, if it had one).
+#[derive(Debug, Clone, Default)]
+pub struct VehicleFixes {
+    pub previous: Option<Fix>,
+    pub fixes: Vec<Fix>,
 }
 
 /// What a batch found.
@@ -61,6 +63,16 @@ pub struct Summary {
     pub sign_ins: usize,
     /// Vehicles replayed for a late fix.
     pub replays: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, other: Summary) {
+        self.fixes += other.fixes;
+        self.crossings += other.crossings;
+        self.alarms += other.alarms;
+        self.sign_ins += other.sign_ins;
+        self.replays += other.replays;
+    }
 }
 
 /// Each enterprise's R-tree, rebuilt when its fences changed.
@@ -107,61 +119,25 @@ impl FenceCache {
     }
 }
 
-/// Fix times are kept to the microsecond, as Postgres keeps them.
-fn micros(t: DateTime<Utc>) -> DateTime<Utc> {
-    t.duration_trunc(Duration::microseconds(1)).unwrap_or(t)
-}
-
-/// Evaluates a batch of fixes, one tenant transaction per enterprise.
-pub async fn evaluate_batch(
-    pool: &PgPool,
+/// Evaluates one enterprise's new fixes in the caller's transaction, which
+/// is scoped to that enterprise (`db::enter_tenant`), holds the vehicles'
+/// latest positions locked and has stored the fixes in the history.
+pub async fn evaluate(
+    conn: &mut PgConnection,
     cache: &FenceCache,
-    fixes: &[FixIn],
+    enterprise: Uuid,
+    vehicles: BTreeMap<Uuid, VehicleFixes>,
 ) -> Result<Summary, ServiceError> {
-    let mut by_enterprise: BTreeMap<Uuid, BTreeMap<Uuid, Vec<Fix>>> = BTreeMap::new();
-    for f in fixes {
-        let fix = Fix {
-            time: micros(f.fix.time),
-            ..f.fix
-        };
-        by_enterprise
-            .entry(f.enterprise_id)
-            .or_default()
-            .entry(f.vehicle_id)
-            .or_default()
-            .push(fix);
+    let index = cache.index(conn, enterprise).await?;
+    if index.is_empty() {
+        return Ok(Summary::default());
     }
-    let mut summary = Summary::default();
-    for (enterprise, vehicles) in by_enterprise {
-        let mut tx = db::begin_tenant(pool, enterprise).await?;
-        let index = cache.index(&mut tx, enterprise).await?;
-        let found = Enterprise {
-            id: enterprise,
-            index: &index,
-        }
-        .apply(&mut tx, vehicles)
-        .await?;
-        tx.commit().await?;
-        summary.fixes += found.fixes;
-        summary.crossings += found.crossings;
-        summary.alarms += found.alarms;
-        summary.sign_ins += found.sign_ins;
-        summary.replays += found.replays;
+    Enterprise {
+        id: enterprise,
+        index: &index,
     }
-    Ok(summary)
-}
-
-/// Drops buffered fixes older than [`BUFFER_HOURS`] (every tenant).
-pub async fn trim_buffer(pool: &PgPool) -> Result<u64, ServiceError> {
-    let mut tx = db::begin_service(pool).await?;
-    let done =
-        sqlx::query("delete from geofence_fix where fix_time < now() - make_interval(hours => $1)")
-            .bind(i32::try_from(BUFFER_HOURS).unwrap_or(48))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-    tx.commit().await?;
-    Ok(done)
+    .apply(conn, vehicles)
+    .await
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -211,9 +187,9 @@ impl StateRow {
     }
 }
 
+/// A stored fix as evaluation reads it back.
 #[derive(Debug, Clone, sqlx::FromRow)]
 struct FixRow {
-    vehicle_id: Uuid,
     fix_time: DateTime<Utc>,
     lat: f64,
     lng: f64,
@@ -275,43 +251,19 @@ impl Enterprise<'_> {
     async fn apply(
         &self,
         conn: &mut PgConnection,
-        mut vehicles: BTreeMap<Uuid, Vec<Fix>>,
+        vehicles: BTreeMap<Uuid, VehicleFixes>,
     ) -> Result<Summary, ServiceError> {
-        let ids: Vec<Uuid> = vehicles.keys().copied().collect();
-        let known: Vec<VehicleRow> = sqlx::query_as(
-            "select id, plate_number, org_id from vehicle where enterprise_id = $1 and id = any($2)",
-        )
-        .bind(self.id)
-        .bind(&ids)
-        .fetch_all(&mut *conn)
-        .await?;
-        let known: HashMap<Uuid, VehicleRow> = known.into_iter().map(|v| (v.id, v)).collect();
-        vehicles.retain(|v, _| known.contains_key(v));
-        if vehicles.is_empty() {
-            return Ok(Summary::default());
-        }
-        let fresh = self.buffer(conn, &vehicles).await?;
-        for (vehicle, fixes) in &mut vehicles {
-            fixes.retain(|f| fresh.contains(&(*vehicle, f.time)));
-            fixes.sort_by_key(|f| f.time);
-            fixes.dedup_by_key(|f| f.time);
-        }
-        vehicles.retain(|_, fixes| !fixes.is_empty());
-        if vehicles.is_empty() {
-            return Ok(Summary::default());
-        }
-        let cursors = self.lock_cursors(conn, &vehicles).await?;
         let mut writes = Writes::default();
         let (mut in_order, mut late) = (BTreeMap::new(), Vec::new());
-        for (vehicle, fixes) in vehicles {
-            writes.fixes += fixes.len();
-            match cursors.get(&vehicle) {
-                Some(cursor) if fixes[0].time <= *cursor => late.push((vehicle, fixes[0].time)),
-                Some(cursor) => {
-                    in_order.insert(vehicle, (Some(*cursor), fixes));
-                }
-                None => {
-                    in_order.insert(vehicle, (None, fixes));
+        for (vehicle, input) in vehicles {
+            let Some(first) = input.fixes.first().map(|f| f.time) else {
+                continue;
+            };
+            writes.fixes += input.fixes.len();
+            match input.previous {
+                Some(previous) if first <= previous.time => late.push((vehicle, first)),
+                _ => {
+                    in_order.insert(vehicle, input);
                 }
             }
         }
@@ -320,80 +272,15 @@ impl Enterprise<'_> {
             writes.replays += 1;
             self.replay(conn, vehicle, from, &mut writes).await?;
         }
-        self.write(conn, &known, writes).await
+        self.write(conn, writes).await
     }
 
-    /// Adds the fixes to the replay buffer; answers the ones that were new.
-    async fn buffer(
-        &self,
-        conn: &mut PgConnection,
-        vehicles: &BTreeMap<Uuid, Vec<Fix>>,
-    ) -> Result<HashSet<(Uuid, DateTime<Utc>)>, ServiceError> {
-        let rows: Vec<(Uuid, &Fix)> = vehicles
-            .iter()
-            .flat_map(|(v, fixes)| fixes.iter().map(move |f| (*v, f)))
-            .collect();
-        let new: Vec<(Uuid, DateTime<Utc>)> = sqlx::query_as(
-            "insert into geofence_fix (enterprise_id, vehicle_id, fix_time, lat, lng, speed_dkmh) \
-             select $1, * from unnest($2::uuid[], $3::timestamptz[], $4::float8[], $5::float8[], \
-               $6::int4[]) \
-             on conflict do nothing returning vehicle_id, fix_time",
-        )
-        .bind(self.id)
-        .bind(rows.iter().map(|(v, _)| *v).collect::<Vec<_>>())
-        .bind(rows.iter().map(|(_, f)| f.time).collect::<Vec<_>>())
-        .bind(rows.iter().map(|(_, f)| f.lat).collect::<Vec<_>>())
-        .bind(rows.iter().map(|(_, f)| f.lng).collect::<Vec<_>>())
-        .bind(rows.iter().map(|(_, f)| f.speed_dkmh).collect::<Vec<_>>())
-        .fetch_all(&mut *conn)
-        .await?;
-        Ok(new.into_iter().collect())
-    }
-
-    /// Locks each vehicle's cursor (in id order: no deadlock between
-    /// evaluators), moves it to its newest fix and answers the last fix
-    /// applied before, where there was one. One upsert keyed by the primary
-    /// key: a new vehicle's row is inserted (a racing evaluator's insert of
-    /// the same vehicle waits for this one, then sees its cursor), an
-    /// existing one is locked and updated, and `previous_fix_at` keeps the
-    /// cursor it had (Postgres 15's `returning` shows only the new row).
-    async fn lock_cursors(
-        &self,
-        conn: &mut PgConnection,
-        vehicles: &BTreeMap<Uuid, Vec<Fix>>,
-    ) -> Result<HashMap<Uuid, DateTime<Utc>>, ServiceError> {
-        let ids: Vec<Uuid> = vehicles.keys().copied().collect();
-        let newest: Vec<DateTime<Utc>> = vehicles
-            .values()
-            .map(|f| f.iter().map(|f| f.time).max().unwrap_or_default())
-            .collect();
-        let locked: Vec<(Uuid, Option<DateTime<Utc>>)> = sqlx::query_as(
-            "insert into geofence_cursor as c (vehicle_id, enterprise_id, last_fix_at, \
-               previous_fix_at) \
-             select v, $1, t, null from unnest($2::uuid[], $3::timestamptz[]) as n(v, t) \
-             order by v \
-             on conflict (vehicle_id) do update \
-               set previous_fix_at = c.last_fix_at, \
-                 last_fix_at = greatest(c.last_fix_at, excluded.last_fix_at) \
-             returning vehicle_id, previous_fix_at",
-        )
-        .bind(self.id)
-        .bind(&ids)
-        .bind(&newest)
-        .fetch_all(&mut *conn)
-        .await?;
-        // The epoch: a row an older version inserted before applying anything.
-        Ok(locked
-            .into_iter()
-            .filter_map(|(v, at)| at.filter(|at| at.timestamp() != 0).map(|at| (v, at)))
-            .collect())
-    }
-
-    /// Fixes after each vehicle's cursor, through its live states and the fences they hit.
+    /// Fixes after each vehicle's previous one, through its live states and
+    /// the fences they hit.
     async fn run_in_order(
         &self,
         conn: &mut PgConnection,
-        vehicles: BTreeMap<Uuid, (Option<DateTime<Utc>>, Vec<Fix>)>,
+        vehicles: BTreeMap<Uuid, VehicleFixes>,
         writes: &mut Writes,
     ) -> Result<(), ServiceError> {
         if vehicles.is_empty() {
@@ -401,28 +288,7 @@ impl Enterprise<'_> {
         }
         let ids: Vec<Uuid> = vehicles.keys().copied().collect();
         let live = live_states(conn, &ids).await?;
-        // The fix each vehicle's run follows (speeding compares with it).
-        let (prev_ids, prev_times): (Vec<Uuid>, Vec<DateTime<Utc>>) = vehicles
-            .iter()
-            .filter_map(|(v, (cursor, _))| cursor.map(|c| (*v, c)))
-            .unzip();
-        // One primary-key probe per vehicle: the `limit` keeps the lateral
-        // subquery from being flattened into a join the planner may (with
-        // stale statistics: autovacuum may be off) run as a full scan of
-        // the buffer.
-        let previous: Vec<FixRow> = sqlx::query_as(
-            "select c.v as vehicle_id, f.fix_time, f.lat, f.lng, f.speed_dkmh \
-             from unnest($1::uuid[], $2::timestamptz[]) as c(v, t) \
-             cross join lateral (select fix_time, lat, lng, speed_dkmh from geofence_fix \
-               where vehicle_id = c.v and fix_time = c.t limit 1) f",
-        )
-        .bind(&prev_ids)
-        .bind(&prev_times)
-        .fetch_all(&mut *conn)
-        .await?;
-        let previous: HashMap<Uuid, Fix> =
-            previous.iter().map(|r| (r.vehicle_id, r.fix())).collect();
-        for (vehicle, (_, fixes)) in vehicles {
+        for (vehicle, VehicleFixes { previous, fixes }) in vehicles {
             let mut states: BTreeMap<Uuid, (FenceState, Option<FenceState>)> = live
                 .get(&vehicle)
                 .into_iter()
@@ -447,7 +313,7 @@ impl Enterprise<'_> {
                     writes.states.push((vehicle, fence_id, state, last));
                 }
             }
-            for s in engine::speeding(self.index, vehicle, previous.get(&vehicle), &fixes) {
+            for s in engine::speeding(self.index, vehicle, previous.as_ref(), &fixes) {
                 writes.speeding.push((vehicle, s));
             }
         }
@@ -462,7 +328,7 @@ impl Enterprise<'_> {
         from: DateTime<Utc>,
         writes: &mut Writes,
     ) -> Result<(), ServiceError> {
-        let since_late = buffered(conn, vehicle, Some(from), true).await?;
+        let since_late = stored(conn, vehicle, from, Some(from), true).await?;
         let mut affected: BTreeSet<Uuid> = BTreeSet::new();
         for fix in &since_late {
             affected.extend(self.index.candidates(vehicle, fix.point()).map(|f| f.id));
@@ -505,7 +371,7 @@ impl Enterprise<'_> {
         let history = if fence_ids.is_empty() {
             Vec::new()
         } else {
-            buffered(conn, vehicle, earliest, false).await?
+            stored(conn, vehicle, from, earliest, false).await?
         };
         let last = history.last().map(|f| f.time).unwrap_or(from);
         for fence_id in fence_ids {
@@ -537,11 +403,13 @@ impl Enterprise<'_> {
             writes.states.push((vehicle, fence_id, state, last));
         }
         let previous: Option<FixRow> = sqlx::query_as(
-            "select vehicle_id, fix_time, lat, lng, speed_dkmh from geofence_fix \
-             where vehicle_id = $1 and fix_time < $2 order by fix_time desc limit 1",
+            "select fix_time, lat, lng, speed_dkmh from position \
+             where vehicle_id = $1 and fix_time < $2 and fix_time >= $3 \
+             order by fix_time desc limit 1",
         )
         .bind(vehicle)
         .bind(from)
+        .bind(from - Duration::hours(REPLAY_HOURS))
         .fetch_optional(&mut *conn)
         .await?;
         let previous = previous.map(|r| r.fix());
@@ -557,7 +425,6 @@ impl Enterprise<'_> {
     async fn write(
         &self,
         conn: &mut PgConnection,
-        vehicles: &HashMap<Uuid, VehicleRow>,
         writes: Writes,
     ) -> Result<Summary, ServiceError> {
         let mut summary = Summary {
@@ -565,6 +432,7 @@ impl Enterprise<'_> {
             replays: writes.replays,
             ..Summary::default()
         };
+        let vehicles = self.vehicles_of(conn, &writes).await?;
         let mut crossing_ids: HashSet<Uuid> = HashSet::new();
         let mut alarm_ids: HashSet<Uuid> = HashSet::new();
         let mut c_rows = CrossingRows::default();
@@ -696,6 +564,37 @@ impl Enterprise<'_> {
     }
 }
 
+impl Enterprise<'_> {
+    /// Plate and organisation of the vehicles that have rows to write (few:
+    /// most fixes cross nothing).
+    async fn vehicles_of(
+        &self,
+        conn: &mut PgConnection,
+        writes: &Writes,
+    ) -> Result<HashMap<Uuid, VehicleRow>, ServiceError> {
+        let mut ids: Vec<Uuid> = writes
+            .crossings
+            .iter()
+            .map(|(v, _)| *v)
+            .chain(writes.speeding.iter().map(|(v, _)| *v))
+            .chain(writes.overstays.iter().map(|(v, _)| *v))
+            .collect();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        let rows: Vec<VehicleRow> = sqlx::query_as(
+            "select id, plate_number, org_id from vehicle where enterprise_id = $1 and id = any($2)",
+        )
+        .bind(self.id)
+        .bind(&ids)
+        .fetch_all(conn)
+        .await?;
+        Ok(rows.into_iter().map(|v| (v.id, v)).collect())
+    }
+}
+
 /// Live states (inside or pending) of these vehicles, by vehicle.
 async fn live_states(
     conn: &mut PgConnection,
@@ -719,18 +618,24 @@ async fn live_states(
     Ok(out)
 }
 
-/// A vehicle's buffered fixes in time order, from `from` (inclusive) or
-/// after it (exclusive); all of them when `None`.
-async fn buffered(
+/// A vehicle's stored fixes in time order, from `after` (inclusive) or
+/// after it (exclusive); all of them when `None` — never more than
+/// [`REPLAY_HOURS`] before the late fix at `late`.
+async fn stored(
     conn: &mut PgConnection,
     vehicle: Uuid,
-    from: Option<DateTime<Utc>>,
+    late: DateTime<Utc>,
+    after: Option<DateTime<Utc>>,
     inclusive: bool,
 ) -> Result<Vec<Fix>, ServiceError> {
+    let floor = late - Duration::hours(REPLAY_HOURS);
+    let (from, inclusive) = match after {
+        Some(after) if after >= floor => (after, inclusive),
+        _ => (floor, true),
+    };
     let rows: Vec<FixRow> = sqlx::query_as(
-        "select vehicle_id, fix_time, lat, lng, speed_dkmh from geofence_fix \
-         where vehicle_id = $1 and ($2::timestamptz is null or fix_time > $2 \
-           or ($3 and fix_time = $2)) \
+        "select fix_time, lat, lng, speed_dkmh from position \
+         where vehicle_id = $1 and fix_time >= $2 and (fix_time > $2 or $3) \
          order by fix_time",
     )
     .bind(vehicle)

@@ -1,7 +1,19 @@
-//! The ingest consumer (kit's [`DurablePull`]): up to [`BATCH_MAX`]
-//! messages or whatever arrived within [`BATCH_WAIT`] of the first, stored
-//! in one transaction, then acked. A batch that fails is not acked and is written again (by the
-//! redelivery after a nak); the unique keys make that harmless.
+//! The telemetry consumer (kit's [`DurablePull`]): up to [`BATCH_MAX`]
+//! messages or whatever arrived within [`BATCH_WAIT`] of the first, each
+//! decoded once, stored and evaluated in one transaction, then acked. A
+//! batch that fails is not acked and is written again (by the redelivery
+//! after a nak); the unique keys make that harmless.
+//!
+//! One transaction per batch, in this order:
+//! 1. service scope: the day partitions, the history (fixes of unknown
+//!    vehicles, or under another tenant's subject, are dropped; it answers
+//!    the fixes new to it) and their probe readings, the latest positions
+//!    (locked, moved forward, and answered as they were);
+//! 2. per enterprise, scoped to it: fence evaluation and temperature
+//!    evaluation of the new fixes.
+//!
+//! So a fix's crossings commit with the fix itself, and a replay after a
+//! late fix reads the history it is already in.
 
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
@@ -9,13 +21,15 @@ use std::time::Duration;
 use async_nats::jetstream;
 use chrono::{NaiveDate, Utc};
 use fleetdesk_kit::events::{self, BatchHandler, DurablePull};
-use fleetdesk_kit::{Shutdown, db};
+use fleetdesk_kit::{ServiceError, Shutdown, db};
 use prost::Message as _;
 use sqlx::PgPool;
 
 use super::domain::{self, FixRow};
 use super::store;
+use crate::geofences::evaluate::{self as fences, FenceCache};
 use crate::ingest::{FIX_SUBJECTS, telemetry_stream};
+use crate::temperature::evaluate as temperatures;
 
 /// Most messages in one transaction (a commit's fixed cost spread over
 /// more rows when the stream has a backlog; a live fleet's trickle is
@@ -23,19 +37,26 @@ use crate::ingest::{FIX_SUBJECTS, telemetry_stream};
 pub const BATCH_MAX: usize = 2_000;
 /// Longest a batch waits for more after its first message.
 pub const BATCH_WAIT: Duration = Duration::from_millis(200);
+/// Batches in flight in one process, as that many replicas would take
+/// them: one's statements run in Postgres while another is decoded, sent
+/// or acknowledged. Batches touching one vehicle take turns on its latest
+/// position, so they still apply in order (or the later one replays).
+pub const WORKERS: usize = 2;
 
 /// The telemetry consumer of one deployment (its durable name names the
 /// database, so test stacks sharing a NATS server never share one).
 #[derive(Debug)]
 pub struct Ingest {
     pull: DurablePull,
-    writer: Writer,
+    pool: PgPool,
 }
 
-/// Writes batches of fixes.
+/// Stores and evaluates batches of fixes (callable without NATS: tests and
+/// `make bench` use it directly).
 #[derive(Debug)]
-struct Writer {
+pub struct Pipeline {
     pool: PgPool,
+    fences: FenceCache,
     /// Days whose partitions are known to exist.
     days: HashSet<NaiveDate>,
 }
@@ -43,10 +64,13 @@ struct Writer {
 /// What one batch did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Applied {
-    /// History rows written (repeats not counted).
-    pub stored: u64,
-    /// Messages dropped: unreadable, out of range, unknown vehicles.
+    /// History rows written.
+    pub stored: usize,
+    /// Fixes not stored: repeats of stored ones, unknown vehicles, or
+    /// under another tenant's subject.
     pub dropped: usize,
+    pub fences: fences::Summary,
+    pub temperatures: temperatures::Summary,
 }
 
 /// The durable consumer of the deployment whose database is `source`.
@@ -66,49 +90,40 @@ impl Ingest {
         Ok(Ingest {
             pull: DurablePull::new(events::jetstream(nats), telemetry_stream(), consumer)
                 .batches(BATCH_MAX, BATCH_WAIT),
-            writer: Writer {
-                pool,
-                days: HashSet::new(),
-            },
+            pool,
         })
     }
 
-    /// Consumes until shutdown; failures are logged and retried.
+    /// Consumes with [`WORKERS`] workers until shutdown; failures are
+    /// logged and retried.
     pub async fn run(self, shutdown: Shutdown) {
-        self.pull.run(shutdown, self.writer).await;
-    }
-}
-
-impl BatchHandler for Writer {
-    async fn handle(&mut self, messages: &[jetstream::Message]) -> anyhow::Result<()> {
-        let payloads: Vec<&[u8]> = messages.iter().map(|m| m.payload.as_ref()).collect();
-        match self.apply(&payloads).await {
-            Ok(applied) => {
-                tracing::debug!(
-                    messages = messages.len(),
-                    stored = applied.stored,
-                    dropped = applied.dropped,
-                    "Telemetry batch stored."
-                );
-                Ok(())
-            }
-            Err(err) => {
-                // A partition dropped under us: look them up again.
-                self.days.clear();
-                Err(err.into())
+        // One fence cache: an R-tree is built once for every worker.
+        let fences = FenceCache::default();
+        let workers: Vec<_> = (0..WORKERS)
+            .map(|_| {
+                let pipeline = Pipeline {
+                    pool: self.pool.clone(),
+                    fences: fences.clone(),
+                    days: HashSet::new(),
+                };
+                tokio::spawn(self.pull.clone().run(shutdown.clone(), pipeline))
+            })
+            .collect();
+        for worker in workers {
+            if let Err(err) = worker.await {
+                tracing::error!(error = %err, "Ingest worker ended abnormally.");
             }
         }
     }
 }
 
-impl Writer {
-    /// Stores one batch of raw payloads in one transaction.
-    async fn apply(&mut self, payloads: &[&[u8]]) -> Result<Applied, fleetdesk_kit::ServiceError> {
+impl BatchHandler for Pipeline {
+    async fn handle(&mut self, messages: &[jetstream::Message]) -> anyhow::Result<()> {
         let now = Utc::now();
         let mut dropped = 0;
-        let mut fixes = Vec::with_capacity(payloads.len());
-        for payload in payloads {
-            let parsed = fleetdesk_proto::telematics::v1::Fix::decode(*payload)
+        let mut fixes = Vec::with_capacity(messages.len());
+        for message in messages {
+            let parsed = fleetdesk_proto::telematics::v1::Fix::decode(message.payload.as_ref())
                 .map_err(|_| domain::Rejected::Unreadable)
                 .and_then(|fix| FixRow::parse(fix, now));
             match parsed {
@@ -119,20 +134,46 @@ impl Writer {
                 }
             }
         }
-        let mut tx = db::begin_service(&self.pool).await?;
-        let mut vehicles: Vec<_> = fixes.iter().map(|f| f.vehicle_id).collect();
-        vehicles.sort_unstable();
-        vehicles.dedup();
-        let tenants = store::tenants(&mut tx, &vehicles).await?;
-        let before = fixes.len();
-        // The subject's tenant must be the vehicle's.
-        fixes.retain(|f| tenants.get(&f.vehicle_id) == Some(&f.enterprise_id));
-        dropped += before - fixes.len();
-        let fixes = domain::order(fixes);
-        if fixes.is_empty() {
-            db::end_read(tx);
-            return Ok(Applied { stored: 0, dropped });
+        let applied = self.apply(fixes).await?;
+        tracing::debug!(
+            messages = messages.len(),
+            stored = applied.stored,
+            dropped = applied.dropped + dropped,
+            crossings = applied.fences.crossings,
+            replays = applied.fences.replays,
+            temperature_alarms = applied.temperatures.alarms,
+            "Telemetry batch stored."
+        );
+        Ok(())
+    }
+}
+
+impl Pipeline {
+    pub fn new(pool: PgPool) -> Pipeline {
+        Pipeline {
+            pool,
+            fences: FenceCache::default(),
+            days: HashSet::new(),
         }
+    }
+
+    /// Stores and evaluates one batch of checked fixes in one transaction.
+    pub async fn apply(&mut self, fixes: Vec<FixRow>) -> Result<Applied, ServiceError> {
+        let result = self.apply_once(fixes).await;
+        if result.is_err() {
+            // A partition dropped under us: look them up again.
+            self.days.clear();
+        }
+        result
+    }
+
+    async fn apply_once(&mut self, fixes: Vec<FixRow>) -> Result<Applied, ServiceError> {
+        let fixes = domain::order(fixes);
+        let received = fixes.len();
+        if fixes.is_empty() {
+            return Ok(Applied::default());
+        }
+        let mut tx = db::begin_service(&self.pool).await?;
         let days: BTreeSet<NaiveDate> = domain::days(&fixes)
             .into_iter()
             .filter(|d| !self.days.contains(d))
@@ -140,10 +181,22 @@ impl Writer {
         if !days.is_empty() {
             store::ensure_partitions(&mut tx, &days).await?;
         }
-        let stored = store::insert_history(&mut tx, &fixes).await?;
-        store::upsert_latest(&mut tx, &domain::newest(&fixes)).await?;
+        let fixes = store::insert_history(&mut tx, fixes).await?;
+        let mut applied = Applied {
+            stored: fixes.len(),
+            dropped: received - fixes.len(),
+            ..Applied::default()
+        };
+        let previous = store::upsert_latest(&mut tx, &domain::newest(&fixes)).await?;
+        for (enterprise, batch) in domain::for_evaluation(&fixes, &previous) {
+            db::enter_tenant(&mut tx, enterprise).await?;
+            let found = fences::evaluate(&mut tx, &self.fences, enterprise, batch.vehicles).await?;
+            applied.fences.add(found);
+            let found = temperatures::apply(&mut tx, enterprise, &batch.readings).await?;
+            applied.temperatures.add(found);
+        }
         tx.commit().await?;
         self.days.extend(days);
-        Ok(Applied { stored, dropped })
+        Ok(applied)
     }
 }

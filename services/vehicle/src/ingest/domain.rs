@@ -1,11 +1,16 @@
-//! A fix as ingest stores it, and the order a batch is written in. Pure.
+//! A fix as ingest stores it, the order a batch is written in, and what
+//! each enterprise's evaluation gets of it. Pure.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Duration, DurationRound as _, NaiveDate, Utc};
 use fleetdesk_kit::convert::datetime;
 use fleetdesk_proto::telematics::v1 as pb;
 use uuid::Uuid;
+
+use crate::geofences::engine::Fix;
+use crate::geofences::evaluate::VehicleFixes;
+use crate::temperature::evaluate::ReadingIn;
 
 /// Days of history kept; older partitions are dropped and older fixes are
 /// not stored.
@@ -79,6 +84,10 @@ impl FixRow {
             .as_ref()
             .and_then(datetime)
             .ok_or(Rejected::NoTime)?;
+        // Postgres keeps microseconds: a key must compare equal after a round trip.
+        let fix_time = fix_time
+            .duration_trunc(Duration::microseconds(1))
+            .unwrap_or(fix_time);
         if fix_time > now + FUTURE_SLACK {
             return Err(Rejected::Future);
         }
@@ -137,6 +146,56 @@ pub fn newest(ordered: &[FixRow]) -> Vec<&FixRow> {
     out
 }
 
+/// What one enterprise's evaluation gets of a batch: each vehicle's fixes
+/// new to the history, after where it was before, and their probe readings.
+#[derive(Debug, Default)]
+pub struct ForEvaluation {
+    pub vehicles: BTreeMap<Uuid, VehicleFixes>,
+    pub readings: Vec<ReadingIn>,
+}
+
+/// Splits the fixes a batch stored (ordered, all new to the history) by
+/// enterprise for evaluation; `previous` is each vehicle's latest position
+/// before the batch.
+pub fn for_evaluation(
+    stored: &[FixRow],
+    previous: &HashMap<Uuid, Fix>,
+) -> BTreeMap<Uuid, ForEvaluation> {
+    let mut out: BTreeMap<Uuid, ForEvaluation> = BTreeMap::new();
+    for f in stored {
+        let batch = out.entry(f.enterprise_id).or_default();
+        batch
+            .vehicles
+            .entry(f.vehicle_id)
+            .or_insert_with(|| VehicleFixes {
+                previous: previous.get(&f.vehicle_id).copied(),
+                fixes: Vec::new(),
+            })
+            .fixes
+            .push(Fix {
+                time: f.fix_time,
+                lat: f.lat,
+                lng: f.lng,
+                speed_dkmh: f.speed_dkmh,
+            });
+        batch
+            .readings
+            .extend(
+                f.temperatures
+                    .iter()
+                    .filter(|(probe, _)| *probe > 0)
+                    .map(|(probe, deci)| ReadingIn {
+                        enterprise_id: f.enterprise_id,
+                        vehicle_id: f.vehicle_id,
+                        probe: *probe,
+                        time: f.fix_time,
+                        deci: *deci,
+                    }),
+            );
+    }
+    out
+}
+
 /// The UTC days a batch touches (their partitions must exist).
 pub fn days(fixes: &[FixRow]) -> BTreeSet<NaiveDate> {
     fixes.iter().map(|f| f.fix_time.date_naive()).collect()
@@ -190,6 +249,48 @@ mod tests {
             .map(|f| f.fix_time.timestamp() - 1_800_000_000)
             .collect();
         assert_eq!(newest, vec![20, 30]);
+    }
+
+    #[test]
+    fn evaluation_gets_each_vehicles_stored_fixes_after_where_it_was() {
+        let mut with_probes = fix(2, 40);
+        with_probes.temperatures = vec![(1, -180), (0, 99)];
+        let mut elsewhere = fix(3, 10);
+        elsewhere.enterprise_id = Uuid::from_u128(9);
+        let stored = order(vec![fix(1, 20), fix(2, 30), with_probes, elsewhere]);
+        let t = |secs: i64| DateTime::from_timestamp(1_800_000_000 + secs, 0).unwrap();
+        let before = Fix {
+            time: t(15),
+            lat: 22.0,
+            lng: 114.0,
+            speed_dkmh: 0,
+        };
+        let previous = HashMap::from([(Uuid::from_u128(1), before)]);
+        let split = for_evaluation(&stored, &previous);
+        assert_eq!(
+            split.keys().copied().collect::<Vec<_>>(),
+            vec![Uuid::from_u128(1), Uuid::from_u128(9)]
+        );
+        let batch = &split[&Uuid::from_u128(1)];
+        let one = &batch.vehicles[&Uuid::from_u128(1)];
+        assert_eq!(one.previous, Some(before));
+        assert_eq!(
+            one.fixes.iter().map(|f| f.time).collect::<Vec<_>>(),
+            vec![t(20)]
+        );
+        let two = &batch.vehicles[&Uuid::from_u128(2)];
+        assert_eq!((two.previous, two.fixes.len()), (None, 2));
+        // Probe 0 is no probe.
+        assert_eq!(batch.readings.len(), 1);
+        assert_eq!((batch.readings[0].probe, batch.readings[0].deci), (1, -180));
+    }
+
+    #[test]
+    fn fix_times_are_kept_to_the_microsecond() {
+        let now = Utc::now();
+        let at = DateTime::from_timestamp(now.timestamp(), 123_456_789).unwrap();
+        let row = FixRow::parse(message(22.5, at), now).unwrap();
+        assert_eq!(row.fix_time.timestamp_subsec_nanos(), 123_456_000);
     }
 
     fn message(lat: f64, at: DateTime<Utc>) -> pb::Fix {

@@ -3,9 +3,10 @@
 //! publishes) that stores fixes in batches — up to 2,000 messages or 200 ms
 //! — in one transaction each: day-partitioned position history and
 //! temperature readings (`on conflict do nothing`: a redelivered or
-//! re-uploaded fix is stored once), and the latest position, which only
-//! moves forward in fix time. Messages are acked after the commit, so a
-//! crash redelivers them and nothing is lost.
+//! re-uploaded fix is stored once), the latest position, which only moves
+//! forward in fix time, and the fence and temperature evaluation of the
+//! fixes new to the history. Messages are acked after the commit, so a
+//! crash redelivers them and nothing is lost. Each message is decoded once.
 //!
 //! Fixes are applied in fix-time order per vehicle (the batch is sorted
 //! before it is written). The partition job creates coming days ahead and
@@ -50,30 +51,24 @@ pub async fn ensure_stream(js: &jetstream::Context) -> anyhow::Result<jetstream:
         .map_err(|e| anyhow::anyhow!("ensure stream {TELEMETRY_STREAM}: {e}"))
 }
 
-/// The durable consumer `vehicle-<name>` of every fix, for an evaluator
-/// (fences, temperatures) that reads fixes apart from ingest. A new one
-/// starts from what the stream still keeps, so fixes published before the
-/// first start are evaluated too; it takes whatever is ready, up to
-/// [`EVALUATE_BATCH`] fixes.
-pub async fn evaluator_pull(
+/// Fence and temperature evaluation once had durable consumers of their
+/// own; they now run in ingest's transaction. A deployment that ran them
+/// drops them, or the server would keep counting fixes nobody reads.
+pub async fn drop_retired_consumers(
     pool: &sqlx::PgPool,
     nats: async_nats::Client,
-    name: &str,
-) -> anyhow::Result<events::DurablePull> {
+) -> anyhow::Result<()> {
     let source = events::source_of(pool).await?;
-    let durable = events::durable_name(&format!("vehicle-{name}"), &source);
-    let consumer = jetstream::consumer::pull::Config {
-        deliver_policy: jetstream::consumer::DeliverPolicy::All,
-        ack_wait: Duration::from_secs(60),
-        max_ack_pending: 20_000,
-        ..events::consumer_config(&durable, FIX_SUBJECTS)
-    };
-    Ok(
-        events::DurablePull::new(events::jetstream(nats), telemetry_stream(), consumer)
-            .batches(EVALUATE_BATCH, Duration::ZERO),
-    )
+    let stream = ensure_stream(&events::jetstream(nats)).await?;
+    for name in ["geofences", "temperature"] {
+        let durable = events::durable_name(&format!("vehicle-{name}"), &source);
+        if stream.consumer_info(&durable).await.is_ok() {
+            stream
+                .delete_consumer(&durable)
+                .await
+                .map_err(|e| anyhow::anyhow!("drop consumer {durable}: {e}"))?;
+            tracing::info!(%durable, "Retired telemetry consumer dropped.");
+        }
+    }
+    Ok(())
 }
-
-/// Most fixes an evaluator takes in one batch (one tenant transaction per
-/// enterprise in it: with a backlog, fewer and larger ones).
-pub const EVALUATE_BATCH: usize = 2_000;

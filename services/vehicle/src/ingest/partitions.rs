@@ -1,5 +1,6 @@
 //! The partition job: every hour, the day partitions of the next three days
-//! are created and those past retention dropped (never a DELETE).
+//! are created and those past retention dropped (never a DELETE); the
+//! temperature evaluation's reading buffer is trimmed.
 
 use std::time::Duration;
 
@@ -43,6 +44,9 @@ pub async fn run(pool: PgPool, shutdown: Shutdown) {
     loop {
         if let Err(err) = maintain(&pool, Utc::now().date_naive()).await {
             tracing::warn!(error = %err, "Position partition job failed.");
+        }
+        if let Err(err) = crate::temperature::evaluate::trim_buffer(&pool).await {
+            tracing::warn!(error = %err, "Temperature buffer not trimmed.");
         }
         tokio::select! {
             () = tokio::time::sleep(EVERY) => {}

@@ -1,4 +1,6 @@
-//! Excursion evaluation against the database. A batch's readings go into
+//! Excursion evaluation against the database, inside ingest's transaction
+//! ([`apply`]; [`evaluate_batch`] opens one per enterprise for callers
+//! without one). A batch's readings go into
 //! the probe's buffer (`temperature_eval_reading`, once per time); then each
 //! touched probe is recomputed from its last in-band reading before the
 //! batch's earliest reading, and its alarms from there on are made to match
@@ -7,10 +9,8 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, Duration, DurationRound as _, Utc};
+use chrono::{DateTime, Utc};
 use fleetdesk_kit::{ServiceError, db};
-use fleetdesk_proto::telematics::v1 as tpb;
-use prost::Message as _;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
@@ -29,48 +29,20 @@ pub struct ReadingIn {
     pub deci: i32,
 }
 
-/// The readings of a telemetry payload (none for one it cannot use).
-pub fn readings_of(payload: &[u8]) -> Vec<ReadingIn> {
-    let Ok(fix) = tpb::Fix::decode(payload) else {
-        return Vec::new();
-    };
-    let (Ok(enterprise_id), Ok(vehicle_id)) = (
-        Uuid::parse_str(&fix.enterprise_id),
-        Uuid::parse_str(&fix.vehicle_id),
-    ) else {
-        return Vec::new();
-    };
-    let Some(time) = fix
-        .fix_time
-        .as_ref()
-        .and_then(fleetdesk_kit::convert::datetime)
-    else {
-        return Vec::new();
-    };
-    // Postgres keeps microseconds; keys must compare equal after a round trip.
-    let time = time
-        .duration_trunc(Duration::microseconds(1))
-        .unwrap_or(time);
-    fix.temperatures
-        .iter()
-        .filter_map(|t| {
-            Some(ReadingIn {
-                enterprise_id,
-                vehicle_id,
-                probe: i16::try_from(t.probe).ok().filter(|p| *p > 0)?,
-                time,
-                deci: t.deci_celsius,
-            })
-        })
-        .collect()
-}
-
 /// What a batch did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {
     pub readings: usize,
     pub probes: usize,
     pub alarms: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, other: Summary) {
+        self.readings += other.readings;
+        self.probes += other.probes;
+        self.alarms += other.alarms;
+    }
 }
 
 /// Evaluates a batch, one tenant transaction per enterprise.
@@ -85,11 +57,8 @@ pub async fn evaluate_batch(
     let mut summary = Summary::default();
     for (enterprise, readings) in by_enterprise {
         let mut tx = db::begin_tenant(pool, enterprise).await?;
-        let done = apply(&mut tx, enterprise, &readings).await?;
+        summary.add(apply(&mut tx, enterprise, &readings).await?);
         tx.commit().await?;
-        summary.readings += done.readings;
-        summary.probes += done.probes;
-        summary.alarms += done.alarms;
     }
     Ok(summary)
 }
@@ -103,11 +72,16 @@ struct BandRow {
     min_duration_s: i32,
 }
 
-async fn apply(
+/// Evaluates one enterprise's readings in the caller's transaction, which is
+/// scoped to that enterprise.
+pub async fn apply(
     conn: &mut PgConnection,
     enterprise: Uuid,
     readings: &[ReadingIn],
 ) -> Result<Summary, ServiceError> {
+    if readings.is_empty() {
+        return Ok(Summary::default());
+    }
     let vehicles: Vec<Uuid> = {
         let mut v: Vec<Uuid> = readings.iter().map(|r| r.vehicle_id).collect();
         v.sort_unstable();

@@ -3,8 +3,8 @@
 //! alarms for excursions that last that long, the readings, and consignee
 //! share links to one vehicle's temperatures.
 //!
-//! Evaluation runs on this service's own durable consumer of the telemetry
-//! stream (`consumer`), independent of ingest. `evaluate` buffers each
+//! Evaluation runs in telemetry ingest's transaction (`crate::ingest`), on
+//! the fixes new to the history. `evaluate` buffers each
 //! probe's readings and recomputes the window a batch touches (from the last
 //! in-band reading before it), so late, duplicated or reordered fixes leave
 //! the same alarms; `domain::excursions` is the pure rule.
@@ -13,7 +13,6 @@
 //! `convert`, `share` (link tokens); `export` runs the alarm list as an
 //! export kind.
 
-pub mod consumer;
 pub mod convert;
 pub mod domain;
 pub mod evaluate;

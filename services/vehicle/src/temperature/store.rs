@@ -83,7 +83,7 @@ pub struct VehicleQuery {
 
 const VEHICLES_SELECT: &str = "select v.id as vehicle_id, v.plate_number, \
      coalesce((select o.name from org_unit o where o.id = v.org_id), '') as org_name, \
-     l.temperatures, l.fix_time, \
+     l.temperatures, coalesce(l.temperatures_at, l.fix_time) as fix_time, \
      (select count(*) from temperature_alarm a where a.vehicle_id = v.id and a.ended_at is null) \
        as open_alarms \
      from vehicle v left join latest_position l on l.vehicle_id = v.id";
@@ -326,17 +326,18 @@ pub async fn series(
     .await?)
 }
 
-/// The newest fix's probes of one vehicle.
+/// The last probe readings of one vehicle, and when they were read.
 pub async fn latest(
     conn: &mut PgConnection,
     vehicle: Uuid,
 ) -> Result<Option<(serde_json::Value, DateTime<Utc>)>, ServiceError> {
-    Ok(
-        sqlx::query_as("select temperatures, fix_time from latest_position where vehicle_id = $1")
-            .bind(vehicle)
-            .fetch_optional(conn)
-            .await?,
+    Ok(sqlx::query_as(
+        "select temperatures, coalesce(temperatures_at, fix_time) from latest_position \
+             where vehicle_id = $1",
     )
+    .bind(vehicle)
+    .fetch_optional(conn)
+    .await?)
 }
 
 // --- Shares ---

@@ -5066,8 +5066,9 @@ export interface components {
             /** @description A page of a list. */
             data: {
                 list: {
+                    /** @description The last probe readings: a newer fix without probes keeps them. */
                     latest: components["schemas"]["ProbeCelsiusBody"][];
-                    /** @description RFC 3339; empty before the first fix. */
+                    /** @description When `latest` was read (RFC 3339); empty before the first reading. */
                     latestTime: string;
                     /**
                      * Format: int32
@@ -5448,7 +5449,9 @@ export interface components {
             code: number;
             data: {
                 expiresAt: string;
+                /** @description The last probe readings: a newer fix without probes keeps them. */
                 latest: components["schemas"]["ProbeCelsiusBody"][];
+                /** @description When `latest` was read (RFC 3339). */
                 latestTime: string;
                 plateNumber: string;
                 /** @description The last 24 hours, oldest first (5-minute averages per probe). */
@@ -7134,7 +7137,9 @@ export interface components {
         };
         SharedTemperatureBody: {
             expiresAt: string;
+            /** @description The last probe readings: a newer fix without probes keeps them. */
             latest: components["schemas"]["ProbeCelsiusBody"][];
+            /** @description When `latest` was read (RFC 3339). */
             latestTime: string;
             plateNumber: string;
             /** @description The last 24 hours, oldest first (5-minute averages per probe). */
@@ -7369,8 +7374,9 @@ export interface components {
             probeNo: number;
         };
         TemperatureVehicleBody: {
+            /** @description The last probe readings: a newer fix without probes keeps them. */
             latest: components["schemas"]["ProbeCelsiusBody"][];
-            /** @description RFC 3339; empty before the first fix. */
+            /** @description When `latest` was read (RFC 3339); empty before the first reading. */
             latestTime: string;
             /**
              * Format: int32
