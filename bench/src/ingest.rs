@@ -325,7 +325,7 @@ fn history_rows(fixes: &[Outgoing]) -> String {
 }
 
 /// Waits until every one of `vehicles` has its latest position at or after
-/// `last_fix` (the round's last fixes), asking the database every 100 ms
+/// `last_fix` (the round's last fixes), asking the database every 200 ms
 /// with one primary-key probe per vehicle, then checks that the history
 /// holds exactly `expected` rows in `window` (only the bench writes there);
 /// answers when, from `since`. Counting the history itself on every ask
@@ -367,7 +367,7 @@ async fn stored(
             "{moved} of {} vehicles stored after 15 minutes",
             vehicles.len()
         );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 
