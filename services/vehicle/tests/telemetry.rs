@@ -1,13 +1,15 @@
 //! The vehicle service's telematics over real sockets, PostgreSQL and NATS:
 //! the terminal directory the edge asks, telemetry ingest from the stream
-//! (latency, duplicates, late fixes), history retention by partition, and
-//! the positions a caller of another tenant sees.
+//! (latency, duplicates, late fixes), history retention by partition, the
+//! positions a caller of another tenant sees, and a live feed that follows
+//! the organisation tree while it stays open.
 
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Days, Utc};
 use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
+use fleetdesk_kit::reach::Reach;
 use fleetdesk_kit::{Shutdown, db, events, grpc};
 use fleetdesk_proto::telematics::v1 as tpb;
 use fleetdesk_proto::telematics::v1::terminal_directory_service_client::TerminalDirectoryServiceClient;
@@ -15,6 +17,7 @@ use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
 use fleetdesk_testkit::TestDb;
 use fleetdesk_vehicle::ingest;
+use fleetdesk_vehicle::positions::live::Live;
 use prost::Message as _;
 use sqlx::PgPool;
 use tonic::transport::Channel;
@@ -696,4 +699,95 @@ async fn distances_come_from_the_odometer_at_both_ends_of_the_range_within_the_t
         .await
         .expect_err("93 days");
     assert_eq!(too_long.code(), tonic::Code::InvalidArgument);
+}
+
+#[tokio::test]
+async fn an_open_live_feed_follows_units_added_under_its_subtree() {
+    let service = spawn().await;
+    let enterprise = Uuid::new_v4();
+    let car = car(&service, enterprise).await;
+    // The caller reaches the subtree of unit U; the car is elsewhere.
+    let unit = Uuid::new_v4();
+    let org_unit = |id: Uuid, path: String| {
+        sqlx::query(
+            "insert into org_unit (id, enterprise_id, name, path, version) \
+             values ($1, $2, '华南', $3, 1)",
+        )
+        .bind(id)
+        .bind(enterprise)
+        .bind(path)
+    };
+    org_unit(unit, format!("/{unit}/"))
+        .execute(&service.owner)
+        .await
+        .expect("unit");
+    let claims = Claims {
+        iss: "gateway".into(),
+        sub: format!("user:{}", Uuid::new_v4()),
+        ent: Some(enterprise.to_string()),
+        acc: None,
+        perms: vec!["as:monitor".into()],
+        reach: Some(fleetdesk_kit::reach::ReachClaim {
+            subtrees: vec![unit],
+            ..Default::default()
+        }),
+        iat: 0,
+        exp: i64::MAX,
+    };
+    let app = db::connect(&service.db.url, "vehicle", 2)
+        .await
+        .expect("app pool");
+    let live = Live::new(service.nats.clone(), app).refreshing_every(Duration::from_millis(300));
+    let mut feed = live
+        .watch(enterprise, Reach::of(&claims), Vec::new())
+        .await
+        .expect("watch");
+    let subject = format!("telemetry.{enterprise}.{}", car.id);
+    let mut at = Utc::now() - chrono::Duration::minutes(5);
+    let mut next_fix = || {
+        at += chrono::Duration::seconds(10);
+        fix(&car, at, 0, 22.54).encode_to_vec()
+    };
+    for _ in 0..4 {
+        service
+            .nats
+            .publish(subject.clone(), next_fix().into())
+            .await
+            .expect("publish");
+        let got = tokio::time::timeout(Duration::from_millis(300), feed.recv()).await;
+        assert!(got.is_err(), "a vehicle outside the reach was streamed");
+    }
+    // A unit under U, and the car moved into it, while the map stays open.
+    let child = Uuid::new_v4();
+    org_unit(child, format!("/{unit}/{child}/"))
+        .execute(&service.owner)
+        .await
+        .expect("child unit");
+    sqlx::query("update vehicle set org_id = $1 where id = $2")
+        .bind(child)
+        .bind(car.id)
+        .execute(&service.owner)
+        .await
+        .expect("move");
+    let mut seen = false;
+    for _ in 0..40 {
+        service
+            .nats
+            .publish(subject.clone(), next_fix().into())
+            .await
+            .expect("publish");
+        if let Ok(Some(Ok(batch))) =
+            tokio::time::timeout(Duration::from_millis(250), feed.recv()).await
+        {
+            assert!(
+                batch
+                    .positions
+                    .iter()
+                    .all(|p| p.vehicle_id == car.id.to_string())
+            );
+            seen = true;
+            break;
+        }
+    }
+    assert!(seen, "the moved car never reached the open feed");
 }

@@ -4,7 +4,8 @@
 use chrono::Utc;
 use fleetdesk_kit::convert::{datetime, id};
 use fleetdesk_kit::list::{self, Paging};
-use fleetdesk_kit::{ServiceError, db};
+use fleetdesk_kit::reach::Reach;
+use fleetdesk_kit::{ServiceError, db, grpc};
 use fleetdesk_proto::vehicle::v1 as pb;
 use tonic::Request;
 use uuid::Uuid;
@@ -237,13 +238,11 @@ pub async fn watch(
     tokio_stream::wrappers::ReceiverStream<Result<pb::WatchPositionsResponse, tonic::Status>>,
     ServiceError,
 > {
-    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
-    let orgs = org_ids(&req.get_ref().org_ids)?;
-    let orgs = vehicles::store::org_subtrees(&mut tx, orgs).await?;
-    db::end_read(tx);
-    let positions = ctx
-        .live
-        .watch(actor.enterprise_id, actor.reach, orgs)
-        .await?;
+    let requested = org_ids(&req.get_ref().org_ids)?;
+    grpc::require_permission(&req, PERMISSION)?;
+    let enterprise = grpc::tenant(&req)?;
+    // The watcher resolves the claim itself, now and as the map stays open.
+    let reach = Reach::of(grpc::caller(&req)?);
+    let positions = ctx.live.watch(enterprise, reach, requested).await?;
     Ok(tokio_stream::wrappers::ReceiverStream::new(positions))
 }

@@ -5,7 +5,9 @@
 //! stores it), decodes each fix once, keeps the newest per vehicle, and
 //! every [`TICK`] hands the batch to its watchers. Each watcher (one
 //! `WatchPositions` call) keeps what its reach and organisation filter
-//! allow. A hub without watchers stops.
+//! allow, resolved again every [`REFRESH`] as the hub's vehicles are: a map
+//! left open follows units added under a subtree and vehicles moved into
+//! them. A hub without watchers stops.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::{datetime, timestamp};
-use fleetdesk_kit::reach::ResolvedReach;
+use fleetdesk_kit::reach::{Reach, ResolvedReach};
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::telematics::v1 as tpb;
@@ -28,8 +30,9 @@ use super::domain::{self, PositionStatus};
 
 /// How often a hub hands out what arrived.
 pub const TICK: Duration = Duration::from_millis(250);
-/// How often a hub reads its vehicles again (plates, organisations move).
-const REFRESH: Duration = Duration::from_secs(60);
+/// How often a hub reads its vehicles again (plates, organisations move),
+/// and a watcher its reach and filter.
+pub const REFRESH: Duration = Duration::from_secs(60);
 /// A hub with no watcher for this long stops.
 const IDLE: Duration = Duration::from_secs(30);
 
@@ -49,6 +52,7 @@ pub struct Live {
     nats: async_nats::Client,
     pool: PgPool,
     hubs: Arc<Mutex<HashMap<Uuid, broadcast::Sender<Batch>>>>,
+    refresh: Duration,
 }
 
 #[derive(Debug, sqlx::FromRow)]
@@ -80,7 +84,13 @@ impl Live {
             nats,
             pool,
             hubs: Arc::new(Mutex::new(HashMap::new())),
+            refresh: REFRESH,
         }
+    }
+
+    /// The same with another [`REFRESH`] period (tests).
+    pub fn refreshing_every(self, refresh: Duration) -> Live {
+        Live { refresh, ..self }
     }
 
     /// Subscribes to `enterprise`'s batches, starting its hub if needed. A
@@ -146,7 +156,7 @@ impl Live {
                     let Ok(fix) = tpb::Fix::decode(message.payload.as_ref()) else { continue };
                     let Ok(vehicle) = Uuid::parse_str(&fix.vehicle_id) else { continue };
                     let missing = !known.contains_key(&vehicle)
-                        && unknown.get(&vehicle).is_none_or(|at| at.elapsed() >= REFRESH);
+                        && unknown.get(&vehicle).is_none_or(|at| at.elapsed() >= self.refresh);
                     if missing {
                         let found = self.load(enterprise, Some(vehicle)).await?;
                         if found.is_empty() {
@@ -173,7 +183,7 @@ impl Live {
                         // No watcher right now is not an error.
                         let _ = sender.send(Arc::new(batch));
                     }
-                    if loaded_at.elapsed() >= REFRESH {
+                    if loaded_at.elapsed() >= self.refresh {
                         let fresh = self.load(enterprise, None).await?;
                         for (id, mut entry) in fresh {
                             if let Some(old) = known.get(&id) {
@@ -244,18 +254,39 @@ impl Live {
             .collect())
     }
 
+    /// What `reach` sees now, and the organisations `requested` (with
+    /// their subtrees; empty: no filter).
+    async fn sight(
+        &self,
+        enterprise: Uuid,
+        reach: &Reach,
+        requested: &[Uuid],
+    ) -> Result<Sight, ServiceError> {
+        let mut tx = db::begin_tenant(&self.pool, enterprise).await?;
+        let reach = reach.resolve(&mut tx).await?;
+        let orgs = crate::vehicles::store::org_subtrees(&mut tx, requested.to_vec()).await?;
+        db::end_read(tx);
+        Ok(Sight {
+            reach,
+            orgs,
+            at: Instant::now(),
+        })
+    }
+
     /// Streams `enterprise`'s positions the caller may see (and, when
-    /// `org_ids` is not empty, of those organisations) until the receiver
-    /// of the returned channel is dropped.
+    /// `requested` is not empty, of those organisations' subtrees) until the
+    /// receiver of the returned channel is dropped.
     pub async fn watch(
         &self,
         enterprise: Uuid,
-        reach: ResolvedReach,
-        org_ids: Vec<Uuid>,
+        reach: Reach,
+        requested: Vec<Uuid>,
     ) -> Result<mpsc::Receiver<Result<pb::WatchPositionsResponse, tonic::Status>>, ServiceError>
     {
+        let mut sight = self.sight(enterprise, &reach, &requested).await?;
         let mut batches = self.subscribe(enterprise).await?;
         let (out, receiver) = mpsc::channel(16);
+        let live = self.clone();
         tokio::spawn(async move {
             loop {
                 let batch = tokio::select! {
@@ -273,10 +304,16 @@ impl Live {
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 };
+                if sight.at.elapsed() >= live.refresh {
+                    match live.sight(enterprise, &reach, &requested).await {
+                        Ok(fresh) => sight = fresh,
+                        // The last one holds until the next try.
+                        Err(err) => tracing::warn!(error = %err, "Live watcher kept its reach."),
+                    }
+                }
                 let positions: Vec<pb::VehiclePosition> = batch
                     .iter()
-                    .filter(|p| reach.sees(Some(p.org_id), p.created_by))
-                    .filter(|p| org_ids.is_empty() || org_ids.contains(&p.org_id))
+                    .filter(|p| sight.sees(p))
                     .map(|p| p.position.clone())
                     .collect();
                 if positions.is_empty() {
@@ -292,6 +329,21 @@ impl Live {
             }
         });
         Ok(receiver)
+    }
+}
+
+/// What one watcher may see, as resolved at `at`.
+struct Sight {
+    reach: ResolvedReach,
+    /// The organisation filter, subtrees expanded (empty: none).
+    orgs: Vec<Uuid>,
+    at: Instant,
+}
+
+impl Sight {
+    fn sees(&self, p: &LivePosition) -> bool {
+        self.reach.sees(Some(p.org_id), p.created_by)
+            && (self.orgs.is_empty() || self.orgs.contains(&p.org_id))
     }
 }
 
