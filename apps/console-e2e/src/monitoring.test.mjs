@@ -245,15 +245,23 @@ describe('live monitoring', () => {
     try {
       await consignee.page.goto(link);
       await consignee.page.getByText(`${van.plateNumber} 冷链温度`).waitFor();
-      // The latest fix may carry no probes (an alarm photo's position has
-      // none): the consignee reloads, as a person would, until one does.
+      // The page keeps the van's last probe readings (a newer fix without
+      // probes does not blank them); should they not show, the consignee
+      // reloads, as a person would, and what the page says is reported.
       const probe = consignee.page.getByTestId('shared-temperature-latest').getByText(/探头\d/).first();
       await until('a probe reading on the consignee page', async () => {
-        if (await probe.isVisible()) return true;
+        const shown = await probe.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+        if (shown) return true;
         await consignee.page.reload();
-        await consignee.page.getByText(`${van.plateNumber} 冷链温度`).waitFor();
-        return probe.isVisible();
-      }, 60_000, 2_000);
+        await consignee.page
+          .getByText(`${van.plateNumber} 冷链温度`)
+          .waitFor({ timeout: 15_000 })
+          .catch(async () => {
+            const text = (await consignee.page.locator('body').innerText()).slice(0, 300);
+            throw new Error(`the consignee page after a reload shows: ${text}`);
+          });
+        return false;
+      }, 60_000, 1_000);
       assert.equal(new URL(consignee.page.url()).pathname.startsWith('/login'), false, 'the link needs no sign-in');
 
       // Revoked (the console's revoke button has its unit test): the link stops working at once.
