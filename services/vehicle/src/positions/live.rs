@@ -307,8 +307,11 @@ impl Live {
                 if sight.at.elapsed() >= live.refresh {
                     match live.sight(enterprise, &reach, &requested).await {
                         Ok(fresh) => sight = fresh,
-                        // The last one holds until the next try.
-                        Err(err) => tracing::warn!(error = %err, "Live watcher kept its reach."),
+                        Err(err) => {
+                            // The last one holds until the next refresh.
+                            sight.at = Instant::now();
+                            tracing::warn!(error = %err, "Live watcher kept its reach.");
+                        }
                     }
                 }
                 let positions: Vec<pb::VehiclePosition> = batch
