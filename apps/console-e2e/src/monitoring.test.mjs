@@ -262,6 +262,9 @@ describe('live monitoring', () => {
           });
         return false;
       }, 60_000, 1_000);
+      // The last 24 hours' chart draws (its zoom slider once crashed the page).
+      await consignee.page.getByTestId('shared-temperature-chart').locator('canvas').first().waitFor();
+      await consignee.page.getByText(`${van.plateNumber} 冷链温度`).waitFor();
       assert.equal(new URL(consignee.page.url()).pathname.startsWith('/login'), false, 'the link needs no sign-in');
 
       // Revoked (the console's revoke button has its unit test): the link stops working at once.
