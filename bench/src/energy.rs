@@ -223,12 +223,19 @@ pub async fn captures(args: CaptureArgs) -> anyhow::Result<()> {
                     // What the session cost: 0.01 to 49.99 元 of the 50.00 held.
                     let cost = 1 + (i as i64 * 7_919) % (HELD_FEN - 1);
                     let mut tx = db::begin_tenant(&pool, enterprise).await?;
+                    // Booked as a settlement books it: electricity and the
+                    // service fee, each to its revenue account.
+                    let service = cost * 3 / 10;
+                    let parts = [
+                        (AccountKind::PlatformRevenue, cost - service),
+                        (AccountKind::ServiceFeeRevenue, service),
+                    ];
                     let settled = ledger::capture(
                         &mut tx,
                         enterprise,
                         card,
                         id,
-                        cost,
+                        &parts,
                         &format!("settle:{id}"),
                     )
                     .await?;
@@ -257,7 +264,7 @@ pub async fn captures(args: CaptureArgs) -> anyhow::Result<()> {
             args.sessions, args.cards, args.connections, args.rounds
         ),
         &bare,
-        "(i) session captures, one hot revenue account",
+        "(i) session captures, hot revenue accounts (electricity, service fee)",
         &captured,
     );
     Ok(())

@@ -229,6 +229,26 @@ impl std::fmt::Debug for StandIn {
     }
 }
 
+/// VAT on electricity in China, percent.
+const ELECTRICITY_VAT_PERCENT: u32 = 13;
+/// VAT on the charging service, percent.
+const SERVICE_VAT_PERCENT: u32 = 6;
+
+fn electricity_price(meter: &Meter) -> Price {
+    Price::fen_with_vat(meter.electricity_fen(), ELECTRICITY_VAT_PERCENT)
+}
+
+fn service_price(meter: &Meter) -> Price {
+    Price::fen_with_vat(meter.service_fee_fen(), SERVICE_VAT_PERCENT)
+}
+
+/// Electricity and service together, each part's VAT its own.
+fn total_price(meter: &Meter) -> Price {
+    electricity_price(meter)
+        .plus(&service_price(meter))
+        .expect("fen amounts read back as fen")
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -482,8 +502,8 @@ impl StandIn {
             connector_id: Pile::CONNECTOR_ID.to_owned(),
             currency: CURRENCY.to_owned(),
             charging_periods: running.periods.clone(),
-            total_cost: Some(Price::fen(0)),
-            x_total_service_fee: Some(Price::fen(0)),
+            total_cost: Some(Price::fen_with_vat(0, ELECTRICITY_VAT_PERCENT)),
+            x_total_service_fee: Some(Price::fen_with_vat(0, SERVICE_VAT_PERCENT)),
             status: SessionStatus::Active,
             last_updated: start,
         };
@@ -518,8 +538,8 @@ impl StandIn {
             kwh: Some(running.kwh()),
             end_date_time: None,
             charging_periods: periods,
-            total_cost: Some(Price::fen(running.meter.total_fen())),
-            x_total_service_fee: Some(Price::fen(running.meter.service_fee_fen())),
+            total_cost: Some(total_price(&running.meter)),
+            x_total_service_fee: Some(service_price(&running.meter)),
             status: None,
             last_updated: running.meter.clock(),
         };
@@ -530,6 +550,39 @@ impl StandIn {
     /// Ends a session: the final update, then the CDR. Stopping an ended
     /// session answers it as it is.
     pub async fn stop(&self, id: &str, cause: StopCause) -> Result<SessionView, StandInError> {
+        self.end(id, cause, true).await
+    }
+
+    /// Ends a session and keeps its CDR unsent, as when the push failed:
+    /// tests amend it ([`StandIn::amend_cdr`]) before [`StandIn::resend_cdr`].
+    pub async fn stop_keeping_cdr(
+        &self,
+        id: &str,
+        cause: StopCause,
+    ) -> Result<SessionView, StandInError> {
+        self.end(id, cause, false).await
+    }
+
+    /// Changes an ended session's CDR before it is sent (again).
+    pub async fn amend_cdr(&self, id: &str, change: impl FnOnce(&mut Cdr)) -> Option<Cdr> {
+        let shared = self.shared(id).ok()?;
+        let mut running = shared.lock().await;
+        let cdr = running.cdr.as_mut()?;
+        change(cdr);
+        Some(cdr.clone())
+    }
+
+    /// Posts `cdr` to the eMSP as it is (a credit CDR, say).
+    pub async fn post_cdr(&self, cdr: &Cdr) -> Result<(), StandInError> {
+        Ok(self.inner.emsp.post_cdr(cdr).await?)
+    }
+
+    async fn end(
+        &self,
+        id: &str,
+        cause: StopCause,
+        deliver: bool,
+    ) -> Result<SessionView, StandInError> {
         let shared = self.shared(id)?;
         let mut running = shared.lock().await;
         if running.status != SessionStatus::Active {
@@ -542,8 +595,8 @@ impl StandIn {
             kwh: Some(running.kwh()),
             end_date_time: Some(end),
             charging_periods: Vec::new(),
-            total_cost: Some(Price::fen(running.meter.total_fen())),
-            x_total_service_fee: Some(Price::fen(running.meter.service_fee_fen())),
+            total_cost: Some(total_price(&running.meter)),
+            x_total_service_fee: Some(service_price(&running.meter)),
             status: Some(SessionStatus::Completed),
             last_updated: end,
         };
@@ -562,7 +615,9 @@ impl StandIn {
         if let Err(err) = self.inner.emsp.patch_session(id, &patch).await {
             tracing::warn!(error = %err, session = %id, "Final session update not delivered.");
         }
-        self.deliver_cdr(&mut running).await?;
+        if deliver {
+            self.deliver_cdr(&mut running).await?;
+        }
         tracing::info!(session = %id, cause = cause.remark(), "Session ended.");
         Ok(running.view())
     }
@@ -672,7 +727,7 @@ impl StandIn {
             id: format!("CDR{}", running.id),
             start_date_time: running.start,
             end_date_time: end,
-            session_id: running.id.clone(),
+            session_id: Some(running.id.clone()),
             cdr_token: running.token.clone(),
             auth_method: AuthMethod::AuthRequest,
             authorization_reference: Some(running.authorization_reference.clone()),
@@ -701,13 +756,21 @@ impl StandIn {
                     .to_ocpi(&self.inner.settings.party_id, self.inner.published),
             ],
             charging_periods: running.periods.clone(),
-            total_cost: Price::fen(running.meter.total_fen()),
+            total_cost: total_price(&running.meter),
+            total_fixed_cost: None,
             total_energy: running.kwh(),
-            total_energy_cost: Some(Price::fen(running.meter.electricity_fen())),
+            total_energy_cost: Some(electricity_price(&running.meter)),
             total_time: hours,
+            total_time_cost: None,
+            total_parking_time: None,
             total_parking_cost: None,
-            x_total_service_fee: Some(Price::fen(running.meter.service_fee_fen())),
+            total_reservation_cost: None,
+            x_total_service_fee: Some(service_price(&running.meter)),
             remark: Some(cause.remark().to_owned()),
+            invoice_reference_id: None,
+            credit: None,
+            credit_reference_id: None,
+            home_charging_compensation: None,
             last_updated: end,
         }
     }

@@ -307,7 +307,18 @@ async fn a_session_hold_is_captured_up_to_what_was_held_and_the_rest_released() 
         .await
         .unwrap();
     // More than held cannot be captured.
-    let over = ledger::capture(&mut tx, ent, card, session, 901, "end").await;
+    let over = ledger::capture(
+        &mut tx,
+        ent,
+        card,
+        session,
+        &[
+            (AccountKind::PlatformRevenue, 800),
+            (AccountKind::TimeFeeRevenue, 101),
+        ],
+        "end",
+    )
+    .await;
     assert!(matches!(
         over,
         Err(TransferError::Insufficient {
@@ -318,24 +329,45 @@ async fn a_session_hold_is_captured_up_to_what_was_held_and_the_rest_released() 
     tx.commit().await.unwrap();
 
     let mut tx = db::begin_tenant(&l.app, ent).await.unwrap();
-    let settled = ledger::capture(&mut tx, ent, card, session, 650, "end")
+    // Each part of the cost to its own revenue account, in one capture.
+    let parts = [
+        (AccountKind::PlatformRevenue, 400),
+        (AccountKind::ServiceFeeRevenue, 150),
+        (AccountKind::TimeFeeRevenue, 100),
+        (AccountKind::ParkingFeeRevenue, 0),
+    ];
+    let settled = ledger::capture(&mut tx, ent, card, session, &parts, "end")
         .await
         .unwrap();
     tx.commit().await.unwrap();
     let captured = settled.captured.unwrap();
     let released = settled.released.unwrap();
     assert_eq!(released.balance_after(card), Some(350));
-    let revenue = captured
-        .entries
-        .iter()
-        .find(|e| e.amount_fen > 0)
-        .unwrap()
-        .account_id;
-    assert_eq!(l.balance(ent, revenue).await, 650);
+    assert_eq!(captured.entries.len(), 4, "the hold and three revenue legs");
+    let mut tx = db::begin_tenant(&l.app, ent).await.unwrap();
+    for (kind, fen) in [
+        (AccountKind::PlatformRevenue, 400),
+        (AccountKind::ServiceFeeRevenue, 150),
+        (AccountKind::TimeFeeRevenue, 100),
+    ] {
+        let account = ledger::find_account(&mut tx, ent, kind, None)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(captured.entry(account).unwrap().amount_fen, fen, "{kind:?}");
+    }
+    assert!(
+        ledger::find_account(&mut tx, ent, AccountKind::ParkingFeeRevenue, None)
+            .await
+            .unwrap()
+            .is_none(),
+        "a part of 0 opens no account"
+    );
+    drop(tx);
 
     // A replayed settlement answers the first and moves nothing.
     let mut tx = db::begin_tenant(&l.app, ent).await.unwrap();
-    let again = ledger::capture(&mut tx, ent, card, session, 650, "end")
+    let again = ledger::capture(&mut tx, ent, card, session, &parts, "end")
         .await
         .unwrap();
     assert_eq!(again.captured.unwrap().transfer_id, captured.transfer_id);
@@ -349,6 +381,22 @@ async fn a_session_hold_is_captured_up_to_what_was_held_and_the_rest_released() 
     );
     tx.commit().await.unwrap();
     assert_eq!(l.balance(ent, card).await, 350);
+
+    // A credit takes the capture back onto the card as a correction, once.
+    let mut tx = db::begin_tenant(&l.app, ent).await.unwrap();
+    let reversed = ledger::reverse_capture(&mut tx, ent, card, &captured, "credit", "")
+        .await
+        .unwrap();
+    let replayed = ledger::reverse_capture(&mut tx, ent, card, &captured, "credit", "")
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert!(replayed.replayed);
+    assert_eq!(replayed.transfer_id, reversed.transfer_id);
+    assert_eq!(l.balance(ent, card).await, 1_000);
+    for e in captured.entries.iter().filter(|e| e.amount_fen > 0) {
+        assert_eq!(l.balance(ent, e.account_id).await, 0);
+    }
     for (balance, entries) in l.books(ent).await {
         assert_eq!(balance, entries);
     }

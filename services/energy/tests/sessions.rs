@@ -226,8 +226,10 @@ where
 /// Ledger codes (energy-core's): account kinds and a transfer kind.
 const FUNDING: i16 = 5;
 const HOLD: i16 = 4;
-const REVENUE: i16 = 6;
+/// The revenue accounts: electricity, service, time, parking, fixed, reservation.
+const REVENUE: std::ops::RangeInclusive<i16> = 6..=11;
 const CAPTURE: i16 = 6;
+const CORRECTION: i16 = 8;
 
 impl Charging {
     /// Every ledger account of `t`: (kind, balance, sum of its entries).
@@ -246,6 +248,14 @@ impl Charging {
 
 fn sum_of(ledger: &[(i16, i64, i64)], kind: i16) -> i64 {
     ledger.iter().filter(|a| a.0 == kind).map(|a| a.1).sum()
+}
+
+fn revenue_of(ledger: &[(i16, i64, i64)]) -> i64 {
+    ledger
+        .iter()
+        .filter(|a| REVENUE.contains(&a.0))
+        .map(|a| a.1)
+        .sum()
 }
 
 /// The stand-in's stations, the first with cameras given `piles` DC piles.
@@ -338,7 +348,7 @@ async fn five_hundred_captures_racing_a_thousand_allocations_keep_the_books_and_
     assert_eq!(after.iter().map(|a| a.1).sum::<i64>(), 0);
     assert_eq!(sum_of(&after, FUNDING), sum_of(&before, FUNDING));
     assert_eq!(sum_of(&after, HOLD), 0);
-    assert_eq!(sum_of(&after, REVENUE), cost);
+    assert_eq!(revenue_of(&after), cost);
     let listed = c.sessions(&a).await;
     let totals = listed.totals.unwrap();
     assert_eq!(totals.session_count, 500);
@@ -614,4 +624,230 @@ async fn tenant_b_sees_none_of_a_sessions_or_scans() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), tonic::Code::NotFound);
+}
+
+// --- CDRs that would move money wrongly ------------------------------------
+
+/// A session's row as settlement leaves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+struct Booked {
+    status: i16,
+    electricity_fen: i64,
+    service_fee_fen: i64,
+    time_fee_fen: i64,
+    fixed_fee_fen: i64,
+    cost_fen: i64,
+    cost_excl_vat_fen: i64,
+    total_fen: i64,
+    refunded_fen: i64,
+}
+
+impl Charging {
+    /// A session of `card_no` charged for `minutes` and stopped at the
+    /// pile, its CDR not sent yet (tests amend it first).
+    async fn ended_unsent(&self, card_no: &str, minutes: i64) -> SessionView {
+        let location = station(&self.platform);
+        let session = self.charge(start(card_no, &location, 60)).await;
+        self.platform
+            .advance(&session.id, chrono::Duration::minutes(minutes))
+            .await
+            .unwrap();
+        self.platform
+            .stop_keeping_cdr(&session.id, StopCause::Local)
+            .await
+            .unwrap()
+    }
+
+    async fn booked(&self, t: &Tenant, session_no: &str) -> Booked {
+        let mut tx = db::begin_service(&self.stack.owner).await.unwrap();
+        sqlx::query_as(
+            "select status, electricity_fen, service_fee_fen, time_fee_fen, fixed_fee_fen, cost_fen, \
+             cost_excl_vat_fen, total_fen, refunded_fen from charging_session \
+             where enterprise_id = $1 and session_no = $2",
+        )
+        .bind(t.enterprise)
+        .bind(session_no)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap()
+    }
+
+    /// Balance of `t`'s revenue account of `kind`.
+    async fn revenue(&self, t: &Tenant, kind: i16) -> i64 {
+        let ledger = self.ledger(t).await;
+        sum_of(&ledger, kind)
+    }
+}
+
+/// The OCPI status code the eMSP refused a push with.
+fn refused_with(result: Result<SessionView, StandInError>) -> (u32, String) {
+    match result {
+        Err(StandInError::Emsp(fleetdesk_charging_standin::emsp::EmspError::Refused {
+            status_code,
+            message,
+        })) => (status_code, message),
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+fn yuan(fen: i64) -> fleetdesk_ocpi::Price {
+    fleetdesk_ocpi::Price::fen_with_vat(fen, 13)
+}
+
+#[tokio::test]
+async fn a_cdr_with_a_negative_total_or_ending_before_its_start_is_refused_and_changes_nothing() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let card = c.shanghai_card(&a, Some(0), 20_000, None).await;
+    let session = c.ended_unsent(&card.card_no, 20).await;
+    let held = c.card_balance(&a, &card.id).await;
+    assert!(held < 20_000, "the session holds money");
+    let books = c.ledger(&a).await;
+
+    let sent = c.platform.amend_cdr(&session.id, |_| {}).await.unwrap();
+    c.platform
+        .amend_cdr(&session.id, |cdr| {
+            cdr.total_cost = yuan(-sent.total_cost.to_fen().unwrap())
+        })
+        .await
+        .unwrap();
+    let (code, message) = refused_with(c.platform.resend_cdr(&session.id).await);
+    assert_eq!(code, 2001, "{message}");
+    assert!(message.contains("total_cost"), "{message}");
+
+    c.platform
+        .amend_cdr(&session.id, |cdr| {
+            cdr.total_cost = sent.total_cost.clone();
+            cdr.end_date_time = cdr.start_date_time - chrono::Duration::minutes(1);
+        })
+        .await
+        .unwrap();
+    let (code, message) = refused_with(c.platform.resend_cdr(&session.id).await);
+    assert_eq!(code, 2001, "{message}");
+    assert!(message.contains("end_date_time"), "{message}");
+
+    // Nothing moved: the session still charges on its hold, nothing captured.
+    assert_eq!(c.card_balance(&a, &card.id).await, held);
+    assert_eq!(c.ledger(&a).await, books);
+    let row = c.booked(&a, &session.id).await;
+    assert_eq!(
+        row.status,
+        pb::ChargingSessionStatus::Charging as i32 as i16
+    );
+    let listed = c.sessions(&a).await;
+    assert_eq!(c.transfers(&a, CAPTURE, &listed.sessions[0].id).await, 0);
+
+    // The platform's corrected CDR then settles it as usual.
+    c.platform
+        .amend_cdr(&session.id, |cdr| cdr.end_date_time = sent.end_date_time)
+        .await
+        .unwrap();
+    c.platform.resend_cdr(&session.id).await.unwrap();
+    let total = sent.total_cost.to_fen().unwrap();
+    assert_eq!(c.card_balance(&a, &card.id).await, 20_000 - total);
+    assert_eq!(c.booked(&a, &session.id).await.total_fen, total);
+}
+
+#[tokio::test]
+async fn time_and_fixed_costs_are_booked_as_themselves_with_the_vat_sent() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let card = c.shanghai_card(&a, Some(0), 20_000, None).await;
+    let session = c.ended_unsent(&card.card_no, 15).await;
+    let (time, fixed) = (yuan(318), fleetdesk_ocpi::Price::fen_with_vat(226, 6));
+    let cdr = c
+        .platform
+        .amend_cdr(&session.id, |cdr| {
+            cdr.total_cost = cdr.total_cost.plus(&time).unwrap().plus(&fixed).unwrap();
+            cdr.total_time_cost = Some(time.clone());
+            cdr.total_fixed_cost = Some(fixed.clone());
+        })
+        .await
+        .unwrap();
+    c.platform.resend_cdr(&session.id).await.unwrap();
+
+    let electricity = cdr.total_energy_cost.as_ref().unwrap().to_fen().unwrap();
+    let service = cdr.x_total_service_fee.as_ref().unwrap().to_fen().unwrap();
+    let total = cdr.total_cost.to_fen().unwrap();
+    assert_eq!(total, electricity + service + 318 + 226);
+    let row = c.booked(&a, &session.id).await;
+    assert_eq!(
+        row,
+        Booked {
+            status: pb::ChargingSessionStatus::Settled as i32 as i16,
+            electricity_fen: electricity,
+            service_fee_fen: service,
+            time_fee_fen: 318,
+            fixed_fee_fen: 226,
+            cost_fen: total,
+            cost_excl_vat_fen: cdr.total_cost.excl_vat_fen().unwrap(),
+            total_fen: total,
+            refunded_fen: 0,
+        }
+    );
+    assert!(
+        row.cost_excl_vat_fen < total,
+        "VAT as sent, not excl = incl"
+    );
+    // One capture, a leg per part, each on the revenue account of its kind.
+    for (kind, fen) in [(6, electricity), (7, service), (8, 318), (10, 226)] {
+        assert_eq!(c.revenue(&a, kind).await, fen, "revenue kind {kind}");
+    }
+    assert_eq!(c.card_balance(&a, &card.id).await, 20_000 - total);
+}
+
+#[tokio::test]
+async fn a_credit_cdr_takes_a_settlement_back_once_and_a_second_charge_is_refused() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let card = c.shanghai_card(&a, Some(0), 20_000, None).await;
+    let session = c.ended_unsent(&card.card_no, 20).await;
+    let cdr = c.platform.amend_cdr(&session.id, |_| {}).await.unwrap();
+    c.platform.resend_cdr(&session.id).await.unwrap();
+    let total = cdr.total_cost.to_fen().unwrap();
+    assert_eq!(c.card_balance(&a, &card.id).await, 20_000 - total);
+    let id = c.sessions(&a).await.sessions[0].id.clone();
+
+    // Another charging CDR for the settled session: refused, with the reason.
+    let mut second = cdr.clone();
+    second.id = format!("{}-2", cdr.id);
+    let err = c.platform.post_cdr(&second).await.unwrap_err();
+    let (code, message) = refused_with(Err(err));
+    assert!((2000..3000).contains(&code), "{code}");
+    assert!(message.contains("credit CDR"), "{message}");
+
+    // A credit of part of it is refused; the whole credit is applied once.
+    let mut credit = cdr.clone();
+    credit.id = format!("{}-C", cdr.id);
+    credit.credit = Some(true);
+    credit.credit_reference_id = Some(cdr.id.clone());
+    credit.total_cost = yuan(-100);
+    let (code, _) = refused_with(Err(c.platform.post_cdr(&credit).await.unwrap_err()));
+    assert_eq!(code, 2001);
+    credit.total_cost = yuan(-total);
+    c.platform.post_cdr(&credit).await.unwrap();
+    c.platform.post_cdr(&credit).await.unwrap();
+    assert_eq!(c.card_balance(&a, &card.id).await, 20_000);
+    assert_eq!(c.transfers(&a, CORRECTION, &id).await, 1);
+    assert_eq!(
+        c.transfers(&a, CAPTURE, &id).await,
+        1,
+        "the capture stays as it was"
+    );
+    let row = c.booked(&a, &session.id).await;
+    assert_eq!(
+        row.status,
+        pb::ChargingSessionStatus::Refunded as i32 as i16
+    );
+    assert_eq!((row.total_fen, row.refunded_fen), (total, total));
+    let books = c.ledger(&a).await;
+    assert_eq!(revenue_of(&books), 0);
+    for (_, balance, entries) in &books {
+        assert_eq!(balance, entries);
+    }
+    // A second credit of the same CDR, or a charge after it, is refused.
+    credit.id = format!("{}-C2", cdr.id);
+    refused_with(Err(c.platform.post_cdr(&credit).await.unwrap_err()));
+    refused_with(Err(c.platform.post_cdr(&second).await.unwrap_err()));
+    assert_eq!(c.card_balance(&a, &card.id).await, 20_000);
 }

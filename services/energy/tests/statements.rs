@@ -75,7 +75,7 @@ async fn captured_since(c: &Charging, t: &Tenant, from: DateTime<Utc>) -> i64 {
     let fen = sqlx::query_scalar(
         "select coalesce(sum(e.amount_fen), 0)::bigint from ledger_transfer t \
          join ledger_entry e on e.transfer_id = t.id \
-         join ledger_account a on a.id = e.account_id and a.kind = 6 \
+         join ledger_account a on a.id = e.account_id and a.kind between 6 and 11 \
          where t.enterprise_id = $1 and t.kind = 6 and t.created_at >= $2",
     )
     .bind(t.enterprise)
@@ -539,4 +539,102 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
         (issued.session_count, issued.total_fen, "")
     );
     assert_ne!(reissued.file.unwrap().key, issued.file.unwrap().key);
+}
+
+/// The parts of `t`'s issued statement of `month`, as stored, and what the
+/// ledger's revenue accounts of each part hold: (electricity, service,
+/// time, parking, fixed, reservation).
+async fn parts(c: &Charging, t: &Tenant, month: &common::YearMonth) -> ([i64; 6], [i64; 6]) {
+    let mut tx = db::begin_service(&c.stack.owner).await.unwrap();
+    let stated: (i64, i64, i64, i64, i64, i64) = sqlx::query_as(
+        "select electricity_fen, service_fee_fen, time_fee_fen, parking_fee_fen, fixed_fee_fen, \
+         reservation_fee_fen from reconciliation_statement where enterprise_id = $1 and month = $2",
+    )
+    .bind(t.enterprise)
+    .bind(code(month))
+    .fetch_one(&mut *tx)
+    .await
+    .unwrap();
+    let mut booked = [0; 6];
+    for (i, kind) in (6..=11).enumerate() {
+        booked[i] = sqlx::query_scalar(
+            "select coalesce(sum(balance_fen), 0)::bigint from ledger_account \
+             where enterprise_id = $1 and kind = $2",
+        )
+        .bind(t.enterprise)
+        .bind(kind as i16)
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    let (e, s, ti, p, f, r) = stated;
+    ([e, s, ti, p, f, r], booked)
+}
+
+#[tokio::test]
+async fn a_month_of_time_and_fixed_priced_cdrs_is_stated_part_by_part_as_the_ledger_booked_it() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let (month, month_start) = this_month();
+    let closed = previous(&month);
+    let card = c.card(&a, &[a.east, a.shanghai], Some(0), 30_000).await;
+    let vat = |fen: i64| fleetdesk_ocpi::Price::fen_with_vat(fen, 13);
+    // As the platform sends them: electricity and service only; plus time
+    // and a start fee; time only, as OCPI's own example CDR (no energy cost).
+    c.session(&card.card_no, 20, 60, 20).await;
+    c.session_billed(&card.card_no, 15, 60, 30, |cdr| {
+        cdr.total_cost = cdr
+            .total_cost
+            .plus(&vat(450))
+            .unwrap()
+            .plus(&vat(200))
+            .unwrap();
+        cdr.total_time_cost = Some(vat(450));
+        cdr.total_fixed_cost = Some(vat(200));
+    })
+    .await;
+    c.session_billed(&card.card_no, 10, 60, 40, |cdr| {
+        cdr.total_cost = vat(880);
+        cdr.total_energy_cost = None;
+        cdr.x_total_service_fee = None;
+        cdr.total_time_cost = Some(vat(880));
+    })
+    .await;
+    let (sessions, _, total_fen) = settled(&c, &a).await;
+    assert_eq!(sessions, 3);
+    assert_eq!(captured_since(&c, &a, month_start).await, total_fen);
+
+    execute(
+        &c,
+        &a,
+        &format!(
+            "update charging_session set statement_month = {} where enterprise_id = $1",
+            code(&closed)
+        ),
+    )
+    .await
+    .unwrap();
+    let files = FileStore::local(&c.stack.objects).unwrap();
+    let issued = fleetdesk_energy::statements::job::round(
+        &c.stack.owner,
+        &files,
+        month_start + Duration::hours(3),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        issued, 1,
+        "the statement reconciles part by part, so it is issued"
+    );
+    let statement = get(&c, &a, &closed).await;
+    assert_eq!(statement.total_fen, total_fen);
+    let (stated, booked) = parts(&c, &a, &closed).await;
+    assert_eq!(
+        stated, booked,
+        "statement parts = the ledger's revenue by part"
+    );
+    assert_eq!(stated[2], 450 + 880, "time");
+    assert_eq!(stated[4], 200, "fixed");
+    assert_eq!(stated.iter().sum::<i64>(), total_fen);
 }

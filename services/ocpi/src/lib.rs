@@ -189,13 +189,27 @@ pub struct Price {
 }
 
 impl Price {
-    /// A price of `fen` (Chinese prices include VAT; both fields carry it).
-    pub fn fen(fen: i64) -> Price {
-        let amount = Decimal::from_scaled(fen, decimal::FEN_PER_CNY);
+    /// A price of `fen` VAT included, at `vat_percent` (Chinese prices are
+    /// quoted with VAT): `excl_vat` is `fen / (1 + rate)` to the nearest fen.
+    pub fn fen_with_vat(fen: i64, vat_percent: u32) -> Price {
+        let divisor = 100 + i128::from(vat_percent);
+        // Half away from zero, so a credit is the exact negation of its charge.
+        let magnitude = (i128::from(fen).abs() * 200 + divisor) / (divisor * 2);
+        let excl = if fen < 0 { -magnitude } else { magnitude };
         Price {
-            excl_vat: amount.clone(),
-            incl_vat: Some(amount),
+            excl_vat: Decimal::from_scaled(excl as i64, decimal::FEN_PER_CNY),
+            incl_vat: Some(Decimal::from_scaled(fen, decimal::FEN_PER_CNY)),
         }
+    }
+
+    /// The sum of two prices (None when either does not read as fen).
+    pub fn plus(&self, other: &Price) -> Option<Price> {
+        let excl = self.excl_vat_fen()? + other.excl_vat_fen()?;
+        let incl = self.to_fen()? + other.to_fen()?;
+        Some(Price {
+            excl_vat: Decimal::from_scaled(excl, decimal::FEN_PER_CNY),
+            incl_vat: Some(Decimal::from_scaled(incl, decimal::FEN_PER_CNY)),
+        })
     }
 
     /// The amount in fen (VAT included when given).
@@ -204,6 +218,11 @@ impl Price {
             .as_ref()
             .unwrap_or(&self.excl_vat)
             .to_scaled(decimal::FEN_PER_CNY)
+    }
+
+    /// The amount without VAT, in fen.
+    pub fn excl_vat_fen(&self) -> Option<i64> {
+        self.excl_vat.to_scaled(decimal::FEN_PER_CNY)
     }
 }
 
@@ -677,7 +696,10 @@ pub struct Cdr {
     pub id: String,
     pub start_date_time: DateTime<Utc>,
     pub end_date_time: DateTime<Utc>,
-    pub session_id: String,
+    /// Absent when the CPO has no Sessions module (or a reservation never
+    /// became a session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
     pub cdr_token: CdrToken,
     pub auth_method: AuthMethod,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -687,23 +709,53 @@ pub struct Cdr {
     #[serde(default)]
     pub tariffs: Vec<Tariff>,
     pub charging_periods: Vec<ChargingPeriod>,
+    /// Everything the session cost; negative only in a credit CDR.
     pub total_cost: Price,
+    /// The part of `total_cost` for starting the session (FLAT components).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_fixed_cost: Option<Price>,
     /// kWh.
     pub total_energy: Decimal,
-    /// The electricity part of `total_cost`.
+    /// The part of `total_cost` for energy (here the electricity alone: the
+    /// service fee per kWh is `x_total_service_fee`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_energy_cost: Option<Price>,
     /// Hours.
     pub total_time: Decimal,
+    /// The part of `total_cost` for charging time (TIME components).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_time_cost: Option<Price>,
+    /// Hours of the session not charging.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_parking_time: Option<Decimal>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_parking_cost: Option<Price>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_reservation_cost: Option<Price>,
     /// Vendor: the service-fee part of `total_cost`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub x_total_service_fee: Option<Price>,
     /// Why the session ended, e.g. `REMOTE` (a STOP_SESSION), `LOCAL`, `FULL`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remark: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoice_reference_id: Option<String>,
+    /// A credit CDR: it takes back the CDR `credit_reference_id` names,
+    /// with that CDR's data and `total_cost` negated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_reference_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home_charging_compensation: Option<bool>,
     pub last_updated: DateTime<Utc>,
+}
+
+impl Cdr {
+    /// Whether this is a credit CDR.
+    pub fn is_credit(&self) -> bool {
+        self.credit == Some(true)
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -831,10 +883,18 @@ mod tests {
     }
 
     #[test]
-    fn a_price_reads_vat_inclusive_fen() {
-        let p = Price::fen(12_345);
-        assert_eq!(p.to_fen(), Some(12_345));
+    fn a_price_reads_vat_inclusive_fen_and_carries_its_vat() {
+        let p = Price::fen_with_vat(11_300, 13);
+        assert_eq!(p.to_fen(), Some(11_300));
+        assert_eq!(p.excl_vat_fen(), Some(10_000));
         let json = serde_json::to_string(&p).unwrap();
-        assert_eq!(json, r#"{"excl_vat":123.45,"incl_vat":123.45}"#);
+        assert_eq!(json, r#"{"excl_vat":100,"incl_vat":113}"#);
+        // To the nearest fen, both signs alike.
+        assert_eq!(Price::fen_with_vat(1_000, 13).excl_vat_fen(), Some(885));
+        assert_eq!(Price::fen_with_vat(-1_000, 13).excl_vat_fen(), Some(-885));
+        assert_eq!(Price::fen_with_vat(500, 0).excl_vat_fen(), Some(500));
+        // Without incl_vat the amount is excl_vat.
+        let bare: Price = serde_json::from_str(r#"{"excl_vat":4.0}"#).unwrap();
+        assert_eq!(bare.to_fen(), Some(400));
     }
 }

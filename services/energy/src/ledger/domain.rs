@@ -22,8 +22,19 @@ stored_code!(
         Hold = 4,
         /// Where seeded and topped-up money comes from; may go negative.
         Funding = 5,
-        /// What the charging operator earned from captured sessions.
+        /// What the charging operator earned for electricity (before the
+        /// parts below had accounts of their own: every capture).
         PlatformRevenue = 6,
+        /// Earned for the charging service (the per-kWh service fee).
+        ServiceFeeRevenue = 7,
+        /// Earned for charging time (OCPI TIME prices).
+        TimeFeeRevenue = 8,
+        /// Earned for parking time (OCPI PARKING_TIME prices).
+        ParkingFeeRevenue = 9,
+        /// Earned for starting sessions (OCPI FLAT prices).
+        FixedFeeRevenue = 10,
+        /// Earned for reservations.
+        ReservationFeeRevenue = 11,
     }
 );
 
@@ -36,7 +47,29 @@ impl AccountKind {
             | AccountKind::Organization
             | AccountKind::Card
             | AccountKind::Hold
-            | AccountKind::PlatformRevenue => false,
+            | AccountKind::PlatformRevenue
+            | AccountKind::ServiceFeeRevenue
+            | AccountKind::TimeFeeRevenue
+            | AccountKind::ParkingFeeRevenue
+            | AccountKind::FixedFeeRevenue
+            | AccountKind::ReservationFeeRevenue => false,
+        }
+    }
+
+    /// Whether a capture may credit it: the operator's revenue accounts.
+    pub fn is_revenue(self) -> bool {
+        match self {
+            AccountKind::PlatformRevenue
+            | AccountKind::ServiceFeeRevenue
+            | AccountKind::TimeFeeRevenue
+            | AccountKind::ParkingFeeRevenue
+            | AccountKind::FixedFeeRevenue
+            | AccountKind::ReservationFeeRevenue => true,
+            AccountKind::Main
+            | AccountKind::Organization
+            | AccountKind::Card
+            | AccountKind::Hold
+            | AccountKind::Funding => false,
         }
     }
 
@@ -48,7 +81,12 @@ impl AccountKind {
             AccountKind::Card => "充电卡",
             AccountKind::Hold => "充电预授权",
             AccountKind::Funding => "资金来源账户",
-            AccountKind::PlatformRevenue => "平台收入账户",
+            AccountKind::PlatformRevenue => "平台电费收入账户",
+            AccountKind::ServiceFeeRevenue => "平台服务费收入账户",
+            AccountKind::TimeFeeRevenue => "平台时长费收入账户",
+            AccountKind::ParkingFeeRevenue => "平台停车费收入账户",
+            AccountKind::FixedFeeRevenue => "平台启动费收入账户",
+            AccountKind::ReservationFeeRevenue => "平台预约费收入账户",
         }
     }
 }

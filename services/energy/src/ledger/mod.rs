@@ -23,10 +23,13 @@
 //! - [`top_up`]: FUNDING → MAIN (the demo seed now, finance's payments later).
 //! - Charging sessions: [`hold`] moves money CARD → HOLD(session) (call it
 //!   again with a new key to extend a running session's hold); [`capture`]
-//!   ends the session: the final amount (≤ held) HOLD → PLATFORM_REVENUE as a
-//!   CAPTURE and the rest HOLD → CARD as a RELEASE, both under the one key;
-//!   [`release`] returns everything still held (a session that never
-//!   started). A replayed capture or release answers what was posted first.
+//!   ends the session: the final amount (≤ held) HOLD → the revenue account
+//!   of each part it paid for (electricity, service fee, time, parking,
+//!   fixed, reservation: one leg each) as a CAPTURE and the rest HOLD → CARD
+//!   as a RELEASE, both under the one key; [`release`] returns everything
+//!   still held (a session that never started); [`reverse_capture`] takes a
+//!   capture back onto the card as a CORRECTION (a credit CDR). A replayed
+//!   capture, release or correction answers what was posted first.
 //!
 //! The database keeps the invariants too: a check constraint on the floor,
 //! immutable entries and transfers (a trigger refuses update, delete and
@@ -203,22 +206,31 @@ pub struct Settled {
     pub released: Option<Posted>,
 }
 
-/// Ends a session: `final_fen` of its hold goes to the enterprise's
-/// PLATFORM_REVENUE (CAPTURE), what is left back to the card (RELEASE),
-/// both under `key`. More than is held answers
-/// [`TransferError::Insufficient`] naming the hold: the session must not
-/// have cost more than was held. A replay answers the first settlement.
+/// Ends a session: its cost, part by part (`revenue`: each revenue
+/// account kind and the fen it earns), goes from its hold to the
+/// enterprise's revenue accounts of those kinds in one CAPTURE (one leg
+/// each), and what is left back to the card (RELEASE), both under `key`.
+/// More than is held answers [`TransferError::Insufficient`] naming the
+/// hold: the session must not have cost more than was held. A replay
+/// answers the first settlement.
 pub async fn capture(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
     card_account: Uuid,
     session_id: Uuid,
-    final_fen: i64,
+    revenue: &[(AccountKind, i64)],
     key: &str,
 ) -> Result<Settled, TransferError> {
-    if final_fen < 0 {
+    if revenue
+        .iter()
+        .any(|&(kind, fen)| fen < 0 || !kind.is_revenue())
+    {
         return Err(TransferError::Invalid("扣款金额不能为负数"));
     }
+    let final_fen = revenue
+        .iter()
+        .try_fold(0i64, |sum, &(_, fen)| sum.checked_add(fen))
+        .ok_or(TransferError::Invalid("转账金额超出范围"))?;
     let hold = find_account(conn, enterprise_id, AccountKind::Hold, Some(session_id))
         .await?
         .ok_or(TransferError::Invalid("该充电订单没有预授权"))?;
@@ -236,9 +248,10 @@ pub async fn capture(
             needed_fen: final_fen,
         });
     }
-    // The rest back to the card first and the revenue last: PLATFORM_REVENUE
-    // is the enterprise's one account every settlement credits, locked from
-    // its transfer to the commit, so it is taken as late as possible.
+    // The rest back to the card first and the revenue last: the revenue
+    // accounts are the enterprise's few accounts every settlement credits,
+    // locked from their transfer to the commit, so they are taken as late
+    // as possible.
     let rest = held - final_fen;
     let released = if rest > 0 {
         let t = Transfer::between(
@@ -254,15 +267,22 @@ pub async fn capture(
         None
     };
     let captured = if final_fen > 0 {
-        let revenue = revenue_account(conn, enterprise_id).await?;
-        let t = Transfer::between(
+        let mut legs = vec![Leg::debit(hold, final_fen)];
+        for &(kind, fen) in revenue.iter().filter(|(_, fen)| *fen > 0) {
+            legs.push(Leg::credit(
+                revenue_account(conn, enterprise_id, kind).await?,
+                fen,
+            ));
+        }
+        let t = Transfer {
             enterprise_id,
-            TransferKind::Capture,
-            key,
-            hold,
-            revenue,
-            final_fen,
-        );
+            kind: TransferKind::Capture,
+            key: key.to_owned(),
+            legs,
+            actor_id: None,
+            actor_name: String::new(),
+            memo: String::new(),
+        };
         Some(transfer(conn, &t).await?)
     } else {
         None
@@ -270,16 +290,52 @@ pub async fn capture(
     Ok(Settled { captured, released })
 }
 
-/// The enterprise's PLATFORM_REVENUE account, opened on first use. Looked
+/// Takes back what `capture` credited to revenue accounts: each of them
+/// debited its part and `card_account` credited the sum, in one CORRECTION
+/// under `key` (a replay answers the first). The capture itself is never
+/// changed.
+pub async fn reverse_capture(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    card_account: Uuid,
+    capture: &Posted,
+    key: &str,
+    memo: &str,
+) -> Result<Posted, TransferError> {
+    let credited: Vec<&PostedEntry> = capture
+        .entries
+        .iter()
+        .filter(|e| e.amount_fen > 0)
+        .collect();
+    let total = credited.iter().map(|e| e.amount_fen).sum::<i64>();
+    let mut legs: Vec<Leg> = credited
+        .iter()
+        .map(|e| Leg::debit(e.account_id, e.amount_fen))
+        .collect();
+    legs.push(Leg::credit(card_account, total));
+    let t = Transfer {
+        enterprise_id,
+        kind: TransferKind::Correction,
+        key: key.to_owned(),
+        legs,
+        actor_id: None,
+        actor_name: String::new(),
+        memo: memo.to_owned(),
+    };
+    transfer(conn, &t).await
+}
+
+/// The enterprise's revenue account of `kind`, opened on first use. Looked
 /// up before it is opened: an insert that meets the existing row waits for
 /// whichever settlement is crediting it to commit, a plain read does not.
 async fn revenue_account(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
+    kind: AccountKind,
 ) -> Result<Uuid, TransferError> {
-    match find_account(conn, enterprise_id, AccountKind::PlatformRevenue, None).await? {
+    match find_account(conn, enterprise_id, kind, None).await? {
         Some(id) => Ok(id),
-        None => open_account(conn, enterprise_id, AccountKind::PlatformRevenue, None).await,
+        None => open_account(conn, enterprise_id, kind, None).await,
     }
 }
 

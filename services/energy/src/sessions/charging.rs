@@ -13,13 +13,17 @@
 //!    per-session cap) has nothing more the platform is told to STOP the
 //!    session before the hold runs out.
 //! 4. **CDR**: the settlement — min(cost, held) captured to the platform's
-//!    revenue, the rest released to the card, both under `settle:<id>` —
-//!    and the `energy.session.settled` event.
+//!    revenue accounts part by part (`costs`), the rest released to the
+//!    card, both under `settle:<id>` — and the `energy.session.settled`
+//!    event. A CDR with a negative charge or an end before its start is
+//!    refused; a credit CDR takes a settlement back onto the card as a
+//!    correction (`credit:<id>`).
 //!
 //! Every step is idempotent: pushes are matched by the platform's ids,
 //! stale updates (older `last_updated`) are ignored, a settled session
-//! takes no second CDR, and every ledger key names the session and the
-//! step, so a retried push never moves money twice.
+//! takes no second charging CDR (it is refused with the reason), and every
+//! ledger key names the session and the step, so a retried push never
+//! moves money twice.
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
@@ -33,6 +37,7 @@ use fleetdesk_proto::energy::v1 as pb;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::costs;
 use super::domain::{
     self, AUTHORIZATION_TTL, AuthorizationStatus, Limits, SessionStatus, Shortfall, StartMethod,
 };
@@ -629,11 +634,11 @@ pub async fn command_result(p: &Platform, id: Uuid, accepted: bool) -> Result<()
 
 /// The session a CDR accounts for, as a PUT would have reported it (for a
 /// CDR whose session the platform never reported).
-fn session_of(cdr: &Cdr) -> Session {
+fn session_of(cdr: &Cdr, session_no: &str) -> Session {
     Session {
         country_code: cdr.country_code.clone(),
         party_id: cdr.party_id.clone(),
-        id: cdr.session_id.clone(),
+        id: session_no.to_owned(),
         start_date_time: cdr.start_date_time,
         end_date_time: None,
         kwh: fleetdesk_ocpi::Decimal::from_scaled(0, 0),
@@ -652,44 +657,76 @@ fn session_of(cdr: &Cdr) -> Session {
     }
 }
 
-/// Settles the session of a CDR: capture min(cost, held), release the rest.
-/// A second CDR for a settled session changes nothing.
+/// A CDR refused for what it says: nothing of it is stored or booked.
+fn refused_cdr(refusal: costs::Refusal) -> ServiceError {
+    ServiceError::invalid(refusal.field(), refusal.message())
+}
+
+/// Settles the session of a CDR: its cost booked part by part — min(cost,
+/// held) captured to the revenue accounts, the rest released to the card —
+/// or, for a credit CDR, the settlement it names taken back. A CDR that
+/// would move money wrongly (a negative charge, an end before the start)
+/// is refused and changes nothing; the same CDR again changes nothing; a
+/// second charging CDR for a settled session is refused with the reason.
 pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<(), ServiceError> {
     if cdr.party_id != p.cpo.party_id {
         return Err(invalid("party_id"));
     }
-    let cost = cdr
-        .total_cost
-        .to_fen()
-        .ok_or_else(|| invalid("total_cost"))?
-        .max(0);
+    if cdr.is_credit() {
+        return credit(p, cdr, body).await;
+    }
+    // Checked before anything is written, against the CDR's own start; the
+    // session's start is checked again once it is known.
+    costs::billed(cdr, cdr.start_date_time).map_err(refused_cdr)?;
     let energy_wh = cdr
         .total_energy
         .to_scaled(WH_PER_KWH)
+        .filter(|wh| *wh >= 0)
         .ok_or_else(|| invalid("total_energy"))?;
+    let session_no = cdr.session_id.as_deref().ok_or_else(|| {
+        ServiceError::invalid(
+            "session_id",
+            "session_id is required: energy settles CDRs against the sessions it was sent",
+        )
+    })?;
     let mut tx = db::begin_service(&p.pool).await?;
-    let known = store::session_key(&mut tx, &cdr.party_id, &cdr.session_id).await?;
+    let known = store::session_key(&mut tx, &cdr.party_id, session_no).await?;
     db::end_read(tx);
     let (id, enterprise) = match known {
         Some(key) => key,
-        None => create(p, &session_of(cdr)).await?,
+        None => create(p, &session_of(cdr, session_no)).await?,
     };
     let mut tx = db::begin_tenant(&p.pool, enterprise).await?;
     let s = store::lock(&mut tx, id).await?;
-    if optional::<SessionStatus>(Some(s.status)) != Some(SessionStatus::Charging) {
-        return Ok(());
+    match optional::<SessionStatus>(Some(s.status)) {
+        Some(SessionStatus::Charging) => {}
+        // The same CDR again (a CPO that missed our answer): done already.
+        _ if s.cdr_id.as_deref() == Some(cdr.id.as_str()) => return Ok(()),
+        Some(SessionStatus::Settled | SessionStatus::Abnormal) => {
+            return Err(ServiceError::new(
+                fleetdesk_kit::ErrorCode::Conflict,
+                format!(
+                    "session {} was settled by CDR {}; to change it, send a credit CDR for that CDR first",
+                    s.session_no,
+                    s.cdr_id.as_deref().unwrap_or("-"),
+                ),
+            ));
+        }
+        Some(SessionStatus::Refunded) | None => {
+            return Err(ServiceError::new(
+                fleetdesk_kit::ErrorCode::Conflict,
+                format!(
+                    "session {} was settled and credited; energy takes no new charge for it",
+                    s.session_no
+                ),
+            ));
+        }
     }
+    let billed = costs::billed(cdr, s.start_time).map_err(refused_cdr)?;
     store::insert_cdr(&mut tx, &cdr.party_id, &cdr.id, enterprise, id, body).await?;
     let values = meter_values(&cdr.charging_periods);
     store::insert_meter_values(&mut tx, enterprise, id, &values).await?;
-    let parking = fen(cdr.total_parking_cost.as_ref())
-        .unwrap_or(0)
-        .clamp(0, cost);
-    let service = fen(cdr.x_total_service_fee.as_ref())
-        .unwrap_or(0)
-        .clamp(0, cost - parking);
-    let electricity = fen(cdr.total_energy_cost.as_ref()).unwrap_or(cost - service - parking);
-    let (captured, uncollected) = domain::capture(cost, s.held_fen);
+    let (captured, uncollected) = domain::capture(billed.total_fen, s.held_fen);
     let card = cards::get(&mut tx, &platform_actor(enterprise), s.card_id, true).await?;
     cards::mark_used(&mut tx, enterprise, card.id, captured, cdr.end_date_time).await?;
     let stop_reason = if s.stop_reason.is_empty() {
@@ -700,10 +737,9 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
     let settlement = Settlement {
         end_time: cdr.end_date_time,
         energy_wh,
-        electricity_fen: electricity,
-        service_fee_fen: service,
-        parking_fee_fen: parking,
-        cost_fen: cost,
+        costs: billed.costs,
+        cost_fen: billed.total_fen,
+        cost_excl_vat_fen: billed.total_excl_vat_fen,
         captured_fen: captured,
         uncollected_fen: uncollected,
         end_soc: last_soc(&values),
@@ -728,15 +764,15 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
         },
     )
     .await?;
-    // The money last: the capture credits the enterprise's one revenue
-    // account, which every settlement waits for until this commit.
+    // The money last: the capture credits the enterprise's revenue
+    // accounts, which every settlement waits for until this commit.
     let settled = ledger::capture(
         &mut tx,
         enterprise,
         card.ledger_account_id,
         id,
-        captured,
-        &format!("settle:{id}"),
+        &billed.costs.captured(captured),
+        &settle_key(id),
     )
     .await
     .map_err(ServiceError::from)?;
@@ -745,6 +781,112 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
     }
     tx.commit().await?;
     tracing::info!(session = %id, captured_fen = captured, uncollected_fen = uncollected, "Charging session settled.");
+    Ok(())
+}
+
+/// The ledger key of a session's settlement (its capture and release).
+fn settle_key(session: Uuid) -> String {
+    format!("settle:{session}")
+}
+
+/// A credit CDR: the settlement of the CDR it names taken back whole — the
+/// capture's revenue legs back onto the card in one CORRECTION, the session
+/// refunded. A credit of anything else, or of part of a CDR, is refused.
+async fn credit(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<(), ServiceError> {
+    let amount = costs::credited(cdr).map_err(|_| {
+        ServiceError::invalid(
+            "total_cost",
+            "a credit CDR carries the negated total_cost of the CDR it credits",
+        )
+    })?;
+    let original = cdr
+        .credit_reference_id
+        .as_deref()
+        .filter(|r| !r.trim().is_empty())
+        .ok_or_else(|| {
+            ServiceError::invalid(
+                "credit_reference_id",
+                "a credit CDR names the CDR it credits in credit_reference_id",
+            )
+        })?;
+    let mut tx = db::begin_service(&p.pool).await?;
+    let found = store::cdr_session(&mut tx, &cdr.party_id, original).await?;
+    db::end_read(tx);
+    let (id, enterprise) = found.ok_or_else(|| {
+        ServiceError::invalid(
+            "credit_reference_id",
+            format!("CDR {original} is unknown: energy settled no CDR of that id"),
+        )
+    })?;
+    let mut tx = db::begin_tenant(&p.pool, enterprise).await?;
+    let s = store::lock(&mut tx, id).await?;
+    if let Some(earlier) = store::credit_of(&mut tx, &cdr.party_id, original).await? {
+        if earlier == cdr.id {
+            return Ok(());
+        }
+        return Err(ServiceError::new(
+            fleetdesk_kit::ErrorCode::Conflict,
+            format!("CDR {original} was credited already, by CDR {earlier}"),
+        ));
+    }
+    if s.cdr_id.as_deref() != Some(original) {
+        return Err(ServiceError::invalid(
+            "credit_reference_id",
+            format!("CDR {original} did not settle its session; it cannot be credited"),
+        ));
+    }
+    if amount != s.cost_fen {
+        return Err(ServiceError::invalid(
+            "total_cost",
+            format!(
+                "a credit CDR takes back the whole CDR it credits: total_cost must be -{}",
+                fleetdesk_kit::export_scope::yuan(s.cost_fen)
+            ),
+        ));
+    }
+    let card = cards::get(&mut tx, &platform_actor(enterprise), s.card_id, true).await?;
+    let capture = ledger::find_transfer(
+        &mut tx,
+        enterprise,
+        ledger::TransferKind::Capture,
+        &settle_key(id),
+    )
+    .await
+    .map_err(ServiceError::from)?;
+    let reversed = match &capture {
+        Some(capture) => Some(
+            ledger::reverse_capture(
+                &mut tx,
+                enterprise,
+                card.ledger_account_id,
+                capture,
+                &format!("credit:{id}"),
+                &format!("credit CDR {}", cdr.id),
+            )
+            .await
+            .map_err(ServiceError::from)?,
+        ),
+        None => None,
+    };
+    store::insert_cdr(&mut tx, &cdr.party_id, &cdr.id, enterprise, id, body).await?;
+    store::credit(
+        &mut tx,
+        &store::NewCorrection {
+            party_id: &cdr.party_id,
+            cdr_id: &cdr.id,
+            enterprise_id: enterprise,
+            session_id: id,
+            credited_cdr_id: original,
+            amount_fen: s.total_fen,
+            transfer_id: reversed.as_ref().map(|r| r.transfer_id),
+        },
+    )
+    .await?;
+    if let Some(posted) = reversed.as_ref().filter(|r| !r.replayed) {
+        record_change(&mut tx, enterprise, &card, ChangeKind::Refund, posted, id).await?;
+    }
+    tx.commit().await?;
+    tracing::info!(session = %id, credited_fen = s.total_fen, cdr = %cdr.id, "Charging session credited.");
     Ok(())
 }
 

@@ -8,6 +8,7 @@ use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
+use super::costs::Costs;
 use super::domain::{AuthorizationStatus, SessionStatus, StartMethod};
 use crate::grpc::Actor;
 
@@ -135,7 +136,7 @@ pub async fn budget_used(
     since: DateTime<Utc>,
 ) -> Result<i64, ServiceError> {
     Ok(sqlx::query_scalar(
-        "select coalesce((select sum(case when status = 1 then held_fen else total_fen end) \
+        "select coalesce((select sum(case when status = 1 then held_fen else total_fen - refunded_fen end) \
                           from charging_session where card_id = $1 and start_time >= $2), 0)::bigint \
               + coalesce((select sum(held_fen) from charging_authorization \
                           where card_id = $1 and status = 1), 0)::bigint",
@@ -260,19 +261,24 @@ pub struct SessionState {
     pub service_fee_fen: i64,
     pub held_fen: i64,
     pub hold_count: i32,
+    pub total_fen: i64,
+    pub start_time: DateTime<Utc>,
     pub end_soc: Option<i16>,
     pub end_time: Option<DateTime<Utc>>,
     pub stop_reason: String,
     pub stop_requested_at: Option<DateTime<Utc>>,
     pub stop_sent_at: Option<DateTime<Utc>>,
     pub last_updated: DateTime<Utc>,
+    /// The CDR that settled it.
+    pub cdr_id: Option<String>,
 }
 
 pub async fn lock(conn: &mut PgConnection, id: Uuid) -> Result<SessionState, ServiceError> {
     sqlx::query_as(
         "select id, enterprise_id, card_id, card_ledger_account_id, session_no, status, energy_wh, \
-         cost_fen, service_fee_fen, held_fen, hold_count, end_soc, end_time, stop_reason, \
-         stop_requested_at, stop_sent_at, last_updated from charging_session where id = $1 for update",
+         cost_fen, service_fee_fen, held_fen, hold_count, total_fen, start_time, end_soc, end_time, \
+         stop_reason, stop_requested_at, stop_sent_at, last_updated, cdr_id \
+         from charging_session where id = $1 for update",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -392,10 +398,9 @@ pub async fn due_stops(
 pub struct Settlement {
     pub end_time: DateTime<Utc>,
     pub energy_wh: i64,
-    pub electricity_fen: i64,
-    pub service_fee_fen: i64,
-    pub parking_fee_fen: i64,
+    pub costs: Costs,
     pub cost_fen: i64,
+    pub cost_excl_vat_fen: i64,
     pub captured_fen: i64,
     pub uncollected_fen: i64,
     pub end_soc: Option<i16>,
@@ -405,19 +410,30 @@ pub struct Settlement {
 }
 
 pub async fn settle(conn: &mut PgConnection, id: Uuid, s: &Settlement) -> Result<(), ServiceError> {
+    let Costs {
+        electricity_fen,
+        service_fee_fen,
+        time_fee_fen,
+        parking_fee_fen,
+        fixed_fee_fen,
+        reservation_fee_fen,
+        discount_fen,
+    } = s.costs;
     sqlx::query(
         "update charging_session set status = $2, end_time = $3, energy_wh = $4, \
          electricity_fen = $5, service_fee_fen = $6, parking_fee_fen = $7, cost_fen = $8, \
          total_fen = $9, uncollected_fen = $10, end_soc = coalesce($11, end_soc), \
-         stop_reason = $12, cdr_id = $13, statement_month = $14, settle_time = now() where id = $1",
+         stop_reason = $12, cdr_id = $13, statement_month = $14, time_fee_fen = $15, \
+         fixed_fee_fen = $16, reservation_fee_fen = $17, discount_fen = $18, \
+         cost_excl_vat_fen = $19, settle_time = now() where id = $1",
     )
     .bind(id)
     .bind(i16::from(SessionStatus::Settled))
     .bind(s.end_time)
     .bind(s.energy_wh)
-    .bind(s.electricity_fen)
-    .bind(s.service_fee_fen)
-    .bind(s.parking_fee_fen)
+    .bind(electricity_fen)
+    .bind(service_fee_fen)
+    .bind(parking_fee_fen)
     .bind(s.cost_fen)
     .bind(s.captured_fen)
     .bind(s.uncollected_fen)
@@ -425,9 +441,83 @@ pub async fn settle(conn: &mut PgConnection, id: Uuid, s: &Settlement) -> Result
     .bind(&s.stop_reason)
     .bind(&s.cdr_id)
     .bind(s.statement_month)
+    .bind(time_fee_fen)
+    .bind(fixed_fee_fen)
+    .bind(reservation_fee_fen)
+    .bind(discount_fen)
+    .bind(s.cost_excl_vat_fen)
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// The session a CDR settled, by the CDR's (party, id) (service-scoped):
+/// (session, enterprise).
+pub async fn cdr_session(
+    conn: &mut PgConnection,
+    party_id: &str,
+    cdr_id: &str,
+) -> Result<Option<(Uuid, Uuid)>, ServiceError> {
+    Ok(sqlx::query_as(
+        "select session_id, enterprise_id from charging_cdr where party_id = $1 and cdr_id = $2",
+    )
+    .bind(party_id)
+    .bind(cdr_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// A credit CDR applied to a session.
+#[derive(Debug, Clone)]
+pub struct NewCorrection<'a> {
+    pub party_id: &'a str,
+    pub cdr_id: &'a str,
+    pub enterprise_id: Uuid,
+    pub session_id: Uuid,
+    pub credited_cdr_id: &'a str,
+    pub amount_fen: i64,
+    pub transfer_id: Option<Uuid>,
+}
+
+/// Records a credit and marks its session refunded by `amount_fen`.
+pub async fn credit(conn: &mut PgConnection, c: &NewCorrection<'_>) -> Result<(), ServiceError> {
+    sqlx::query(
+        "insert into charging_correction (party_id, cdr_id, enterprise_id, session_id, \
+         credited_cdr_id, amount_fen, transfer_id) values ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(c.party_id)
+    .bind(c.cdr_id)
+    .bind(c.enterprise_id)
+    .bind(c.session_id)
+    .bind(c.credited_cdr_id)
+    .bind(c.amount_fen)
+    .bind(c.transfer_id)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "update charging_session set status = $2, refunded_fen = refunded_fen + $3 where id = $1",
+    )
+    .bind(c.session_id)
+    .bind(i16::from(SessionStatus::Refunded))
+    .bind(c.amount_fen)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The credit CDR that credited `credited_cdr_id`, if one did.
+pub async fn credit_of(
+    conn: &mut PgConnection,
+    party_id: &str,
+    credited_cdr_id: &str,
+) -> Result<Option<String>, ServiceError> {
+    Ok(sqlx::query_scalar(
+        "select cdr_id from charging_correction where party_id = $1 and credited_cdr_id = $2",
+    )
+    .bind(party_id)
+    .bind(credited_cdr_id)
+    .fetch_optional(conn)
+    .await?)
 }
 
 /// One charging period of a session.
@@ -505,7 +595,8 @@ const SELECT: &str = "select s.id, s.session_no, s.org_id, \
      s.account_id, s.card_id, s.card_no, s.vehicle_id, s.plate_number, s.driver_id, s.driver_name, \
      s.station_id, s.station_name, s.city_name, s.pile_no, s.connector_no, s.connector_type, \
      s.start_method, s.start_time, s.end_time, s.energy_wh, s.electricity_fen, s.service_fee_fen, \
-     s.parking_fee_fen, s.discount_fen, s.total_fen, s.uncollected_fen, s.refunded_fen, s.held_fen, \
+     s.parking_fee_fen, s.time_fee_fen, s.fixed_fee_fen, s.reservation_fee_fen, s.discount_fen, \
+     s.cost_fen, s.cost_excl_vat_fen, s.total_fen, s.uncollected_fen, s.refunded_fen, s.held_fen, \
      s.start_soc, s.end_soc, s.status, s.stop_reason, s.settle_time, s.statement_month \
      from charging_session s";
 
@@ -535,7 +626,13 @@ pub struct SessionRow {
     pub electricity_fen: i64,
     pub service_fee_fen: i64,
     pub parking_fee_fen: i64,
+    pub time_fee_fen: i64,
+    pub fixed_fee_fen: i64,
+    pub reservation_fee_fen: i64,
     pub discount_fen: i64,
+    /// The platform's cost with VAT, and without (settled sessions).
+    pub cost_fen: i64,
+    pub cost_excl_vat_fen: i64,
     pub total_fen: i64,
     pub uncollected_fen: i64,
     pub refunded_fen: i64,
@@ -611,6 +708,9 @@ pub struct Totals {
     pub electricity_fen: i64,
     pub service_fee_fen: i64,
     pub parking_fee_fen: i64,
+    pub time_fee_fen: i64,
+    pub fixed_fee_fen: i64,
+    pub reservation_fee_fen: i64,
     pub discount_fen: i64,
     pub total_fen: i64,
 }
@@ -626,6 +726,9 @@ pub async fn totals(
          coalesce(sum(s.electricity_fen), 0)::bigint as electricity_fen, \
          coalesce(sum(s.service_fee_fen), 0)::bigint as service_fee_fen, \
          coalesce(sum(s.parking_fee_fen), 0)::bigint as parking_fee_fen, \
+         coalesce(sum(s.time_fee_fen), 0)::bigint as time_fee_fen, \
+         coalesce(sum(s.fixed_fee_fen), 0)::bigint as fixed_fee_fen, \
+         coalesce(sum(s.reservation_fee_fen), 0)::bigint as reservation_fee_fen, \
          coalesce(sum(s.discount_fen), 0)::bigint as discount_fen, \
          coalesce(sum(s.total_fen), 0)::bigint as total_fen from charging_session s",
         actor,

@@ -52,9 +52,10 @@ pub async fn build(
     };
     store::write_lines(&mut tx, enterprise_id, row.id, &source).await?;
     let (figures, card_count) = store::line_totals(&mut tx, row.id).await?;
-    let ledger_captured_fen = store::ledger_captured(&mut tx, enterprise_id, &source).await?;
+    let ledger = store::ledger_captured(&mut tx, enterprise_id, &source).await?;
+    let ledger_captured_fen = ledger.total_fen;
     if status != StatementStatus::Draft {
-        domain::reconcile(figures.total_fen, ledger_captured_fen)?;
+        domain::reconcile(&figures, &ledger)?;
     }
     let summary = Summary {
         statement_no: row.statement_no.clone(),

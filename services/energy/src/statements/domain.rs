@@ -182,6 +182,9 @@ pub struct Figures {
     pub electricity_fen: i64,
     pub service_fee_fen: i64,
     pub parking_fee_fen: i64,
+    pub time_fee_fen: i64,
+    pub fixed_fee_fen: i64,
+    pub reservation_fee_fen: i64,
     pub discount_fen: i64,
     pub uncollected_fen: i64,
     pub refunded_fen: i64,
@@ -195,6 +198,9 @@ impl std::ops::AddAssign for Figures {
         self.electricity_fen += other.electricity_fen;
         self.service_fee_fen += other.service_fee_fen;
         self.parking_fee_fen += other.parking_fee_fen;
+        self.time_fee_fen += other.time_fee_fen;
+        self.fixed_fee_fen += other.fixed_fee_fen;
+        self.reservation_fee_fen += other.reservation_fee_fen;
         self.discount_fen += other.discount_fen;
         self.uncollected_fen += other.uncollected_fen;
         self.refunded_fen += other.refunded_fen;
@@ -203,15 +209,27 @@ impl std::ops::AddAssign for Figures {
 }
 
 /// An issued statement must equal what the ledger captured for its
-/// sessions, fen for fen; a difference is a bug to fix, never a statement
-/// to send.
-pub fn reconcile(total_fen: i64, ledger_captured_fen: i64) -> Result<(), ServiceError> {
-    if total_fen == ledger_captured_fen {
+/// sessions, fen for fen and part by part: each part's revenue legs at
+/// most the part (a short hold leaves the rest uncollected), and what the
+/// parts miss exactly the uncollected. A difference is a bug to fix, never
+/// a statement to send.
+pub fn reconcile(figures: &Figures, ledger: &LedgerCaptured) -> Result<(), ServiceError> {
+    let parts = [
+        (figures.electricity_fen, ledger.electricity_fen),
+        (figures.service_fee_fen, ledger.service_fee_fen),
+        (figures.time_fee_fen, ledger.time_fee_fen),
+        (figures.parking_fee_fen, ledger.parking_fee_fen),
+        (figures.fixed_fee_fen, ledger.fixed_fee_fen),
+        (figures.reservation_fee_fen, ledger.reservation_fee_fen),
+    ];
+    let missed: i64 = parts.iter().map(|(part, booked)| part - booked).sum();
+    let by_part = parts.iter().all(|(part, booked)| booked <= part);
+    if figures.total_fen == ledger.total_fen && by_part && missed == figures.uncollected_fen {
         Ok(())
     } else {
         tracing::error!(
-            total_fen,
-            ledger_captured_fen,
+            ?figures,
+            ?ledger,
             "Statement does not reconcile with the ledger."
         );
         Err(ServiceError::new(
@@ -219,6 +237,19 @@ pub fn reconcile(total_fen: i64, ledger_captured_fen: i64) -> Result<(), Service
             "对账单金额与账本扣款不一致，暂不能出具",
         ))
     }
+}
+
+/// What the ledger's captures of a statement's sessions credited, in all
+/// (the holds' debits) and to each revenue account kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct LedgerCaptured {
+    pub total_fen: i64,
+    pub electricity_fen: i64,
+    pub service_fee_fen: i64,
+    pub time_fee_fen: i64,
+    pub parking_fee_fen: i64,
+    pub fixed_fee_fen: i64,
+    pub reservation_fee_fen: i64,
 }
 
 #[cfg(test)]
@@ -331,10 +362,43 @@ mod tests {
             (sum.session_count, sum.energy_wh, sum.total_fen),
             (2, 20_000, 1_800)
         );
-        assert!(reconcile(1_800, 1_800).is_ok());
+    }
+
+    #[test]
+    fn a_statement_reconciles_with_the_ledger_part_by_part() {
+        let figures = Figures {
+            electricity_fen: 1_000,
+            service_fee_fen: 300,
+            time_fee_fen: 200,
+            fixed_fee_fen: 100,
+            uncollected_fen: 150,
+            total_fen: 1_450,
+            ..Figures::default()
+        };
+        let ledger = LedgerCaptured {
+            total_fen: 1_450,
+            electricity_fen: 1_000,
+            service_fee_fen: 300,
+            time_fee_fen: 50,
+            fixed_fee_fen: 100,
+            ..LedgerCaptured::default()
+        };
+        assert!(reconcile(&figures, &ledger).is_ok());
+        // The same total with time booked as electricity does not reconcile.
+        let misbooked = LedgerCaptured {
+            electricity_fen: 1_150,
+            time_fee_fen: 0,
+            ..ledger
+        };
         assert_eq!(
-            reconcile(1_800, 1_700).unwrap_err().code,
+            reconcile(&figures, &misbooked).unwrap_err().code,
             ErrorCode::Internal
         );
+        let short = LedgerCaptured {
+            total_fen: 1_350,
+            fixed_fee_fen: 0,
+            ..ledger
+        };
+        assert!(reconcile(&figures, &short).is_err());
     }
 }

@@ -14,13 +14,14 @@ use fleetdesk_kit::reach::ResolvedReach;
 use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
 use uuid::Uuid;
 
-use super::domain::{Figures, StatementStatus};
+use super::domain::{Figures, LedgerCaptured, StatementStatus};
 use crate::calendar::Month;
 use crate::ledger::{AccountKind, TransferKind};
 
 /// The figure columns of a statement or line, in [`Figures`]' order.
 const FIGURES: &str = "session_count, energy_wh, electricity_fen, service_fee_fen, \
-     parking_fee_fen, discount_fen, uncollected_fen, refunded_fen, total_fen";
+     parking_fee_fen, time_fee_fen, fixed_fee_fen, reservation_fee_fen, discount_fen, \
+     uncollected_fen, refunded_fen, total_fen";
 
 #[derive(Debug, Clone, FromRow)]
 pub struct StatementRow {
@@ -46,7 +47,7 @@ pub struct StatementRow {
 
 const SELECT: &str = "select r.id, r.enterprise_id, r.statement_no, r.month, r.status, \
      r.session_count, r.energy_wh, r.electricity_fen, r.service_fee_fen, r.parking_fee_fen, \
-     r.discount_fen, r.uncollected_fen, r.refunded_fen, r.total_fen, r.card_count, \
+     r.time_fee_fen, r.fixed_fee_fen, r.reservation_fee_fen, r.discount_fen, r.uncollected_fen, r.refunded_fen, r.total_fen, r.card_count, \
      r.ledger_captured_fen, r.file_key, r.file_name, r.file_size, r.version, r.generated_at, \
      r.confirmed_by_name, r.confirm_time, r.dispute_reason, r.finance_bill_id \
      from reconciliation_statement r";
@@ -417,6 +418,9 @@ const SESSION_SUMS: &str = "count(*)::bigint as session_count, \
      coalesce(sum(s.electricity_fen), 0)::bigint as electricity_fen, \
      coalesce(sum(s.service_fee_fen), 0)::bigint as service_fee_fen, \
      coalesce(sum(s.parking_fee_fen), 0)::bigint as parking_fee_fen, \
+     coalesce(sum(s.time_fee_fen), 0)::bigint as time_fee_fen, \
+     coalesce(sum(s.fixed_fee_fen), 0)::bigint as fixed_fee_fen, \
+     coalesce(sum(s.reservation_fee_fen), 0)::bigint as reservation_fee_fen, \
      coalesce(sum(s.discount_fen), 0)::bigint as discount_fen, \
      coalesce(sum(s.uncollected_fen), 0)::bigint as uncollected_fen, \
      coalesce(sum(s.refunded_fen), 0)::bigint as refunded_fen, \
@@ -455,7 +459,8 @@ pub async fn write_lines(
         "insert into reconciliation_org_line (statement_id, enterprise_id, org_id, org_name, \
          {FIGURES}, card_count) select statement_id, enterprise_id, org_id, max(org_name), \
          sum(session_count), sum(energy_wh), sum(electricity_fen), sum(service_fee_fen), \
-         sum(parking_fee_fen), sum(discount_fen), sum(uncollected_fen), sum(refunded_fen), \
+         sum(parking_fee_fen), sum(time_fee_fen), sum(fixed_fee_fen), sum(reservation_fee_fen), \
+         sum(discount_fen), sum(uncollected_fen), sum(refunded_fen), \
          sum(total_fen), count(distinct card_id) from reconciliation_card_line \
          where statement_id = $1 group by statement_id, enterprise_id, org_id"
     ))
@@ -476,6 +481,9 @@ pub async fn line_totals(
          coalesce(sum(electricity_fen), 0)::bigint as electricity_fen, \
          coalesce(sum(service_fee_fen), 0)::bigint as service_fee_fen, \
          coalesce(sum(parking_fee_fen), 0)::bigint as parking_fee_fen, \
+         coalesce(sum(time_fee_fen), 0)::bigint as time_fee_fen, \
+         coalesce(sum(fixed_fee_fen), 0)::bigint as fixed_fee_fen, \
+         coalesce(sum(reservation_fee_fen), 0)::bigint as reservation_fee_fen, \
          coalesce(sum(discount_fen), 0)::bigint as discount_fen, \
          coalesce(sum(uncollected_fen), 0)::bigint as uncollected_fen, \
          coalesce(sum(refunded_fen), 0)::bigint as refunded_fen, \
@@ -494,27 +502,47 @@ pub async fn line_totals(
     Ok((figures, i32::try_from(cards).unwrap_or(i32::MAX)))
 }
 
-/// What the ledger's CAPTURE transfers took from the holds of `source`'s
-/// sessions (a hold's debit in a capture is the amount captured).
+/// What the ledger's CAPTURE transfers of `source`'s sessions took from
+/// their holds (a hold's debit is the amount captured) and credited to each
+/// revenue account kind.
 pub async fn ledger_captured(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
     source: &Source,
-) -> Result<i64, ServiceError> {
-    let mut qb = QueryBuilder::new(
-        "select coalesce(-sum(e.amount_fen), 0)::bigint from ledger_account h \
-         join ledger_entry e on e.account_id = h.id \
-         join ledger_transfer t on t.id = e.transfer_id and t.kind = ",
-    );
+) -> Result<LedgerCaptured, ServiceError> {
+    let part = |kind: AccountKind, name: &str| {
+        format!(
+            "coalesce(sum(e.amount_fen) filter (where a.kind = {}), 0)::bigint as {name}",
+            i16::from(kind)
+        )
+    };
+    let mut qb = QueryBuilder::new(format!(
+        "select coalesce(-sum(e.amount_fen) filter (where a.kind = {hold}), 0)::bigint as total_fen, \
+         {}, {}, {}, {}, {}, {} \
+         from ledger_account h \
+         join ledger_entry he on he.account_id = h.id \
+         join ledger_transfer t on t.id = he.transfer_id and t.kind = ",
+        part(AccountKind::PlatformRevenue, "electricity_fen"),
+        part(AccountKind::ServiceFeeRevenue, "service_fee_fen"),
+        part(AccountKind::TimeFeeRevenue, "time_fee_fen"),
+        part(AccountKind::ParkingFeeRevenue, "parking_fee_fen"),
+        part(AccountKind::FixedFeeRevenue, "fixed_fee_fen"),
+        part(AccountKind::ReservationFeeRevenue, "reservation_fee_fen"),
+        hold = i16::from(AccountKind::Hold),
+    ));
     qb.push_bind(i16::from(TransferKind::Capture))
-        .push(" where h.enterprise_id = ")
+        .push(
+            " join ledger_entry e on e.transfer_id = t.id \
+             join ledger_account a on a.id = e.account_id \
+             where h.enterprise_id = ",
+        )
         .push_bind(enterprise_id)
         .push(" and h.kind = ")
         .push_bind(i16::from(AccountKind::Hold))
         .push(" and h.owner_id in (select s.id");
     source.push_sessions(&mut qb, enterprise_id);
     qb.push(")");
-    Ok(qb.build_query_scalar().fetch_one(conn).await?)
+    Ok(qb.build_query_as().fetch_one(conn).await?)
 }
 
 /// One session of the workbook's detail sheet.
@@ -551,7 +579,8 @@ pub async fn details(
          coalesce((select o.name from org_unit o where o.id = s.org_id), '') as org_name, \
          s.card_no, s.plate_number, s.driver_name, s.station_name, s.city_name, s.pile_no, \
          s.start_time, s.end_time, s.settle_time, s.start_soc, s.end_soc, 1::bigint as session_count, \
-         s.energy_wh, s.electricity_fen, s.service_fee_fen, s.parking_fee_fen, s.discount_fen, \
+         s.energy_wh, s.electricity_fen, s.service_fee_fen, s.parking_fee_fen, s.time_fee_fen, \
+         s.fixed_fee_fen, s.reservation_fee_fen, s.discount_fen, \
          s.uncollected_fen, s.refunded_fen, s.total_fen",
     );
     source.push_sessions(&mut qb, enterprise_id);
@@ -592,6 +621,7 @@ pub async fn save_build(
          electricity_fen = $5, service_fee_fen = $6, parking_fee_fen = $7, discount_fen = $8, \
          uncollected_fen = $9, refunded_fen = $10, total_fen = $11, card_count = $12, \
          ledger_captured_fen = $13, file_key = $14, file_name = $15, file_size = $16, \
+         time_fee_fen = $17, fixed_fee_fen = $18, reservation_fee_fen = $19, \
          version = version + 1, generated_at = now(), dispute_reason = '', confirmed_by = null, \
          confirmed_by_name = '', confirm_time = null where id = $1",
     )
@@ -611,6 +641,9 @@ pub async fn save_build(
     .bind(built.file_key)
     .bind(built.file_name)
     .bind(built.file_size)
+    .bind(f.time_fee_fen)
+    .bind(f.fixed_fee_fen)
+    .bind(f.reservation_fee_fen)
     .execute(conn)
     .await?;
     Ok(())

@@ -180,6 +180,19 @@ impl Charging {
         power_kw: u32,
         start_soc: u8,
     ) -> SessionView {
+        self.session_billed(card_no, minutes, power_kw, start_soc, |_| {})
+            .await
+    }
+
+    /// [`Charging::session`] with its CDR changed by `bill` before it is sent.
+    pub async fn session_billed(
+        &self,
+        card_no: &str,
+        minutes: i64,
+        power_kw: u32,
+        start_soc: u8,
+        bill: impl FnOnce(&mut fleetdesk_ocpi::Cdr),
+    ) -> SessionView {
         let mut last = None;
         for station in &self.platform.network().stations {
             let started = self
@@ -200,11 +213,12 @@ impl Charging {
                         .advance(&session.id, chrono::Duration::minutes(minutes))
                         .await
                         .unwrap();
-                    let ended = self
-                        .platform
-                        .stop(&session.id, StopCause::Local)
+                    self.platform
+                        .stop_keeping_cdr(&session.id, StopCause::Local)
                         .await
                         .unwrap();
+                    self.platform.amend_cdr(&session.id, bill).await.unwrap();
+                    let ended = self.platform.resend_cdr(&session.id).await.unwrap();
                     assert!(ended.cdr_delivered, "{ended:?}");
                     return ended;
                 }
