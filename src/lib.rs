@@ -199,7 +199,8 @@ pub struct ChargingStandIn {
 }
 
 /// How energy meets the charging platform. In development without a
-/// platform URL, the stack plays the platform itself (the stand-in).
+/// bootstrap token (FLEETDESK_OCPI_TOKEN_A) for a real platform, the stack
+/// plays the platform itself (the stand-in), which registers with energy.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct ChargingConfig {
     #[command(flatten)]
@@ -247,7 +248,7 @@ pub struct Stack {
     /// The port terminals connect to (JT/T 808).
     pub jt808_port: u16,
     /// Set when the stack plays the charging platform itself (development
-    /// without a platform URL).
+    /// without a bootstrap token for a real one).
     pub charging: Option<ChargingStandIn>,
     tasks: JoinSet<anyhow::Result<()>>,
 }
@@ -327,27 +328,27 @@ impl Stack {
                 base_url,
             });
         }
-        // The platform's side of OCPI: in development without one, the
-        // stand-in, bound first since energy calls it and it calls energy.
+        // The platform's side of OCPI: in development without a bootstrap
+        // token for a real one, the stand-in, bound first since energy calls
+        // it back while it registers. It is handed only what a platform is
+        // handed outside OCPI: energy's versions URL and token A.
         let ChargingConfig {
             mut ocpi,
             charging_sessions_per_minute,
             charging_standin_addr,
         } = charging;
         let mut platform = None;
-        if common.environment == Environment::Development && ocpi.cpo_url.is_none() {
+        if common.environment == Environment::Development && ocpi.ocpi_token_a.is_none() {
             let addr = charging_standin_addr.as_deref().unwrap_or("127.0.0.1:0");
             let listener = TcpListener::bind(addr)
                 .await
                 .with_context(|| format!("bind {addr}"))?;
             let base_url = format!("http://{}", listener.local_addr()?);
-            let emsp_token = uuid::Uuid::new_v4().simple().to_string();
-            let cpo_token = uuid::Uuid::new_v4().simple().to_string();
-            ocpi.cpo_url = Some(base_url.clone());
-            ocpi.cpo_token = Some(cpo_token.clone().into());
-            ocpi.ocpi_token = Some(emsp_token.clone().into());
-            ocpi.cpo_party_id = STANDIN_PARTY_ID.to_owned();
-            platform = Some((listener, base_url, emsp_token, cpo_token));
+            // Fresh each start: the stand-in forgets its registration when
+            // it stops, and a token A registers once.
+            let token_a = uuid::Uuid::new_v4().simple().to_string();
+            ocpi.ocpi_token_a = Some(token_a.clone().into());
+            platform = Some((listener, base_url, token_a));
         }
         wecom
             .redirect_uri
@@ -398,15 +399,13 @@ impl Stack {
         energy.use_vehicles(&url(vehicle.port()), signer.clone())?;
         let ocpi_port = energy.serve_ocpi(&ocpi).await?;
         let mut charging = None;
-        if let (Some((listener, base_url, emsp_token, cpo_token)), Some(port)) =
-            (platform, ocpi_port)
-        {
+        if let (Some((listener, base_url, token_a)), Some(port)) = (platform, ocpi_port) {
             let standin =
                 fleetdesk_charging_standin::StandIn::new(fleetdesk_charging_standin::Settings {
                     party_id: STANDIN_PARTY_ID.to_owned(),
-                    emsp_url: url(port),
-                    emsp_token,
-                    cpo_token,
+                    public_url: base_url.clone(),
+                    emsp_versions_url: fleetdesk_energy::ocpi::versions_url(&ocpi, port),
+                    token_a,
                 });
             let generation = (charging_sessions_per_minute > 0.0)
                 .then(|| Generation::new(charging_sessions_per_minute));

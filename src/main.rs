@@ -86,8 +86,9 @@ enum Target {
     Openapi,
     /// A local stand-in for the charging platform: a CPO speaking OCPI to
     /// energy, with stations in several cities, sessions by card or plate
-    /// and CDRs (development; `all` starts its own). Give energy the same
-    /// tokens and this address as its FLEETDESK_CPO_URL.
+    /// and CDRs (development; `all` starts its own). It registers with
+    /// energy through the credentials handshake, given energy's versions URL
+    /// and the bootstrap token energy was given (FLEETDESK_OCPI_TOKEN_A).
     ChargingStandin {
         /// Address to listen on.
         #[arg(
@@ -96,19 +97,20 @@ enum Target {
             default_value = "127.0.0.1:8092"
         )]
         addr: String,
-        /// Energy's OCPI receiver: scheme, host and port.
+        /// URL energy reaches the stand-in at; default `http://<addr>` (loopback
+        /// for an unspecified address).
+        #[arg(long, env = "FLEETDESK_CHARGING_STANDIN_PUBLIC_URL")]
+        public_url: Option<String>,
+        /// Energy's OCPI versions endpoint.
         #[arg(
             long,
-            env = "FLEETDESK_OCPI_PUBLIC_URL",
-            default_value = "http://127.0.0.1:8091"
+            env = "FLEETDESK_EMSP_VERSIONS_URL",
+            default_value = "http://127.0.0.1:8091/ocpi/versions"
         )]
-        emsp_url: String,
-        /// Token the stand-in presents to energy (energy's FLEETDESK_OCPI_TOKEN).
-        #[arg(long, env = "FLEETDESK_OCPI_TOKEN", hide_env_values = true)]
-        emsp_token: String,
-        /// Token energy presents to the stand-in (energy's FLEETDESK_CPO_TOKEN).
-        #[arg(long, env = "FLEETDESK_CPO_TOKEN", hide_env_values = true)]
-        cpo_token: String,
+        emsp_versions_url: String,
+        /// Energy's bootstrap token (OCPI's token A), for the registration.
+        #[arg(long, env = "FLEETDESK_OCPI_TOKEN_A", hide_env_values = true)]
+        token_a: String,
         /// Sessions a minute started for the cards and plates energy lists; 0 = none.
         #[arg(
             long,
@@ -283,18 +285,26 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
         Target::Openapi => Ok(()),
         Target::ChargingStandin {
             addr,
-            emsp_url,
-            emsp_token,
-            cpo_token,
+            public_url,
+            emsp_versions_url,
+            token_a,
             sessions_per_minute,
         } => {
             let listener = tokio::net::TcpListener::bind(&addr).await?;
+            let mut local = listener.local_addr()?;
+            if local.ip().is_unspecified() {
+                local.set_ip([127, 0, 0, 1].into());
+            }
+            let public_url = public_url
+                .unwrap_or_else(|| format!("http://{local}"))
+                .trim_end_matches('/')
+                .to_owned();
             let standin =
                 fleetdesk_charging_standin::StandIn::new(fleetdesk_charging_standin::Settings {
                     party_id: fleetdesk_charging_standin::PARTY_ID.to_owned(),
-                    emsp_url,
-                    emsp_token,
-                    cpo_token,
+                    public_url,
+                    emsp_versions_url,
+                    token_a,
                 });
             let generation = (sessions_per_minute > 0.0)
                 .then(|| fleetdesk_charging_standin::Generation::new(sessions_per_minute));

@@ -109,10 +109,20 @@ pub struct ChargingSessionBody {
     pub electricity_fen: i64,
     pub service_fee_fen: i64,
     pub parking_fee_fen: i64,
+    /// Priced by the minute.
+    pub time_fee_fen: i64,
+    /// The start fee.
+    pub fixed_fee_fen: i64,
+    pub reservation_fee_fen: i64,
     pub discount_fen: i64,
-    /// What the enterprise pays: electricity + service fee + parking fee -
-    /// discount - uncollected; while charging, the cost so far.
+    /// What the enterprise pays: the parts (electricity, service, time,
+    /// parking, fixed and reservation fees) less uncollected; while
+    /// charging, the cost so far.
     pub total_fen: i64,
+    /// The platform's cost with VAT (the parts' sum); while charging, the cost so far.
+    pub cost_fen: i64,
+    /// The platform's cost without VAT; 0 until settled.
+    pub cost_excl_vat_fen: i64,
     pub refunded_fen: i64,
     /// Percent; absent when not reported.
     pub start_soc_percent: Option<i32>,
@@ -157,7 +167,12 @@ impl From<pb::ChargingSession> for ChargingSessionBody {
             electricity_fen,
             service_fee_fen,
             parking_fee_fen,
+            time_fee_fen,
+            fixed_fee_fen,
+            reservation_fee_fen,
             discount_fen,
+            cost_fen,
+            cost_excl_vat_fen,
             total_fen,
             refunded_fen,
             start_soc_percent,
@@ -195,7 +210,12 @@ impl From<pb::ChargingSession> for ChargingSessionBody {
             electricity_fen,
             service_fee_fen,
             parking_fee_fen,
+            time_fee_fen,
+            fixed_fee_fen,
+            reservation_fee_fen,
             discount_fen,
+            cost_fen,
+            cost_excl_vat_fen,
             total_fen,
             refunded_fen,
             start_soc_percent,
@@ -219,6 +239,9 @@ pub struct ChargingSessionTotalsBody {
     pub electricity_fen: i64,
     pub service_fee_fen: i64,
     pub parking_fee_fen: i64,
+    pub time_fee_fen: i64,
+    pub fixed_fee_fen: i64,
+    pub reservation_fee_fen: i64,
     pub discount_fen: i64,
     pub total_fen: i64,
 }
@@ -231,6 +254,9 @@ impl From<pb::ChargingSessionTotals> for ChargingSessionTotalsBody {
             electricity_fen,
             service_fee_fen,
             parking_fee_fen,
+            time_fee_fen,
+            fixed_fee_fen,
+            reservation_fee_fen,
             discount_fen,
             total_fen,
         } = t;
@@ -240,6 +266,9 @@ impl From<pb::ChargingSessionTotals> for ChargingSessionTotalsBody {
             electricity_fen,
             service_fee_fen,
             parking_fee_fen,
+            time_fee_fen,
+            fixed_fee_fen,
+            reservation_fee_fen,
             discount_fen,
             total_fen,
         }

@@ -198,16 +198,20 @@ async fn start(
     };
     let by_plate = token.kind == TokenType::Other;
     // The plate of the token's card, for its city.
+    // A plate token shows its plate as `visual_number` (its uid is ASCII).
     let plate = if by_plate {
-        Some(token.uid.clone())
+        token.visual_number.clone()
     } else {
         tokens
             .values()
             .find(|t| {
                 t.kind == TokenType::Other && t.group_id == token.group_id && t.group_id.is_some()
             })
-            .map(|t| t.uid.clone())
+            .and_then(|t| t.visual_number.clone())
     };
+    if by_plate && plate.is_none() {
+        return;
+    }
     let Some(station) = station_for(platform, plate.as_deref(), by_plate, rng) else {
         return;
     };
@@ -224,7 +228,12 @@ async fn start(
         7
     };
     let request = StartRequest {
-        token_uid: token.uid.clone(),
+        // The camera reads the plate; the platform finds its token.
+        token_uid: if by_plate {
+            plate.clone().unwrap_or_default()
+        } else {
+            token.uid.clone()
+        },
         by_plate,
         location_id: station.location_id.clone(),
         evse_uid: None,

@@ -10,8 +10,13 @@
 //!   recognition pushed first), authorised in real time by the eMSP,
 //!   updated with energy and cost so far ([`meter`]), stopped locally or by
 //!   the eMSP's STOP_SESSION, and accounted for by a CDR.
-//! - `routes`: the platform's OCPI modules (locations, tariffs, commands)
-//!   behind the eMSP's token, and an admin API (`/admin/locations` to
+//! - [`emsp`]: the platform's calls to the eMSP, after it registered
+//!   itself through the credentials handshake: given only the eMSP's
+//!   versions URL and bootstrap token A, it posts its credentials (its
+//!   token B, its versions URL) and presents the token C answered.
+//! - `routes`: the platform's versions, version details, credentials and
+//!   OCPI modules (locations, tariffs, commands) behind its token B, and
+//!   an admin API (`/admin/locations` to
 //!   pick a station, `/admin/sessions`: start, advance, stop, resend the
 //!   CDR) mirroring [`StandIn`]'s methods, which
 //!   tests call directly.
@@ -38,7 +43,8 @@ pub use platform::{
 /// The party id the stand-in publishes under (country CN).
 pub const PARTY_ID: &str = "SDC";
 
-/// Serves the platform on `listener` until `shutdown` completes, starting
+/// Serves the platform on `listener` and registers it with the eMSP
+/// (retrying until the eMSP answers) until `shutdown` completes, starting
 /// sessions by itself when `generation` is given.
 pub async fn serve(
     listener: TcpListener,
@@ -50,7 +56,13 @@ pub async fn serve(
     let server = axum::serve(listener, standin.router())
         .with_graceful_shutdown(shutdown)
         .into_future();
-    match generation {
+    // The listener is bound: the eMSP's calls back during the registration
+    // wait in its backlog until the server takes them.
+    let registering = {
+        let standin = standin.clone();
+        tokio::spawn(async move { standin.register().await })
+    };
+    let served = match generation {
         Some(g) => {
             tracing::info!(
                 sessions_per_minute = g.sessions_per_minute,
@@ -63,5 +75,7 @@ pub async fn serve(
             }
         }
         None => server.await,
-    }
+    };
+    registering.abort();
+    served
 }

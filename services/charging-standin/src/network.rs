@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use fleetdesk_ocpi::{
-    BusinessDetails, COUNTRY, Connector, ConnectorFormat, ConnectorStandard, Evse, EvseStatus,
-    GeoLocation, Hours, Location, PowerType, TouPeriod,
+    BusinessDetails, COUNTRY, Capability, Connector, ConnectorFormat, ConnectorType, Evse,
+    EvseStatus, GeoLocation, Hours, Location, ParkingType, PowerType, TouPeriod,
 };
 
 use crate::tariff::{BandPrices, TariffPlan};
@@ -26,11 +26,11 @@ impl Pile {
     /// The connector's id within the EVSE.
     pub const CONNECTOR_ID: &'static str = "1";
 
-    pub fn standard(&self) -> ConnectorStandard {
+    pub fn standard(&self) -> ConnectorType {
         if self.dc {
-            ConnectorStandard::GbtDc
+            ConnectorType::GbtDc
         } else {
-            ConnectorStandard::GbtAc
+            ConnectorType::GbtAc
         }
     }
 
@@ -69,7 +69,9 @@ impl Station {
         self.piles.iter().find(|p| p.evse_uid == evse_uid)
     }
 
-    /// As OCPI publishes it, EVSE statuses from `status`.
+    /// As OCPI publishes it, EVSE statuses from `status`: with the optional
+    /// fields a CPO sets (each connector's power and tariff, the piles'
+    /// capabilities, parking, operator and hours).
     pub fn to_ocpi(
         &self,
         party_id: &str,
@@ -81,14 +83,19 @@ impl Station {
             party_id: party_id.to_owned(),
             id: self.location_id.clone(),
             publish: true,
-            name: self.name.clone(),
+            publish_allowed_to: Vec::new(),
+            name: Some(self.name.clone()),
             address: self.address.clone(),
             city: self.city.to_owned(),
+            postal_code: None,
+            state: None,
             country: "CHN".to_owned(),
             coordinates: GeoLocation {
                 latitude: format!("{:.6}", self.lat),
                 longitude: format!("{:.6}", self.lng),
             },
+            related_locations: Vec::new(),
+            parking_type: Some(ParkingType::ParkingLot),
             evses: self
                 .piles
                 .iter()
@@ -98,6 +105,11 @@ impl Station {
                         uid: p.evse_uid.clone(),
                         evse_id: Some(format!("CN*{party_id}*E{}", p.evse_uid)),
                         status,
+                        status_schedule: Vec::new(),
+                        capabilities: vec![
+                            Capability::RemoteStartStopCapable,
+                            Capability::RfidReader,
+                        ],
                         connectors: vec![Connector {
                             id: Pile::CONNECTOR_ID.to_owned(),
                             standard: p.standard(),
@@ -105,22 +117,31 @@ impl Station {
                             power_type: p.power_type(),
                             max_voltage: if p.dc { 750 } else { 220 },
                             max_amperage: if p.dc { 250 } else { 32 },
-                            max_electric_power: p.max_kw * 1000,
+                            max_electric_power: Some(p.max_kw * 1000),
                             tariff_ids: vec![self.tariff.id.clone()],
+                            terms_and_conditions: None,
                             last_updated: updated,
                         }],
+                        floor_level: None,
+                        coordinates: None,
                         physical_reference: Some(p.pile_no.clone()),
+                        directions: Vec::new(),
+                        parking_restrictions: Vec::new(),
+                        images: Vec::new(),
                         last_updated: at.max(updated),
                     }
                 })
                 .collect(),
-            operator: Some(BusinessDetails {
-                name: self.operator.to_owned(),
-            }),
+            directions: Vec::new(),
+            operator: Some(BusinessDetails::named(self.operator)),
+            suboperator: None,
+            owner: None,
+            facilities: Vec::new(),
             time_zone: "Asia/Shanghai".to_owned(),
-            opening_times: Some(Hours {
-                twentyfourseven: true,
-            }),
+            opening_times: Some(Hours::always()),
+            charging_when_closed: None,
+            images: Vec::new(),
+            energy_mix: None,
             last_updated: updated,
             x_city_code: self.city_code.to_owned(),
             x_plate_recognition: self.plate_recognition,

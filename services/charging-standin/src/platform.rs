@@ -8,11 +8,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use chrono::{DateTime, Duration, Utc};
+use fleetdesk_ocpi::credentials::{Credentials, CredentialsRole, Role, VERSIONS_PATH};
 use fleetdesk_ocpi::decimal::WH_PER_KWH;
 use fleetdesk_ocpi::{
-    AllowedType, AuthMethod, COUNTRY, CURRENCY, Cdr, CdrLocation, CdrToken, ChargingPeriod,
-    CommandResult, CommandResultType, ConnectorFormat, Decimal, EvsePatch, EvseStatus, GeoLocation,
-    LocationReferences, PlateScan, Price, Session, SessionPatch, SessionStatus, TokenType, status,
+    AllowedType, AuthMethod, BusinessDetails, COUNTRY, CURRENCY, Cdr, CdrLocation, CdrToken,
+    ChargingPeriod, CommandResult, CommandResultType, ConnectorFormat, Decimal, EvsePatch,
+    EvseStatus, GeoLocation, LocationReferences, PlateScan, Price, Session, SessionPatch,
+    SessionStatus, TokenType, status,
 };
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
@@ -21,17 +23,22 @@ use crate::emsp::{Emsp, EmspError};
 use crate::meter::{Charge, Meter};
 use crate::network::{Network, Pile, Station};
 
-/// How the platform is reached and reaches the eMSP.
+/// The platform's name in its credentials.
+const BUSINESS_NAME: &str = "充电平台（模拟）";
+
+/// How the platform is reached and meets the eMSP: the eMSP's versions URL
+/// and bootstrap token A, handed over outside OCPI, and nothing else of
+/// the eMSP — the rest comes from the credentials handshake.
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// The platform's OCPI party id (country CN).
     pub party_id: String,
-    /// Scheme, host and port of the eMSP's OCPI receiver.
-    pub emsp_url: String,
-    /// Token the platform presents to the eMSP.
-    pub emsp_token: String,
-    /// Token the eMSP must present to the platform.
-    pub cpo_token: String,
+    /// Where the eMSP reaches the platform: scheme, host and port.
+    pub public_url: String,
+    /// The eMSP's versions endpoint.
+    pub emsp_versions_url: String,
+    /// The eMSP's bootstrap token (its token A), for the registration.
+    pub token_a: String,
 }
 
 /// A session to start (tests, the admin API, the generator).
@@ -201,6 +208,8 @@ type Shared = Arc<tokio::sync::Mutex<Running>>;
 
 struct Inner {
     settings: Settings,
+    /// Token B: what the eMSP presents to the platform, drawn at start.
+    token_b: String,
     network: Network,
     emsp: Emsp,
     /// When the catalogue was published (its `last_updated`).
@@ -210,6 +219,8 @@ struct Inner {
     sessions: Mutex<HashMap<String, Shared>>,
     /// Session ids of every STOP_SESSION received, in order.
     stop_commands: Mutex<Vec<String>>,
+    /// Plate token uids by plate, learned from the eMSP's token list.
+    plate_tokens: Mutex<HashMap<String, String>>,
     /// Numbers session and scan ids (from a random start, so a restarted
     /// platform does not repeat the ids of the same second).
     sequence: AtomicU64,
@@ -268,16 +279,23 @@ impl StandIn {
             .flat_map(|s| s.piles.iter())
             .map(|p| (p.evse_uid.clone(), (EvseStatus::Available, now)))
             .collect();
-        let emsp = Emsp::new(&settings.emsp_url, &settings.emsp_token, &settings.party_id);
+        let emsp = Emsp::new(&settings.party_id);
+        let token_b: String = rand::thread_rng()
+            .r#gen::<[u8; 24]>()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
         StandIn {
             inner: Arc::new(Inner {
                 settings,
+                token_b,
                 network,
                 emsp,
                 published: now,
                 evses: Mutex::new(evses),
                 sessions: Mutex::new(HashMap::new()),
                 stop_commands: Mutex::new(Vec::new()),
+                plate_tokens: Mutex::new(HashMap::new()),
                 sequence: AtomicU64::new(rand::thread_rng().gen_range(0..1_000_000)),
             }),
         }
@@ -291,7 +309,71 @@ impl StandIn {
         &self.inner.network
     }
 
-    pub(crate) fn emsp(&self) -> &Emsp {
+    /// The token the eMSP presents to the platform (OCPI's token B).
+    pub fn token_b(&self) -> &str {
+        &self.inner.token_b
+    }
+
+    /// The platform's credentials, as it registers them with the eMSP.
+    pub fn credentials(&self) -> Credentials {
+        Credentials {
+            token: self.inner.token_b.clone(),
+            url: format!("{}{VERSIONS_PATH}", self.inner.settings.public_url),
+            roles: vec![CredentialsRole {
+                role: Role::Cpo,
+                business_details: BusinessDetails::named(BUSINESS_NAME),
+                party_id: self.inner.settings.party_id.clone(),
+                country_code: COUNTRY.to_owned(),
+            }],
+        }
+    }
+
+    /// Registers with the eMSP (the credentials handshake), again after a
+    /// pause while the eMSP is not reachable or fails on its side; a
+    /// refusal ends it.
+    pub async fn register(&self) -> Result<(), EmspError> {
+        let settings = &self.inner.settings;
+        let mut pause = std::time::Duration::from_millis(200);
+        loop {
+            let attempt = self
+                .inner
+                .emsp
+                .register(
+                    &settings.emsp_versions_url,
+                    &settings.token_a,
+                    &self.credentials(),
+                )
+                .await;
+            match attempt {
+                Ok(()) => {
+                    tracing::info!(url = %settings.emsp_versions_url, "Registered with the eMSP.");
+                    return Ok(());
+                }
+                Err(err) if err.retryable() => {
+                    tracing::debug!(error = %err, "eMSP not ready for the registration; retrying.");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(std::time::Duration::from_secs(5));
+                }
+                Err(err) => {
+                    tracing::error!(error = %err, "Registration with the eMSP refused.");
+                    return Err(err);
+                }
+            }
+        }
+    }
+
+    /// Resolves once the platform has registered with the eMSP.
+    pub async fn registered(&self) {
+        self.inner.emsp.registered().await;
+    }
+
+    /// Whether the platform has registered with the eMSP.
+    pub fn is_registered(&self) -> bool {
+        self.inner.emsp.is_registered()
+    }
+
+    /// The platform's client of the eMSP.
+    pub fn emsp(&self) -> &Emsp {
         &self.inner.emsp
     }
 
@@ -335,6 +417,23 @@ impl StandIn {
             .ok_or(StandInError::UnknownSession)
     }
 
+    /// The uid of the plate token whose `visual_number` is `plate`, as the
+    /// eMSP's token list has it (asked again when the plate is new).
+    async fn plate_token(&self, plate: &str) -> Result<Option<String>, StandInError> {
+        let known = |plates: &HashMap<String, String>| plates.get(plate).cloned();
+        if let Some(uid) = known(&lock(&self.inner.plate_tokens)) {
+            return Ok(Some(uid));
+        }
+        let tokens = self.inner.emsp.tokens(None).await?;
+        let mut plates = lock(&self.inner.plate_tokens);
+        for t in tokens.into_iter().filter(|t| t.kind == TokenType::Other) {
+            if let Some(visual) = t.visual_number {
+                plates.insert(visual, t.uid);
+            }
+        }
+        Ok(known(&plates))
+    }
+
     /// Takes a free pile: the one asked for, else the first free one of
     /// the kind the power needs (DC above 7 kW), else any free one.
     fn take_pile<'a>(
@@ -373,10 +472,7 @@ impl StandIn {
             let emsp = self.inner.emsp.clone();
             let (location_id, evse_uid) = (location_id.to_owned(), evse_uid.to_owned());
             tokio::spawn(async move {
-                let patch = EvsePatch {
-                    status,
-                    last_updated: now,
-                };
+                let patch = EvsePatch::status(status, now);
                 if let Err(err) = emsp.patch_evse(&location_id, &evse_uid, &patch).await {
                     tracing::debug!(error = %err, %evse_uid, "EVSE status not delivered.");
                 }
@@ -429,16 +525,24 @@ impl StandIn {
         } else {
             TokenType::Rfid
         };
+        let uid = if request.by_plate {
+            match self.plate_token(&request.token_uid).await? {
+                Some(uid) => uid,
+                None => {
+                    return Ok(StartOutcome::Refused {
+                        allowed: None,
+                        message: "no token of the eMSP carries this plate".to_owned(),
+                    });
+                }
+            }
+        } else {
+            request.token_uid.clone()
+        };
         let location = LocationReferences {
             location_id: station.location_id.clone(),
             evse_uids: vec![pile.evse_uid.clone()],
         };
-        let info = match self
-            .inner
-            .emsp
-            .authorize(&request.token_uid, kind, &location)
-            .await
-        {
+        let info = match self.inner.emsp.authorize(&uid, kind, &location).await {
             Ok(info) => info,
             Err(EmspError::Refused {
                 status_code: status::UNKNOWN_TOKEN,
@@ -472,7 +576,7 @@ impl StandIn {
             token: CdrToken {
                 country_code: info.token.country_code.clone(),
                 party_id: info.token.party_id.clone(),
-                uid: request.token_uid.clone(),
+                uid: uid.clone(),
                 kind,
                 contract_id: info.token.contract_id.clone(),
             },
@@ -500,6 +604,7 @@ impl StandIn {
             location_id: station.location_id.clone(),
             evse_uid: pile.evse_uid.clone(),
             connector_id: Pile::CONNECTOR_ID.to_owned(),
+            meter_id: None,
             currency: CURRENCY.to_owned(),
             charging_periods: running.periods.clone(),
             total_cost: Some(Price::fen_with_vat(0, ELECTRICITY_VAT_PERCENT)),
@@ -733,9 +838,11 @@ impl StandIn {
             authorization_reference: Some(running.authorization_reference.clone()),
             cdr_location: CdrLocation {
                 id: station.location_id.clone(),
-                name: station.name.clone(),
+                name: Some(station.name.clone()),
                 address: station.address.clone(),
                 city: station.city.to_owned(),
+                postal_code: None,
+                state: None,
                 country: "CHN".to_owned(),
                 coordinates: GeoLocation {
                     latitude: format!("{:.6}", station.lat),
@@ -745,10 +852,11 @@ impl StandIn {
                 evse_id: format!("CN*{}*E{}", self.inner.settings.party_id, running.evse_uid),
                 connector_id: Pile::CONNECTOR_ID.to_owned(),
                 connector_standard: pile
-                    .map_or(fleetdesk_ocpi::ConnectorStandard::GbtDc, Pile::standard),
+                    .map_or(fleetdesk_ocpi::ConnectorType::GbtDc, Pile::standard),
                 connector_format: ConnectorFormat::Cable,
                 connector_power_type: pile.map_or(fleetdesk_ocpi::PowerType::Dc, Pile::power_type),
             },
+            meter_id: None,
             currency: CURRENCY.to_owned(),
             tariffs: vec![
                 station
@@ -756,6 +864,7 @@ impl StandIn {
                     .to_ocpi(&self.inner.settings.party_id, self.inner.published),
             ],
             charging_periods: running.periods.clone(),
+            signed_data: None,
             total_cost: total_price(&running.meter),
             total_fixed_cost: None,
             total_energy: running.kwh(),

@@ -1,5 +1,7 @@
-//! HTTP: the platform's OCPI modules (behind the eMSP's token) and the
-//! admin API that tests, scripts and people drive sessions with.
+//! HTTP: the platform's OCPI side — its versions, version details and
+//! credentials module, and its modules (locations, tariffs, commands), all
+//! behind the token B it registered with the eMSP — and the admin API that
+//! tests, scripts and people drive sessions with.
 
 use axum::Json;
 use axum::extract::{Path, Query, Request, State};
@@ -8,9 +10,12 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use chrono::Duration;
+use fleetdesk_ocpi::credentials::{
+    DETAILS_PATH, Endpoint, InterfaceRole, ModuleId, VERSIONS_PATH, Version, VersionDetails,
+};
 use fleetdesk_ocpi::{
     CPO_BASE, CommandResponse, CommandResponseType, Empty, Envelope, LIMIT_HEADER, Location,
-    PageQuery, StopSession, TOTAL_COUNT_HEADER, Tariff, status, token_of,
+    PageQuery, StopSession, TOTAL_COUNT_HEADER, Tariff, VERSION, status, token_of,
 };
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +25,9 @@ impl StandIn {
     /// The platform's routes.
     pub fn router(&self) -> axum::Router {
         let ocpi = axum::Router::new()
+            .route(VERSIONS_PATH, get(versions))
+            .route(DETAILS_PATH, get(details))
+            .route(&format!("{CPO_BASE}/credentials"), get(credentials))
             .route(&format!("{CPO_BASE}/locations"), get(locations))
             .route(&format!("{CPO_BASE}/locations/{{id}}"), get(location))
             .route(&format!("{CPO_BASE}/tariffs"), get(tariffs))
@@ -39,18 +47,53 @@ impl StandIn {
     }
 }
 
-/// OCPI's refusal of a caller without the eMSP's token.
+/// OCPI's refusal of a caller without the token B the platform registered.
 async fn require_token(State(p): State<StandIn>, request: Request, next: Next) -> Response {
     let presented = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(token_of);
-    if presented.as_deref() != Some(p.settings().cpo_token.as_str()) {
+    if presented.as_deref() != Some(p.token_b()) {
         let body: Empty = Envelope::error(status::CLIENT_ERROR, "Unauthorized");
         return (StatusCode::UNAUTHORIZED, Json(body)).into_response();
     }
     next.run(request).await
+}
+
+async fn versions(State(p): State<StandIn>) -> Response {
+    let versions = vec![Version {
+        version: VERSION.to_owned(),
+        url: format!("{}{DETAILS_PATH}", p.settings().public_url),
+    }];
+    Json(Envelope::success(versions)).into_response()
+}
+
+/// The modules the platform serves: credentials, locations and tariffs as
+/// their sender, commands as receiver.
+async fn details(State(p): State<StandIn>) -> Response {
+    let base = format!("{}{CPO_BASE}", p.settings().public_url);
+    let module = |identifier: ModuleId, role| Endpoint {
+        url: format!("{base}/{identifier}"),
+        identifier,
+        role,
+    };
+    let details = VersionDetails {
+        version: VERSION.to_owned(),
+        endpoints: vec![
+            module(ModuleId::Credentials, InterfaceRole::Sender),
+            module(ModuleId::Locations, InterfaceRole::Sender),
+            module(ModuleId::Tariffs, InterfaceRole::Sender),
+            module(ModuleId::Commands, InterfaceRole::Receiver),
+        ],
+    };
+    Json(Envelope::success(details)).into_response()
+}
+
+/// The platform's credentials (the eMSP's way to the platform). The
+/// platform registers itself, so it takes no POST, PUT or DELETE.
+async fn credentials(State(p): State<StandIn>) -> Response {
+    Json(Envelope::success(p.credentials())).into_response()
 }
 
 /// One page of a list with OCPI's paging headers.

@@ -5,8 +5,8 @@
 use chrono::{DateTime, Duration, FixedOffset, Timelike, Utc};
 use fleetdesk_ocpi::decimal::FEN_PER_MWH_PER_CNY_PER_KWH;
 use fleetdesk_ocpi::{
-    COUNTRY, CURRENCY, Decimal, PriceComponent, Tariff, TariffDimensionType, TariffElement,
-    TariffRestrictions, TouPeriod,
+    COUNTRY, CURRENCY, Decimal, DisplayText, PriceComponent, Tariff, TariffDimensionType,
+    TariffElement, TariffRestrictions, TariffType, TouPeriod,
 };
 
 /// Minutes in a day.
@@ -117,7 +117,9 @@ impl TariffPlan {
         pieces
     }
 
-    /// As OCPI publishes it.
+    /// As OCPI publishes it: a REGULAR tariff, an element per band with its
+    /// ENERGY price and (vendor) its service fee and band, and a text for
+    /// drivers.
     pub fn to_ocpi(&self, party_id: &str, updated: DateTime<Utc>) -> Tariff {
         let price =
             |fen_per_mwh: i64| Decimal::from_scaled(fen_per_mwh, FEN_PER_MWH_PER_CNY_PER_KWH);
@@ -126,6 +128,13 @@ impl TariffPlan {
             party_id: party_id.to_owned(),
             id: self.id.clone(),
             currency: CURRENCY.to_owned(),
+            kind: Some(TariffType::Regular),
+            tariff_alt_text: vec![DisplayText::zh(
+                "分时电价：电费与服务费按峰、平、谷时段计价",
+            )],
+            tariff_alt_url: None,
+            min_price: None,
+            max_price: None,
             elements: self
                 .bands
                 .iter()
@@ -133,16 +142,20 @@ impl TariffPlan {
                     price_components: vec![PriceComponent {
                         kind: TariffDimensionType::Energy,
                         price: price(b.electricity_fen_per_mwh),
+                        vat: None,
                         step_size: 1,
                     }],
                     restrictions: Some(TariffRestrictions::of_minutes(
                         b.start_minute as u16,
                         b.end_minute as u16,
                     )),
-                    x_service_fee: price(b.service_fee_fen_per_mwh),
-                    x_period: b.period,
+                    x_service_fee: Some(price(b.service_fee_fen_per_mwh)),
+                    x_period: Some(b.period),
                 })
                 .collect(),
+            start_date_time: None,
+            end_date_time: None,
+            energy_mix: None,
             last_updated: updated,
         }
     }
@@ -207,7 +220,10 @@ mod tests {
         let last = t.elements[3].restrictions.as_ref().unwrap();
         assert_eq!(last.minutes(), Some((720, 1440)));
         assert_eq!(t.elements[2].price_components[0].price.as_str(), "1");
-        assert_eq!(t.elements[2].x_service_fee.as_str(), "0.8");
+        assert_eq!(
+            t.elements[2].x_service_fee.as_ref().map(Decimal::as_str),
+            Some("0.8")
+        );
     }
 
     #[test]

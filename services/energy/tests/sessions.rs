@@ -851,3 +851,272 @@ async fn a_credit_cdr_takes_a_settlement_back_once_and_a_second_charge_is_refuse
     refused_with(Err(c.platform.post_cdr(&second).await.unwrap_err()));
     assert_eq!(c.card_balance(&a, &card.id).await, 20_000);
 }
+
+// --- the OCPI 2.2.1 specification's own Session and CDR examples ------------
+
+/// An example object of the OCPI 2.2.1 specification (v2.2.1-d2), as published.
+fn example(name: &str) -> serde_json::Value {
+    let path = format!(
+        "{}/../ocpi/tests/examples/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// Sets the fields at `pointer`s (identifiers that must name objects the
+/// receiver knows: the platform's party, a station, a pile, a card).
+fn naming(mut object: serde_json::Value, known: &[(&str, &str)]) -> serde_json::Value {
+    for (pointer, value) in known {
+        *object
+            .pointer_mut(pointer)
+            .unwrap_or_else(|| panic!("{pointer}")) = (*value).into();
+    }
+    object
+}
+
+impl Charging {
+    fn receiver_url(&self, path: &str) -> String {
+        format!(
+            "http://127.0.0.1:{}{}/{path}",
+            self.stack.ocpi_port.unwrap(),
+            fleetdesk_ocpi::EMSP_BASE
+        )
+    }
+
+    /// A station of the stand-in and one of its piles.
+    fn pile(&self) -> (String, String) {
+        let station = &self.platform.network().stations[0];
+        (
+            station.location_id.clone(),
+            station.piles[0].evse_uid.clone(),
+        )
+    }
+}
+
+#[tokio::test]
+async fn the_specifications_session_and_cdr_examples_are_accepted_and_stored() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let card = c.shanghai_card(&a, Some(0), 20_000, None).await;
+    let (location, evse) = c.pile();
+    let party = fleetdesk_charging_standin::PARTY_ID;
+    let emsp = c.platform.emsp();
+    let known = [
+        ("/country_code", "CN"),
+        ("/party_id", party),
+        ("/cdr_token/uid", card.card_no.as_str()),
+        ("/location_id", location.as_str()),
+        ("/evse_uid", evse.as_str()),
+        ("/currency", "CNY"),
+    ];
+
+    // A session started on a whitelisted token (no authorisation asked).
+    let started = naming(example("session_example_1_simple_start"), &known);
+    let (http, answer) = emsp
+        .put_raw(
+            &c.receiver_url(&format!("sessions/CN/{party}/101")),
+            &started,
+        )
+        .await
+        .unwrap();
+    assert_eq!((http, answer.status_code), (200, 1000), "{answer:?}");
+    // A short finished session, then the published patches of a session.
+    let finished = naming(example("session_example_2_short_finished"), &known);
+    let (_, answer) = emsp
+        .put_raw(
+            &c.receiver_url(&format!("sessions/CN/{party}/102")),
+            &naming(finished, &[("/id", "102")]),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answer.status_code, 1000, "{answer:?}");
+    for patch in [
+        "session_patch_example_charging_period",
+        "session_patch_example_total_cost",
+    ] {
+        let (_, answer) = emsp
+            .patch_raw(
+                &c.receiver_url(&format!("sessions/CN/{party}/102")),
+                &example(patch),
+            )
+            .await
+            .unwrap();
+        assert_eq!(answer.status_code, 1000, "{patch}: {answer:?}");
+    }
+    // The CDR: a time-priced session, no session_id, WHITELIST.
+    let cdr = naming(
+        example("cdr_example"),
+        &[
+            ("/country_code", "CN"),
+            ("/party_id", party),
+            ("/cdr_token/uid", card.card_no.as_str()),
+            ("/cdr_location/id", location.as_str()),
+            ("/cdr_location/evse_uid", evse.as_str()),
+            ("/currency", "CNY"),
+            ("/tariffs/0/currency", "CNY"),
+        ],
+    );
+    let (_, answer) = emsp.post_raw(&c.receiver_url("cdrs"), &cdr).await.unwrap();
+    assert_eq!(answer.status_code, 1000, "{answer:?}");
+
+    let charging = pb::ChargingSessionStatus::Charging as i32 as i16;
+    assert_eq!(c.booked(&a, "101").await.status, charging);
+    let second = c.booked(&a, "102").await;
+    assert_eq!(second.status, charging, "a session ends with its CDR");
+    // The newer patch (08:16:02) applied; the older one (08:11) left alone.
+    assert_eq!(second.cost_fen, 88);
+    // The CDR settled a session of its own, booked as time: nothing was
+    // held (the platform never asked), so it is the platform's uncollected.
+    let booked = c.booked(&a, "CDR-12345").await;
+    assert_eq!(
+        booked.status,
+        pb::ChargingSessionStatus::Settled as i32 as i16
+    );
+    assert_eq!((booked.time_fee_fen, booked.electricity_fen), (440, 0));
+    assert_eq!((booked.cost_fen, booked.cost_excl_vat_fen), (440, 400));
+    assert_eq!(booked.total_fen, 0);
+    // Session 101 holds what its cost so far needs; nothing was captured.
+    let books = c.ledger(&a).await;
+    assert_eq!(revenue_of(&books), 0);
+    assert!(
+        c.card_balance(&a, &card.id).await < 20_000,
+        "101 holds money"
+    );
+}
+
+#[tokio::test]
+async fn the_receiver_follows_ocpi_transport_ids_statuses_locations_and_paging() {
+    let c = charging().await;
+    let a = c.stack.a.clone();
+    let card = c.shanghai_card(&a, Some(0), 20_000, None).await;
+    c.shanghai_card(&a, Some(1), 10_000, None).await;
+    let (location, evse) = c.pile();
+    let party = fleetdesk_charging_standin::PARTY_ID;
+    let emsp = c.platform.emsp();
+    let cdr = naming(
+        example("cdr_example"),
+        &[
+            ("/country_code", "CN"),
+            ("/party_id", party),
+            ("/cdr_token/uid", card.card_no.as_str()),
+            ("/cdr_location/id", location.as_str()),
+            ("/cdr_location/evse_uid", evse.as_str()),
+            ("/currency", "CNY"),
+            ("/tariffs/0/currency", "CNY"),
+        ],
+    );
+    let post = |body: serde_json::Value| {
+        let url = c.receiver_url("cdrs");
+        move |http: &reqwest::Client| {
+            http.post(url)
+                .header("X-Request-ID", "req-1")
+                .header("X-Correlation-ID", "corr-1")
+                .json(&body)
+        }
+    };
+
+    // A new CDR: 201, where energy keeps it, the ids repeated.
+    let created = emsp.send_raw(post(cdr.clone())).await.unwrap();
+    assert_eq!(created.status().as_u16(), 201);
+    let header = |r: &reqwest::Response, name: &str| {
+        r.headers().get(name).unwrap().to_str().unwrap().to_owned()
+    };
+    assert_eq!(header(&created, "X-Request-ID"), "req-1");
+    assert_eq!(header(&created, "X-Correlation-ID"), "corr-1");
+    let location_url = header(&created, "Location");
+    assert!(location_url.ends_with("/cdrs/12345"), "{location_url}");
+    let envelope: serde_json::Value = created.json().await.unwrap();
+    let timestamp = envelope["timestamp"].as_str().unwrap();
+    assert!(
+        timestamp.len() <= 25 && timestamp.ends_with('Z'),
+        "{timestamp}"
+    );
+    // The same CDR again: 200. The Location answers it as it was sent.
+    let again = emsp.send_raw(post(cdr.clone())).await.unwrap();
+    assert_eq!(again.status().as_u16(), 200);
+    let (http, got) = emsp.get_raw(&location_url).await.unwrap();
+    assert_eq!((http, got.status_code), (200, 1000));
+    assert_eq!(got.data.unwrap()["id"], "12345");
+    // Ids are made up when a request comes without.
+    let bare = emsp
+        .send_raw(|http| http.get(c.receiver_url("cdrs/unknown")))
+        .await
+        .unwrap();
+    assert_eq!(bare.status().as_u16(), 404);
+    assert!(!header(&bare, "X-Request-ID").is_empty());
+
+    // JSON that is not a session: the OCPI layer answers it, HTTP 200.
+    let (http, answer) = emsp
+        .put_raw(
+            &c.receiver_url(&format!("sessions/CN/{party}/x1")),
+            &serde_json::json!({"id": "x1"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!((http, answer.status_code), (200, 2001));
+    let not_json = emsp
+        .send_raw(|http| {
+            http.put(c.receiver_url(&format!("sessions/CN/{party}/x1")))
+                .header("Content-Type", "application/json")
+                .body("{not json")
+        })
+        .await
+        .unwrap();
+    assert_eq!(not_json.status().as_u16(), 400);
+    // A business rule broken (money of another currency): 2001, HTTP 200.
+    let mut euros = cdr.clone();
+    euros["id"] = "12346".into();
+    euros["currency"] = "EUR".into();
+    let refused = emsp.send_raw(post(euros)).await.unwrap();
+    assert_eq!(refused.status().as_u16(), 200);
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(body["status_code"], 2001);
+    // An authorisation without LocationReferences: 2002.
+    let uid = card.card_no.clone();
+    let (http, answer) = emsp
+        .post_raw(
+            &c.receiver_url(&format!("tokens/{uid}/authorize?type=RFID")),
+            &serde_json::Value::Null,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (http, answer.status_code),
+        (200, 2001),
+        "null is no location either"
+    );
+    let empty = emsp
+        .send_raw(|http| http.post(c.receiver_url(&format!("tokens/{uid}/authorize"))))
+        .await
+        .unwrap();
+    assert_eq!(empty.status().as_u16(), 200);
+    let body: serde_json::Value = empty.json().await.unwrap();
+    assert_eq!(body["status_code"], 2002);
+
+    // The token list pages with a Link to the next page and its headers.
+    let page = emsp
+        .send_raw(|http| http.get(c.receiver_url("tokens?limit=1")))
+        .await
+        .unwrap();
+    assert_eq!(header(&page, "X-Limit"), "1");
+    let total: usize = header(&page, "X-Total-Count").parse().unwrap();
+    assert!(total >= 3, "two cards and a plate: {total}");
+    let next = fleetdesk_ocpi::next_page(&header(&page, "Link")).unwrap();
+    assert!(next.ends_with("tokens?offset=1&limit=1"), "{next}");
+    let tokens: Vec<fleetdesk_ocpi::Token> = emsp.tokens(None).await.unwrap();
+    assert_eq!(tokens.len(), total);
+    for t in &tokens {
+        assert!(
+            t.uid.bytes().all(|b| b.is_ascii_graphic()) && t.uid.len() <= 36,
+            "{}",
+            t.uid
+        );
+    }
+    // A plate token's uid is ASCII; the plate is its visual number.
+    assert!(
+        tokens
+            .iter()
+            .any(|t| t.kind == fleetdesk_ocpi::TokenType::Other
+                && t.visual_number.as_deref() == Some(a.vehicles[0].1.as_str()))
+    );
+}

@@ -318,10 +318,18 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
             .iter()
             .any(|r| r[0] == "对账单号" && r[1] == statement.statement_no)
     );
+    // A sheet's column by its header, as a reader finds it.
+    let column = |sheet: &[Vec<String>], title: &str| {
+        sheet[0]
+            .iter()
+            .position(|h| h == title)
+            .unwrap_or_else(|| panic!("{title}"))
+    };
     let orgs = rows("按组织");
     assert_eq!(orgs.len(), 3);
+    let owed_column = column(&orgs, "金额(元)");
     assert_eq!(
-        orgs[1..].iter().map(|r| fen(&r[10])).sum::<i64>(),
+        orgs[1..].iter().map(|r| fen(&r[owed_column])).sum::<i64>(),
         total_fen
     );
     let cards = rows("按充电卡");
@@ -342,8 +350,12 @@ async fn a_statement_equals_its_sessions_and_the_ledger_captures_and_confirming_
     listed.sort();
     numbers.sort();
     assert_eq!(listed, numbers);
+    let owed_column = column(&details, "金额(元)");
     assert_eq!(
-        details[1..].iter().map(|r| fen(&r[19])).sum::<i64>(),
+        details[1..]
+            .iter()
+            .map(|r| fen(&r[owed_column]))
+            .sum::<i64>(),
         total_fen
     );
 

@@ -2,7 +2,8 @@
 //! cards in scope, sessions in progress from a partial index, and every
 //! period figure (totals, days, stations, organisations, vehicles) in one
 //! grouping-sets pass over `charging_session_figures_idx`, whose included
-//! columns make it an index-only scan of the range.
+//! columns (every part of the cost among them) make it an index-only scan
+//! of the range.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use fleetdesk_kit::ServiceError;
@@ -87,6 +88,9 @@ pub struct PeriodRow {
     pub electricity_fen: i64,
     pub service_fee_fen: i64,
     pub parking_fee_fen: i64,
+    pub time_fee_fen: i64,
+    pub fixed_fee_fen: i64,
+    pub reservation_fee_fen: i64,
     pub discount_fen: i64,
     pub total_fen: i64,
     pub vehicle_count: i64,
@@ -121,6 +125,9 @@ pub async fn period(
          coalesce(sum(s.electricity_fen), 0)::bigint as electricity_fen, \
          coalesce(sum(s.service_fee_fen), 0)::bigint as service_fee_fen, \
          coalesce(sum(s.parking_fee_fen), 0)::bigint as parking_fee_fen, \
+         coalesce(sum(s.time_fee_fen), 0)::bigint as time_fee_fen, \
+         coalesce(sum(s.fixed_fee_fen), 0)::bigint as fixed_fee_fen, \
+         coalesce(sum(s.reservation_fee_fen), 0)::bigint as reservation_fee_fen, \
          coalesce(sum(s.discount_fen), 0)::bigint as discount_fen, \
          coalesce(sum(s.total_fen), 0)::bigint as total_fen, \
          count(distinct s.vehicle_id) as vehicle_count \

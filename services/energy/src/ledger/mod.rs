@@ -231,9 +231,18 @@ pub async fn capture(
         .iter()
         .try_fold(0i64, |sum, &(_, fen)| sum.checked_add(fen))
         .ok_or(TransferError::Invalid("转账金额超出范围"))?;
-    let hold = find_account(conn, enterprise_id, AccountKind::Hold, Some(session_id))
-        .await?
-        .ok_or(TransferError::Invalid("该充电订单没有预授权"))?;
+    let hold = match find_account(conn, enterprise_id, AccountKind::Hold, Some(session_id)).await? {
+        Some(hold) => hold,
+        // A session that never held anything (the platform charged without
+        // asking) has nothing to capture or release.
+        None if final_fen == 0 => {
+            return Ok(Settled {
+                captured: None,
+                released: None,
+            });
+        }
+        None => return Err(TransferError::Invalid("该充电订单没有预授权")),
+    };
     // Locked first, so a racing settlement of the same session waits here
     // and then sees the first one's transfers.
     let held = store::lock(conn, enterprise_id, &[hold]).await?[0].balance_fen;

@@ -1,65 +1,66 @@
 //! Energy as the eMSP of the charging platform, over OCPI 2.2.1
 //! (`fleetdesk-ocpi` has the modules, objects and vendor extensions):
 //!
+//! - [`credentials`]: how the platform registers — energy's versions,
+//!   version details and credentials module, behind the bootstrap token A
+//!   (FLEETDESK_OCPI_TOKEN_A) until the platform has registered and then
+//!   its token C; the registration gives energy the platform's party, its
+//!   endpoints and the token B to present.
 //! - `receiver`: the HTTP endpoints the platform calls, on their own
-//!   address (FLEETDESK_OCPI_ADDR) behind the platform's token — the token
-//!   list, real-time authorisation, session PUT/PATCH, CDRs, EVSE status,
+//!   address (FLEETDESK_OCPI_ADDR) behind the registered platform's token C
+//!   — the token list, real-time authorisation, session PUT/PATCH, CDRs,
+//!   locations (EVSE status above all) and tariffs pushed and read back,
 //!   plate recognitions and command results. Each is a thin call into its
 //!   subject (`sessions::charging`, `plate_scans::recognition`,
-//!   `stations::sync`, `tokens`).
-//! - [`client`]: energy's calls to the platform — its locations and tariffs
-//!   (the station sync) and STOP_SESSION.
+//!   `stations::push`, `tokens`).
+//! - [`client`]: energy's calls to the platform — its versions and details,
+//!   its locations and tariffs (the station sync) and STOP_SESSION, at the
+//!   URLs its version details listed.
 //!
-//! Alongside the receiver run the station sync and the sweeper (expired
-//! authorisations, stale recognitions, stops to send again).
+//! While a platform is registered, the station sync and the sweeper
+//! (expired authorisations, stale recognitions, stops to send again) run
+//! for it; a new registration restarts them for the new one.
 
 pub mod client;
+mod credentials;
 mod receiver;
-mod tokens;
+pub(crate) mod tokens;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use fleetdesk_kit::Shutdown;
 use fleetdesk_ocpi::EMSP_BASE;
-use secrecy::{ExposeSecret as _, SecretString};
+use secrecy::SecretString;
 use sqlx::PgPool;
 use tokio::net::TcpListener;
 use uuid::Uuid;
 
 use self::client::Cpo;
+use self::credentials::{Link, Registry, same_link};
 
 /// Energy's OCPI party id (country CN): the issuer of its tokens.
 pub const EMSP_PARTY_ID: &str = "FDK";
 
-/// How energy meets the charging platform. Without the platform's URL and
-/// both tokens, the OCPI side stays off.
+/// How the charging platform meets energy. Without a bootstrap token the
+/// OCPI side stays off.
 #[derive(Debug, Clone, clap::Args)]
 pub struct OcpiConfig {
     /// Address energy's OCPI receiver listens on.
     #[arg(long, env = "FLEETDESK_OCPI_ADDR", default_value = "127.0.0.1:8091")]
     pub ocpi_addr: String,
 
-    /// URL the platform reaches the receiver at (command results); default
-    /// `http://<ocpi-addr>`.
+    /// URL the platform reaches the receiver at (versions, module URLs,
+    /// command results); default `http://<ocpi-addr>`.
     #[arg(long, env = "FLEETDESK_OCPI_PUBLIC_URL")]
     pub ocpi_public_url: Option<String>,
 
-    /// Token the platform presents to energy (`Authorization: Token …`).
-    #[arg(long, env = "FLEETDESK_OCPI_TOKEN", hide_env_values = true)]
-    pub ocpi_token: Option<SecretString>,
-
-    /// The platform's OCPI base: scheme, host and port.
-    #[arg(long, env = "FLEETDESK_CPO_URL")]
-    pub cpo_url: Option<String>,
-
-    /// Token energy presents to the platform.
-    #[arg(long, env = "FLEETDESK_CPO_TOKEN", hide_env_values = true)]
-    pub cpo_token: Option<SecretString>,
-
-    /// The platform's OCPI party id.
-    #[arg(long, env = "FLEETDESK_CPO_PARTY_ID", default_value = "SDC")]
-    pub cpo_party_id: String,
+    /// Bootstrap token (OCPI's token A) handed to the platform with energy's
+    /// versions URL, `<public-url>/ocpi/versions`: good for versions, details
+    /// and one registration through the credentials module, nothing else.
+    #[arg(long, env = "FLEETDESK_OCPI_TOKEN_A", hide_env_values = true)]
+    pub ocpi_token_a: Option<SecretString>,
 
     /// Seconds between two full syncs of the platform's stations and tariffs.
     #[arg(long, env = "FLEETDESK_STATION_SYNC_SECS", default_value_t = 600)]
@@ -73,17 +74,28 @@ impl Default for OcpiConfig {
         OcpiConfig {
             ocpi_addr: "127.0.0.1:0".to_owned(),
             ocpi_public_url: None,
-            ocpi_token: None,
-            cpo_url: None,
-            cpo_token: None,
-            cpo_party_id: "SDC".to_owned(),
+            ocpi_token_a: None,
             station_sync_secs: 600,
         }
     }
 }
 
-/// What the receiver and the session flow share: the pool, the platform's
-/// client and where the platform reaches the receiver.
+/// Energy's versions URL, to hand a platform with token A: under the public
+/// URL when configured, else on loopback at the receiver's `port`.
+pub fn versions_url(config: &OcpiConfig, port: u16) -> String {
+    let base = config
+        .ocpi_public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://127.0.0.1:{port}"));
+    format!(
+        "{}{}",
+        base.trim_end_matches('/'),
+        fleetdesk_ocpi::credentials::VERSIONS_PATH
+    )
+}
+
+/// What the receiver and the session flow share: the pool, the registered
+/// platform's client and where the platform reaches the receiver.
 #[derive(Debug, Clone)]
 pub struct Platform {
     pub pool: PgPool,
@@ -92,6 +104,11 @@ pub struct Platform {
 }
 
 impl Platform {
+    /// The receiver's URL of `path` (under [`EMSP_BASE`]).
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{EMSP_BASE}/{path}", self.public_url)
+    }
+
     /// Where the platform posts the result of a STOP_SESSION for `session`.
     pub fn command_result_url(&self, session: Uuid) -> String {
         format!(
@@ -104,8 +121,7 @@ impl Platform {
 /// The OCPI side, bound and ready to run.
 pub struct Ocpi {
     listener: TcpListener,
-    token: SecretString,
-    cpo: Cpo,
+    token_a: SecretString,
     public_url: String,
     sync_every: Duration,
 }
@@ -118,13 +134,15 @@ impl std::fmt::Debug for Ocpi {
     }
 }
 
+/// How often every process reads the registration again (one made or
+/// changed through another energy process).
+const REREAD_EVERY: Duration = Duration::from_secs(10);
+
 impl Ocpi {
-    /// Binds the receiver; None when the platform is not configured.
+    /// Binds the receiver; None without a bootstrap token.
     pub async fn bind(config: &OcpiConfig) -> anyhow::Result<Option<Ocpi>> {
-        let (Some(token), Some(cpo_url), Some(cpo_token)) =
-            (&config.ocpi_token, &config.cpo_url, &config.cpo_token)
-        else {
-            tracing::info!("No charging platform configured; OCPI is off.");
+        let Some(token_a) = &config.ocpi_token_a else {
+            tracing::info!("No OCPI bootstrap token configured; OCPI is off.");
             return Ok(None);
         };
         let listener = TcpListener::bind(&config.ocpi_addr)
@@ -142,8 +160,7 @@ impl Ocpi {
             .to_owned();
         Ok(Some(Ocpi {
             listener,
-            token: token.clone(),
-            cpo: Cpo::new(cpo_url, cpo_token.expose_secret(), &config.cpo_party_id)?,
+            token_a: token_a.clone(),
             public_url,
             sync_every: Duration::from_secs(config.station_sync_secs.max(10)),
         }))
@@ -153,29 +170,71 @@ impl Ocpi {
         self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
     }
 
-    /// Serves the receiver, syncs stations and sweeps until shutdown.
+    /// Serves the receiver and, while a platform is registered, syncs its
+    /// stations and sweeps, until shutdown.
     pub async fn run(self, pool: PgPool, shutdown: Shutdown) -> anyhow::Result<()> {
-        let platform = Platform {
-            pool,
-            cpo: self.cpo,
-            public_url: self.public_url,
-        };
+        let registry = Registry::open(pool, &self.token_a, self.public_url)
+            .await
+            .context("read the OCPI registration")?;
         tracing::info!(addr = %self.listener.local_addr()?, "OCPI receiver listening.");
-        let sync = tokio::spawn(crate::stations::sync::run(
-            platform.pool.clone(),
-            platform.cpo.clone(),
-            self.sync_every,
-            shutdown.clone(),
-        ));
-        let sweeper = tokio::spawn(sweep(platform.clone(), shutdown.clone()));
-        let router = receiver::router(platform, self.token);
+        let following = tokio::spawn(follow(registry.clone(), self.sync_every, shutdown.clone()));
+        let rereading = tokio::spawn(reread(registry.clone(), shutdown.clone()));
+        let router = receiver::router(registry);
         let stopping = shutdown.clone();
         let served = axum::serve(self.listener, router)
             .with_graceful_shutdown(async move { stopping.wait().await })
             .await;
-        sync.await.ok();
-        sweeper.await.ok();
+        following.await.ok();
+        rereading.await.ok();
         served.context("OCPI receiver")
+    }
+}
+
+/// Runs the station sync and the sweeper for the registered platform: not
+/// while none is, and afresh for each new registration (or update).
+async fn follow(registry: Registry, sync_every: Duration, shutdown: Shutdown) {
+    let mut snapshots = registry.subscribe();
+    loop {
+        let link: Option<Arc<Link>> = snapshots.borrow_and_update().link.clone();
+        let generation = Shutdown::new();
+        let running = link.as_ref().map(|l| {
+            let platform = l.platform.clone();
+            tracing::info!(party = %platform.cpo.party_id, "Following the registered charging platform.");
+            (
+                tokio::spawn(crate::stations::sync::run(
+                    platform.pool.clone(),
+                    platform.cpo.clone(),
+                    sync_every,
+                    generation.clone(),
+                )),
+                tokio::spawn(sweep(platform, generation.clone())),
+            )
+        });
+        let changed = tokio::select! {
+            changed = snapshots.wait_for(|s| !same_link(&s.link, &link)) => changed.is_ok(),
+            () = shutdown.wait() => false,
+        };
+        generation.trigger();
+        if let Some((sync, sweeper)) = running {
+            sync.await.ok();
+            sweeper.await.ok();
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+/// Reads the registration every [`REREAD_EVERY`] until shutdown.
+async fn reread(registry: Registry, shutdown: Shutdown) {
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(REREAD_EVERY) => {}
+            () = shutdown.wait() => return,
+        }
+        if let Err(err) = registry.reload().await {
+            tracing::warn!(error = %err, "OCPI registration not read; retrying.");
+        }
     }
 }
 

@@ -50,7 +50,7 @@ use crate::cards::store::{self as cards, CardRow};
 use crate::codes::optional;
 use crate::grpc::Actor;
 use crate::ledger::{self, Posted, TransferError};
-use crate::ocpi::Platform;
+use crate::ocpi::{Platform, tokens};
 use crate::plate_scans::domain::ScanResult;
 use crate::plate_scans::store as scans;
 use crate::stations;
@@ -191,8 +191,13 @@ pub async fn authorize(
 ) -> Result<Answer, ServiceError> {
     stations::sync::ensure(&p.pool, &p.cpo, location_id).await?;
     let station_id = stations::domain::station_id(&p.cpo.party_id, location_id);
+    // A plate token's uid names its plate (`ocpi::tokens`).
+    let plate = match kind {
+        TokenType::Other => tokens::plate_of(uid)?,
+        TokenType::Rfid | TokenType::AppUser | TokenType::AdHocUser => String::new(),
+    };
     let credential = match kind {
-        TokenType::Other => Credential::Plate(uid),
+        TokenType::Other => Credential::Plate(&plate),
         TokenType::Rfid | TokenType::AppUser | TokenType::AdHocUser => Credential::CardNo(uid),
     };
     // Whose card: the uid arrives without an enterprise.
@@ -202,7 +207,7 @@ pub async fn authorize(
         Ok(card) => card,
         Err(refusal) => {
             if kind == TokenType::Other {
-                scans::decide_pending(&mut tx, uid, location_id, scan_result_of(refusal), None)
+                scans::decide_pending(&mut tx, &plate, location_id, scan_result_of(refusal), None)
                     .await?;
             }
             tx.commit().await?;
@@ -227,8 +232,14 @@ pub async fn authorize(
             }
             Err(refusal) => {
                 if kind == TokenType::Other {
-                    scans::decide_pending(&mut tx, uid, location_id, scan_result_of(refusal), None)
-                        .await?;
+                    scans::decide_pending(
+                        &mut tx,
+                        &plate,
+                        location_id,
+                        scan_result_of(refusal),
+                        None,
+                    )
+                    .await?;
                 }
                 tx.commit().await?;
                 return Ok(refused(refusal));
@@ -239,7 +250,7 @@ pub async fn authorize(
         Err(shortfall) => {
             if kind == TokenType::Other {
                 let result = scan_result_of_shortfall(shortfall);
-                scans::decide_pending(&mut tx, uid, location_id, result, None).await?;
+                scans::decide_pending(&mut tx, &plate, location_id, result, None).await?;
             }
             tx.commit().await?;
             return Ok(Answer::Refused {
@@ -250,7 +261,7 @@ pub async fn authorize(
     };
     let id = Uuid::new_v4();
     let scan = if kind == TokenType::Other {
-        scans::claim_pending(&mut tx, uid, location_id, id).await?
+        scans::claim_pending(&mut tx, &plate, location_id, id).await?
     } else {
         None
     };
@@ -388,6 +399,7 @@ pub async fn put(p: &Platform, session: &Session) -> Result<(), ServiceError> {
     if session.party_id != p.cpo.party_id {
         return Err(invalid("party_id"));
     }
+    in_yuan(&session.currency)?;
     let update = update_of_session(session)?;
     let mut tx = db::begin_service(&p.pool).await?;
     let known = store::session_key(&mut tx, &session.party_id, &session.id).await?;
@@ -414,18 +426,86 @@ pub async fn patch(
     apply(p, id, enterprise, update).await
 }
 
-/// Writes the session the platform started on an authorisation: (id, enterprise).
+/// Writes the session the platform started: on energy's authorisation
+/// (its `authorization_reference`), or — a token the platform let charge
+/// without asking (`WHITELIST`, or a reference energy never gave) — on the
+/// token's card, holding nothing yet: its first update takes a hold or
+/// stops it. (id, enterprise).
 async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), ServiceError> {
     let reference = session
         .authorization_reference
         .as_deref()
-        .and_then(|r| Uuid::parse_str(r.trim()).ok())
-        .ok_or_else(|| invalid("authorization_reference"))?;
+        .and_then(|r| Uuid::parse_str(r.trim()).ok());
     let mut tx = db::begin_service(&p.pool).await?;
-    let enterprise = store::authorization_enterprise(&mut tx, reference)
-        .await?
-        .ok_or_else(|| invalid("authorization_reference"))?;
+    let enterprise = match reference {
+        Some(reference) => store::authorization_enterprise(&mut tx, reference).await?,
+        None => None,
+    };
     db::end_read(tx);
+    match (reference, enterprise) {
+        (Some(reference), Some(enterprise)) => {
+            create_authorised(p, session, reference, enterprise).await
+        }
+        _ => create_unasked(p, session).await,
+    }
+}
+
+/// A session on a token energy was not asked about: its card, found by the
+/// token as an authorisation finds it, must be usable.
+async fn create_unasked(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), ServiceError> {
+    stations::sync::ensure(&p.pool, &p.cpo, &session.location_id).await?;
+    let station_id = stations::domain::station_id(&p.cpo.party_id, &session.location_id);
+    let token = &session.cdr_token;
+    let plate = match token.kind {
+        TokenType::Other => Some(tokens::plate_of(&token.uid)?),
+        TokenType::Rfid | TokenType::AppUser | TokenType::AdHocUser => None,
+    };
+    let credential = match &plate {
+        Some(plate) => Credential::Plate(plate),
+        None => Credential::CardNo(&token.uid),
+    };
+    let mut tx = db::begin_service(&p.pool).await?;
+    let found = card_check::authorize(&mut tx, None, credential, Some(station_id)).await?;
+    db::end_read(tx);
+    let card = found.map_err(|refusal| {
+        ServiceError::invalid(
+            "cdr_token",
+            format!(
+                "token {} may not charge here ({}); energy authorises every session in real time",
+                token.uid,
+                refusal.reason()
+            ),
+        )
+    })?;
+    let enterprise = card.enterprise_id;
+    let mut tx = db::begin_tenant(&p.pool, enterprise).await?;
+    if let Some(key) = store::session_key(&mut tx, &session.party_id, &session.id).await? {
+        return Ok(key);
+    }
+    let id = Uuid::new_v4();
+    let row = cards::get(&mut tx, &platform_actor(enterprise), card.card_id, false).await?;
+    insert(
+        &mut tx,
+        session,
+        id,
+        enterprise,
+        &row,
+        StartMethod::of(token.kind),
+        0,
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::info!(session = %id, session_no = %session.id, "Charging session started without an authorisation.");
+    Ok((id, enterprise))
+}
+
+/// A session on an authorisation energy gave.
+async fn create_authorised(
+    p: &Platform,
+    session: &Session,
+    reference: Uuid,
+    enterprise: Uuid,
+) -> Result<(Uuid, Uuid), ServiceError> {
     stations::sync::ensure(&p.pool, &p.cpo, &session.location_id).await?;
     let mut tx = db::begin_tenant(&p.pool, enterprise).await?;
     let auth = store::lock_authorization(&mut tx, reference)
@@ -448,8 +528,40 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
         AuthorizationStatus::Started => Uuid::new_v4(),
     };
     let card = cards::get(&mut tx, &platform_actor(enterprise), auth.card_id, false).await?;
-    let place = stations::store::connector(
+    let start_method = optional(Some(auth.start_method)).unwrap_or(StartMethod::CardSwipe);
+    insert(
         &mut tx,
+        session,
+        id,
+        enterprise,
+        &card,
+        start_method,
+        held_fen,
+    )
+    .await?;
+    if status == AuthorizationStatus::Open {
+        store::set_authorization_status(&mut tx, auth.id, AuthorizationStatus::Started).await?;
+        if let Some(scan) = auth.plate_scan_id {
+            scans::started(&mut tx, scan, id).await?;
+        }
+    }
+    tx.commit().await?;
+    tracing::info!(session = %id, session_no = %session.id, "Charging session started.");
+    Ok((id, enterprise))
+}
+
+/// Writes session `id` of `card` at the platform's connector, holding `held_fen`.
+async fn insert(
+    tx: &mut PgConnection,
+    session: &Session,
+    id: Uuid,
+    enterprise_id: Uuid,
+    card: &CardRow,
+    start_method: StartMethod,
+    held_fen: i64,
+) -> Result<(), ServiceError> {
+    let place = stations::store::connector(
+        &mut *tx,
         &session.party_id,
         &session.location_id,
         &session.evse_uid,
@@ -462,10 +574,10 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
         .min_by_key(|v| v.period_start)
         .and_then(|v| v.soc);
     store::insert_session(
-        &mut tx,
+        tx,
         &NewSession {
             id,
-            enterprise_id: enterprise,
+            enterprise_id,
             org_id: card.org_id,
             account_id: card.account_id,
             card_id: card.id,
@@ -493,7 +605,7 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
                 .map(|c| c.connector_id.clone())
                 .unwrap_or_else(|| session.connector_id.clone()),
             connector_type: place.as_ref().map(|c| c.connector_type).filter(|t| *t > 0),
-            start_method: optional(Some(auth.start_method)).unwrap_or(StartMethod::CardSwipe),
+            start_method,
             party_id: session.party_id.clone(),
             session_no: session.id.clone(),
             start_time: session.start_date_time,
@@ -503,16 +615,7 @@ async fn create(p: &Platform, session: &Session) -> Result<(Uuid, Uuid), Service
             last_updated: session.start_date_time,
         },
     )
-    .await?;
-    if status == AuthorizationStatus::Open {
-        store::set_authorization_status(&mut tx, auth.id, AuthorizationStatus::Started).await?;
-        if let Some(scan) = auth.plate_scan_id {
-            scans::started(&mut tx, scan, id).await?;
-        }
-    }
-    tx.commit().await?;
-    tracing::info!(session = %id, session_no = %session.id, "Charging session started.");
-    Ok((id, enterprise))
+    .await
 }
 
 /// Applies an update of session `id`: its figures and meter values, then
@@ -648,12 +751,32 @@ fn session_of(cdr: &Cdr, session_no: &str) -> Session {
         location_id: cdr.cdr_location.id.clone(),
         evse_uid: cdr.cdr_location.evse_uid.clone(),
         connector_id: cdr.cdr_location.connector_id.clone(),
+        meter_id: cdr.meter_id.clone(),
         currency: cdr.currency.clone(),
         charging_periods: cdr.charging_periods.iter().take(1).cloned().collect(),
         total_cost: None,
         x_total_service_fee: None,
         status: OcpiStatus::Active,
         last_updated: cdr.start_date_time,
+    }
+}
+
+/// Energy books fen: an amount in another currency is refused, never
+/// read as yuan.
+fn in_yuan(currency: &str) -> Result<(), ServiceError> {
+    if currency
+        .trim()
+        .eq_ignore_ascii_case(fleetdesk_ocpi::CURRENCY)
+    {
+        Ok(())
+    } else {
+        Err(ServiceError::invalid(
+            "currency",
+            format!(
+                "currency {currency} is not the contract's {}",
+                fleetdesk_ocpi::CURRENCY
+            ),
+        ))
     }
 }
 
@@ -668,10 +791,15 @@ fn refused_cdr(refusal: costs::Refusal) -> ServiceError {
 /// would move money wrongly (a negative charge, an end before the start)
 /// is refused and changes nothing; the same CDR again changes nothing; a
 /// second charging CDR for a settled session is refused with the reason.
-pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<(), ServiceError> {
+pub async fn settle(
+    p: &Platform,
+    cdr: &Cdr,
+    body: &serde_json::Value,
+) -> Result<bool, ServiceError> {
     if cdr.party_id != p.cpo.party_id {
         return Err(invalid("party_id"));
     }
+    in_yuan(&cdr.currency)?;
     if cdr.is_credit() {
         return credit(p, cdr, body).await;
     }
@@ -683,25 +811,40 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
         .to_scaled(WH_PER_KWH)
         .filter(|wh| *wh >= 0)
         .ok_or_else(|| invalid("total_energy"))?;
-    let session_no = cdr.session_id.as_deref().ok_or_else(|| {
-        ServiceError::invalid(
-            "session_id",
-            "session_id is required: energy settles CDRs against the sessions it was sent",
-        )
-    })?;
     let mut tx = db::begin_service(&p.pool).await?;
-    let known = store::session_key(&mut tx, &cdr.party_id, session_no).await?;
+    // Without `session_id` (a CPO without the Sessions module), the session
+    // its fields name, or a session of its own.
+    let session_no = match &cdr.session_id {
+        Some(no) => no.clone(),
+        None => {
+            let authorization = cdr
+                .authorization_reference
+                .as_deref()
+                .and_then(|r| Uuid::parse_str(r.trim()).ok());
+            let station = stations::domain::station_id(&p.cpo.party_id, &cdr.cdr_location.id);
+            store::session_no_matching(
+                &mut tx,
+                &cdr.party_id,
+                authorization,
+                station,
+                cdr.start_date_time,
+            )
+            .await?
+            .unwrap_or_else(|| format!("CDR-{}", cdr.id))
+        }
+    };
+    let known = store::session_key(&mut tx, &cdr.party_id, &session_no).await?;
     db::end_read(tx);
     let (id, enterprise) = match known {
         Some(key) => key,
-        None => create(p, &session_of(cdr, session_no)).await?,
+        None => create(p, &session_of(cdr, &session_no)).await?,
     };
     let mut tx = db::begin_tenant(&p.pool, enterprise).await?;
     let s = store::lock(&mut tx, id).await?;
     match optional::<SessionStatus>(Some(s.status)) {
         Some(SessionStatus::Charging) => {}
         // The same CDR again (a CPO that missed our answer): done already.
-        _ if s.cdr_id.as_deref() == Some(cdr.id.as_str()) => return Ok(()),
+        _ if s.cdr_id.as_deref() == Some(cdr.id.as_str()) => return Ok(false),
         Some(SessionStatus::Settled | SessionStatus::Abnormal) => {
             return Err(ServiceError::new(
                 fleetdesk_kit::ErrorCode::Conflict,
@@ -781,7 +924,19 @@ pub async fn settle(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result
     }
     tx.commit().await?;
     tracing::info!(session = %id, captured_fen = captured, uncollected_fen = uncollected, "Charging session settled.");
-    Ok(())
+    Ok(true)
+}
+
+/// A CDR of `party_id` as it was received, if energy has it.
+pub async fn cdr_of(
+    p: &Platform,
+    party_id: &str,
+    cdr_id: &str,
+) -> Result<Option<serde_json::Value>, ServiceError> {
+    let mut tx = db::begin_service(&p.pool).await?;
+    let body = store::cdr_body(&mut tx, party_id, cdr_id).await?;
+    db::end_read(tx);
+    Ok(body)
 }
 
 /// The ledger key of a session's settlement (its capture and release).
@@ -792,7 +947,7 @@ fn settle_key(session: Uuid) -> String {
 /// A credit CDR: the settlement of the CDR it names taken back whole — the
 /// capture's revenue legs back onto the card in one CORRECTION, the session
 /// refunded. A credit of anything else, or of part of a CDR, is refused.
-async fn credit(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<(), ServiceError> {
+async fn credit(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<bool, ServiceError> {
     let amount = costs::credited(cdr).map_err(|_| {
         ServiceError::invalid(
             "total_cost",
@@ -822,7 +977,7 @@ async fn credit(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<(),
     let s = store::lock(&mut tx, id).await?;
     if let Some(earlier) = store::credit_of(&mut tx, &cdr.party_id, original).await? {
         if earlier == cdr.id {
-            return Ok(());
+            return Ok(false);
         }
         return Err(ServiceError::new(
             fleetdesk_kit::ErrorCode::Conflict,
@@ -887,7 +1042,7 @@ async fn credit(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<(),
     }
     tx.commit().await?;
     tracing::info!(session = %id, credited_fen = s.total_fen, cdr = %cdr.id, "Charging session credited.");
-    Ok(())
+    Ok(true)
 }
 
 // --- the sweeper ------------------------------------------------------------

@@ -18,7 +18,7 @@ use crate::stations::domain::ConnectorKind;
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "charging_sessions";
 
-pub const HEADER: [&str; 24] = [
+pub const HEADER: [&str; 27] = [
     "订单编号",
     "车牌号",
     "充电卡号",
@@ -36,6 +36,9 @@ pub const HEADER: [&str; 24] = [
     "电费(元)",
     "服务费(元)",
     "停车费(元)",
+    "时长费(元)",
+    "启动费(元)",
+    "预约费(元)",
     "优惠(元)",
     "实付金额(元)",
     "未收回(元)",
@@ -120,6 +123,9 @@ fn cells(row: SessionRow) -> Vec<Cell> {
         money(row.electricity_fen),
         money(row.service_fee_fen),
         money(row.parking_fee_fen),
+        money(row.time_fee_fen),
+        money(row.fixed_fee_fen),
+        money(row.reservation_fee_fen),
         money(row.discount_fen),
         money(row.total_fen),
         money(row.uncollected_fen),
@@ -159,5 +165,72 @@ impl ExportKind for SessionsExport {
             let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
             Ok(exports::keyset_page(rows, |r| (r.start_time, r.id), cells))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn settled() -> SessionRow {
+        let start_time = Utc.with_ymd_and_hms(2026, 11, 2, 1, 0, 0).unwrap();
+        SessionRow {
+            id: Uuid::from_u128(1),
+            session_no: "S1".into(),
+            org_id: Uuid::from_u128(2),
+            org_name: "华东".into(),
+            account_id: Uuid::from_u128(3),
+            card_id: Uuid::from_u128(4),
+            card_no: "AB12345678".into(),
+            vehicle_id: None,
+            plate_number: "沪A12345".into(),
+            driver_id: None,
+            driver_name: String::new(),
+            station_id: None,
+            station_name: String::new(),
+            city_name: String::new(),
+            pile_no: String::new(),
+            connector_no: String::new(),
+            connector_type: None,
+            start_method: i16::from(StartMethod::CardSwipe),
+            start_time,
+            end_time: Some(start_time + chrono::Duration::minutes(45)),
+            energy_wh: 20_000,
+            electricity_fen: 1_000,
+            service_fee_fen: 300,
+            parking_fee_fen: 100,
+            time_fee_fen: 200,
+            fixed_fee_fen: 50,
+            reservation_fee_fen: 25,
+            discount_fen: 0,
+            cost_fen: 1_675,
+            cost_excl_vat_fen: 1_482,
+            total_fen: 1_675,
+            uncollected_fen: 0,
+            refunded_fen: 0,
+            held_fen: 2_000,
+            start_soc: Some(20),
+            end_soc: Some(80),
+            status: i16::from(SessionStatus::Settled),
+            stop_reason: String::new(),
+            settle_time: None,
+            statement_month: Some(202_611),
+        }
+    }
+
+    #[test]
+    fn each_part_of_the_cost_has_its_own_column() {
+        let row = cells(settled());
+        assert_eq!(row.len(), HEADER.len());
+        let column = |title: &str| HEADER.iter().position(|h| *h == title).unwrap();
+        assert_eq!(row[column("停车费(元)")], money(100));
+        assert_eq!(row[column("时长费(元)")], money(200));
+        assert_eq!(row[column("启动费(元)")], money(50));
+        assert_eq!(row[column("预约费(元)")], money(25));
+        assert_eq!(row[column("电费(元)")], money(1_000));
+        assert_eq!(row[column("实付金额(元)")], money(1_675));
     }
 }

@@ -165,6 +165,29 @@ pub async fn session_key(
     .await?)
 }
 
+/// The number of the session a CDR without `session_id` accounts for
+/// (service-scoped): the session of its authorisation, else the platform's
+/// session at the same station that started at the same instant.
+pub async fn session_no_matching(
+    conn: &mut PgConnection,
+    party_id: &str,
+    authorization: Option<Uuid>,
+    station_id: Uuid,
+    start_time: DateTime<Utc>,
+) -> Result<Option<String>, ServiceError> {
+    Ok(sqlx::query_scalar(
+        "select session_no from charging_session where party_id = $1 \
+         and (id = $2 or (station_id = $3 and start_time = $4)) \
+         order by (id = $2) desc limit 1",
+    )
+    .bind(party_id)
+    .bind(authorization)
+    .bind(station_id)
+    .bind(start_time)
+    .fetch_optional(conn)
+    .await?)
+}
+
 /// The enterprise of a session (a service-scoped read).
 pub async fn session_enterprise(
     conn: &mut PgConnection,
@@ -465,6 +488,21 @@ pub async fn cdr_session(
     .bind(cdr_id)
     .fetch_optional(conn)
     .await?)
+}
+
+/// A CDR as the platform sent it, by its (party, id) (service-scoped).
+pub async fn cdr_body(
+    conn: &mut PgConnection,
+    party_id: &str,
+    cdr_id: &str,
+) -> Result<Option<serde_json::Value>, ServiceError> {
+    Ok(
+        sqlx::query_scalar("select body from charging_cdr where party_id = $1 and cdr_id = $2")
+            .bind(party_id)
+            .bind(cdr_id)
+            .fetch_optional(conn)
+            .await?,
+    )
 }
 
 /// A credit CDR applied to a session.

@@ -50,25 +50,54 @@ pub fn card_line_query(
 }
 
 fn org_line(row: &OrgLineRow) -> pb::ReconciliationOrgLine {
-    let f = &row.figures;
+    let Figures {
+        session_count,
+        energy_wh,
+        electricity_fen,
+        service_fee_fen,
+        parking_fee_fen,
+        time_fee_fen,
+        fixed_fee_fen,
+        reservation_fee_fen,
+        discount_fen,
+        uncollected_fen,
+        refunded_fen,
+        total_fen,
+    } = row.figures;
     pb::ReconciliationOrgLine {
         org_id: row.org_id.to_string(),
         org_name: row.org_name.clone(),
-        session_count: f.session_count,
-        energy_wh: f.energy_wh,
-        total_fen: f.total_fen,
-        electricity_fen: f.electricity_fen,
-        service_fee_fen: f.service_fee_fen,
-        parking_fee_fen: f.parking_fee_fen,
-        discount_fen: f.discount_fen,
-        uncollected_fen: f.uncollected_fen,
-        refunded_fen: f.refunded_fen,
+        session_count,
+        energy_wh,
+        total_fen,
+        electricity_fen,
+        service_fee_fen,
+        parking_fee_fen,
+        time_fee_fen,
+        fixed_fee_fen,
+        reservation_fee_fen,
+        discount_fen,
+        uncollected_fen,
+        refunded_fen,
         card_count: row.card_count,
     }
 }
 
 pub fn card_line(row: CardLineRow) -> pb::ReconciliationCardLine {
-    let f = row.figures;
+    let Figures {
+        session_count,
+        energy_wh,
+        electricity_fen,
+        service_fee_fen,
+        parking_fee_fen,
+        time_fee_fen,
+        fixed_fee_fen,
+        reservation_fee_fen,
+        discount_fen,
+        uncollected_fen,
+        refunded_fen,
+        total_fen,
+    } = row.figures;
     pb::ReconciliationCardLine {
         card_id: row.card_id.to_string(),
         card_no: row.card_no,
@@ -76,15 +105,18 @@ pub fn card_line(row: CardLineRow) -> pb::ReconciliationCardLine {
         org_name: row.org_name,
         plate_number: row.plate_number,
         driver_name: row.driver_name,
-        session_count: f.session_count,
-        energy_wh: f.energy_wh,
-        electricity_fen: f.electricity_fen,
-        service_fee_fen: f.service_fee_fen,
-        parking_fee_fen: f.parking_fee_fen,
-        discount_fen: f.discount_fen,
-        uncollected_fen: f.uncollected_fen,
-        refunded_fen: f.refunded_fen,
-        total_fen: f.total_fen,
+        session_count,
+        energy_wh,
+        electricity_fen,
+        service_fee_fen,
+        parking_fee_fen,
+        time_fee_fen,
+        fixed_fee_fen,
+        reservation_fee_fen,
+        discount_fen,
+        uncollected_fen,
+        refunded_fen,
+        total_fen,
     }
 }
 
@@ -115,20 +147,37 @@ pub fn statement(
         // reconciles by the same sessions.
         (sum, cards, sum.total_fen, None)
     };
+    let Figures {
+        session_count,
+        energy_wh,
+        electricity_fen,
+        service_fee_fen,
+        parking_fee_fen,
+        time_fee_fen,
+        fixed_fee_fen,
+        reservation_fee_fen,
+        discount_fen,
+        uncollected_fen,
+        refunded_fen,
+        total_fen,
+    } = figures;
     pb::ReconciliationStatement {
         id: row.id.to_string(),
         statement_no: row.statement_no,
         enterprise_id: row.enterprise_id.to_string(),
         month: Month::from_code(row.month).map(Month::to_pb),
         status: status.map_or(0, StatementStatus::pb),
-        session_count: figures.session_count,
-        energy_wh: figures.energy_wh,
-        electricity_fen: figures.electricity_fen,
-        service_fee_fen: figures.service_fee_fen,
-        parking_fee_fen: figures.parking_fee_fen,
-        discount_fen: figures.discount_fen,
-        refunded_fen: figures.refunded_fen,
-        total_fen: figures.total_fen,
+        session_count,
+        energy_wh,
+        electricity_fen,
+        service_fee_fen,
+        parking_fee_fen,
+        time_fee_fen,
+        fixed_fee_fen,
+        reservation_fee_fen,
+        discount_fen,
+        refunded_fen,
+        total_fen,
         org_lines: lines
             .iter()
             .filter(|l| l.statement_id == row.id)
@@ -140,7 +189,7 @@ pub fn statement(
         confirm_time: row.confirm_time.map(timestamp),
         dispute_reason: row.dispute_reason,
         finance_bill_id: row.finance_bill_id,
-        uncollected_fen: figures.uncollected_fen,
+        uncollected_fen,
         ledger_captured_fen,
         card_count,
         partial: !reach.all,
@@ -221,6 +270,45 @@ mod tests {
             all.file.unwrap().content_type,
             files::content_type("a.xlsx")
         );
+    }
+
+    #[test]
+    fn time_fixed_and_reservation_fees_reach_the_statement_and_its_lines() {
+        let id = Uuid::from_u128(9);
+        let parts = Figures {
+            parking_fee_fen: 100,
+            time_fee_fen: 200,
+            fixed_fee_fen: 50,
+            reservation_fee_fen: 25,
+            ..Figures::default()
+        };
+        let mut whole = row(id);
+        whole.figures = parts;
+        let mut south = line(id, 2, 1, 375);
+        south.figures = parts;
+        let reach = ResolvedReach {
+            all: false,
+            org_ids: vec![Uuid::from_u128(2)],
+            own: None,
+        };
+        let seen = statement(whole, &[south], &reach);
+        let org = &seen.org_lines[0];
+        for fees in [
+            (
+                seen.parking_fee_fen,
+                seen.time_fee_fen,
+                seen.fixed_fee_fen,
+                seen.reservation_fee_fen,
+            ),
+            (
+                org.parking_fee_fen,
+                org.time_fee_fen,
+                org.fixed_fee_fen,
+                org.reservation_fee_fen,
+            ),
+        ] {
+            assert_eq!(fees, (100, 200, 50, 25));
+        }
     }
 
     #[test]

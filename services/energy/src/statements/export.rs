@@ -18,7 +18,7 @@ use crate::grpc::Actor;
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "reconciliation_statements";
 
-pub const HEADER: [&str; 16] = [
+pub const HEADER: [&str; 19] = [
     "对账单号",
     "账期",
     "状态",
@@ -28,6 +28,9 @@ pub const HEADER: [&str; 16] = [
     "电费(元)",
     "服务费(元)",
     "停车费(元)",
+    "时长费(元)",
+    "启动费(元)",
+    "预约费(元)",
     "优惠(元)",
     "未收回(元)",
     "退款(元)",
@@ -86,6 +89,9 @@ fn cells(s: pb::ReconciliationStatement) -> Vec<Cell> {
         money(s.electricity_fen),
         money(s.service_fee_fen),
         money(s.parking_fee_fen),
+        money(s.time_fee_fen),
+        money(s.fixed_fee_fen),
+        money(s.reservation_fee_fen),
         money(s.discount_fen),
         money(s.uncollected_fen),
         money(s.refunded_fen),
@@ -159,12 +165,19 @@ mod tests {
             status: pb::ReconciliationStatus::Confirmed as i32,
             total_fen: 12_345,
             energy_wh: 1_500,
+            time_fee_fen: 200,
+            fixed_fee_fen: 50,
+            reservation_fee_fen: 25,
             ..Default::default()
         });
         assert_eq!(row.len(), HEADER.len());
         assert_eq!(row[1], Cell::Text("2026-11".into()));
         assert_eq!(row[2], Cell::Label("已确认"));
         assert_eq!(row[5], Cell::Number(1.5));
-        assert_eq!(row[12], Cell::Text("123.45".into()));
+        assert_eq!(row[15], Cell::Text("123.45".into()));
+        let column = |title: &str| HEADER.iter().position(|h| *h == title).unwrap();
+        assert_eq!(row[column("时长费(元)")], money(200));
+        assert_eq!(row[column("启动费(元)")], money(50));
+        assert_eq!(row[column("预约费(元)")], money(25));
     }
 }

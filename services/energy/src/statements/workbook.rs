@@ -21,12 +21,15 @@ pub const CARD_SHEET: &str = "按充电卡";
 pub const DETAIL_SHEET: &str = "充电明细";
 
 /// The figure columns every sheet ends in.
-const FIGURE_HEADER: [&str; 9] = [
+const FIGURE_HEADER: [&str; 12] = [
     "充电次数",
     "充电量(kWh)",
     "电费(元)",
     "服务费(元)",
     "停车费(元)",
+    "时长费(元)",
+    "启动费(元)",
+    "预约费(元)",
     "优惠(元)",
     "未收回(元)",
     "退款(元)",
@@ -108,10 +111,14 @@ fn figures(
 ) -> Result<(), XlsxError> {
     sheet.write_number(row, col(first), figures.session_count as f64)?;
     sheet.write_number_with_format(row, col(first + 1), kwh(figures.energy_wh), &f.energy)?;
-    let money = [
+    // One amount per money column of FIGURE_HEADER (after count and energy).
+    let money: [i64; FIGURE_HEADER.len() - 2] = [
         figures.electricity_fen,
         figures.service_fee_fen,
         figures.parking_fee_fen,
+        figures.time_fee_fen,
+        figures.fixed_fee_fen,
+        figures.reservation_fee_fen,
         figures.discount_fen,
         figures.uncollected_fen,
         figures.refunded_fen,
@@ -158,6 +165,9 @@ fn summary_sheet(book: &mut Workbook, s: &Summary, f: &Formats) -> Result<(), Xl
         ("电费(元)", s.figures.electricity_fen),
         ("服务费(元)", s.figures.service_fee_fen),
         ("停车费(元)", s.figures.parking_fee_fen),
+        ("时长费(元)", s.figures.time_fee_fen),
+        ("启动费(元)", s.figures.fixed_fee_fen),
+        ("预约费(元)", s.figures.reservation_fee_fen),
         ("优惠(元)", s.figures.discount_fen),
         ("未收回(元)", s.figures.uncollected_fen),
         ("退款(元)", s.figures.refunded_fen),
@@ -277,4 +287,117 @@ pub fn write(
         header(only, &DETAIL_HEADER, &f)?;
     }
     book.save(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use calamine::{Data, Reader as _};
+    use chrono::TimeZone;
+    use uuid::Uuid;
+
+    use super::*;
+
+    fn parts() -> Figures {
+        Figures {
+            session_count: 1,
+            energy_wh: 20_000,
+            electricity_fen: 1_000,
+            service_fee_fen: 300,
+            parking_fee_fen: 100,
+            time_fee_fen: 200,
+            fixed_fee_fen: 50,
+            reservation_fee_fen: 25,
+            total_fen: 1_675,
+            ..Figures::default()
+        }
+    }
+
+    fn rows(path: &Path, sheet: &str) -> Vec<Vec<Data>> {
+        let mut book = calamine::open_workbook_auto(path).unwrap();
+        let range = book.worksheet_range(sheet).unwrap();
+        range.rows().map(<[Data]>::to_vec).collect()
+    }
+
+    #[test]
+    fn every_sheet_shows_each_part_of_the_cost_beside_parking() {
+        let dir = std::env::temp_dir().join(format!("workbook-{}", Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("statement.xlsx");
+        let at = Utc.with_ymd_and_hms(2026, 11, 2, 1, 0, 0).unwrap();
+        let summary = Summary {
+            statement_no: "CS202611-00000000".into(),
+            month: Month::new(2026, 11).unwrap(),
+            status: StatementStatus::PendingConfirmation,
+            figures: parts(),
+            card_count: 1,
+            ledger_captured_fen: 1_675,
+            generated_at: at,
+        };
+        let org = OrgLineRow {
+            statement_id: Uuid::from_u128(1),
+            org_id: Uuid::from_u128(2),
+            org_name: "华东".into(),
+            figures: parts(),
+            card_count: 1,
+        };
+        let (sender, mut details) = tokio::sync::mpsc::channel(1);
+        sender
+            .try_send(vec![DetailRow {
+                id: Uuid::from_u128(3),
+                session_no: "S1".into(),
+                org_name: "华东".into(),
+                card_no: "AB12345678".into(),
+                plate_number: String::new(),
+                driver_name: String::new(),
+                station_name: String::new(),
+                city_name: String::new(),
+                pile_no: String::new(),
+                start_time: at,
+                end_time: None,
+                settle_time: None,
+                start_soc: None,
+                end_soc: None,
+                figures: parts(),
+            }])
+            .unwrap();
+        drop(sender);
+        write(&target, &dir, &summary, &[org], &[], &mut details, 100).unwrap();
+
+        let value = |title: &str, row: &[Data]| match row {
+            [Data::String(label), Data::Float(yuan), ..] if label == title => Some(*yuan),
+            _ => None,
+        };
+        let summary = rows(&target, SUMMARY_SHEET);
+        let stated = |title: &str| summary.iter().find_map(|r| value(title, r)).unwrap();
+        assert_eq!(
+            ["停车费(元)", "时长费(元)", "启动费(元)", "预约费(元)"].map(stated),
+            [1.0, 2.0, 0.5, 0.25]
+        );
+        for (sheet, first) in [
+            (ORG_SHEET, ORG_HEADER.len()),
+            (DETAIL_SHEET, DETAIL_HEADER.len()),
+        ] {
+            let rows = rows(&target, sheet);
+            let column =
+                |title: &str| first + FIGURE_HEADER.iter().position(|h| *h == title).unwrap();
+            assert_eq!(
+                rows[0][column("时长费(元)")],
+                Data::String("时长费(元)".into())
+            );
+            assert_eq!(
+                [
+                    "电费(元)",
+                    "停车费(元)",
+                    "时长费(元)",
+                    "启动费(元)",
+                    "预约费(元)",
+                    "金额(元)"
+                ]
+                .map(|t| rows[1][column(t)].clone()),
+                [10.0, 1.0, 2.0, 0.5, 0.25, 16.75].map(Data::Float),
+                "{sheet}"
+            );
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

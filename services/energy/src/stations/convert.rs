@@ -67,7 +67,7 @@ pub fn price_period(row: &PeriodRow) -> pb::StationPricePeriod {
         end_minute: i32::from(row.end_minute),
         electricity_fen_per_mwh: row.electricity_fen_per_mwh,
         service_fee_fen_per_mwh: row.service_fee_fen_per_mwh,
-        period: optional::<TouBand>(Some(row.period)).map_or(0, TouBand::pb),
+        period: optional::<TouBand>(row.period).map_or(0, TouBand::pb),
     }
 }
 

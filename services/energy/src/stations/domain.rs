@@ -1,7 +1,7 @@
 //! Rules of stations: their stored codes, what a station's EVSEs make of
 //! its status and counts, and distances for "near me".
 
-use fleetdesk_ocpi::{ConnectorStandard, EvseStatus, Location, PowerType};
+use fleetdesk_ocpi::{EvseStatus, Hours, Location, PowerType, RegularHours};
 use fleetdesk_proto::energy::v1 as pb;
 use uuid::Uuid;
 
@@ -47,12 +47,14 @@ impl ConnectorKind {
         }
     }
 
-    pub fn of(standard: ConnectorStandard, power: PowerType) -> ConnectorKind {
-        match (standard, power) {
-            (ConnectorStandard::GbtDc, _) | (_, PowerType::Dc) => ConnectorKind::Dc,
-            (ConnectorStandard::GbtAc, PowerType::Ac1Phase | PowerType::Ac3Phase) => {
-                ConnectorKind::Ac
-            }
+    /// DC fast for direct current, AC slow for any alternating one.
+    pub fn of(power: PowerType) -> ConnectorKind {
+        match power {
+            PowerType::Dc => ConnectorKind::Dc,
+            PowerType::Ac1Phase
+            | PowerType::Ac2Phase
+            | PowerType::Ac2PhaseSplit
+            | PowerType::Ac3Phase => ConnectorKind::Ac,
         }
     }
 }
@@ -177,7 +179,7 @@ pub struct StationDraft {
     pub published: bool,
     pub status: StationStatus,
     pub max_power_kw: i32,
-    /// The tariff of its first connector that names one.
+    /// The OCPI id of the tariff of its first connector that names one.
     pub tariff: Option<String>,
     pub opening_hours: String,
     pub parking_note: String,
@@ -197,11 +199,42 @@ pub struct ConnectorDraft {
     pub kind: ConnectorKind,
     pub power_kw: i32,
     pub state: EvseState,
+    /// The OCPI id of its first tariff.
     pub tariff: Option<String>,
     pub last_updated: chrono::DateTime<chrono::Utc>,
 }
 
-/// A platform location as a station; why not when its coordinates are unreadable.
+/// Opening hours as the station list shows them: `00:00-24:00` around the
+/// clock, one range when every day has the same, else each weekday's.
+fn opening_hours(hours: &Hours) -> String {
+    if hours.twentyfourseven {
+        return "00:00-24:00".to_owned();
+    }
+    let range = |r: &RegularHours| format!("{}-{}", r.period_begin, r.period_end);
+    let mut days: Vec<u8> = hours.regular_hours.iter().map(|r| r.weekday).collect();
+    days.sort_unstable();
+    days.dedup();
+    let ranges: Vec<String> = hours.regular_hours.iter().map(range).collect();
+    if days == [1, 2, 3, 4, 5, 6, 7] && ranges.len() == 7 && ranges.iter().all(|r| *r == ranges[0])
+    {
+        return ranges[0].clone();
+    }
+    const DAYS: [&str; 7] = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"];
+    hours
+        .regular_hours
+        .iter()
+        .map(|r| {
+            let day = DAYS
+                .get(usize::from(r.weekday).wrapping_sub(1))
+                .unwrap_or(&"");
+            format!("{day} {}", range(r))
+        })
+        .collect::<Vec<_>>()
+        .join("，")
+}
+
+/// A platform location as a station (an EVSE REMOVED has no connectors
+/// here); why not when its coordinates are unreadable.
 pub fn draft(location: &Location) -> Result<StationDraft, String> {
     let (lat, lng) = point(location).ok_or("unreadable coordinates")?;
     let id = station_id(&location.party_id, &location.id);
@@ -219,8 +252,8 @@ pub fn draft(location: &Location) -> Result<StationDraft, String> {
                     .physical_reference
                     .clone()
                     .unwrap_or_else(|| evse.uid.clone()),
-                kind: ConnectorKind::of(c.standard, c.power_type),
-                power_kw: i32::try_from(c.max_electric_power / 1000).unwrap_or(i32::MAX),
+                kind: ConnectorKind::of(c.power_type),
+                power_kw: i32::try_from(c.max_power_w() / 1000).unwrap_or(i32::MAX),
                 state: evse.status.into(),
                 tariff: c.tariff_ids.first().cloned(),
                 last_updated: evse.last_updated.max(c.last_updated),
@@ -228,15 +261,21 @@ pub fn draft(location: &Location) -> Result<StationDraft, String> {
         }
     }
     let states: Vec<EvseState> = connectors.iter().map(|c| c.state).collect();
-    let opening_hours = match &location.opening_times {
-        Some(h) if h.twentyfourseven => "00:00-24:00".to_owned(),
-        Some(_) | None => String::new(),
-    };
+    let opening_hours = location
+        .opening_times
+        .as_ref()
+        .map(opening_hours)
+        .unwrap_or_default();
     Ok(StationDraft {
         id,
         party_id: location.party_id.clone(),
         location_id: location.id.clone(),
-        name: location.name.clone(),
+        // A location may go without a name (a home charge point): its address.
+        name: location
+            .name
+            .clone()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| location.address.clone()),
         operator_name: location
             .operator
             .as_ref()
@@ -291,6 +330,28 @@ mod tests {
         assert!(lat0 <= b.0 && b.0 <= lat1 && lng0 <= b.1 && b.1 <= lng1);
         let ((lat0, _), (lat1, _)) = bounding_box(a, 1_000.0);
         assert!(!(lat0 <= b.0 && b.0 <= lat1));
+    }
+
+    #[test]
+    fn opening_hours_read_as_one_range_or_each_weekday() {
+        let day = |weekday: u8, begin: &str, end: &str| RegularHours {
+            weekday,
+            period_begin: begin.into(),
+            period_end: end.into(),
+        };
+        assert_eq!(opening_hours(&Hours::always()), "00:00-24:00");
+        let every_day = Hours {
+            twentyfourseven: false,
+            regular_hours: (1..=7).map(|d| day(d, "07:00", "18:00")).collect(),
+            ..Hours::always()
+        };
+        assert_eq!(opening_hours(&every_day), "07:00-18:00");
+        let two = Hours {
+            twentyfourseven: false,
+            regular_hours: vec![day(1, "01:00", "06:00"), day(2, "01:00", "06:00")],
+            ..Hours::always()
+        };
+        assert_eq!(opening_hours(&two), "周一 01:00-06:00，周二 01:00-06:00");
     }
 
     #[test]

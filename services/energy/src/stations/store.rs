@@ -1,10 +1,13 @@
-//! The station and station_connector tables: writing a synced location,
+//! The station and station_connector tables: writing a synced or pushed
+//! location (the object as stored beside the columns the list reads),
 //! EVSE status pushes (with the station's counts and status kept in step),
 //! the list and a station's connector as a session names it.
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Filters, Paging, Sort};
+use fleetdesk_ocpi::{EvseStatus, Location, datetime};
+use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -43,9 +46,14 @@ pub struct StationRow {
     pub distance_m: f64,
 }
 
-/// Writes a synced location and replaces its connectors; the counts come
-/// from the connectors.
-pub async fn upsert(conn: &mut PgConnection, s: &StationDraft) -> Result<(), ServiceError> {
+/// Writes a location (synced or pushed: `object` as stored) and replaces
+/// its connectors; the counts come from the connectors. Whether the
+/// station is new here.
+pub async fn upsert(
+    conn: &mut PgConnection,
+    s: &StationDraft,
+    object: &Location,
+) -> Result<bool, ServiceError> {
     let tariff = s.tariff.as_deref().map(|t| tariff_id(&s.party_id, t));
     // A tariff the platform has not published (yet) is not referenced.
     let tariff: Option<Uuid> = match tariff {
@@ -57,11 +65,12 @@ pub async fn upsert(conn: &mut PgConnection, s: &StationDraft) -> Result<(), Ser
         }
         None => None,
     };
-    sqlx::query(
+    let created: bool = sqlx::query_scalar(
         "insert into station (id, party_id, location_id, name, operator_name, province_code, \
          city_code, city_name, address, lat, lng, status, max_power_kw, tariff_id, opening_hours, \
-         parking_note, supports_plate_scan, truck_friendly, published, last_updated) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) \
+         parking_note, supports_plate_scan, truck_friendly, published, last_updated, object, \
+         tariff_ref) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) \
          on conflict (id) do update set name = excluded.name, operator_name = excluded.operator_name, \
          province_code = excluded.province_code, city_code = excluded.city_code, \
          city_name = excluded.city_name, address = excluded.address, lat = excluded.lat, \
@@ -69,7 +78,9 @@ pub async fn upsert(conn: &mut PgConnection, s: &StationDraft) -> Result<(), Ser
          tariff_id = excluded.tariff_id, opening_hours = excluded.opening_hours, \
          parking_note = excluded.parking_note, supports_plate_scan = excluded.supports_plate_scan, \
          truck_friendly = excluded.truck_friendly, published = excluded.published, \
-         last_updated = excluded.last_updated, synced_at = now()",
+         last_updated = excluded.last_updated, object = excluded.object, \
+         tariff_ref = excluded.tariff_ref, synced_at = now() \
+         returning (xmax = 0)",
     )
     .bind(s.id)
     .bind(&s.party_id)
@@ -91,7 +102,9 @@ pub async fn upsert(conn: &mut PgConnection, s: &StationDraft) -> Result<(), Ser
     .bind(s.truck_friendly)
     .bind(s.published)
     .bind(s.last_updated)
-    .execute(&mut *conn)
+    .bind(Json(object))
+    .bind(&s.tariff)
+    .fetch_one(&mut *conn)
     .await?;
     sqlx::query("delete from station_connector where station_id = $1 and not (id = any($2))")
         .bind(s.id)
@@ -99,14 +112,22 @@ pub async fn upsert(conn: &mut PgConnection, s: &StationDraft) -> Result<(), Ser
         .execute(&mut *conn)
         .await?;
     for c in &s.connectors {
+        // A connector pushed without its voltage or amperage (read as 0, see
+        // `fleetdesk_ocpi::complete_location_push`) and without
+        // `max_electric_power` has no known power: null, not 0 kW.
+        let known = object
+            .evse(&c.evse_uid)
+            .and_then(|e| e.connector(&c.connector_id))
+            .is_none_or(|k| k.max_power_w() > 0);
+        let power_kw = known.then_some(c.power_kw);
         let tariff = c.tariff.as_deref().map(|t| tariff_id(&s.party_id, t));
         sqlx::query(
             "insert into station_connector (id, station_id, evse_uid, connector_id, pile_no, \
-             connector_type, power_kw, status, tariff_id, last_updated) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, (select id from tariff where id = $9), $10) \
+             connector_type, power_kw, status, tariff_id, last_updated, tariff_ref) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, (select id from tariff where id = $9), $10, $11) \
              on conflict (id) do update set pile_no = excluded.pile_no, \
              connector_type = excluded.connector_type, power_kw = excluded.power_kw, \
-             tariff_id = excluded.tariff_id, \
+             tariff_id = excluded.tariff_id, tariff_ref = excluded.tariff_ref, \
              status = case when station_connector.last_updated > excluded.last_updated \
                            then station_connector.status else excluded.status end, \
              last_updated = greatest(station_connector.last_updated, excluded.last_updated)",
@@ -117,25 +138,58 @@ pub async fn upsert(conn: &mut PgConnection, s: &StationDraft) -> Result<(), Ser
         .bind(&c.connector_id)
         .bind(&c.pile_no)
         .bind(i16::from(c.kind))
-        .bind(c.power_kw)
+        .bind(power_kw)
         .bind(i16::from(c.state))
         .bind(tariff)
         .bind(c.last_updated)
+        .bind(&c.tariff)
         .execute(&mut *conn)
         .await?;
     }
-    recount(conn, s.id).await
+    recount(conn, s.id).await?;
+    Ok(created)
 }
 
-/// Applies an EVSE status push unless a newer one was applied; false when
-/// the station or EVSE is unknown here.
+/// The location as stored, its station's row held for the caller's
+/// transaction (pushes to one station take turns); None when the station
+/// is unknown here or was written before objects were kept.
+pub async fn object_for_update(
+    conn: &mut PgConnection,
+    station: Uuid,
+) -> Result<Option<Location>, ServiceError> {
+    let stored: Option<Option<Json<Location>>> =
+        sqlx::query_scalar("select object from station where id = $1 for update")
+            .bind(station)
+            .fetch_optional(conn)
+            .await?;
+    Ok(stored.flatten().map(|Json(l)| l))
+}
+
+/// The location as stored (see [`object_for_update`]).
+pub async fn object(
+    conn: &mut PgConnection,
+    station: Uuid,
+) -> Result<Option<Location>, ServiceError> {
+    let stored: Option<Option<Json<Location>>> =
+        sqlx::query_scalar("select object from station where id = $1")
+            .bind(station)
+            .fetch_optional(conn)
+            .await?;
+    Ok(stored.flatten().map(|Json(l)| l))
+}
+
+/// Applies an EVSE status push unless a newer one was applied, to the
+/// connectors and to the stored location (the EVSE's status and
+/// `last_updated`, and the location's); false when the station or EVSE is
+/// unknown here.
 pub async fn set_evse_state(
     conn: &mut PgConnection,
     station: Uuid,
     evse_uid: &str,
-    state: EvseState,
+    status: EvseStatus,
     at: DateTime<Utc>,
 ) -> Result<bool, ServiceError> {
+    let state = EvseState::from(status);
     // The station first: pushes for its piles take turns, so their recounts
     // never wait on each other's connector rows.
     let known: Option<i32> = sqlx::query_scalar("select 1 from station where id = $1 for update")
@@ -159,6 +213,26 @@ pub async fn set_evse_state(
     if touched == 0 {
         return Ok(false);
     }
+    // Stored DateTimes are all written alike (`2015-06-29T20:39:09Z`), so
+    // their text orders as their time.
+    let at_text = datetime::format(&at);
+    let status_text = serde_json::to_value(status).map_err(|e| ServiceError::internal(&e))?;
+    sqlx::query(
+        "update station s set object = jsonb_set(jsonb_set(s.object, \
+           array['evses', (e.n - 1)::text], \
+           e.v || jsonb_build_object('status', $3::jsonb, 'last_updated', $4::text)), \
+           '{last_updated}', to_jsonb(greatest(s.object->>'last_updated', $4::text))) \
+         from (select x.n, x.v from station t \
+               cross join lateral jsonb_array_elements(t.object->'evses') with ordinality x(v, n) \
+               where t.id = $1 and x.v->>'uid' = $2) e \
+         where s.id = $1 and coalesce(e.v->>'last_updated', '') <= $4",
+    )
+    .bind(station)
+    .bind(evse_uid)
+    .bind(status_text)
+    .bind(at_text)
+    .execute(&mut *conn)
+    .await?;
     recount(conn, station).await?;
     Ok(true)
 }

@@ -1,15 +1,15 @@
 //! Keeping stations and tariffs in step with the platform: a full pull of
-//! its tariffs and locations on start and then every interval, a single
-//! location fetched when a session names one not seen yet, and EVSE status
-//! pushes applied as they come.
+//! its tariffs and locations on start and then every interval, and a single
+//! location fetched when a session or a push names one not seen yet (the
+//! pushes themselves are [`super::push`]'s).
 
 use std::time::Duration;
 
 use fleetdesk_kit::{ServiceError, Shutdown, db};
-use fleetdesk_ocpi::{EvsePatch, Location, Tariff};
+use fleetdesk_ocpi::{Location, Tariff};
 use sqlx::{PgConnection, PgPool};
 
-use super::domain::{self, EvseState};
+use super::domain;
 use super::store;
 use crate::ocpi::client::Cpo;
 use crate::tariffs;
@@ -33,7 +33,7 @@ async fn write(
     for l in locations {
         match domain::draft(l) {
             Ok(draft) => {
-                store::upsert(conn, &draft).await?;
+                store::upsert(conn, &draft, l).await?;
                 written += 1;
             }
             Err(reason) => tracing::warn!(location = %l.id, %reason, "Location skipped."),
@@ -105,26 +105,4 @@ pub async fn ensure(pool: &PgPool, cpo: &Cpo, location_id: &str) -> Result<(), S
         }
     }
     Ok(())
-}
-
-/// Applies an EVSE status push; false when the station or EVSE is unknown.
-pub async fn evse_status(
-    pool: &PgPool,
-    party_id: &str,
-    location_id: &str,
-    evse_uid: &str,
-    patch: &EvsePatch,
-) -> Result<bool, ServiceError> {
-    let station = domain::station_id(party_id, location_id);
-    let mut tx = db::begin_service(pool).await?;
-    let applied = store::set_evse_state(
-        &mut tx,
-        station,
-        evse_uid,
-        EvseState::from(patch.status),
-        patch.last_updated,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(applied)
 }

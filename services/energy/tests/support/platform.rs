@@ -1,23 +1,32 @@
 //! The charging platform stand-in in front of energy's OCPI receiver, as
-//! the operator's platform would be: tests start sessions by card, let them
-//! charge for a while and stop them, and energy holds, captures and
-//! settles them over the network. Plus cards funded down the tree.
+//! the operator's platform would be: given only energy's versions URL and
+//! bootstrap token A, it registers through the credentials handshake; then
+//! tests start sessions by card, let them charge for a while and stop them,
+//! and energy holds, captures and settles them over the network. Plus
+//! cards funded down the tree.
 
 use fleetdesk_charging_standin::network::Network;
 use fleetdesk_charging_standin::{
     PARTY_ID, SessionView, Settings, StandIn, StartOutcome, StartRequest, StopCause,
 };
-use fleetdesk_energy::ocpi::OcpiConfig;
+use std::time::Duration;
+
+use fleetdesk_energy::ocpi::{OcpiConfig, versions_url};
 use fleetdesk_kit::Shutdown;
 use fleetdesk_proto::energy::v1 as pb;
 use uuid::Uuid;
 
 use super::{Stack, Tenant};
 
-/// The stack with charging opened for both tenants and the platform.
+/// The stack with charging opened for both tenants and the platform,
+/// registered with energy.
 pub struct Charging {
     pub stack: Stack,
     pub platform: StandIn,
+    /// Energy's OCPI receiver: scheme, host and port.
+    pub emsp_url: String,
+    /// The bootstrap token energy was given (spent by the registration).
+    pub token_a: String,
     stop: Shutdown,
 }
 
@@ -31,28 +40,25 @@ pub async fn charging() -> Charging {
     charging_on(fleetdesk_charging_standin::network::network()).await
 }
 
-/// [`charging`] with the platform's stations given.
+/// [`charging`] with the platform's stations given; answers once the
+/// platform has registered with energy.
 pub async fn charging_on(network: Network) -> Charging {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let cpo_url = format!("http://{}", listener.local_addr().unwrap());
-    let emsp_token = Uuid::new_v4().simple().to_string();
-    let cpo_token = Uuid::new_v4().simple().to_string();
+    let token_a = Uuid::new_v4().simple().to_string();
     let ocpi = OcpiConfig {
         ocpi_addr: "127.0.0.1:0".to_owned(),
         ocpi_public_url: None,
-        ocpi_token: Some(emsp_token.clone().into()),
-        cpo_url: Some(cpo_url),
-        cpo_token: Some(cpo_token.clone().into()),
-        cpo_party_id: PARTY_ID.to_owned(),
+        ocpi_token_a: Some(token_a.clone().into()),
         station_sync_secs: 600,
     };
     let stack = super::stack_with(true, Some(&ocpi)).await;
+    let emsp_url = format!("http://127.0.0.1:{}", stack.ocpi_port.unwrap());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let platform = StandIn::with_network(
         Settings {
             party_id: PARTY_ID.to_owned(),
-            emsp_url: format!("http://127.0.0.1:{}", stack.ocpi_port.unwrap()),
-            emsp_token,
-            cpo_token,
+            public_url: format!("http://{}", listener.local_addr().unwrap()),
+            emsp_versions_url: versions_url(&ocpi, stack.ocpi_port.unwrap()),
+            token_a: token_a.clone(),
         },
         network,
     );
@@ -64,9 +70,14 @@ pub async fn charging_on(network: Network) -> Charging {
         None,
         async move { stopping.wait().await },
     ));
+    tokio::time::timeout(Duration::from_secs(30), platform.registered())
+        .await
+        .expect("the platform registers with energy");
     Charging {
         stack,
         platform,
+        emsp_url,
+        token_a,
         stop,
     }
 }

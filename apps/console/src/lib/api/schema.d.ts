@@ -2839,6 +2839,16 @@ export interface components {
             cityName: string;
             connectorNo: string;
             connectorType?: null | components["schemas"]["ConnectorType"];
+            /**
+             * Format: int64
+             * @description The platform's cost without VAT; 0 until settled.
+             */
+            costExclVatFen: number;
+            /**
+             * Format: int64
+             * @description The platform's cost with VAT (the parts' sum); while charging, the cost so far.
+             */
+            costFen: number;
             /** Format: int64 */
             discountFen: number;
             driverId: string;
@@ -2855,6 +2865,11 @@ export interface components {
             energyWh: number;
             /**
              * Format: int64
+             * @description The start fee.
+             */
+            fixedFeeFen: number;
+            /**
+             * Format: int64
              * @description Moved from the card onto the session's hold.
              */
             heldFen: number;
@@ -2867,6 +2882,8 @@ export interface components {
             plateNumber: string;
             /** Format: int64 */
             refundedFen: number;
+            /** Format: int64 */
+            reservationFeeFen: number;
             /** Format: int64 */
             serviceFeeFen: number;
             /** @description The station operator's order number. */
@@ -2887,8 +2904,14 @@ export interface components {
             stopReason: string;
             /**
              * Format: int64
-             * @description What the enterprise pays: electricity + service fee + parking fee -
-             *     discount - uncollected; while charging, the cost so far.
+             * @description Priced by the minute.
+             */
+            timeFeeFen: number;
+            /**
+             * Format: int64
+             * @description What the enterprise pays: the parts (electricity, service, time,
+             *     parking, fixed and reservation fees) less uncollected; while
+             *     charging, the cost so far.
              */
             totalFen: number;
             /**
@@ -2919,11 +2942,17 @@ export interface components {
             /** Format: int64 */
             energyWh: number;
             /** Format: int64 */
+            fixedFeeFen: number;
+            /** Format: int64 */
             parkingFeeFen: number;
+            /** Format: int64 */
+            reservationFeeFen: number;
             /** Format: int64 */
             serviceFeeFen: number;
             /** Format: int64 */
             sessionCount: number;
+            /** Format: int64 */
+            timeFeeFen: number;
             /** Format: int64 */
             totalFen: number;
         };
@@ -3585,6 +3614,16 @@ export interface components {
                 cityName: string;
                 connectorNo: string;
                 connectorType?: null | components["schemas"]["ConnectorType"];
+                /**
+                 * Format: int64
+                 * @description The platform's cost without VAT; 0 until settled.
+                 */
+                costExclVatFen: number;
+                /**
+                 * Format: int64
+                 * @description The platform's cost with VAT (the parts' sum); while charging, the cost so far.
+                 */
+                costFen: number;
                 /** Format: int64 */
                 discountFen: number;
                 driverId: string;
@@ -3601,6 +3640,11 @@ export interface components {
                 energyWh: number;
                 /**
                  * Format: int64
+                 * @description The start fee.
+                 */
+                fixedFeeFen: number;
+                /**
+                 * Format: int64
                  * @description Moved from the card onto the session's hold.
                  */
                 heldFen: number;
@@ -3613,6 +3657,8 @@ export interface components {
                 plateNumber: string;
                 /** Format: int64 */
                 refundedFen: number;
+                /** Format: int64 */
+                reservationFeeFen: number;
                 /** Format: int64 */
                 serviceFeeFen: number;
                 /** @description The station operator's order number. */
@@ -3633,8 +3679,14 @@ export interface components {
                 stopReason: string;
                 /**
                  * Format: int64
-                 * @description What the enterprise pays: electricity + service fee + parking fee -
-                 *     discount - uncollected; while charging, the cost so far.
+                 * @description Priced by the minute.
+                 */
+                timeFeeFen: number;
+                /**
+                 * Format: int64
+                 * @description What the enterprise pays: the parts (electricity, service, time,
+                 *     parking, fixed and reservation fees) less uncollected; while
+                 *     charging, the cost so far.
                  */
                 totalFen: number;
                 /**
@@ -4755,6 +4807,8 @@ export interface components {
                     electricityFen: number;
                     /** Format: int64 */
                     energyWh: number;
+                    /** Format: int64 */
+                    fixedFeeFen: number;
                     orgId: string;
                     orgName: string;
                     /** Format: int64 */
@@ -4764,9 +4818,13 @@ export interface components {
                     /** Format: int64 */
                     refundedFen: number;
                     /** Format: int64 */
+                    reservationFeeFen: number;
+                    /** Format: int64 */
                     serviceFeeFen: number;
                     /** Format: int64 */
                     sessionCount: number;
+                    /** Format: int64 */
+                    timeFeeFen: number;
                     /** Format: int64 */
                     totalFen: number;
                     /**
@@ -4807,6 +4865,8 @@ export interface components {
                     energyWh: number;
                     /** @description The finance bill raised once confirmed. */
                     financeBillId: string;
+                    /** Format: int64 */
+                    fixedFeeFen: number;
                     generatedTime: string;
                     /** @description The workbook can be downloaded. */
                     hasFile: boolean;
@@ -4827,11 +4887,15 @@ export interface components {
                     /** Format: int64 */
                     refundedFen: number;
                     /** Format: int64 */
+                    reservationFeeFen: number;
+                    /** Format: int64 */
                     serviceFeeFen: number;
                     /** Format: int64 */
                     sessionCount: number;
                     statementNo: string;
                     status?: null | components["schemas"]["ReconciliationStatus"];
+                    /** Format: int64 */
+                    timeFeeFen: number;
                     /**
                      * Format: int64
                      * @description What the enterprise owes for the month.
@@ -5353,6 +5417,8 @@ export interface components {
                 energyWh: number;
                 /** @description The finance bill raised once confirmed. */
                 financeBillId: string;
+                /** Format: int64 */
+                fixedFeeFen: number;
                 generatedTime: string;
                 /** @description The workbook can be downloaded. */
                 hasFile: boolean;
@@ -5373,11 +5439,15 @@ export interface components {
                 /** Format: int64 */
                 refundedFen: number;
                 /** Format: int64 */
+                reservationFeeFen: number;
+                /** Format: int64 */
                 serviceFeeFen: number;
                 /** Format: int64 */
                 sessionCount: number;
                 statementNo: string;
                 status?: null | components["schemas"]["ReconciliationStatus"];
+                /** Format: int64 */
+                timeFeeFen: number;
                 /**
                  * Format: int64
                  * @description What the enterprise owes for the month.
@@ -6852,6 +6922,8 @@ export interface components {
             electricityFen: number;
             /** Format: int64 */
             energyWh: number;
+            /** Format: int64 */
+            fixedFeeFen: number;
             orgId: string;
             orgName: string;
             /** Format: int64 */
@@ -6861,9 +6933,13 @@ export interface components {
             /** Format: int64 */
             refundedFen: number;
             /** Format: int64 */
+            reservationFeeFen: number;
+            /** Format: int64 */
             serviceFeeFen: number;
             /** Format: int64 */
             sessionCount: number;
+            /** Format: int64 */
+            timeFeeFen: number;
             /** Format: int64 */
             totalFen: number;
             /**
@@ -6901,6 +6977,8 @@ export interface components {
             energyWh: number;
             /** @description The finance bill raised once confirmed. */
             financeBillId: string;
+            /** Format: int64 */
+            fixedFeeFen: number;
             generatedTime: string;
             /** @description The workbook can be downloaded. */
             hasFile: boolean;
@@ -6921,11 +6999,15 @@ export interface components {
             /** Format: int64 */
             refundedFen: number;
             /** Format: int64 */
+            reservationFeeFen: number;
+            /** Format: int64 */
             serviceFeeFen: number;
             /** Format: int64 */
             sessionCount: number;
             statementNo: string;
             status?: null | components["schemas"]["ReconciliationStatus"];
+            /** Format: int64 */
+            timeFeeFen: number;
             /**
              * Format: int64
              * @description What the enterprise owes for the month.

@@ -41,6 +41,9 @@ export function SessionDetailDrawer({ sessionId, onClose }: { sessionId?: string
               {item(t('charging:sessions.electricity'), yuan(s.electricityFen))}
               {item(t('charging:sessions.serviceFee'), yuan(s.serviceFeeFen))}
               {item(t('charging:sessions.parkingFee'), yuan(s.parkingFeeFen))}
+              {item(t('charging:sessions.timeFee'), yuan(s.timeFeeFen))}
+              {item(t('charging:sessions.fixedFee'), yuan(s.fixedFeeFen))}
+              {item(t('charging:sessions.reservationFee'), yuan(s.reservationFeeFen))}
               {item(t('charging:sessions.discount'), yuan(s.discountFen))}
               {item(t('charging:sessions.totalFee'), yuan(s.totalFen))}
               {item(t('charging:sessions.refunded'), s.refundedFen ? yuan(s.refundedFen) : '')}

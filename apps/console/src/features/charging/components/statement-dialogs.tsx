@@ -187,6 +187,9 @@ export function StatementDrawer({ statementId, onClose }: { statementId?: string
                 {item(t('charging:statements.electricity'), yuan(s.electricityFen))}
                 {item(t('charging:statements.serviceFee'), yuan(s.serviceFeeFen))}
                 {item(t('charging:statements.parkingFee'), yuan(s.parkingFeeFen))}
+                {item(t('charging:statements.timeFee'), yuan(s.timeFeeFen))}
+                {item(t('charging:statements.fixedFee'), yuan(s.fixedFeeFen))}
+                {item(t('charging:statements.reservationFee'), yuan(s.reservationFeeFen))}
                 {item(t('charging:statements.discount'), yuan(s.discountFen))}
                 {item(t('charging:statements.refunded'), yuan(s.refundedFen))}
                 {item(t('charging:statements.total'), yuan(s.totalFen))}
