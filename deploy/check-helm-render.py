@@ -89,6 +89,8 @@ def check_deployment(d: dict, config: dict) -> None:
             problem(d, "readiness probe is not GET /readyz")
         need = {"FLEETDESK_HTTP_ADDR", "FLEETDESK_CONSOLE_DIR", "FLEETDESK_INTERNAL_SIGNING_KEY"}
     elif component in SERVICES:
+        # Energy may also serve OCPI to the charging platform on a port of its own.
+        ocpi = ports.pop("ocpi", None) if component == "energy" else None
         if ports != {"grpc": 50051}:
             problem(d, f"ports {ports} are not grpc:50051")
         if (live.get("grpc") or {}).get("port") != 50051 or live["grpc"].get("service", "") != "":
@@ -96,6 +98,8 @@ def check_deployment(d: dict, config: dict) -> None:
         if (ready.get("grpc") or {}).get("port") != 50051:
             problem(d, "readiness probe is not gRPC health on 50051")
         need = {"FLEETDESK_GRPC_ADDR", "DATABASE_URL", "FLEETDESK_INTERNAL_SIGNING_KEY"}
+        if ocpi is not None:
+            need |= {"FLEETDESK_OCPI_ADDR", "FLEETDESK_OCPI_PUBLIC_URL", "FLEETDESK_OCPI_TOKEN_A"}
     elif component == "telematics":
         if ports != {"jt808": 8808}:
             problem(d, f"ports {ports} are not jt808:8808")
@@ -177,7 +181,9 @@ def main(path: str) -> int:
             for port in rule.get("ports") or []:
                 if port["port"] not in port_names(targets[0]):
                     problem(n, f"allows port {port['port']}, which {component} does not have")
-            if component in SERVICES:
+            # The gRPC port lets in exactly the gateway and services (OCPI's is the platform's).
+            grpc = any(port["port"] == "grpc" for port in rule.get("ports") or [])
+            if component in SERVICES and grpc:
                 peers = [pods_matching(peer["podSelector"]) for peer in rule.get("from") or []
                          if "podSelector" in peer and "namespaceSelector" not in peer]
                 allowed = {d["spec"]["template"]["metadata"]["labels"][COMPONENT]

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { callApi, launch, newPage, screenshot, sessionToken, signIn, inputOf, standIn, toast, until, vinFor } from './support.mjs';
+import { callApi, launch, newPage, pickFirstTreeNode, screenshot, sessionToken, signIn, inputOf, standIn, toast, until, vinFor } from './support.mjs';
 
 const CHARGE = '/energyManagement/charge';
 const APPLIED = '您的开通申请已经提交成功，工作人员将在3个工作日内与您联系，请保持电话畅通';
@@ -169,8 +169,10 @@ describe('charging', () => {
     const list = page.getByTestId('card-list');
     await list.getByTestId('card-add').click();
     const form = dialog(page, '开通充电卡');
-    await form.getByTestId('card-org').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-tree-title').getByText(root.name, { exact: true }).first().click();
+    // The root organisation is the tree's first node; the pick is retried
+    // when a click lands while the dropdown is still opening.
+    await pickFirstTreeNode(page, form.getByTestId('card-org'));
+    await form.getByTestId('card-org').getByText(root.name, { exact: true }).waitFor();
     await inputOf(form, 'card-no').fill(cardNo);
     await form.getByTestId('card-vehicle').click();
     await page.keyboard.type(plate);

@@ -77,6 +77,11 @@ spec:
             - name: grpc
               containerPort: 50051
               protocol: TCP
+            {{- if and (eq $c "energy") $v.ocpi.enabled }}
+            - name: ocpi
+              containerPort: {{ $v.ocpi.port }}
+              protocol: TCP
+            {{- end }}
             {{- end }}
           envFrom:
             - configMapRef:
@@ -108,6 +113,9 @@ spec:
             {{- include "fleetdesk.signingKeyEnv" $ctx | nindent 12 }}
             {{- if eq $c "auth" }}
             {{- include "fleetdesk.authEnv" $ctx | nindent 12 }}
+            {{- end }}
+            {{- if eq $c "energy" }}
+            {{- include "fleetdesk.ocpiEnv" $ctx | nindent 12 }}
             {{- end }}
             - name: OTEL_SERVICE_NAME
               value: fleetdesk-{{ $c }}
@@ -191,6 +199,12 @@ spec:
       port: {{ $v.service.port }}
       targetPort: {{ $port }}
       protocol: TCP
+    {{- if and (eq $c "energy") $v.ocpi.enabled }}
+    - name: ocpi
+      port: {{ $v.ocpi.port }}
+      targetPort: ocpi
+      protocol: TCP
+    {{- end }}
 {{- end }}
 {{- end }}
 
@@ -310,6 +324,15 @@ spec:
         {{- with $ctx.Values.networkPolicy.grpcFrom }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
+    {{- if and (eq $c "energy") $v.ocpi.enabled }}
+    - ports:
+        - port: ocpi
+          protocol: TCP
+      {{- with $ctx.Values.networkPolicy.ocpiFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
     {{- end }}
 {{- end }}
 {{- end }}

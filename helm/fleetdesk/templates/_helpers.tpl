@@ -143,3 +143,30 @@ app.kubernetes.io/component: {{ . }}
       key: wecom-secret
 {{- end }}
 {{- end }}
+
+{{/* The Secret holding energy's OCPI token A. */}}
+{{- define "fleetdesk.ocpiSecretName" -}}
+{{- .Values.energy.ocpi.existingSecret | default (printf "%s-ocpi" (include "fleetdesk.fullname" .)) }}
+{{- end }}
+
+{{/* Environment only energy gets: its OCPI receiver, when enabled. */}}
+{{- define "fleetdesk.ocpiEnv" -}}
+{{- $o := .Values.energy.ocpi }}
+{{- if $o.enabled }}
+{{- if not $o.publicUrl }}
+{{- fail "energy.ocpi.publicUrl is required when energy.ocpi.enabled is true" }}
+{{- end }}
+{{- if not (or $o.existingSecret $o.tokenA) }}
+{{- fail "energy.ocpi needs tokenA or existingSecret when enabled" }}
+{{- end }}
+- name: FLEETDESK_OCPI_ADDR
+  value: {{ printf "0.0.0.0:%v" $o.port | quote }}
+- name: FLEETDESK_OCPI_PUBLIC_URL
+  value: {{ $o.publicUrl | quote }}
+- name: FLEETDESK_OCPI_TOKEN_A
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "fleetdesk.ocpiSecretName" . }}
+      key: {{ $o.secretKey }}
+{{- end }}
+{{- end }}

@@ -14,8 +14,9 @@ use fleetdesk_ocpi::credentials::{
     DETAILS_PATH, Endpoint, InterfaceRole, ModuleId, VERSIONS_PATH, Version, VersionDetails,
 };
 use fleetdesk_ocpi::{
-    CPO_BASE, CommandResponse, CommandResponseType, Empty, Envelope, LIMIT_HEADER, Location,
-    PageQuery, StopSession, TOTAL_COUNT_HEADER, Tariff, VERSION, status, token_of,
+    CORRELATION_ID_HEADER, CPO_BASE, CommandResponse, CommandResponseType, Empty, Envelope,
+    LIMIT_HEADER, Location, PageQuery, REQUEST_ID_HEADER, StopSession, TOTAL_COUNT_HEADER, Tariff,
+    VERSION, next_link, status, token_of,
 };
 use serde::{Deserialize, Serialize};
 
@@ -43,7 +44,9 @@ impl StandIn {
             .route("/admin/sessions/{id}/advance", post(admin_advance))
             .route("/admin/sessions/{id}/stop", post(admin_stop))
             .route("/admin/sessions/{id}/cdr", post(admin_resend_cdr));
-        ocpi.merge(admin).with_state(self.clone())
+        ocpi.merge(admin)
+            .with_state(self.clone())
+            .layer(middleware::from_fn(correlate))
     }
 }
 
@@ -96,15 +99,47 @@ async fn credentials(State(p): State<StandIn>) -> Response {
     Json(Envelope::success(p.credentials())).into_response()
 }
 
-/// One page of a list with OCPI's paging headers.
-fn page<T: Serialize>(all: Vec<T>, query: &PageQuery) -> Response {
+/// One page of the list at `module` (a path under [`CPO_BASE`]) with OCPI's
+/// paging headers: the total, the limit, and a `Link` to the next page.
+fn page<T: Serialize>(p: &StandIn, module: &str, all: Vec<T>, query: &PageQuery) -> Response {
     let total = all.len();
     let limit = query.limit();
     let items: Vec<T> = all.into_iter().skip(query.offset).take(limit).collect();
     let mut headers = HeaderMap::new();
     headers.insert(TOTAL_COUNT_HEADER, HeaderValue::from(total));
     headers.insert(LIMIT_HEADER, HeaderValue::from(limit));
+    let seen = query.offset + items.len();
+    if !items.is_empty() && seen < total {
+        let mut url = format!(
+            "{}{CPO_BASE}/{module}?offset={seen}&limit={limit}",
+            p.settings().public_url
+        );
+        for (name, at) in [("date_from", query.date_from), ("date_to", query.date_to)] {
+            if let Some(at) = at {
+                url.push_str(&format!(
+                    "&{name}={}",
+                    fleetdesk_ocpi::datetime::format(&at)
+                ));
+            }
+        }
+        if let Ok(link) = HeaderValue::from_str(&next_link(&url)) {
+            headers.insert(header::LINK, link);
+        }
+    }
     (headers, Json(Envelope::success(items))).into_response()
+}
+
+/// Repeats the request's `X-Request-ID` and `X-Correlation-ID` on its answer.
+async fn correlate(request: Request, next: Next) -> Response {
+    let ids = [REQUEST_ID_HEADER, CORRELATION_ID_HEADER]
+        .map(|name| (name, request.headers().get(name).cloned()));
+    let mut response = next.run(request).await;
+    for (name, value) in ids {
+        if let Some(value) = value {
+            response.headers_mut().insert(name, value);
+        }
+    }
+    response
 }
 
 fn locations_of(p: &StandIn, query: &PageQuery) -> Vec<Location> {
@@ -132,7 +167,7 @@ fn latest(l: &Location) -> chrono::DateTime<chrono::Utc> {
 }
 
 async fn locations(State(p): State<StandIn>, Query(query): Query<PageQuery>) -> Response {
-    page(locations_of(&p, &query), &query)
+    page(&p, "locations", locations_of(&p, &query), &query)
 }
 
 async fn location(State(p): State<StandIn>, Path(id): Path<String>) -> Response {
@@ -155,7 +190,7 @@ async fn tariffs(State(p): State<StandIn>, Query(query): Query<PageQuery>) -> Re
         .iter()
         .map(|t| t.to_ocpi(&p.settings().party_id, p.published()))
         .collect();
-    page(all, &query)
+    page(&p, "tariffs", all, &query)
 }
 
 async fn stop_session(

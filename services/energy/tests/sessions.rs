@@ -891,6 +891,23 @@ impl Charging {
             station.piles[0].evse_uid.clone(),
         )
     }
+
+    /// The specification's CDR example, of `card_no` at [`Charging::pile`].
+    fn example_cdr(&self, card_no: &str) -> serde_json::Value {
+        let (location, evse) = self.pile();
+        naming(
+            example("cdr_example"),
+            &[
+                ("/country_code", "CN"),
+                ("/party_id", fleetdesk_charging_standin::PARTY_ID),
+                ("/cdr_token/uid", card_no),
+                ("/cdr_location/id", location.as_str()),
+                ("/cdr_location/evse_uid", evse.as_str()),
+                ("/currency", "CNY"),
+                ("/tariffs/0/currency", "CNY"),
+            ],
+        )
+    }
 }
 
 #[tokio::test]
@@ -944,18 +961,7 @@ async fn the_specifications_session_and_cdr_examples_are_accepted_and_stored() {
         assert_eq!(answer.status_code, 1000, "{patch}: {answer:?}");
     }
     // The CDR: a time-priced session, no session_id, WHITELIST.
-    let cdr = naming(
-        example("cdr_example"),
-        &[
-            ("/country_code", "CN"),
-            ("/party_id", party),
-            ("/cdr_token/uid", card.card_no.as_str()),
-            ("/cdr_location/id", location.as_str()),
-            ("/cdr_location/evse_uid", evse.as_str()),
-            ("/currency", "CNY"),
-            ("/tariffs/0/currency", "CNY"),
-        ],
-    );
+    let cdr = c.example_cdr(&card.card_no);
     let (_, answer) = emsp.post_raw(&c.receiver_url("cdrs"), &cdr).await.unwrap();
     assert_eq!(answer.status_code, 1000, "{answer:?}");
 
@@ -990,21 +996,9 @@ async fn the_receiver_follows_ocpi_transport_ids_statuses_locations_and_paging()
     let a = c.stack.a.clone();
     let card = c.shanghai_card(&a, Some(0), 20_000, None).await;
     c.shanghai_card(&a, Some(1), 10_000, None).await;
-    let (location, evse) = c.pile();
     let party = fleetdesk_charging_standin::PARTY_ID;
     let emsp = c.platform.emsp();
-    let cdr = naming(
-        example("cdr_example"),
-        &[
-            ("/country_code", "CN"),
-            ("/party_id", party),
-            ("/cdr_token/uid", card.card_no.as_str()),
-            ("/cdr_location/id", location.as_str()),
-            ("/cdr_location/evse_uid", evse.as_str()),
-            ("/currency", "CNY"),
-            ("/tariffs/0/currency", "CNY"),
-        ],
-    );
+    let cdr = c.example_cdr(&card.card_no);
     let post = |body: serde_json::Value| {
         let url = c.receiver_url("cdrs");
         move |http: &reqwest::Client| {

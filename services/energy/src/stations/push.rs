@@ -54,16 +54,8 @@ pub async fn put_evse(
         return Ok(Pushed::Unknown);
     };
     let at = evse.last_updated;
-    let created = match location.evses.iter_mut().find(|e| e.uid == evse.uid) {
-        Some(stored) => {
-            *stored = evse;
-            false
-        }
-        None => {
-            location.evses.push(evse);
-            true
-        }
-    };
+    let uid = evse.uid.clone();
+    let created = replace_or_add(&mut location.evses, evse, |e| e.uid == uid);
     location.last_updated = location.last_updated.max(at);
     let pushed = rewritten(&mut tx, &location, created).await?;
     tx.commit().await?;
@@ -88,21 +80,27 @@ pub async fn put_connector(
     let Some(evse) = location.evses.iter_mut().find(|e| e.uid == evse_uid) else {
         return Ok(Pushed::Unknown);
     };
-    let created = match evse.connectors.iter_mut().find(|c| c.id == connector.id) {
-        Some(stored) => {
-            *stored = connector;
-            false
-        }
-        None => {
-            evse.connectors.push(connector);
-            true
-        }
-    };
+    let id = connector.id.clone();
+    let created = replace_or_add(&mut evse.connectors, connector, |c| c.id == id);
     evse.last_updated = evse.last_updated.max(at);
     location.last_updated = location.last_updated.max(at);
     let pushed = rewritten(&mut tx, &location, created).await?;
     tx.commit().await?;
     Ok(pushed)
+}
+
+/// Puts `item` in place of the one `same` finds, else adds it: true when added.
+fn replace_or_add<T>(items: &mut Vec<T>, item: T, same: impl Fn(&T) -> bool) -> bool {
+    match items.iter_mut().find(|i| same(i)) {
+        Some(stored) => {
+            *stored = item;
+            false
+        }
+        None => {
+            items.push(item);
+            true
+        }
+    }
 }
 
 /// Applies a location PATCH.
