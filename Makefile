@@ -1,5 +1,5 @@
 # The two commands of the README. Both install or start what they need.
-.PHONY: run test bench build stop openapi
+.PHONY: run test bench build stop openapi contracts-baseline
 
 ## Bring the whole console up with demo data on http://127.0.0.1:8080.
 run:
@@ -25,3 +25,9 @@ stop:
 openapi:
 	cargo run --quiet --bin fleetdesk -- openapi > apps/console/src/lib/api/openapi.json
 	npx openapi-typescript apps/console/src/lib/api/openapi.json -o apps/console/src/lib/api/schema.d.ts
+
+## Take the contracts as they are now as the baseline `buf breaking` checks against
+## (a deliberate breaking change: add a line to proto/CHANGELOG.md).
+contracts-baseline:
+	@bash deploy/ensure-tools.sh buf
+	@bash -c 'source deploy/lib.sh && buf build --exclude-source-info -o proto/baseline/fleetdesk.binpb'

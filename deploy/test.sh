@@ -19,6 +19,9 @@ ensure_rust
 step "contracts: buf lint"
 (cd "$REPO" && buf lint)
 
+step "contracts: nothing broken against the baseline (proto/CHANGELOG.md)"
+(cd "$REPO" && buf breaking --against proto/baseline/fleetdesk.binpb)
+
 step "rust: format and lints"
 (cd "$REPO" && cargo fmt --all --check)
 (cd "$REPO" && cargo clippy --workspace --all-targets --quiet -- -D warnings)

@@ -286,22 +286,34 @@ pub fn display_chain(err: &(dyn std::error::Error + 'static)) -> String {
     out
 }
 
-/// Turns a unique-constraint violation into a clean conflict.
+/// A violated constraint (unique, foreign key, check) as the error `on`
+/// names for it — typically a 4009 naming the field — and any other
+/// database error as itself (a logged 500 where it must be).
+pub fn on_constraint(
+    err: sqlx::Error,
+    on: impl FnOnce(&str) -> Option<ServiceError>,
+) -> ServiceError {
+    let named = match &err {
+        sqlx::Error::Database(db) => db.constraint().and_then(on),
+        _ => None,
+    };
+    named.unwrap_or_else(|| ServiceError::from(err))
+}
+
+/// [`on_constraint`] on a query's result.
 pub trait ResultExt<T> {
-    fn on_constraint(self, name: &str, f: impl FnOnce() -> ServiceError)
-    -> Result<T, ServiceError>;
+    fn on_constraint(
+        self,
+        on: impl FnOnce(&str) -> Option<ServiceError>,
+    ) -> Result<T, ServiceError>;
 }
 
 impl<T> ResultExt<T> for Result<T, sqlx::Error> {
     fn on_constraint(
         self,
-        name: &str,
-        f: impl FnOnce() -> ServiceError,
+        on: impl FnOnce(&str) -> Option<ServiceError>,
     ) -> Result<T, ServiceError> {
-        self.map_err(|err| match &err {
-            sqlx::Error::Database(db) if db.constraint() == Some(name) => f(),
-            _ => ServiceError::from(err),
-        })
+        self.map_err(|err| on_constraint(err, on))
     }
 }
 

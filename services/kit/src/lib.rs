@@ -24,7 +24,7 @@ pub mod shutdown;
 pub mod subjects;
 pub mod telemetry;
 
-pub use error::{ErrorCode, FieldError, ResultExt, ServiceError};
+pub use error::{ErrorCode, FieldError, ResultExt, ServiceError, on_constraint};
 pub use shutdown::Shutdown;
 
 /// A stable id for a named piece of demo data, the same in every service and run.

@@ -169,15 +169,11 @@ fn check_name_code(name: &str, code: &str) -> Result<(), ServiceError> {
 
 /// Unique violations of the code or of the name among siblings, as 4009 naming the field.
 fn code_taken(err: sqlx::Error) -> ServiceError {
-    match &err {
-        sqlx::Error::Database(db) if db.constraint() == Some("org_unit_code_key") => {
-            conflict("orgCode", "组织编码已存在")
-        }
-        sqlx::Error::Database(db) if db.constraint() == Some("org_unit_sibling_name_key") => {
-            conflict("name", "同一上级组织下已有同名组织")
-        }
-        _ => ServiceError::from(err),
-    }
+    fleetdesk_kit::on_constraint(err, |name| match name {
+        "org_unit_code_key" => Some(conflict("orgCode", "组织编码已存在")),
+        "org_unit_sibling_name_key" => Some(conflict("name", "同一上级组织下已有同名组织")),
+        _ => None,
+    })
 }
 
 /// The enterprise's root organisation (its first top node), if it has one yet.

@@ -260,12 +260,9 @@ pub async fn create(
 }
 
 fn name_taken(err: sqlx::Error) -> ServiceError {
-    match &err {
-        sqlx::Error::Database(db) if db.constraint() == Some("role_name_key") => {
-            conflict("name", "角色名称已存在")
-        }
-        _ => ServiceError::from(err),
-    }
+    fleetdesk_kit::on_constraint(err, |name| {
+        (name == "role_name_key").then(|| conflict("name", "角色名称已存在"))
+    })
 }
 
 pub async fn update(

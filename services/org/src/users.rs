@@ -9,7 +9,7 @@
 
 use fleetdesk_kit::convert::{self, timestamp};
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
-use fleetdesk_kit::{ServiceError, db, grpc, mask};
+use fleetdesk_kit::{ResultExt as _, ServiceError, db, grpc, mask};
 use fleetdesk_proto::auth::v1::auth_service_client::AuthServiceClient;
 use fleetdesk_proto::auth::v1::{
     CreateAccountRequest, DeleteNewAccountRequest, SetAccountPhoneRequest,
@@ -494,11 +494,8 @@ async fn add_member(
     .bind(own_scope.map(|s| s.org_ids.clone()).unwrap_or_default())
     .execute(&mut *tx)
     .await
-    .map_err(|err| match &err {
-        sqlx::Error::Database(db) if db.constraint() == Some("member_user_name_key") => {
-            crate::roles::conflict("userName", "账号已存在")
-        }
-        _ => ServiceError::from(err),
+    .on_constraint(|name| {
+        (name == "member_user_name_key").then(|| crate::roles::conflict("userName", "账号已存在"))
     })?;
     write_roles(tx, tenant, id, roles).await?;
     Ok(id)

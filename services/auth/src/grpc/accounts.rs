@@ -3,7 +3,7 @@
 //! that was just created when adding the member failed, and changing the
 //! sign-in phone. Service-level only: org calls it, never a browser.
 
-use fleetdesk_kit::{ErrorCode, FieldError, ServiceError};
+use fleetdesk_kit::{ErrorCode, FieldError, ResultExt as _, ServiceError};
 use fleetdesk_proto::auth::v1 as pb;
 use uuid::Uuid;
 
@@ -106,14 +106,10 @@ impl AuthApi {
             hash.as_deref(),
         )
         .await
-        .map_err(|err| match &err {
-            sqlx::Error::Database(db) if db.constraint() == Some("account_username_key") => {
-                conflict("userName", "账号已存在")
-            }
-            sqlx::Error::Database(db) if db.constraint() == Some("account_phone_key") => {
-                conflict("phone", "手机号已被其他账号使用")
-            }
-            _ => ServiceError::from(err),
+        .on_constraint(|name| match name {
+            "account_username_key" => Some(conflict("userName", "账号已存在")),
+            "account_phone_key" => Some(conflict("phone", "手机号已被其他账号使用")),
+            _ => None,
         })?;
         tracing::info!(account_id = %id, "Account created.");
         let row = store::account_by_id(&self.pool, id)
@@ -154,11 +150,8 @@ impl AuthApi {
             .bind(phone.as_str())
             .execute(&self.pool)
             .await
-            .map_err(|err| match &err {
-                sqlx::Error::Database(db) if db.constraint() == Some("account_phone_key") => {
-                    conflict("phone", "手机号已被其他账号使用")
-                }
-                _ => ServiceError::from(err),
+            .on_constraint(|name| {
+                (name == "account_phone_key").then(|| conflict("phone", "手机号已被其他账号使用"))
             })?
             .rows_affected();
         if updated == 0 {

@@ -59,15 +59,14 @@ pub struct Holder {
 }
 
 fn conflict(err: sqlx::Error) -> ServiceError {
-    match &err {
-        sqlx::Error::Database(db) if db.constraint() == Some("charging_card_no_key") => {
-            ServiceError::new(ErrorCode::Conflict, "该卡号已存在")
-        }
-        sqlx::Error::Database(db) if db.constraint() == Some("charging_card_plate_key") => {
-            ServiceError::new(ErrorCode::Conflict, "该车辆已绑定一张可用的充电卡")
-        }
-        _ => ServiceError::from(err),
-    }
+    fleetdesk_kit::on_constraint(err, |name| match name {
+        "charging_card_no_key" => Some(ServiceError::new(ErrorCode::Conflict, "该卡号已存在")),
+        "charging_card_plate_key" => Some(ServiceError::new(
+            ErrorCode::Conflict,
+            "该车辆已绑定一张可用的充电卡",
+        )),
+        _ => None,
+    })
 }
 
 /// Writes a new card (its ledger account opened by the caller).

@@ -182,15 +182,11 @@ pub async fn get(
 
 /// Unique violations of the driver table as the user's field errors.
 pub fn conflict(err: sqlx::Error) -> ServiceError {
-    let constraint = match &err {
-        sqlx::Error::Database(db) => db.constraint().map(str::to_owned),
+    fleetdesk_kit::on_constraint(err, |name| match name {
+        "driver_phone_key" => Some(domain::phone_taken()),
+        "driver_id_number_key" => Some(domain::id_number_taken()),
         _ => None,
-    };
-    match constraint.as_deref() {
-        Some("driver_phone_key") => domain::phone_taken(),
-        Some("driver_id_number_key") => domain::id_number_taken(),
-        _ => ServiceError::from(err),
-    }
+    })
 }
 
 fn json(image: &Option<Image>) -> Option<Json<&Image>> {

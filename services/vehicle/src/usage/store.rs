@@ -196,12 +196,9 @@ pub async fn get(
 }
 
 fn conflict(err: sqlx::Error) -> ServiceError {
-    match &err {
-        sqlx::Error::Database(db) if db.constraint() == Some("usage_record_open_vehicle_key") => {
-            domain::vehicle_in_use()
-        }
-        _ => ServiceError::from(err),
-    }
+    fleetdesk_kit::on_constraint(err, |name| {
+        (name == "usage_record_open_vehicle_key").then(domain::vehicle_in_use)
+    })
 }
 
 /// The vehicle facts a record copies.

@@ -415,18 +415,14 @@ pub async fn get(
 
 /// Unique violations of the vehicle table as the user's field errors.
 pub fn conflict(err: sqlx::Error) -> ServiceError {
-    let constraint = match &err {
-        sqlx::Error::Database(db) => db.constraint().map(str::to_owned),
-        _ => None,
-    };
-    match constraint.as_deref() {
-        Some("vehicle_plate_key" | "private_car_plate_key") => domain::plate_taken(),
-        Some("vehicle_vin_key") => domain::vin_taken(),
-        Some("vehicle_terminal_key" | "vehicle_binding_active_terminal_key") => {
-            domain::terminal_taken()
+    fleetdesk_kit::on_constraint(err, |name| match name {
+        "vehicle_plate_key" | "private_car_plate_key" => Some(domain::plate_taken()),
+        "vehicle_vin_key" => Some(domain::vin_taken()),
+        "vehicle_terminal_key" | "vehicle_binding_active_terminal_key" => {
+            Some(domain::terminal_taken())
         }
-        _ => ServiceError::from(err),
-    }
+        _ => None,
+    })
 }
 
 /// Stores a new vehicle (its terminal columns too, when one is bound at once).
