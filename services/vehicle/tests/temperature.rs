@@ -155,9 +155,14 @@ fn ts(t: DateTime<Utc>) -> prost_types::Timestamp {
 }
 
 /// A minute boundary an hour ago: inside the buffer and the share's 24 h.
+/// Taken once: a scenario that publishes in one minute and checks in the
+/// next must see the same times.
 fn base() -> DateTime<Utc> {
-    let now = Utc::now() - chrono::Duration::hours(1);
-    DateTime::from_timestamp(now.timestamp() - now.timestamp() % 60, 0).unwrap()
+    static BASE: std::sync::OnceLock<DateTime<Utc>> = std::sync::OnceLock::new();
+    *BASE.get_or_init(|| {
+        let now = Utc::now() - chrono::Duration::hours(1);
+        DateTime::from_timestamp(now.timestamp() - now.timestamp() % 60, 0).unwrap()
+    })
 }
 
 fn at(s: i64) -> DateTime<Utc> {
