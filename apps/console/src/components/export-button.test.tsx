@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-describe('export button (ARCHITECTURE §3, spec §8)', () => {
+describe('export button (a job started on the server; its failure reads 导出失败)', () => {
   it('starts the export silently and says where the file will be', async () => {
     const startExport = vi.fn(() => Promise.resolve({ id: 'r1' }));
     renderWithProviders(<ExportButton startExport={startExport} />);

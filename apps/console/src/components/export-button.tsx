@@ -18,7 +18,7 @@ export interface ExportButtonProps {
 }
 
 /**
- * The export button of every list (ARCHITECTURE §3): the server starts a job and
+ * The export button of every list: the server starts a job and
  * answers at once, so success says where the file will be
  * (导出结果请到右上方个人信息下【导出记录】中查看下载结果); a failure shows the
  * server's reason, or 导出失败.

@@ -25,7 +25,7 @@ export function useListState(initialSize = DEFAULT_PAGE_SIZE) {
   return { filters, page, size, search, changePage };
 }
 
-/** What a list answers (`data = {list, total}`, ARCHITECTURE §3). */
+/** What a list answers: `data = {list, total}`, as every list of the gateway does. */
 export interface ListAnswer<Row> {
   list: Row[];
   total: number;

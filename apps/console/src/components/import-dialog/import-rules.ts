@@ -1,4 +1,4 @@
-/** Pure rules of the bulk-import dialog (spec §2/§4/§5, ARCHITECTURE §3). */
+/** Pure rules of the bulk-import dialog: file type and size, and the error table of a refused import. */
 import { ApiError, Code } from '@/lib/api-client';
 
 /** One problem of one row (`errorList` entry). */

@@ -1,5 +1,5 @@
 /**
- * Export and import controls of the vehicle-assets lists (ARCHITECTURE §3):
+ * Export and import controls of the vehicle-assets lists (exports run as server jobs):
  * an export posts the list's current filters (paging dropped) and the job's
  * file follows in export records; an import sends one xls/xlsx file and shows
  * the error table when any row failed (nothing written).
