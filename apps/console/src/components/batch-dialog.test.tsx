@@ -18,6 +18,12 @@ describe('batch dialog (spec §2/§5)', () => {
     expect((document.querySelector('.ant-modal') as HTMLElement).style.width).toBe('600px');
   });
 
+  it('writes 取消 and 提交 exactly, with no space between the two characters', () => {
+    renderWithProviders(<BatchDialog open label="VIN" onCancel={() => undefined} onSubmit={() => undefined} />);
+    expect(screen.getByRole('button', { name: '取消' })).toHaveTextContent(/^取消$/);
+    expect(screen.getByRole('button', { name: '提交' })).toHaveTextContent(/^提交$/);
+  });
+
   it('is not closed by a backdrop click', async () => {
     const onCancel = vi.fn();
     renderWithProviders(<BatchDialog open label="VIN" onCancel={onCancel} onSubmit={() => undefined} />);

@@ -56,12 +56,47 @@ describe('PaginatedTable (spec §2)', () => {
     const onPageChange = vi.fn();
     const { container } = renderWithProviders(<PaginatedTable columns={columns} data={rows} total={95} rowKey="id" onPageChange={onPageChange} />);
     expect(screen.getByText('共 95 条')).toBeInTheDocument();
-    expect(container.querySelector('.ant-pagination-options-quick-jumper')).not.toBeNull();
+    expect(screen.getByRole('textbox', { name: '跳至' })).toBeInTheDocument();
     expect(container.querySelectorAll('.ant-pagination-item')).toHaveLength(5);
-    await userEvent.click(container.querySelector('.ant-pagination-options .ant-select') as HTMLElement);
+    await userEvent.click(container.querySelector('.fd-table__pager-sizes') as HTMLElement);
     const options = await screen.findAllByRole('option');
     expect(options.map((o) => o.textContent)).toEqual(['5 条/页', '10 条/页', '20 条/页', '50 条/页', '100 条/页']);
     await userEvent.click(screen.getByTitle('2'));
     expect(onPageChange).toHaveBeenCalledWith(2, 20);
+  });
+
+  it('lays the pager out as total, sizes, prev, pager, next, jumper', () => {
+    const { container } = renderWithProviders(<PaginatedTable columns={columns} data={rows} total={95} rowKey="id" />);
+    const parts = [
+      screen.getByText('共 95 条'),
+      container.querySelector('.fd-table__pager-sizes'),
+      container.querySelector('.ant-pagination-prev'),
+      container.querySelector('.ant-pagination-item-1'),
+      container.querySelector('.ant-pagination-next'),
+      screen.getByRole('textbox', { name: '跳至' }),
+    ] as HTMLElement[];
+    parts.forEach((part) => expect(part).not.toBeNull());
+    for (let i = 1; i < parts.length; i++) {
+      expect(parts[i - 1].compareDocumentPosition(parts[i]) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+  });
+
+  it('jumps to the typed page (kept within the pages), and a new size starts from page 1', async () => {
+    const onPageChange = vi.fn();
+    renderWithProviders(<PaginatedTable columns={columns} data={rows} total={95} page={2} rowKey="id" onPageChange={onPageChange} />);
+    await userEvent.type(screen.getByRole('textbox', { name: '跳至' }), '4{Enter}');
+    expect(onPageChange).toHaveBeenLastCalledWith(4, 20);
+    await userEvent.type(screen.getByRole('textbox', { name: '跳至' }), '99{Enter}');
+    expect(onPageChange).toHaveBeenLastCalledWith(5, 20);
+    await userEvent.type(screen.getByRole('textbox', { name: '跳至' }), 'x{Enter}');
+    expect(onPageChange).toHaveBeenCalledTimes(2);
+    await userEvent.click(document.querySelector('.fd-table__pager-sizes') as HTMLElement);
+    await userEvent.click(await screen.findByTitle('50 条/页'));
+    expect(onPageChange).toHaveBeenLastCalledWith(1, 50);
+  });
+
+  it('shows no pager for an empty list', () => {
+    const { container } = renderWithProviders(<PaginatedTable columns={columns} data={[]} total={0} rowKey="id" />);
+    expect(container.querySelector('.fd-table__pager')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
-import { Table, type TableColumnType, type TableProps } from 'antd';
-import type { Key, ReactNode } from 'react';
+import { ConfigProvider, Input, Pagination, Select, Table, type TableColumnType, type TableProps } from 'antd';
+import { useContext, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from '@/config/constants';
 import { BLANK, cellText } from '@/lib/format';
@@ -68,10 +68,60 @@ function toAntColumn<T>(col: TableColumn<T>): TableColumnType<T> & { children?: 
   };
 }
 
+/** The page a jumper's text asks for: a whole number kept within 1…pages; none for other text. */
+export function jumpTarget(text: string, pages: number): number | undefined {
+  if (!/^\s*\d+\s*$/.test(text)) return undefined;
+  return Math.min(Math.max(Number(text), FIRST_PAGE), Math.max(pages, FIRST_PAGE));
+}
+
+interface TablePagerProps {
+  page: number;
+  size: number;
+  total: number;
+  onChange: (page: number, size: number) => void;
+}
+
+/**
+ * The pager in the product's order: total, sizes, prev, pager, next, jumper
+ * (antd's own puts sizes and jumper together after next). Its words are antd's,
+ * in the language of the console.
+ */
+function TablePager({ page, size, total, onChange }: TablePagerProps) {
+  const { t } = useTranslation();
+  const words = useContext(ConfigProvider.ConfigContext).locale?.Pagination;
+  const [jump, setJump] = useState('');
+  const pages = Math.ceil(total / size);
+  const go = () => {
+    const target = jumpTarget(jump, pages);
+    setJump('');
+    if (target !== undefined && target !== page) onChange(target, size);
+  };
+  return (
+    <div className="fd-table__pager" style={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center', gap: 8, marginTop: 16 }}>
+      <span className="fd-table__pager-total">{t('table.total', { total })}</span>
+      <Select
+        className="fd-table__pager-sizes"
+        aria-label={words?.items_per_page ?? '/ page'}
+        value={size}
+        popupMatchSelectWidth={false}
+        options={PAGE_SIZES.map((n) => ({ value: n, label: `${n} ${words?.items_per_page ?? '/ page'}` }))}
+        // Another size starts again from the first page.
+        onChange={(next: number) => onChange(FIRST_PAGE, next)}
+      />
+      <Pagination current={page} pageSize={size} total={total} showSizeChanger={false} onChange={(next) => onChange(next, size)} />
+      <span className="fd-table__pager-jumper" style={{ display: 'inline-flex', alignItems: 'center', gap: 8, whiteSpace: 'nowrap' }}>
+        {words?.jump_to ?? 'Go to'}
+        <Input aria-label={words?.jump_to ?? 'Go to'} value={jump} style={{ width: 50 }} onChange={(e) => setJump(e.target.value)} onPressEnter={go} onBlur={go} />
+        {words?.page ?? 'Page'}
+      </span>
+    </div>
+  );
+}
+
 /**
  * The shared list table of spec §2: optional serial and checkbox columns, optional
- * summary row, '--' for blanks, pager 'total, sizes, prev, pager, next, jumper' with
- * sizes 5/10/20/50/100.
+ * summary row, '--' for blanks, pager 'total, sizes, prev, pager, next, jumper' (in
+ * that order) with sizes 5/10/20/50/100.
  */
 export function PaginatedTable<T extends object>({
   columns, data, total, page = FIRST_PAGE, size = DEFAULT_PAGE_SIZE, onPageChange, rowKey, loading, showIndex, selectable,
@@ -85,52 +135,43 @@ export function PaginatedTable<T extends object>({
     ...columns.map(toAntColumn),
   ];
   return (
-    <Table<T>
-      className="fd-table"
-      rowKey={rowKey}
-      columns={antColumns}
-      dataSource={data}
-      loading={loading}
-      size="middle"
-      scroll={scrollX ? { x: scrollX } : undefined}
-      rowSelection={
-        selectable
-          ? {
-              selectedRowKeys: selectedKeys,
-              onChange: (keys, rows) => onSelectionChange?.(keys, rows),
-              getCheckboxProps: (row) => ({ disabled: rowSelectable ? !rowSelectable(row) : false }),
-            }
-          : undefined
-      }
-      summary={
-        summary
-          ? () => (
-              <Table.Summary.Row className="fd-table__summary">
-                {selectable && <Table.Summary.Cell index={-1} />}
-                {showIndex && <Table.Summary.Cell index={0}>{t('table.summary')}</Table.Summary.Cell>}
-                {columns.map((col, i) => (
-                  <Table.Summary.Cell key={col.prop} index={i + 1} align={col.align}>
-                    {summary[col.prop] ?? (i === 0 && !showIndex ? t('table.summary') : BLANK)}
-                  </Table.Summary.Cell>
-                ))}
-              </Table.Summary.Row>
-            )
-          : undefined
-      }
-      pagination={
-        hidePagination
-          ? false
-          : {
-              current: page,
-              pageSize: size,
-              total,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              showSizeChanger: true,
-              showQuickJumper: true,
-              showTotal: (n) => t('table.total', { total: n }),
-              onChange: (p, s) => onPageChange?.(s !== size ? FIRST_PAGE : p, s),
-            }
-      }
-    />
+    <>
+      <Table<T>
+        className="fd-table"
+        rowKey={rowKey}
+        columns={antColumns}
+        dataSource={data}
+        loading={loading}
+        size="middle"
+        scroll={scrollX ? { x: scrollX } : undefined}
+        rowSelection={
+          selectable
+            ? {
+                selectedRowKeys: selectedKeys,
+                onChange: (keys, rows) => onSelectionChange?.(keys, rows),
+                getCheckboxProps: (row) => ({ disabled: rowSelectable ? !rowSelectable(row) : false }),
+              }
+            : undefined
+        }
+        summary={
+          summary
+            ? () => (
+                <Table.Summary.Row className="fd-table__summary">
+                  {selectable && <Table.Summary.Cell index={-1} />}
+                  {showIndex && <Table.Summary.Cell index={0}>{t('table.summary')}</Table.Summary.Cell>}
+                  {columns.map((col, i) => (
+                    <Table.Summary.Cell key={col.prop} index={i + 1} align={col.align}>
+                      {summary[col.prop] ?? (i === 0 && !showIndex ? t('table.summary') : BLANK)}
+                    </Table.Summary.Cell>
+                  ))}
+                </Table.Summary.Row>
+              )
+            : undefined
+        }
+        pagination={false}
+      />
+      {/* Like antd's own: no pager for an empty list. */}
+      {!hidePagination && total > 0 && <TablePager page={page} size={size} total={total} onChange={(p, s) => onPageChange?.(p, s)} />}
+    </>
   );
 }

@@ -698,6 +698,8 @@ const enUS: Messages = {
       enableConfirm: 'Enable the user "{{name}}"?',
     },
   },
+  dynamicForm: { inputRequired: 'Please enter {{label}}', selectRequired: 'Please select {{label}}', uploadRequired: 'Please upload {{label}}' },
+  fileAttachment: { title: 'Upload attachments', view: 'View file', noPermission: 'No file access permission' },
 };
 
 export default enUS;

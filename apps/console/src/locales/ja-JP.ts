@@ -698,6 +698,8 @@ const jaJP: Messages = {
       enableConfirm: 'ユーザー「{{name}}」を有効にしますか？',
     },
   },
+  dynamicForm: { inputRequired: '{{label}}を入力してください', selectRequired: '{{label}}を選択してください', uploadRequired: '{{label}}をアップロードしてください' },
+  fileAttachment: { title: '添付ファイルのアップロード', view: 'ファイルを表示', noPermission: 'ファイルへのアクセス権限がありません' },
 };
 
 export default jaJP;

@@ -696,6 +696,8 @@ const zhCN = {
       enableConfirm: '确定启用用户“{{name}}”吗？',
     },
   },
+  dynamicForm: { inputRequired: '请输入{{label}}', selectRequired: '请选择{{label}}', uploadRequired: '请上传{{label}}' },
+  fileAttachment: { title: '上传附件', view: '查看文件', noPermission: '暂无文件访问权限' },
 };
 
 export default zhCN;

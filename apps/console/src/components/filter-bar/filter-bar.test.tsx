@@ -4,7 +4,8 @@ import dayjs from 'dayjs';
 import { afterEach, vi } from 'vitest';
 import * as notify from '@/lib/notify';
 import { renderWithProviders } from '@/testing/render';
-import { FilterBar, type FilterField } from './filter-bar';
+import { FilterBar, firstWrappedIndex, type FilterField } from './filter-bar';
+import { RANGE_DEFAULT_TIMES } from './filter-values';
 
 const plate: FilterField = { prop: 'plate', label: '车牌号', type: 'input' };
 
@@ -149,5 +150,63 @@ describe('filter bar (spec §2/§4/§5)', () => {
     rerender(<FilterBar fields={[{ ...plate, label: 'Plate', initValue: '沪A' }]} onSearch={onSearch} searchOnInit={false} />);
     expect(screen.getByText('Plate')).toBeInTheDocument();
     expect(screen.getByRole('textbox')).toHaveValue('京B123');
+  });
+
+  it('writes 查询, 重置, 展开 and 批量 exactly, with no space between the two characters', async () => {
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(120);
+    renderWithProviders(<FilterBar fields={[{ prop: 'plates', label: '车牌号', type: 'batchInput' }]} onSearch={() => undefined} />);
+    expect(screen.getByRole('button', { name: '查询' })).toHaveTextContent(/^查询$/);
+    expect(screen.getByRole('button', { name: '重置' })).toHaveTextContent(/^重置$/);
+    expect(screen.getByRole('button', { name: '批量' })).toHaveTextContent(/^批量$/);
+    // (its name also carries the arrow icon's label)
+    expect(await screen.findByRole('button', { name: /展开/ })).toHaveTextContent(/^展开$/);
+  });
+
+  it('ends a date-time range at 23:59:59 unless the user picks a time', async () => {
+    expect(RANGE_DEFAULT_TIMES.map((d) => d.format('HH:mm:ss'))).toEqual(['00:00:00', '23:59:59']);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 10, 15, 10, 30, 0));
+    const onSearch = vi.fn();
+    renderWithProviders(<FilterBar fields={[{ prop: 'period', label: '时间', type: 'datetimerange' }]} onSearch={onSearch} searchOnInit={false} />);
+    const [start] = screen.getAllByRole('textbox');
+    fireEvent.mouseDown(start);
+    fireEvent.click(start);
+    const pick = async (date: string) => {
+      const cell = await waitFor(() => {
+        const found = document.querySelector(`td[title="${date}"]`);
+        expect(found).not.toBeNull();
+        return found as HTMLElement;
+      });
+      fireEvent.click(cell);
+      fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    };
+    await pick('2026-11-02');
+    await pick('2026-11-20');
+    await userEvent.click(screen.getByRole('button', { name: '查询' }));
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ period: ['2026-11-02 00:00:00', '2026-11-20 23:59:59'] }));
+  });
+
+  it('finds the first field laid out below the first row', () => {
+    expect(firstWrappedIndex([])).toBeUndefined();
+    expect(firstWrappedIndex([{ offsetTop: 0 }, { offsetTop: 0 }])).toBeUndefined();
+    expect(firstWrappedIndex([{ offsetTop: 0 }, { offsetTop: 0 }, { offsetTop: 48 }, { offsetTop: 48 }])).toBe(2);
+  });
+
+  it('hides the rows below the first while collapsed, so not even their top edge shows', async () => {
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(120);
+    // The third field wraps to a second row.
+    vi.spyOn(HTMLElement.prototype, 'offsetTop', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.textContent?.includes('司机') ? 48 : 0;
+    });
+    const fields: FilterField[] = [plate, { prop: 'vin', label: '车架号', type: 'input' }, { prop: 'driver', label: '司机', type: 'input' }];
+    renderWithProviders(<FilterBar fields={fields} onSearch={() => undefined} />);
+    const item = (label: string) => screen.getByText(label).closest('.ant-form-item') as HTMLElement;
+    expect(item('车牌号')).toBeVisible();
+    expect(item('车架号')).toBeVisible();
+    expect(item('司机')).not.toBeVisible();
+    await userEvent.click(await screen.findByRole('button', { name: /展开/ }));
+    expect(item('司机')).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: /收起/ }));
+    expect(item('司机')).not.toBeVisible();
   });
 });

@@ -7,7 +7,7 @@ import { toastError } from '@/lib/notify';
 import { ProvinceCityPicker } from '@/components/area-picker/province-city-picker';
 import { RegionPicker } from '@/components/area-picker/region-picker';
 import { BatchDialog } from '@/components/batch-dialog';
-import { hasInitialValue, resetValues, shapeValues, TEXT_TYPES, validateMonthRange, type FilterFieldType } from './filter-values';
+import { hasInitialValue, RANGE_DEFAULT_TIMES, resetValues, shapeValues, TEXT_TYPES, validateMonthRange, type FilterFieldType } from './filter-values';
 
 export interface FilterOption {
   value: string | number;
@@ -71,6 +71,18 @@ export const MOUNT_CHECK_MS = 800;
 
 const fieldStyle = (f: FilterField, fallback = 200) => ({ width: f.width ?? fallback });
 
+/**
+ * Which fields sit below the first row (by their layout): the index of the first
+ * one, or none. A collapsed bar hides them, so not even the top edge of the
+ * second row shows through the clipped height.
+ */
+export function firstWrappedIndex(items: readonly { offsetTop: number }[]): number | undefined {
+  if (items.length === 0) return undefined;
+  const firstTop = items[0].offsetTop;
+  const index = items.findIndex((item) => item.offsetTop > firstTop);
+  return index === -1 ? undefined : index;
+}
+
 function disabledByRange(range: FilterField['range']) {
   if (!range?.startTime && !range?.endTime) return undefined;
   return (d: Dayjs) => (!!range.startTime && d.isBefore(range.startTime, 'day')) || (!!range.endTime && d.isAfter(range.endTime, 'day'));
@@ -123,7 +135,9 @@ function BatchInput({ field, value, onChange, placeholder }: { field: FilterFiel
             onChange?.(parse(e.target.value));
           }}
         />
-        <Button onClick={() => setOpen(true)}>{t('filter.batch')}</Button>
+        <Button onClick={() => setOpen(true)} autoInsertSpace={false}>
+          {t('filter.batch')}
+        </Button>
       </Space.Compact>
       <BatchDialog
         open={open}
@@ -193,7 +207,7 @@ function FieldControl({ field, ...control }: { field: FilterField } & Injected) 
     case 'daterange':
       return <DatePicker.RangePicker {...control} style={fieldStyle(field, 260)} disabledDate={disabledByRange(field.range)} separator={t('filter.to')} />;
     case 'datetimerange':
-      return <DatePicker.RangePicker {...control} showTime style={fieldStyle(field, 380)} disabledDate={disabledByRange(field.range)} separator={t('filter.to')} />;
+      return <DatePicker.RangePicker {...control} showTime={{ defaultOpenValue: RANGE_DEFAULT_TIMES }} style={fieldStyle(field, 380)} disabledDate={disabledByRange(field.range)} separator={t('filter.to')} />;
     case 'rangeMonth':
       return <MonthRange {...control} field={field} />;
     case 'checkbox':
@@ -239,13 +253,16 @@ export function fieldsShape(fields: FilterField[]): string {
 
 /**
  * The configurable filter/search bar of spec §2/§4/§5: 查询, 重置, 展开/收起 (only
- * when the content is taller than 55 px), month-range checks, initial search.
+ * when the content is taller than 55 px; collapsed, the rows below the first are
+ * hidden), month-range checks, initial search. Button texts stay exact: antd's
+ * space between two Chinese characters is turned off on each of them.
  */
 export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandChange, searchText, searchOnInit = true, searchOnReset = true, values }: FilterBarProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<Record<string, unknown>>();
   const [expanded, setExpanded] = useState(false);
   const [overflows, setOverflows] = useState(false);
+  const [wrappedFrom, setWrappedFrom] = useState<number | undefined>(undefined);
   const content = useRef<HTMLDivElement>(null);
   const debounceTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   const initial = useMemo(() => Object.fromEntries(fields.map((f) => [f.prop, f.initValue])), [fields]);
@@ -278,7 +295,10 @@ export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandCh
   useLayoutEffect(() => {
     const el = content.current;
     if (!el) return;
-    const measure = () => setOverflows(el.scrollHeight > COLLAPSED_HEIGHT_PX);
+    const measure = () => {
+      setOverflows(el.scrollHeight > COLLAPSED_HEIGHT_PX);
+      setWrappedFrom(firstWrappedIndex(Array.from(el.children) as HTMLElement[]));
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const debounced = () => {
       clearTimeout(timer);
@@ -326,10 +346,14 @@ export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandCh
     void search();
   };
 
+  // Collapsed, the rows below the first are hidden (not only clipped): no edge of
+  // them shows, and keyboard focus does not land in fields no one can see.
+  const folded = (index: number) => !expanded && wrappedFrom !== undefined && index >= wrappedFrom;
+
   return (
     <Form form={form} layout="inline" className="fd-filter" onValuesChange={fieldChanged} onFinish={() => void search()} onFinishFailed={() => toastError(t('filter.invalid'))} data-testid="filter-bar">
       <div ref={content} className={`fd-filter__fields${expanded ? ' is-expanded' : ''}`} style={expanded ? undefined : { maxHeight: COLLAPSED_HEIGHT_PX }}>
-        {fields.map((field) => {
+        {fields.map((field, index) => {
           const rules: FormRule[] = [...(field.rules ?? [])];
           if (field.type === 'rangeMonth') {
             if (!field.keys) throw new Error(`rangeMonth field "${field.prop}" needs keys {start, end}`);
@@ -343,19 +367,21 @@ export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandCh
             }
           }
           return (
-            <Form.Item key={field.prop} name={field.prop} label={field.label} rules={rules}>
+            <Form.Item key={field.prop} name={field.prop} label={field.label} rules={rules} style={folded(index) ? { visibility: 'hidden' } : undefined}>
               <FieldControl field={field} />
             </Form.Item>
           );
         })}
       </div>
       <Space className="fd-filter__buttons">
-        <Button type="primary" htmlType="submit">
+        <Button type="primary" htmlType="submit" autoInsertSpace={false}>
           {searchText ?? t('filter.search')}
         </Button>
-        <Button onClick={reset}>{t('filter.reset')}</Button>
+        <Button onClick={reset} autoInsertSpace={false}>
+          {t('filter.reset')}
+        </Button>
         {overflows && (
-          <Button type="link" onClick={toggle} icon={expanded ? <UpOutlined /> : <DownOutlined />} iconPlacement="end">
+          <Button type="link" onClick={toggle} icon={expanded ? <UpOutlined /> : <DownOutlined />} iconPlacement="end" autoInsertSpace={false}>
             {expanded ? t('filter.collapse') : t('filter.expand')}
           </Button>
         )}

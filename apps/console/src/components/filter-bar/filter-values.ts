@@ -1,11 +1,18 @@
 /** Pure rules of the filter bar (spec §4/§5): value shaping and month-range checks. */
-import type { Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import { RANGE_END_TIME, RANGE_START_TIME } from '@/lib/format';
 
 export type FilterFieldType =
   | 'input' | 'autocomplete' | 'datetime' | 'date' | 'daterange' | 'datetimerange' | 'month' | 'rangeMonth'
   | 'checkbox' | 'select' | 'selectGroup' | 'cascader' | 'selectTree' | 'citys' | 'citys-charge' | 'blogCity'
   | 'batchInput' | 'inputRange' | 'DstOrgSelector' | 'selectDDuser' | 'slot';
+
+/** A date-time range's times before the user picks any: the start of the first day to the end of the last. */
+export const RANGE_DEFAULT_TIMES = [RANGE_START_TIME, RANGE_END_TIME].map((time) => {
+  // Only the time of these counts; built by hand as dayjs parses `HH:mm:ss` only with a plugin.
+  const [hour, minute, second] = time.split(':').map(Number);
+  return dayjs().startOf('day').hour(hour).minute(minute).second(second);
+});
 
 /** Field types whose change events are debounced 500 ms. */
 export const TEXT_TYPES: FilterFieldType[] = ['input', 'autocomplete', 'inputRange'];
