@@ -1,11 +1,14 @@
-//! The finance service. Its contract (`fleetdesk.finance.v1.FinanceService`) is complete;
-//! RPCs answer UNIMPLEMENTED until the domain's issue builds them, so the
-//! gateway and reflection already see the whole surface.
+//! The finance service. Its contract (`fleetdesk.finance.v1.FinanceService`) is
+//! complete; until the domain's issue builds it, every RPC is listed in
+//! [`not_built`] and answers UNIMPLEMENTED with its name, so the gateway and
+//! reflection already see the whole surface.
+
+mod not_built;
 
 use fleetdesk_kit::internal_token::TokenVerifier;
 use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, grpc};
-use fleetdesk_proto::finance::v1::finance_service_server::{FinanceService, FinanceServiceServer};
+use fleetdesk_proto::finance::v1::finance_service_server::FinanceServiceServer;
 use sqlx::migrate::Migrator;
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
@@ -16,11 +19,6 @@ pub const SCHEMA: Schema = Schema {
     migrator: &MIGRATOR,
     replicates_org: false,
 };
-
-#[derive(Debug, Clone)]
-struct FinanceApi;
-
-impl FinanceService for FinanceApi {}
 
 /// A built service: listening, connected, ready to run.
 #[derive(Debug)]
@@ -41,7 +39,7 @@ impl Application {
 
     pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
         let service = FinanceServiceServer::with_interceptor(
-            FinanceApi,
+            not_built::NotBuilt,
             grpc::authenticate(self.runtime.verifier.clone()),
         );
         self.runtime.run(service, shutdown).await

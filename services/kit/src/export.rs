@@ -1,4 +1,4 @@
-//! Export jobs (ARCHITECTURE §3): `POST .../export` makes the owning service
+//! Export jobs (docs/ARCHITECTURE.md §3): `POST .../export` makes the owning service
 //! queue a job ([`start`]) and announce it, so org shows the export record at
 //! once; a worker inside the same service ([`ExportWorker`]) claims queued
 //! jobs with SKIP LOCKED, streams the rows by keyset pages (never OFFSET)
@@ -10,7 +10,9 @@
 //! A domain provides one [`ExportKind`] per exportable list: its header row,
 //! a count and a keyset page fetch that applies the job's filter and the
 //! requester's reach (both stored with the job, since the worker runs long
-//! after the request).
+//! after the request). A list usually implements
+//! [`ListExport`](crate::export_scope::ListExport) instead, which is an
+//! `ExportKind` with the paging written once.
 //!
 //! A job whose worker died (its lease ran out) is claimed again and runs
 //! from the start; after [`WorkerOptions::max_attempts`] claims it fails.

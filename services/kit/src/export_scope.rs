@@ -1,21 +1,28 @@
 //! What a domain service's Export* handlers and its [`ExportKind`]s share
-//! (ARCHITECTURE §3): queueing a job for the caller with their reach (the
+//! (docs/ARCHITECTURE.md §3): queueing a job for the caller with their reach (the
 //! worker runs after the request, so the reach goes with the job), acting
 //! as the requester inside the worker, the keyset cursor of a page, and
 //! the cell formats an operator reads (times in Asia/Shanghai, money in
 //! yuan with two decimals from integer fen).
 //!
+//! Most lists export the same way, so a list implements [`ListExport`] (its
+//! scope, count, keyset page and cells) and gets [`ExportKind`] from it; the
+//! paging, cursor text and row-to-cell loop are written once, here.
+//!
 //! [`ExportKind`]: crate::export::ExportKind
+
+use std::future::Future;
 
 use chrono::{DateTime, Datelike, FixedOffset, Timelike, Utc};
 use fleetdesk_proto::common::v1 as common;
+use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::actor::Actor;
 use crate::error::ServiceError;
-use crate::export::{self, Cell, JobScope, NewExport};
+use crate::export::{self, Cell, ExportKind, JobScope, NewExport, Page};
 use crate::list::Cursor;
 use crate::reach::ResolvedReach;
 
@@ -108,18 +115,143 @@ pub fn cursor(at: DateTime<Utc>, id: Uuid) -> String {
 
 /// The keyset position a page starts after; `None` for the first page.
 pub fn after(after: Option<&str>) -> Result<Option<Cursor>, ServiceError> {
-    let Some(after) = after else {
-        return Ok(None);
-    };
-    let bad = || ServiceError::invalid("after", "分页位置无效");
-    let (micros, id) = after.split_once(',').ok_or_else(bad)?;
-    let at = micros
-        .parse::<i64>()
+    after.map(Cursor::decode).transpose()
+}
+
+fn bad_position() -> ServiceError {
+    ServiceError::invalid("after", "分页位置无效")
+}
+
+fn micros(text: &str) -> Result<DateTime<Utc>, ServiceError> {
+    text.parse::<i64>()
         .ok()
         .and_then(DateTime::from_timestamp_micros)
-        .ok_or_else(bad)?;
-    let id = Uuid::parse_str(id).map_err(|_| bad())?;
-    Ok(Some(Cursor { at, id }))
+        .ok_or_else(bad_position)
+}
+
+/// A header row from its titles.
+pub fn header(titles: &[&str]) -> Vec<String> {
+    titles.iter().map(|t| (*t).to_owned()).collect()
+}
+
+// --- A list as an export --------------------------------------------------
+
+/// The sort key of a page's last row, as the job keeps it between pages
+/// (the worker stores it as text).
+pub trait PageKey: Sized + Send {
+    fn encode(&self) -> String;
+    /// A key read back; a malformed one is refused as `after`.
+    fn decode(text: &str) -> Result<Self, ServiceError>;
+}
+
+/// (time, id): `<microseconds since the epoch>,<id>`.
+impl PageKey for Cursor {
+    fn encode(&self) -> String {
+        cursor(self.at, self.id)
+    }
+
+    fn decode(text: &str) -> Result<Self, ServiceError> {
+        let (at, id) = text.split_once(',').ok_or_else(bad_position)?;
+        Ok(Cursor {
+            at: micros(at)?,
+            id: Uuid::parse_str(id).map_err(|_| bad_position())?,
+        })
+    }
+}
+
+/// A time alone, for lists whose time is unique (a vehicle's track):
+/// `<microseconds since the epoch>`.
+impl PageKey for DateTime<Utc> {
+    fn encode(&self) -> String {
+        self.timestamp_micros().to_string()
+    }
+
+    fn decode(text: &str) -> Result<Self, ServiceError> {
+        micros(text)
+    }
+}
+
+/// One exportable list: what the job's filter and reach select
+/// ([`ListExport::scope`], read for the count and again for every page:
+/// the worker keeps only the page key between pages), how many rows that
+/// is, a keyset page in the list's order, and a row's cells. Every
+/// `ListExport` is an [`ExportKind`].
+pub trait ListExport: Send + Sync {
+    /// What the count and the pages filter by, usually the requester
+    /// ([`actor`]) and the list's own query.
+    type Scope: Send + Sync;
+    /// A row as the list's store reads it.
+    type Row: Send;
+    /// Where a page starts: the last row's sort key.
+    type Key: PageKey;
+
+    /// The header row.
+    fn header(&self) -> Vec<String>;
+
+    /// The job's scope: its requester and decoded filter.
+    fn scope(
+        &self,
+        conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> impl Future<Output = Result<Self::Scope, ServiceError>> + Send;
+
+    /// How many rows the job will write.
+    fn count(
+        &self,
+        conn: &mut PgConnection,
+        scope: &Self::Scope,
+    ) -> impl Future<Output = Result<i64, ServiceError>> + Send;
+
+    /// At most `limit` rows after `after` (from the start when `None`).
+    fn page(
+        &self,
+        conn: &mut PgConnection,
+        scope: &Self::Scope,
+        after: Option<Self::Key>,
+        limit: i64,
+    ) -> impl Future<Output = Result<Vec<Self::Row>, ServiceError>> + Send;
+
+    /// A row's sort key (where the page after it starts).
+    fn key(row: &Self::Row) -> Self::Key;
+
+    /// A row's cells, in the header's order.
+    fn cells(&self, row: Self::Row) -> Vec<Cell>;
+}
+
+impl<T: ListExport> ExportKind for T {
+    fn header(&self) -> Vec<String> {
+        ListExport::header(self)
+    }
+
+    fn count<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
+        Box::pin(async move {
+            let scope = ListExport::scope(self, conn, job).await?;
+            ListExport::count(self, conn, &scope).await
+        })
+    }
+
+    fn page<'a>(
+        &'a self,
+        conn: &'a mut PgConnection,
+        job: &'a JobScope,
+        after: Option<&'a str>,
+        limit: i64,
+    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
+        Box::pin(async move {
+            let scope = ListExport::scope(self, conn, job).await?;
+            let after = after.map(T::Key::decode).transpose()?;
+            let rows = ListExport::page(self, conn, &scope, after, limit).await?;
+            let next = rows.last().map(|row| T::key(row).encode());
+            Ok(Page {
+                rows: rows.into_iter().map(|row| self.cells(row)).collect(),
+                next,
+            })
+        })
+    }
 }
 
 fn shanghai() -> FixedOffset {
@@ -219,6 +351,13 @@ mod tests {
         assert_eq!(after(None).unwrap(), None);
         assert!(after(Some("x")).is_err());
         assert!(after(Some("1,nope")).is_err());
+    }
+
+    #[test]
+    fn a_time_key_reads_back_and_a_bad_one_is_refused() {
+        let at = DateTime::from_timestamp_micros(1_700_000_000_123_456).unwrap();
+        assert_eq!(DateTime::<Utc>::decode(&at.encode()).unwrap(), at);
+        assert!(DateTime::<Utc>::decode("x").is_err());
     }
 
     #[test]

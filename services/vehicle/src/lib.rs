@@ -1,36 +1,28 @@
-//! The vehicle service: vehicle assets (files, terminal bindings, private
-//! cars, and — from their modules — drivers, usage records and operation
-//! logs) and telematics (terminal directory, telemetry ingest, positions,
-//! remote lock). The target hosts AssetService, TelemetryService,
-//! TerminalDirectoryService, RiskService and MaintenanceService; the last
-//! two answer UNIMPLEMENTED until their issues build them.
+//! The vehicle target: one process serving vehicle assets (AssetService,
+//! from fleetdesk-assets) and telematics (TelemetryService and the terminal
+//! directory, from fleetdesk-telemetry), plus RiskService and
+//! MaintenanceService, which answer UNIMPLEMENTED until their issues build
+//! them (`grpc::unbuilt` lists every such RPC).
 //!
-//! Exports (every list) and imports (vehicles, drivers) run through
-//! kit::export and kit::import: `exports` and `imports` hold what they
-//! share, each subject its own `export` (and `import`) module.
+//! The target owns what the hosted crates share: start-up and config, the
+//! gRPC wiring of every hosted service, the export worker, and one `vehicle`
+//! schema with one migrator. One schema, not one per crate, because the
+//! telemetry tables are about vehicles: their SQL joins assets' tables
+//! (`vehicle`, `usage_record`) and their foreign keys point at `vehicle`,
+//! so the crates' tables cannot be migrated or scoped apart.
 //!
-//! Layout: `grpc/` is the thin layer (one line per RPC); each subject is a
-//! folder with `handlers` (validate → domain → store → response), `domain`
-//! (pure rules, stored codes), `store` (its queries) and `convert` (proto ↔
-//! domain).
+//! `seed` (demo and scale data for every hosted crate) lives here until it
+//! moves to a seeding crate.
 
-mod bindings;
-mod codes;
-pub mod directory;
-pub mod drivers;
-pub mod exports;
-pub mod geofences;
+mod exports;
 mod grpc;
-mod imports;
-pub mod ingest;
-pub mod lock;
-pub mod oplog;
-pub mod positions;
-mod private_cars;
 pub mod seed;
 mod startup;
-pub mod temperature;
-pub mod usage;
-pub mod vehicles;
 
 pub use startup::{Application, Config, MIGRATOR, SCHEMA};
+
+/// Paths other packages (bench, the root tests, the energy and simulator
+/// tests) name under this crate; the modules are fleetdesk-assets' and
+/// fleetdesk-telemetry's.
+pub use fleetdesk_assets::vehicles;
+pub use fleetdesk_telemetry::{ingest, lock};

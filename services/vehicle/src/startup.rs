@@ -10,11 +10,11 @@ use fleetdesk_kit::org_replica::OrgReplica;
 use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
+use fleetdesk_telemetry::ingest::{self, Ingest};
+use fleetdesk_telemetry::{lock, positions};
 use sqlx::migrate::Migrator;
 
-use crate::grpc::{self, Context};
-use crate::ingest::{self, Ingest};
-use crate::{exports, lock, positions};
+use crate::{exports, grpc};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
@@ -65,9 +65,12 @@ impl Application {
         });
         let pool = self.runtime.pool.clone();
         let nats = self.runtime.nats.clone();
-        let context = Context {
+        let assets = fleetdesk_assets::context::Context {
             pool: pool.clone(),
             files: self.runtime.files.clone(),
+        };
+        let telemetry = fleetdesk_telemetry::context::Context {
+            pool: pool.clone(),
             nats: nats.clone(),
             live: positions::live::Live::new(nats.clone(), pool.clone()),
         };
@@ -78,13 +81,13 @@ impl Application {
         if let Err(err) = ingest::drop_retired_consumers(&pool, nats.clone()).await {
             tracing::warn!(error = %format!("{err:#}"), "Retired telemetry consumers not dropped.");
         }
-        let telemetry = [
+        let background = [
             tokio::spawn(ingest.run(shutdown.clone())),
             tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
             tokio::spawn(results.run(shutdown.clone())),
             tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),
         ];
-        let services = grpc::services(context, self.runtime.verifier.clone());
+        let services = grpc::services(assets, telemetry, self.runtime.verifier.clone());
         let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
         let served = self
             .runtime
@@ -93,7 +96,7 @@ impl Application {
         if let Some(replica) = replica {
             replica.await.ok();
         }
-        for task in telemetry {
+        for task in background {
             task.await.ok();
         }
         served

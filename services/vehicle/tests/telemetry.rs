@@ -15,9 +15,9 @@ use fleetdesk_proto::telematics::v1 as tpb;
 use fleetdesk_proto::telematics::v1::terminal_directory_service_client::TerminalDirectoryServiceClient;
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
+use fleetdesk_telemetry::ingest;
+use fleetdesk_telemetry::positions::live::Live;
 use fleetdesk_testkit::TestDb;
-use fleetdesk_vehicle::ingest;
-use fleetdesk_vehicle::positions::live::Live;
 use prost::Message as _;
 use sqlx::PgPool;
 use tonic::transport::Channel;
@@ -598,7 +598,7 @@ async fn the_sweep_expires_queued_commands_and_times_out_unanswered_ones() {
     let fresh = insert(2, Some(1), 600).await;
     let acknowledged = insert(7, Some(120), 600).await;
 
-    fleetdesk_vehicle::lock::delivery::sweep(&service.owner, &service.nats)
+    fleetdesk_telemetry::lock::delivery::sweep(&service.owner, &service.nats)
         .await
         .expect("sweep");
     let state = |id: Uuid| {

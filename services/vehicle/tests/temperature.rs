@@ -16,8 +16,8 @@ use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::telematics::v1 as tpb;
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
+use fleetdesk_telemetry::temperature::evaluate::{self, ReadingIn};
 use fleetdesk_testkit::{NatsServer, TestDb};
-use fleetdesk_vehicle::temperature::evaluate::{self, ReadingIn};
 use prost::Message as _;
 use sqlx::PgPool;
 use tonic::transport::Channel;
@@ -118,8 +118,10 @@ async fn stack() -> Stack {
         .unwrap();
     // Ingest takes only fixes published after its consumer exists.
     let js = async_nats::jetstream::new(async_nats::connect(nats.url()).await.unwrap());
-    let stream = fleetdesk_vehicle::ingest::ensure_stream(&js).await.unwrap();
-    let durable = fleetdesk_vehicle::ingest::consumer::durable_name(&db.name);
+    let stream = fleetdesk_telemetry::ingest::ensure_stream(&js)
+        .await
+        .unwrap();
+    let durable = fleetdesk_telemetry::ingest::consumer::durable_name(&db.name);
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while stream.consumer_info(&durable).await.is_err() {
         assert!(
@@ -611,7 +613,7 @@ async fn share_link_shows_its_vehicle_until_revoked_or_expired(s: &Stack) {
 
 async fn the_alarm_export_writes_the_lists_rows_under_the_callers_reach(s: &Stack) {
     use fleetdesk_kit::export::{Cell, ExportKind as _, JobScope};
-    use fleetdesk_vehicle::temperature::export::TemperatureAlarmsExport;
+    use fleetdesk_telemetry::temperature::export::TemperatureAlarmsExport;
 
     let (a, b) = s.tenants().await;
     let v = a.vehicles[0];

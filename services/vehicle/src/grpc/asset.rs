@@ -1,11 +1,12 @@
 //! AssetService: each RPC one line into its subject's handlers.
 
+use fleetdesk_assets::context::Context;
+use fleetdesk_assets::{bindings, drivers, oplog_list, private_cars, templates, usage, vehicles};
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::asset_service_server::AssetService;
 use tonic::{Request, Response, Status};
 
-use super::{Context, respond};
-use crate::{bindings, drivers, imports, oplog, private_cars, usage, vehicles};
+use super::respond;
 
 #[derive(Debug, Clone)]
 pub struct AssetApi(pub Context);
@@ -207,13 +208,13 @@ impl AssetService for AssetApi {
         &self,
         req: Request<pb::GetImportTemplateRequest>,
     ) -> Answer<pb::GetImportTemplateResponse> {
-        respond(imports::template(&req))
+        respond(templates::template(&req))
     }
 
     async fn list_operation_logs(
         &self,
         req: Request<pb::ListOperationLogsRequest>,
     ) -> Answer<pb::ListOperationLogsResponse> {
-        respond(oplog::handlers::list(&self.0, req).await)
+        respond(oplog_list::list(&self.0, req).await)
     }
 }

@@ -3,10 +3,11 @@
 
 use fleetdesk_proto::telematics::v1 as pb;
 use fleetdesk_proto::telematics::v1::terminal_directory_service_server::TerminalDirectoryService;
+use fleetdesk_telemetry::context::Context;
+use fleetdesk_telemetry::directory;
 use tonic::{Request, Response, Status};
 
-use super::{Context, respond};
-use crate::directory;
+use super::respond;
 
 #[derive(Debug, Clone)]
 pub struct DirectoryApi(pub Context);

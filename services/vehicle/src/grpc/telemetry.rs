@@ -1,15 +1,18 @@
 //! TelemetryService: each RPC one line into its subject's handlers.
 //! Geofences, positions, temperatures and remote lock are built; the
-//! operation reports answer UNIMPLEMENTED until their module lands here.
+//! operation reports answer UNIMPLEMENTED (`unbuilt`) until their module
+//! lands here.
 
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryService;
+use fleetdesk_telemetry::context::Context;
+use fleetdesk_telemetry::geofences::handlers as geofences;
+use fleetdesk_telemetry::temperature::handlers as temperature;
+use fleetdesk_telemetry::{lock, positions};
 use tonic::{Request, Response, Status};
 
-use super::{Context, respond};
-use crate::geofences::handlers as geofences;
-use crate::temperature::handlers as temperature;
-use crate::{lock, positions};
+use super::respond;
+use super::unbuilt::not_built;
 
 #[derive(Debug, Clone)]
 pub struct TelemetryApi(pub Context);
@@ -246,5 +249,21 @@ impl TelemetryService for TelemetryApi {
         req: Request<pb::ListTemperatureSeriesRequest>,
     ) -> Answer<pb::ListTemperatureSeriesResponse> {
         respond(temperature::series(&self.0, req).await)
+    }
+
+    // --- Operation reports (not built) ---
+
+    async fn list_daily_operation_reports(
+        &self,
+        _req: Request<pb::ListDailyOperationReportsRequest>,
+    ) -> Answer<pb::ListDailyOperationReportsResponse> {
+        Err(not_built("list_daily_operation_reports"))
+    }
+
+    async fn list_monthly_operation_reports(
+        &self,
+        _req: Request<pb::ListMonthlyOperationReportsRequest>,
+    ) -> Answer<pb::ListMonthlyOperationReportsResponse> {
+        Err(not_built("list_monthly_operation_reports"))
     }
 }
