@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { I18nextProvider } from 'react-i18next';
@@ -8,22 +8,7 @@ import { vi } from 'vitest';
 import { i18n } from '@/lib/i18n';
 import type { ListFilters } from '@/lib/list-url';
 import type { FilterField } from './filter-bar/filter-bar';
-import { ListPage, useListPage, useListState, type ListColumn } from './list-page';
-
-describe('useListState', () => {
-  it('starts on page 1 with the default size of 20', () => {
-    const { result } = renderHook(() => useListState());
-    expect(result.current).toMatchObject({ filters: {}, page: 1, size: 20 });
-  });
-
-  it('keeps page and size from the pager and goes back to page 1 on a new search', () => {
-    const { result } = renderHook(() => useListState());
-    act(() => result.current.changePage(3, 50));
-    expect(result.current).toMatchObject({ page: 3, size: 50 });
-    act(() => result.current.search({ name: 'li' }));
-    expect(result.current).toMatchObject({ filters: { name: 'li' }, page: 1, size: 50 });
-  });
-});
+import { ListPage, useListPage, type ListColumn } from './list-page';
 
 interface Car {
   id: string;

@@ -1,29 +1,10 @@
 import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
+import { FIRST_PAGE } from '@/config/constants';
 import { readListState, toFormValues, toListFilters, writeListState, type ListFilters, type ListState } from '@/lib/list-url';
 import { FilterBar, type FilterField } from './filter-bar/filter-bar';
 import { PaginatedTable, type PaginatedTableProps, type TableColumn } from './paginated-table';
-
-/**
- * Filters, page and size of a list page held in component state (pages not yet on
- * `useListPage`). A new search starts again at page 1.
- */
-export function useListState(initialSize = DEFAULT_PAGE_SIZE) {
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [size, setSize] = useState(initialSize);
-  const search = useCallback((values: Record<string, unknown>) => {
-    setFilters(values);
-    setPage(FIRST_PAGE);
-  }, []);
-  const changePage = useCallback((nextPage: number, nextSize: number) => {
-    setPage(nextPage);
-    setSize(nextSize);
-  }, []);
-  return { filters, page, size, search, changePage };
-}
 
 /** What a list answers: `data = {list, total}`, as every list of the gateway does. */
 export interface ListAnswer<Row> {

@@ -9,28 +9,40 @@ import { BLANK } from '@/lib/format';
 import { EMPTY_PLACEHOLDERS, revealNeedsConfirm } from '@/lib/mask';
 import { SENSITIVE_VIEW_PERMISSION, revealSensitive } from '@/lib/sensitive';
 
-export interface SensitiveRevealProps {
+/** Where a reveal goes: `/sensitive/reveal` naming the subject and module, or the subject's own endpoint. */
+type RevealThrough =
+  | {
+      /** Whose value it is (`SubjectKind`). */
+      subjectKind: number;
+      /** The module named in the audit (e.g. `approval`). */
+      sourceModule: string;
+      reveal?: undefined;
+    }
+  | {
+      subjectKind?: undefined;
+      sourceModule?: undefined;
+      /** Reveals through the subject's own endpoint (a driver's `/drivers/{id}/reveal`), naming this page. */
+      reveal: (pageUrl: string) => Promise<{ value: string }>;
+    };
+
+export type SensitiveRevealProps = RevealThrough & {
   /** The value as the server sent it (already masked). */
   masked: string | null | undefined;
-  /** Sensitive view type 1–10 (spec §3); 4, 5, 6, 7, 9 and 10 ask before revealing. */
+  /** Sensitive view type 1–10 (docs/console-spec.md §3); 4, 5, 6, 7, 9 and 10 ask before revealing. */
   sensitiveType: number;
-  /** Whose value it is (`SubjectKind`). */
-  subjectKind: number;
-  /** Id of the member, approval or feedback. */
+  /** Id of the member, approval, feedback or driver. */
   subjectId: string;
-  /** The module named in the audit (e.g. `approval`). */
-  sourceModule: string;
   /** How a revealed value shows (images: the file key); text by default. */
   renderValue?: (value: string) => ReactNode;
-}
+};
 
 /**
- * A server-masked value with an eye toggle (debounced 200 ms, spec §9). Each
- * reveal is one `/sensitive/reveal` call (one audit row) naming this page and
- * module; ID and licence images ask first (spec §6). Without
- * `as:sensitive:view` only the masked value shows.
+ * A server-masked value with an eye toggle (debounced 200 ms, docs/console-spec.md §9). Each
+ * reveal is one call (one audit row) naming this page and module; ID and
+ * licence images ask first (docs/console-spec.md §6). Without `as:sensitive:view` only the
+ * masked value shows.
  */
-export function SensitiveReveal({ masked, sensitiveType, subjectKind, subjectId, sourceModule, renderValue }: SensitiveRevealProps) {
+export function SensitiveReveal({ masked, sensitiveType, subjectKind, subjectId, sourceModule, reveal: revealThrough, renderValue }: SensitiveRevealProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const location = useLocation();
@@ -49,13 +61,10 @@ export function SensitiveReveal({ masked, sensitiveType, subjectKind, subjectId,
     inFlight.current = true;
     setBusy(true);
     try {
-      const answer = await revealSensitive({
-        sensitiveType,
-        subjectKind,
-        subjectId,
-        pageUrl: location.pathname + location.search,
-        sourceModule,
-      });
+      const pageUrl = location.pathname + location.search;
+      const answer = revealThrough
+        ? await revealThrough(pageUrl)
+        : await revealSensitive({ sensitiveType, subjectKind, subjectId, pageUrl, sourceModule });
       setValue(answer.value);
     } catch {
       // The request client has shown the error; the value stays masked.

@@ -6,7 +6,7 @@
  */
 
 /** Feature folder whose lazily loaded chunk renders the node's page. */
-export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'finance' | 'charging' | 'system' | 'messages' | 'account';
+export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'finance' | 'energy' | 'system' | 'messages' | 'account';
 
 export type IconName =
   | 'home' | 'car' | 'finance' | 'energy' | 'setting' | 'assets' | 'monitor' | 'report' | 'tool' | 'risk'
@@ -98,8 +98,8 @@ export const routeTree: RouteNode[] = [
           leaf('monthlyLog', { permissionValue: 'oss:asset:report' }),
         ]),
         hidden('carSafetyReport', { permissionValue: 'oss:asset:report' }),
-        // Charging figures: rendered by the charging chunk (it needs charging opened).
-        { ...leaf('behaviorAnalyze', { permissionValue: 'as:charge:behavior', list: 'behaviorAnalysis' }), domain: 'charging' },
+        // Charging figures: rendered by the energy chunk (it needs charging opened).
+        { ...leaf('behaviorAnalyze', { permissionValue: 'as:charge:behavior', list: 'behaviorAnalysis' }), domain: 'energy' },
       ]),
       group('vehicleManagement', { icon: 'tool', group: 2 }, [
         leaf('trafficViolations', { permissionValue: 'as:violation' }),
@@ -183,7 +183,7 @@ export const routeTree: RouteNode[] = [
         leaf('chargeReconciliation', { group: 2, permissionValue: 'as:charge:settlement:page' }),
       ], 'energyCharge'),
     ], 'energyManagement'),
-    domain: 'charging',
+    domain: 'energy',
   },
   {
     ...group('/systemSetting', { icon: 'setting', permissionValue: 'oss:pc:system:settings' }, [
@@ -210,7 +210,7 @@ export const routeTree: RouteNode[] = [
   { ...leaf('/approve', { hidden: true, permissionValue: 'as:approval:pageInfo' }, 'approve'), domain: 'messages' },
   { ...leaf('/approveDetails', { hidden: true, noCache: true, permissionValue: 'as:approval:pageInfo' }, 'approveDetails'), domain: 'messages' },
   { ...leaf('/carFiles', { hidden: true, noCache: true, permissionValue: 'as:sys:car' }, 'carFiles'), domain: 'vehicles' },
-  { ...leaf('/chargeIntroduce', { hidden: true, permissionValue: '*' }, 'chargeIntroduce'), domain: 'charging' },
+  { ...leaf('/chargeIntroduce', { hidden: true, permissionValue: '*' }, 'chargeIntroduce'), domain: 'energy' },
 ];
 
 /** Top navigation groups, in navbar order (spec §2). */

@@ -4,20 +4,10 @@
  * convenience; the gateway enforces the same permissions.
  */
 import type { Domain, EnterpriseList, RouteMeta, RouteNode } from '@/config/routes';
+import type { components } from './api/schema';
 
-export interface EnterpriseFlags {
-  isB2B: boolean;
-  isWhiteList: boolean;
-  isSF: boolean;
-  isMt: boolean;
-  inInsuranceBlacklist: boolean;
-  inChargeBlacklist: boolean;
-  inBehaviorAnalysisList: boolean;
-  inLockCarList: boolean;
-  inOrderCenterList: boolean;
-  isChargeAccount: boolean;
-  needOpenPages: string[];
-}
+/** The enterprise's flags as `/me` sends them (the gateway's `EnterpriseFlagsBody`). */
+export type EnterpriseFlags = components['schemas']['EnterpriseFlagsBody'];
 
 export interface Principal {
   permissions: ReadonlySet<string>;
@@ -38,6 +28,7 @@ export function normalizeFlags(raw?: Partial<Record<keyof EnterpriseFlags, unkno
     inLockCarList: b('inLockCarList'),
     inOrderCenterList: b('inOrderCenterList'),
     isChargeAccount: b('isChargeAccount'),
+    isChargeApplying: b('isChargeApplying'),
     needOpenPages: Array.isArray(raw?.needOpenPages) ? raw.needOpenPages.filter((x): x is string => typeof x === 'string') : [],
   };
 }

@@ -1,9 +1,12 @@
 /**
- * The request client: every call to the gateway goes through here. It adds the
- * `token` and `platformId` headers, trims request strings, times out after 60 s,
- * unwraps the `{code, msg, data}` envelope and implements the error catalogue
- * (spec §8, ARCHITECTURE §3) in one place.
+ * The request client: every call to the gateway goes through here. openapi-fetch
+ * builds each request from the generated schema (`api/schema.d.ts`: paths, path
+ * and query parameters, bodies); `call` adds the `token` and `platformId`
+ * headers, trims request strings, times out after 60 s, unwraps the
+ * `{code, msg, data}` envelope and implements the error catalogue
+ * (docs/console-spec.md §8, docs/ARCHITECTURE.md §3) in one place.
  */
+import createClient, { type ClientPathsWithMethod, type FetchOptions, type FetchResponse } from 'openapi-fetch';
 import { LOGOUT_DELAY_MS, REQUEST_TIMEOUT_MS } from '@/config/constants';
 import type { paths } from './api/schema';
 import { i18n } from './i18n';
@@ -31,7 +34,7 @@ export function isTransportFailure(error: ApiError): boolean {
   return error.code === Code.Network || error.code === Code.Internal || error.code === Code.Unavailable;
 }
 
-/** A field error of a 4000 answer (`data.fields`, ARCHITECTURE §3). */
+/** A field error of a 4000 answer (`data.fields`, docs/ARCHITECTURE.md §3). */
 export interface FieldError {
   field: string;
   message: string;
@@ -55,20 +58,6 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type PathsFor<M extends Method> = {
-  [P in keyof paths]: paths[P][M] extends undefined ? never : P;
-}[keyof paths];
-type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
-type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
-type BodyOf<O> = O extends { requestBody: infer R } ? JsonOf<R> : O extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> | undefined : undefined;
-type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? Q : never;
-type PathParamsOf<O> = O extends { parameters: { path: infer Pp } } ? Pp : never;
-type EnvelopeOf<O> = O extends { responses: { 200: infer R } } ? JsonOf<R> : never;
-/** The `data` of a successful answer of `M path`. */
-export type ApiData<P extends keyof paths, M extends Method> =
-  EnvelopeOf<Op<P, M>> extends { data?: infer D } ? NonNullable<D> : never;
-
 export interface CallOptions {
   /** No toast for failures (badge counts, background look-ups); session expiry still logs out. */
   silent?: boolean;
@@ -82,11 +71,72 @@ export interface CallOptions {
   idempotencyKey?: string;
 }
 
-interface RequestInit<P extends keyof paths, M extends Method> extends CallOptions {
-  query?: QueryOf<Op<P, M>>;
-  path?: PathParamsOf<Op<P, M>>;
-  body?: BodyOf<Op<P, M>>;
+/** A list repeats its key, as the gateway reads it; strings trimmed, absent values left out. */
+function serializeQuery(query: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(trimDeep(query))) {
+    if (value === undefined || value === null) continue;
+    for (const v of Array.isArray(value) ? value : [value]) search.append(key, String(v));
+  }
+  return search.toString();
 }
+
+/** JSON with every string trimmed; a form (file upload) goes as built, with its own multipart type. */
+const serializeBody = (body: unknown) => (body instanceof FormData ? body : JSON.stringify(trimDeep(body)));
+
+/**
+ * The request as openapi-fetch builds it, kept as given rather than made a fetch
+ * `Request`, so that `sendWith` can call fetch as every call of the page looks:
+ * `fetch(path, init)`, the path relative to the page and a form left a form.
+ */
+class BuiltRequest {
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: BodyInit | null | undefined;
+  readonly signal: AbortSignal | null | undefined;
+
+  constructor(
+    readonly url: string,
+    init: RequestInit,
+  ) {
+    this.method = init.method ?? 'GET';
+    this.headers = new Headers(init.headers);
+    this.body = init.body;
+    this.signal = init.signal;
+  }
+}
+
+const client = createClient<paths>({
+  Request: BuiltRequest as unknown as typeof Request,
+  querySerializer: serializeQuery,
+  bodySerializer: serializeBody,
+});
+
+/** Sends a built request with this client's headers, named as the gateway documents them. */
+function sendWith(headers: Record<string, string>) {
+  return (request: Request) => {
+    const built = request as unknown as BuiltRequest;
+    // openapi-fetch names the JSON type; a form has none here, fetch gives it multipart with the boundary.
+    const type = built.headers.get('Content-Type');
+    // The global is looked up on every call rather than captured once (tests stub it).
+    return fetch(built.url, { method: built.method, headers: type ? { ...headers, 'Content-Type': type } : headers, body: built.body, signal: built.signal });
+  };
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type PathWith<M extends Method> = ClientPathsWithMethod<typeof client, M>;
+type Operation<P extends PathWith<M>, M extends Method> = NonNullable<paths[P][M]>;
+/**
+ * openapi-fetch's typed path and query parameters and body of `M path`, plus this
+ * client's options; header parameters (the `Idempotency-Key`) are among the latter.
+ */
+type CallInit<P extends PathWith<M>, M extends Method> = {
+  params?: Omit<NonNullable<FetchOptions<Operation<P, M>>['params']>, 'header'>;
+} & Pick<FetchOptions<Operation<P, M>>, 'body'> &
+  CallOptions;
+type Envelope<P extends PathWith<M>, M extends Method> = NonNullable<FetchResponse<Operation<P, M>, object, `${string}/${string}`>['data']>;
+/** The `data` of a successful answer of `M path`. */
+export type ApiData<P extends PathWith<M>, M extends Method> = Envelope<P, M> extends { data?: infer D } ? NonNullable<D> : never;
 
 type SessionExpiredHandler = () => void;
 let onSessionExpired: SessionExpiredHandler = () => window.location.assign('/login');
@@ -109,25 +159,8 @@ function scheduleForcedLogout(): void {
   }, LOGOUT_DELAY_MS);
 }
 
-function buildUrl(template: string, pathParams?: object, query?: object): string {
-  let url = template.replace(/\{(\w+)\}/g, (_, key: string) =>
-    encodeURIComponent(String((pathParams as Record<string, unknown> | undefined)?.[key] ?? '')),
-  );
-  if (query) {
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(trimDeep(query))) {
-      if (value === undefined || value === null) continue;
-      for (const v of Array.isArray(value) ? value : [value]) search.append(key, String(v));
-    }
-    const qs = search.toString();
-    if (qs) url += `?${qs}`;
-  }
-  return url;
-}
-
-function headers(hasBody: boolean, tokenOverride?: string): Record<string, string> {
+function headers(tokenOverride?: string): Record<string, string> {
   const h: Record<string, string> = { Accept: 'application/json', platformId: platformId() };
-  if (hasBody) h['Content-Type'] = 'application/json';
   const token = tokenOverride ?? sessionToken();
   if (token) h.token = token;
   if (window.location.hostname.includes('gray')) h.gray = '1';
@@ -164,33 +197,35 @@ export function parseRetryAfter(value: string | null): number | undefined {
   return Number(value.trim());
 }
 
-async function send(
-  method: Method,
-  path: string,
-  init: CallOptions & { query?: object; path?: object; body?: unknown } = {},
-): Promise<unknown> {
+type AnyInit = CallOptions & { params?: object; body?: unknown };
+
+/** One call: openapi-fetch sends it; the answer's envelope decides between `data` and a failure. */
+async function call(method: Method, path: string, init: AnyInit = {}): Promise<unknown> {
+  const { params, body, signal, timeoutMs, token, idempotencyKey } = init;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), init.timeoutMs ?? REQUEST_TIMEOUT_MS);
-  init.signal?.addEventListener('abort', () => controller.abort());
-  const form = init.body instanceof FormData ? init.body : undefined;
-  const body = method === 'get' || method === 'delete' ? undefined : (form ?? trimDeep(init.body ?? {}));
-  let response: Response;
-  let envelope: { code?: unknown; msg?: unknown; message?: unknown; data?: unknown };
+  const timer = setTimeout(() => controller.abort(), timeoutMs ?? REQUEST_TIMEOUT_MS);
+  signal?.addEventListener('abort', () => controller.abort());
+  // A write always carries a body (`{}` when it has none); a read never does.
+  const sendsBody = method !== 'get' && method !== 'delete';
+  let answer: { data?: unknown; error?: unknown; response: Response };
   try {
-    response = await fetch(buildUrl(path, init.path, init.query), {
-      method: method.toUpperCase(),
-      // A form sets its own multipart Content-Type (with the boundary).
-      headers: { ...headers(body !== undefined && !form, init.token), ...(init.idempotencyKey ? { 'Idempotency-Key': init.idempotencyKey } : {}) },
-      body: body === undefined ? undefined : form ?? JSON.stringify(body),
+    answer = await client.request(method, path as never, {
+      params,
+      body: sendsBody ? (body ?? {}) : undefined,
       signal: controller.signal,
-    });
-    envelope = (await response.json()) as typeof envelope;
+      fetch: sendWith({ ...headers(token), ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) }),
+    } as never);
   } catch (err) {
-    if (init.signal?.aborted) throw err;
+    // A successful answer whose body is not JSON lands here too: no usable answer came.
+    if (signal?.aborted) throw err;
     return fail(Code.Network, '', [], init);
   } finally {
     clearTimeout(timer);
   }
+  const { response } = answer;
+  const envelope = (answer.data ?? answer.error) as { code?: unknown; msg?: unknown; message?: unknown; data?: unknown } | string | undefined;
+  // No body, or one that is not JSON (openapi-fetch hands a failed answer's text back as it is).
+  if (typeof envelope !== 'object' || envelope === null) return fail(Code.Network, '', [], init);
   const code = Number(envelope.code);
   if (code === Code.Ok) return envelope.data;
   const msg = typeof envelope.msg === 'string' ? envelope.msg : typeof envelope.message === 'string' ? envelope.message : '';
@@ -204,30 +239,26 @@ async function send(
   }
 }
 
-function request<P extends keyof paths, M extends Method>(method: M, path: P, init: RequestInit<P, M> = {}): Promise<ApiData<P, M>> {
-  return send(method, path, init as CallOptions & { query?: object; path?: object; body?: unknown }) as Promise<ApiData<P, M>>;
-}
-
 /** A multipart POST (file uploads): same headers, envelope and error handling; text fields trimmed. */
-export function postForm<P extends PathsFor<'post'>>(path: P, fields: Record<string, string | Blob>, opts: CallOptions = {}): Promise<ApiData<P, 'post'>> {
+export function postForm<P extends PathWith<'post'>>(path: P, fields: Record<string, string | Blob>, opts: CallOptions = {}): Promise<ApiData<P, 'post'>> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) {
     if (typeof value === 'string') form.append(key, value.trim());
     else form.append(key, value, value instanceof File ? value.name : undefined);
   }
-  return send('post', path, { ...opts, body: form }) as Promise<ApiData<P, 'post'>>;
+  return call('post', path, { ...opts, body: form }) as Promise<ApiData<P, 'post'>>;
 }
 
-/** Typed calls, checked against the generated OpenAPI types. */
+/** Typed calls: paths, `params: {path, query}` and bodies checked against the generated OpenAPI types. */
 export const api = {
-  get: <P extends PathsFor<'get'>>(path: P, init?: RequestInit<P, 'get'>) => request('get', path, init),
-  post: <P extends PathsFor<'post'>>(path: P, init?: RequestInit<P, 'post'>) => request('post', path, init),
-  put: <P extends PathsFor<'put'>>(path: P, init?: RequestInit<P, 'put'>) => request('put', path, init),
-  patch: <P extends PathsFor<'patch'>>(path: P, init?: RequestInit<P, 'patch'>) => request('patch', path, init),
-  delete: <P extends PathsFor<'delete'>>(path: P, init?: RequestInit<P, 'delete'>) => request('delete', path, init),
+  get: <P extends PathWith<'get'>>(path: P, init?: CallInit<P, 'get'>) => call('get', path, init) as Promise<ApiData<P, 'get'>>,
+  post: <P extends PathWith<'post'>>(path: P, init?: CallInit<P, 'post'>) => call('post', path, init) as Promise<ApiData<P, 'post'>>,
+  put: <P extends PathWith<'put'>>(path: P, init?: CallInit<P, 'put'>) => call('put', path, init) as Promise<ApiData<P, 'put'>>,
+  patch: <P extends PathWith<'patch'>>(path: P, init?: CallInit<P, 'patch'>) => call('patch', path, init) as Promise<ApiData<P, 'patch'>>,
+  delete: <P extends PathWith<'delete'>>(path: P, init?: CallInit<P, 'delete'>) => call('delete', path, init) as Promise<ApiData<P, 'delete'>>,
 };
 
 /** The session headers of every call, for a request the typed client cannot make (a file download). */
 export function sessionHeaders(): Record<string, string> {
-  return headers(false);
+  return headers();
 }

@@ -33,7 +33,7 @@ export const WORKBENCH_NOTICE_COUNT = 5;
 /** The newest unread notices (the workbench card); refreshed with the bell. */
 export const unreadNoticesQuery = {
   queryKey: [...NOTICE_KEY, 'list', { read: false, page: 1, size: WORKBENCH_NOTICE_COUNT }] as const,
-  queryFn: () => api.get('/api/v1/notices', { query: { read: false, page: 1, size: WORKBENCH_NOTICE_COUNT }, silent: true }),
+  queryFn: () => api.get('/api/v1/notices', { params: { query: { read: false, page: 1, size: WORKBENCH_NOTICE_COUNT } }, silent: true }),
 };
 
 const badgeOptions = { staleTime: 15_000, refetchInterval: BADGE_REFETCH_MS, refetchOnWindowFocus: true } as const;

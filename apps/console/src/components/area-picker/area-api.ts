@@ -40,7 +40,7 @@ export function createApiAreaSource(client: QueryClient): AreaSource {
   const children = (parentCode: string) =>
     client.fetchQuery({
       queryKey: areaKeys.children(parentCode),
-      queryFn: async () => (await api.get('/api/v1/areas', { query: { parentCode }, silent: true })).map(areaOf),
+      queryFn: async () => (await api.get('/api/v1/areas', { params: { query: { parentCode } }, silent: true })).map(areaOf),
       staleTime: AREA_STALE_MS,
     });
   return {
@@ -49,14 +49,14 @@ export function createApiAreaSource(client: QueryClient): AreaSource {
     regions: () =>
       client.fetchQuery({
         queryKey: areaKeys.regions(),
-        queryFn: async () => (await api.get('/api/v1/regions', { query: { typeCode: REGIONAL_LIST }, silent: true })).map(regionOf),
+        queryFn: async () => (await api.get('/api/v1/regions', { params: { query: { typeCode: REGIONAL_LIST } }, silent: true })).map(regionOf),
         staleTime: AREA_STALE_MS,
       }),
     regionCities: (regionCode) =>
       client.fetchQuery({
         queryKey: areaKeys.regionCities(regionCode),
         queryFn: async () =>
-          (await api.get('/api/v1/regions', { query: { typeCode: OPERATING_CITY, parentCode: regionCode }, silent: true })).map(regionOf),
+          (await api.get('/api/v1/regions', { params: { query: { typeCode: OPERATING_CITY, parentCode: regionCode } }, silent: true })).map(regionOf),
         staleTime: AREA_STALE_MS,
       }),
   };

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
-import { Workbench } from './pages';
+import { Workbench } from './workbench';
 
 const ok = (data: unknown) => Promise.resolve(new Response(JSON.stringify({ code: 200, msg: 'ok', data })));
 

@@ -48,7 +48,7 @@ const KEY = ['export-records'] as const;
 
 export const EXPORT_LIST_KEY = [...KEY, 'list'] as const;
 
-export const listExportRecords = (query: ExportQuery) => api.get('/api/v1/export-records', { query });
+export const listExportRecords = (query: ExportQuery) => api.get('/api/v1/export-records', { params: { query } });
 
 /** Cancel a queued or running export, or run a finished one again; the list follows. */
 export function useExportAction() {
@@ -56,8 +56,8 @@ export function useExportAction() {
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: 'cancel' | 'retry' }) =>
       action === 'cancel'
-        ? api.post('/api/v1/export-records/{id}/cancel', { path: { id } })
-        : api.post('/api/v1/export-records/{id}/retry', { path: { id } }),
+        ? api.post('/api/v1/export-records/{id}/cancel', { params: { path: { id } } })
+        : api.post('/api/v1/export-records/{id}/retry', { params: { path: { id } } }),
     onSettled: () => client.invalidateQueries({ queryKey: KEY }),
   });
 }
@@ -70,6 +70,6 @@ export function useDownloadLink() {
   const client = useQueryClient();
   return (id: string) =>
     client
-      .fetchQuery({ queryKey: [...KEY, 'file', id], queryFn: () => api.get('/api/v1/export-records/{id}/file', { path: { id } }), staleTime: 0 })
+      .fetchQuery({ queryKey: [...KEY, 'file', id], queryFn: () => api.get('/api/v1/export-records/{id}/file', { params: { path: { id } } }), staleTime: 0 })
       .then((r) => r.url);
 }

@@ -43,12 +43,12 @@ export function decisionError(approve: boolean, comment: string): string | undef
 
 export const APPROVAL_LIST_KEY = [...APPROVAL_KEY, 'list'] as const;
 
-export const listApprovals = (query: ApprovalQuery) => api.get('/api/v1/approvals', { query });
+export const listApprovals = (query: ApprovalQuery) => api.get('/api/v1/approvals', { params: { query } });
 
 export function useApproval(id: string) {
   return useQuery({
     queryKey: [...APPROVAL_KEY, 'detail', id],
-    queryFn: () => api.get('/api/v1/approvals/{id}', { path: { id } }),
+    queryFn: () => api.get('/api/v1/approvals/{id}', { params: { path: { id } } }),
     enabled: !!id,
   });
 }
@@ -57,7 +57,7 @@ export function useApproval(id: string) {
 export function useDecideApproval(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { approve: boolean; comment: string }) => api.post('/api/v1/approvals/{id}/decision', { path: { id }, body }),
+    mutationFn: (body: { approve: boolean; comment: string }) => api.post('/api/v1/approvals/{id}/decision', { params: { path: { id } }, body }),
     onSettled: () => client.invalidateQueries({ queryKey: APPROVAL_KEY }),
   });
 }

@@ -18,12 +18,12 @@ export function noticeQuery(filters: Record<string, unknown>, page: number, size
 
 export const NOTICE_LIST_KEY = [...NOTICE_KEY, 'list'] as const;
 
-export const listNotices = (query: NoticeQuery) => api.get('/api/v1/notices', { query });
+export const listNotices = (query: NoticeQuery) => api.get('/api/v1/notices', { params: { query } });
 
 export function useNotice(id: string) {
   return useQuery({
     queryKey: [...NOTICE_KEY, 'detail', id],
-    queryFn: () => api.get('/api/v1/notices/{id}', { path: { id } }),
+    queryFn: () => api.get('/api/v1/notices/{id}', { params: { path: { id } } }),
     enabled: !!id,
   });
 }

@@ -51,7 +51,7 @@ export function fenceQuery(purpose?: GeofencePurpose) {
   };
 }
 
-export const listFences = (query: GeofenceQuery) => api.get('/api/v1/geofences', { query });
+export const listFences = (query: GeofenceQuery) => api.get('/api/v1/geofences', { params: { query } });
 
 export function crossingQuery(filters: ListFilters, page: number, size: number): CrossingQuery {
   return {
@@ -65,13 +65,13 @@ export function crossingQuery(filters: ListFilters, page: number, size: number):
   };
 }
 
-export const listCrossings = (query: CrossingQuery) => api.get('/api/v1/geofence-crossings', { query });
+export const listCrossings = (query: CrossingQuery) => api.get('/api/v1/geofence-crossings', { params: { query } });
 
 export function signInQuery(filters: ListFilters, page: number, size: number): SignInQuery {
   return { page, size, geofenceIds: manyOf(filters, 'geofenceIds'), plateNumbers: manyOf(filters, 'plateNumbers'), from: timeFilter(filters, 'from'), to: timeFilter(filters, 'to') };
 }
 
-export const listSignIns = (query: SignInQuery) => api.get('/api/v1/sign-ins', { query });
+export const listSignIns = (query: SignInQuery) => api.get('/api/v1/sign-ins', { params: { query } });
 
 export function alarmQuery(filters: ListFilters, page: number, size: number): AlarmQuery {
   return {
@@ -85,17 +85,17 @@ export function alarmQuery(filters: ListFilters, page: number, size: number): Al
   };
 }
 
-export const listAlarms = (query: AlarmQuery) => api.get('/api/v1/geofence-alarms', { query });
+export const listAlarms = (query: AlarmQuery) => api.get('/api/v1/geofence-alarms', { params: { query } });
 
 export function useFence(id: string | undefined) {
-  return useQuery({ queryKey: fenceKey(id ?? ''), queryFn: () => api.get('/api/v1/geofences/{id}', { path: { id: id ?? '' } }), enabled: !!id });
+  return useQuery({ queryKey: fenceKey(id ?? ''), queryFn: () => api.get('/api/v1/geofences/{id}', { params: { path: { id: id ?? '' } } }), enabled: !!id });
 }
 
 /** Who is inside the fence now; refreshed every 30 s while shown. */
 export function useFenceInside(id: string | undefined) {
   return useQuery({
     queryKey: [...fenceKey(id ?? ''), 'inside'],
-    queryFn: () => api.get('/api/v1/geofences/{id}/inside', { path: { id: id ?? '' } }),
+    queryFn: () => api.get('/api/v1/geofences/{id}/inside', { params: { path: { id: id ?? '' } } }),
     enabled: !!id,
     refetchInterval: 30_000,
   });
@@ -115,7 +115,7 @@ export function useFenceOptions(purpose?: GeofencePurpose) {
 export function useDashboard(from: string, to: string, orgIds: string[] = []) {
   return useQuery({
     queryKey: [...FENCES_KEY, 'dashboard', from, to, orgIds],
-    queryFn: () => api.get('/api/v1/geofences/dashboard', { query: { from, to, orgIds: orgIds.length ? orgIds : undefined } }),
+    queryFn: () => api.get('/api/v1/geofences/dashboard', { params: { query: { from, to, orgIds: orgIds.length ? orgIds : undefined } } }),
   });
 }
 
@@ -131,7 +131,7 @@ export function useCreateFence() {
 export function useUpdateFence() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: GeofenceInput }) => api.put('/api/v1/geofences/{id}', { path: { id }, body }),
+    mutationFn: ({ id, body }: { id: string; body: GeofenceInput }) => api.put('/api/v1/geofences/{id}', { params: { path: { id } }, body }),
     onSuccess: () => client.invalidateQueries({ queryKey: FENCES_KEY }),
   });
 }
@@ -139,7 +139,7 @@ export function useUpdateFence() {
 export function useDeleteFence() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete('/api/v1/geofences/{id}', { path: { id } }),
+    mutationFn: (id: string) => api.delete('/api/v1/geofences/{id}', { params: { path: { id } } }),
     onSuccess: () => client.invalidateQueries({ queryKey: FENCES_KEY }),
   });
 }

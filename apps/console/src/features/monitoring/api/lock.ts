@@ -40,7 +40,7 @@ export function lockVehicleQuery(filters: ListFilters, page: number, size: numbe
   };
 }
 
-export const listLockVehicles = (query: LockVehicleQuery) => api.get('/api/v1/lock/vehicles', { query });
+export const listLockVehicles = (query: LockVehicleQuery) => api.get('/api/v1/lock/vehicles', { params: { query } });
 
 /** Commands of one vehicle (`vehicleId`), or of every vehicle in reach. */
 export function lockCommandQuery(vehicleId: string | undefined) {
@@ -56,7 +56,7 @@ export function lockCommandQuery(vehicleId: string | undefined) {
   });
 }
 
-export const listLockCommands = (query: LockCommandQuery) => api.get('/api/v1/lock/commands', { query });
+export const listLockCommands = (query: LockCommandQuery) => api.get('/api/v1/lock/commands', { params: { query } });
 
 /** Poll a list while any command in it has not reached a terminal state. */
 export const pollWhileRunning = (commands: readonly (LockCommand | null | undefined)[]) => (commands.some((c) => c && !isTerminal(c.state)) ? COMMAND_POLL_MS : false);
@@ -75,8 +75,8 @@ export function useSendLockCommand() {
     // Silent: the dialog shows the refusal (an interlock's reason) itself.
     mutationFn: ({ vehicleId, action, reason, idempotencyKey }: SendLockCommand) =>
       action === 'lock'
-        ? api.post('/api/v1/lock/vehicles/{vehicleId}/lock', { silent: true, path: { vehicleId }, body: { reason }, idempotencyKey })
-        : api.post('/api/v1/lock/vehicles/{vehicleId}/unlock', { silent: true, path: { vehicleId }, body: { reason }, idempotencyKey }),
+        ? api.post('/api/v1/lock/vehicles/{vehicleId}/lock', { silent: true, params: { path: { vehicleId } }, body: { reason }, idempotencyKey })
+        : api.post('/api/v1/lock/vehicles/{vehicleId}/unlock', { silent: true, params: { path: { vehicleId } }, body: { reason }, idempotencyKey }),
     onSuccess: () => client.invalidateQueries({ queryKey: LOCK_KEY }),
   });
 }

@@ -14,7 +14,7 @@ export const POSITIONS_KEY = [...MONITOR_KEY, 'positions'] as const;
 export function usePositions(query: PositionsQuery, enabled = true) {
   return useQuery({
     queryKey: [...POSITIONS_KEY, query],
-    queryFn: () => api.get('/api/v1/monitor/positions', { query }),
+    queryFn: () => api.get('/api/v1/monitor/positions', { params: { query } }),
     enabled,
     // The stream keeps the data fresh; refetch only when asked (reconnect, filter change).
     staleTime: Infinity,

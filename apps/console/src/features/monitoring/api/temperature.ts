@@ -51,36 +51,26 @@ export function temperatureShareQuery(vehicleId: string | undefined) {
   return (_filters: ListFilters, page: number, size: number): TemperatureShareQuery => ({ page, size, vehicleId });
 }
 
-export const listTemperatureVehicles = (query: TemperatureVehicleQuery) => api.get('/api/v1/temperature/vehicles', { query });
-export const listTemperatureAlarms = (query: TemperatureAlarmQuery) => api.get('/api/v1/temperature/alarms', { query });
-export const listTemperatureShares = (query: TemperatureShareQuery) => api.get('/api/v1/temperature/shares', { query });
+export const listTemperatureVehicles = (query: TemperatureVehicleQuery) => api.get('/api/v1/temperature/vehicles', { params: { query } });
+export const listTemperatureAlarms = (query: TemperatureAlarmQuery) => api.get('/api/v1/temperature/alarms', { params: { query } });
+export const listTemperatureShares = (query: TemperatureShareQuery) => api.get('/api/v1/temperature/shares', { params: { query } });
 
 export const temperatureSeries = (vehicleId: string, from: Dayjs, to: Dayjs) =>
-  api.get('/api/v1/temperature/vehicles/{vehicleId}/series', { path: { vehicleId }, query: { from: from.format(), to: to.format(), maxPoints: 500 } });
+  api.get('/api/v1/temperature/vehicles/{vehicleId}/series', { params: { path: { vehicleId }, query: { from: from.format(), to: to.format(), maxPoints: 500 } } });
 
-export interface ThresholdInput {
-  vehicleId: string;
-  probeNo: number;
-  minCelsius: number;
-  maxCelsius: number;
-  minDurationSeconds: number;
-}
+/** A probe's thresholds (the gateway's form) for one vehicle, whose id goes in the path. */
+export type ThresholdInput = components['schemas']['TemperatureThresholdForm'] & { vehicleId: string };
 
 export function useSetThreshold() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ vehicleId, ...body }: ThresholdInput) => api.put('/api/v1/temperature/vehicles/{vehicleId}/thresholds', { path: { vehicleId }, body }),
+    mutationFn: ({ vehicleId, ...body }: ThresholdInput) => api.put('/api/v1/temperature/vehicles/{vehicleId}/thresholds', { params: { path: { vehicleId } }, body }),
     onSuccess: () => client.invalidateQueries({ queryKey: TEMPERATURE_KEY }),
   });
 }
 
-export interface ShareInput {
-  vehicleId: string;
-  consigneeName: string;
-  consigneePhone: string;
-  expiresAt: string;
-  idempotencyKey: string;
-}
+/** A share link to create (the gateway's form), sent once under its idempotency key. */
+export type ShareInput = components['schemas']['TemperatureShareForm'] & { idempotencyKey: string };
 
 export function useCreateShare() {
   const client = useQueryClient();
@@ -93,7 +83,7 @@ export function useCreateShare() {
 export function useRevokeShare() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (shareId: string) => api.post('/api/v1/temperature/shares/{shareId}/revoke', { path: { shareId } }),
+    mutationFn: (shareId: string) => api.post('/api/v1/temperature/shares/{shareId}/revoke', { params: { path: { shareId } } }),
     onSuccess: () => client.invalidateQueries({ queryKey: TEMPERATURE_SHARES_KEY }),
   });
 }
@@ -127,7 +117,7 @@ export const shareLink = (origin: string, token: string) => `${origin}${SHARED_T
 
 /** What a share link shows; quiet, since its page explains every failure itself. */
 export const sharedTemperature = (token: string) =>
-  api.get('/api/v1/public/temperature/{token}', { path: { token }, silent: true, noRedirect: true });
+  api.get('/api/v1/public/temperature/{token}', { params: { path: { token } }, silent: true, noRedirect: true });
 
 /** Expiry days a share may take (after now, at most 30 days ahead). */
 export const expiryAllowed = (day: Dayjs, now = dayjs()) => day.isAfter(now) && !day.isAfter(now.add(MAX_SHARE_DAYS, 'day'));

@@ -16,7 +16,7 @@ export interface TrackRequest {
 export function useTrack(request: TrackRequest | undefined) {
   return useQuery({
     queryKey: [...MONITOR_KEY, 'track', request],
-    queryFn: () => api.get('/api/v1/monitor/vehicles/{vehicleId}/track', { path: { vehicleId: request?.vehicleId ?? '' }, query: { from: request?.from ?? '', to: request?.to ?? '' } }),
+    queryFn: () => api.get('/api/v1/monitor/vehicles/{vehicleId}/track', { params: { path: { vehicleId: request?.vehicleId ?? '' }, query: { from: request?.from ?? '', to: request?.to ?? '' } } }),
     enabled: !!request,
     staleTime: 60_000,
   });

@@ -19,7 +19,7 @@ function useVehicleSearch() {
   }, [typed]);
   const found = useQuery({
     queryKey: ['vehicles', 'picker', keyword],
-    queryFn: async () => (await api.get('/api/v1/vehicles', { query: { page: 1, size: PAGE, keyword: keyword || undefined }, silent: true })).list.map((v) => ({ value: v.id, label: v.plateNumber })),
+    queryFn: async () => (await api.get('/api/v1/vehicles', { params: { query: { page: 1, size: PAGE, keyword: keyword || undefined } }, silent: true })).list.map((v) => ({ value: v.id, label: v.plateNumber })),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
@@ -62,7 +62,7 @@ export function VehicleSelect({ id, value, onChange, placeholder }: { id?: strin
   const chosen = useQueries({
     queries: (value ?? []).slice(0, LABEL_LOOKUPS).map((vehicleId) => ({
       queryKey: ['vehicles', 'detail', vehicleId],
-      queryFn: () => api.get('/api/v1/vehicles/{id}', { path: { id: vehicleId }, silent: true }),
+      queryFn: () => api.get('/api/v1/vehicles/{id}', { params: { path: { id: vehicleId } }, silent: true }),
       staleTime: 60_000,
     })),
   });

@@ -42,7 +42,7 @@ export default function CrossRailPage() {
       <ListPage<GeofenceCrossing>
         testId="crossing-list"
         {...list.listProps}
-        toolbar={<ExportButton startExport={(options: CallOptions) => api.post('/api/v1/geofence-crossings/export', { ...options, query: exportFilters })} />}
+        toolbar={<ExportButton startExport={(options: CallOptions) => api.post('/api/v1/geofence-crossings/export', { ...options, params: { query: exportFilters } })} />}
         banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
         table={{ rowKey: 'id', showIndex: true, columns, ...list.tableProps }}
       />

@@ -273,7 +273,7 @@ function AlarmList() {
     <ListPage<TemperatureAlarm>
       testId="temperature-alarm-list"
       {...list.listProps}
-      toolbar={<ExportButton startExport={(options: CallOptions) => api.post('/api/v1/temperature/alarms/export', { ...options, query: exportFilters })} />}
+      toolbar={<ExportButton startExport={(options: CallOptions) => api.post('/api/v1/temperature/alarms/export', { ...options, params: { query: exportFilters } })} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1000, ...list.tableProps }}
     />

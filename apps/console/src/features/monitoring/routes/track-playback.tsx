@@ -121,7 +121,7 @@ export default function TrackPlaybackPage() {
   const onChartClick = ({ dataIndex }: { dataIndex: number }) => setPlayer((s) => seek({ ...s, playing: false }, dataIndex, points.length));
 
   const exportTrack = (options: CallOptions) =>
-    request ? api.post('/api/v1/monitor/vehicles/{vehicleId}/track/export', { ...options, path: { vehicleId: request.vehicleId }, query: { from: request.from, to: request.to } }) : Promise.reject(new Error(t('monitoring:track.vehicleRequired')));
+    request ? api.post('/api/v1/monitor/vehicles/{vehicleId}/track/export', { ...options, params: { path: { vehicleId: request.vehicleId }, query: { from: request.from, to: request.to } } }) : Promise.reject(new Error(t('monitoring:track.vehicleRequired')));
 
   return (
     <div className="fd-monitor-page" data-testid="track-playback">

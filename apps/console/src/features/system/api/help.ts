@@ -28,11 +28,11 @@ export function useArticles() {
 }
 
 export function useArticle(id: string) {
-  return useQuery({ queryKey: [...KEY, 'article', id], queryFn: () => api.get('/api/v1/help/articles/{id}', { path: { id } }), enabled: !!id, staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: [...KEY, 'article', id], queryFn: () => api.get('/api/v1/help/articles/{id}', { params: { path: { id } } }), enabled: !!id, staleTime: 5 * 60_000 });
 }
 
 export function useMyFeedback(query: FeedbackQuery) {
-  return useQuery({ queryKey: [...KEY, 'feedback', query], queryFn: () => api.get('/api/v1/help/feedback', { query }), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: [...KEY, 'feedback', query], queryFn: () => api.get('/api/v1/help/feedback', { params: { query } }), placeholderData: keepPreviousData });
 }
 
 export function useSubmitFeedback() {

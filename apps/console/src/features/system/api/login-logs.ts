@@ -1,4 +1,3 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { api, type ApiData } from '@/lib/api-client';
 import type { operations } from '@/lib/api/schema';
@@ -36,12 +35,7 @@ export function loginLogQuery(filters: Record<string, unknown>, page: number, si
   };
 }
 
+export const LOGIN_LOGS_KEY = ['system', 'login-logs'] as const;
+
 /** `loginfoListPage`: sign-in attempts of the enterprise's members, newest first. */
-export const getLoginLogs = (query: LoginLogQuery) => api.get('/api/v1/auth/login-logs', { query });
-
-export const loginLogsQueryOptions = (query: LoginLogQuery) =>
-  queryOptions({ queryKey: ['system', 'login-logs', query], queryFn: () => getLoginLogs(query), placeholderData: keepPreviousData });
-
-export function useLoginLogs(query: LoginLogQuery) {
-  return useQuery(loginLogsQueryOptions(query));
-}
+export const getLoginLogs = (query: LoginLogQuery) => api.get('/api/v1/auth/login-logs', { params: { query } });

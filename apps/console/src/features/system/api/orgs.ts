@@ -21,7 +21,7 @@ export interface OrgTreeQuery {
 export function useOrgTree(query: OrgTreeQuery = {}, enabled = true) {
   return useQuery({
     queryKey: [...ORGS_KEY, query],
-    queryFn: () => api.get('/api/v1/system/orgs', { query }),
+    queryFn: () => api.get('/api/v1/system/orgs', { params: { query } }),
     enabled,
   });
 }
@@ -79,14 +79,14 @@ function useOrgMutation<V>(fn: (vars: V) => Promise<unknown>) {
 export const useCreateOrg = () => useOrgMutation((body: OrgCreateForm) => api.post('/api/v1/system/orgs', { body }));
 
 export const useUpdateOrg = () =>
-  useOrgMutation(({ id, body }: { id: string; body: OrgUpdateForm }) => api.put('/api/v1/system/orgs/{id}', { path: { id }, body }));
+  useOrgMutation(({ id, body }: { id: string; body: OrgUpdateForm }) => api.put('/api/v1/system/orgs/{id}', { params: { path: { id } }, body }));
 
 /** Moves a node with its subtree; the server refuses cycles with a message the client toasts. */
 export const useMoveOrg = () =>
-  useOrgMutation(({ id, parentId }: { id: string; parentId: string }) => api.post('/api/v1/system/orgs/{id}/move', { path: { id }, body: { parentId } }));
+  useOrgMutation(({ id, parentId }: { id: string; parentId: string }) => api.post('/api/v1/system/orgs/{id}/move', { params: { path: { id } }, body: { parentId } }));
 
 export const useSetOrgStatus = () =>
-  useOrgMutation(({ id, status }: { id: string; status: number }) => api.post('/api/v1/system/orgs/{id}/status', { path: { id }, body: { status } }));
+  useOrgMutation(({ id, status }: { id: string; status: number }) => api.post('/api/v1/system/orgs/{id}/status', { params: { path: { id } }, body: { status } }));
 
 /** Deletes an organisation without children and members; the server refuses others with a message. */
-export const useDeleteOrg = () => useOrgMutation((id: string) => api.delete('/api/v1/system/orgs/{id}', { path: { id } }));
+export const useDeleteOrg = () => useOrgMutation((id: string) => api.delete('/api/v1/system/orgs/{id}', { params: { path: { id } } }));

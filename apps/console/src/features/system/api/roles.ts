@@ -15,10 +15,13 @@ export function roleQuery(filters: Record<string, unknown>, page: number, size: 
   return { page, size, ...(name ? { name } : {}) };
 }
 
+/** `roleListPage`: the enterprise's roles, a page of them. */
+export const listRoles = (query: RoleQuery) => api.get('/api/v1/system/roles', { params: { query } });
+
 export function useRoles(query: RoleQuery, enabled = true) {
   return useQuery({
     queryKey: [...ROLES_KEY, 'list', query],
-    queryFn: () => api.get('/api/v1/system/roles', { query }),
+    queryFn: () => listRoles(query),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -27,7 +30,7 @@ export function useRoles(query: RoleQuery, enabled = true) {
 export function useRole(id: string | undefined) {
   return useQuery({
     queryKey: [...ROLES_KEY, 'detail', id],
-    queryFn: () => api.get('/api/v1/system/roles/{id}', { path: { id: id ?? '' } }),
+    queryFn: () => api.get('/api/v1/system/roles/{id}', { params: { path: { id: id ?? '' } } }),
     enabled: !!id,
   });
 }
@@ -54,6 +57,6 @@ function useRoleMutation<V>(fn: (vars: V) => Promise<unknown>) {
 export const useCreateRole = () => useRoleMutation((body: RoleForm) => api.post('/api/v1/system/roles', { body }));
 
 export const useUpdateRole = () =>
-  useRoleMutation(({ id, body }: { id: string; body: RoleForm }) => api.put('/api/v1/system/roles/{id}', { path: { id }, body }));
+  useRoleMutation(({ id, body }: { id: string; body: RoleForm }) => api.put('/api/v1/system/roles/{id}', { params: { path: { id } }, body }));
 
-export const useDeleteRole = () => useRoleMutation((id: string) => api.delete('/api/v1/system/roles/{id}', { path: { id } }));
+export const useDeleteRole = () => useRoleMutation((id: string) => api.delete('/api/v1/system/roles/{id}', { params: { path: { id } } }));

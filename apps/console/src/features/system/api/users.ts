@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { components, operations } from '@/lib/api/schema';
 import { STATUS_DISABLED, STATUS_ENABLED } from './orgs';
@@ -28,18 +28,13 @@ export function userQuery(filters: Record<string, unknown>, page: number, size: 
   };
 }
 
-export function useUsers(query: UserQuery) {
-  return useQuery({
-    queryKey: [...USERS_KEY, 'list', query],
-    queryFn: () => api.get('/api/v1/system/users', { query }),
-    placeholderData: keepPreviousData,
-  });
-}
+/** `userListPage`: the enterprise's members, a page of them, phones masked by the server. */
+export const listUsers = (query: UserQuery) => api.get('/api/v1/system/users', { params: { query } });
 
 export function useUserDetail(id: string | undefined) {
   return useQuery({
     queryKey: [...USERS_KEY, 'detail', id],
-    queryFn: () => api.get('/api/v1/system/users/{id}', { path: { id: id ?? '' } }),
+    queryFn: () => api.get('/api/v1/system/users/{id}', { params: { path: { id: id ?? '' } } }),
     enabled: !!id,
   });
 }
@@ -56,7 +51,7 @@ function useUserMutation<V, R>(fn: (vars: V) => Promise<R>) {
 export const useCreateUser = () => useUserMutation((body: UserCreateForm) => api.post('/api/v1/system/users', { body }));
 
 export const useUpdateUser = () =>
-  useUserMutation(({ id, body }: { id: string; body: UserUpdateForm }) => api.put('/api/v1/system/users/{id}', { path: { id }, body }));
+  useUserMutation(({ id, body }: { id: string; body: UserUpdateForm }) => api.put('/api/v1/system/users/{id}', { params: { path: { id } }, body }));
 
 export const useSetUserStatus = () =>
-  useUserMutation(({ id, status }: { id: string; status: number }) => api.post('/api/v1/system/users/{id}/status', { path: { id }, body: { status } }));
+  useUserMutation(({ id, status }: { id: string; status: number }) => api.post('/api/v1/system/users/{id}/status', { params: { path: { id } }, body: { status } }));

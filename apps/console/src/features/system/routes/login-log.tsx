@@ -2,22 +2,19 @@ import { Tag, Tooltip } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
-import { ListPage, useListState } from '@/components/list-page';
+import { ListPage, useListPage } from '@/components/list-page';
 import { type TableColumn } from '@/components/paginated-table';
 import { BLANK, formatTime } from '@/lib/format';
-import { LOGIN_TYPES, loginLogQuery, useLoginLogs, type LoginLogEntry } from '../api/login-logs';
+import { getLoginLogs, LOGIN_LOGS_KEY, LOGIN_TYPES, loginLogQuery, type LoginLogEntry, type LoginLogQuery } from '../api/login-logs';
 
 /**
  * The login log (spec `loginfoListPage`, permission as:sys:loginfo): every
  * sign-in attempt of the enterprise's members with time, type, result, address
- * and browser; filtered by time range, type, result and account, paginated.
+ * and browser; filtered by time range, type, result and account, paginated,
+ * the filters and page in the URL.
  */
 export default function LoginLogPage() {
   const { t } = useTranslation();
-  const { filters, page, size, search, changePage } = useListState();
-  const query = useMemo(() => loginLogQuery(filters, page, size), [filters, page, size]);
-  const { data, isFetching } = useLoginLogs(query);
-
   const fields = useMemo<FilterField[]>(
     () => [
       { prop: 'principal', label: t('loginLog.principal'), type: 'input', width: 150, maxlength: 64, placeholder: t('loginLog.principalPlaceholder') },
@@ -36,6 +33,7 @@ export default function LoginLogPage() {
     ],
     [t],
   );
+  const list = useListPage<LoginLogEntry, LoginLogQuery>({ fields, queryKey: LOGIN_LOGS_KEY, toQuery: loginLogQuery, fetch: getLoginLogs });
 
   const columns: TableColumn<LoginLogEntry>[] = [
     { prop: 'loginTime', label: t('loginLog.time'), width: 180, formatter: (row) => formatTime(row.loginTime) },
@@ -64,9 +62,8 @@ export default function LoginLogPage() {
   return (
     <ListPage<LoginLogEntry>
       testId="login-log"
-      fields={fields}
-      onSearch={search}
-      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1100, onPageChange: changePage }}
+      {...list.listProps}
+      table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1100, ...list.tableProps }}
     />
   );
 }

@@ -3,13 +3,13 @@ import { Button, Popconfirm, Space, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
-import { ListPage, useListState } from '@/components/list-page';
+import { ListPage, useListPage } from '@/components/list-page';
 import { type TableColumn } from '@/components/paginated-table';
 import { useHasPermission } from '@/lib/auth';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import { STATUS_ENABLED } from '../api/orgs';
-import { roleQuery, useDeleteRole, useRoles, type Role } from '../api/roles';
+import { listRoles, roleQuery, ROLES_KEY, useDeleteRole, type Role, type RoleQuery } from '../api/roles';
 import { RoleFormDialog } from './role-form-dialog';
 
 export const ROLE_EDIT = 'as:sys:role:edit';
@@ -22,13 +22,11 @@ export const ROLE_EDIT = 'as:sys:role:edit';
 export default function RoleManagementPage() {
   const { t } = useTranslation();
   const canEdit = useHasPermission(ROLE_EDIT);
-  const { filters, page, size, search, changePage } = useListState();
-  const query = useMemo(() => roleQuery(filters, page, size), [filters, page, size]);
-  const { data, isFetching } = useRoles(query);
   const remove = useDeleteRole();
   const [editing, setEditing] = useState<{ id?: string } | undefined>();
 
   const fields = useMemo<FilterField[]>(() => [{ prop: 'name', label: t('systemSettings.role.name'), type: 'input', width: 200, maxlength: 30 }], [t]);
+  const list = useListPage<Role, RoleQuery>({ fields, queryKey: [...ROLES_KEY, 'list'], toQuery: roleQuery, fetch: listRoles });
 
   const columns: TableColumn<Role>[] = [
     { prop: 'name', label: t('systemSettings.role.name'), minWidth: 160 },
@@ -76,8 +74,7 @@ export default function RoleManagementPage() {
   return (
     <ListPage<Role>
       testId="role-management"
-      fields={fields}
-      onSearch={search}
+      {...list.listProps}
       toolbar={
         canEdit && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
@@ -85,7 +82,7 @@ export default function RoleManagementPage() {
           </Button>
         )
       }
-      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1100, onPageChange: changePage }}
+      table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1100, ...list.tableProps }}
     >
       <RoleFormDialog open={!!editing} roleId={editing?.id} onClose={() => setEditing(undefined)} />
     </ListPage>

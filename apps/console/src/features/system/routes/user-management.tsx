@@ -3,7 +3,7 @@ import { Button, Popconfirm, Space, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterField, type FilterOption } from '@/components/filter-bar/filter-bar';
-import { ListPage, useListState } from '@/components/list-page';
+import { ListPage, useListPage } from '@/components/list-page';
 import { type TableColumn } from '@/components/paginated-table';
 import { SensitiveReveal } from '@/components/sensitive-reveal';
 import { useHasPermission } from '@/lib/auth';
@@ -13,7 +13,7 @@ import { SubjectKind } from '@/lib/sensitive';
 import { toastSuccess } from '@/lib/notify';
 import { orgOptions, STATUS_DISABLED, STATUS_ENABLED, useOrgTree, type OrgOption } from '../api/orgs';
 import { useRoles } from '../api/roles';
-import { userQuery, useSetUserStatus, useUsers, type User } from '../api/users';
+import { listUsers, userQuery, USERS_KEY, useSetUserStatus, type User, type UserQuery } from '../api/users';
 import { UserFormDialog } from './user-form-dialog';
 
 export const USER_EDIT = 'as:sys:user:edit';
@@ -32,9 +32,6 @@ const toFilterOptions = (nodes: OrgOption[]): FilterOption[] =>
 export default function UserManagementPage({ startAdding = false }: { startAdding?: boolean }) {
   const { t } = useTranslation();
   const canEdit = useHasPermission(USER_EDIT);
-  const { filters, page, size, search, changePage } = useListState();
-  const query = useMemo(() => userQuery(filters, page, size), [filters, page, size]);
-  const { data, isFetching } = useUsers(query);
   const orgs = useOrgTree({ includeDisabled: true });
   const canListRoles = useHasPermission('as:sys:role:getList');
   const roles = useRoles({ page: 1, size: ROLE_PICKER_SIZE }, canListRoles);
@@ -56,6 +53,7 @@ export default function UserManagementPage({ startAdding = false }: { startAddin
     ],
     [t, orgs.data, roles.data],
   );
+  const list = useListPage<User, UserQuery>({ fields, queryKey: [...USERS_KEY, 'list'], toQuery: userQuery, fetch: listUsers });
 
   const columns: TableColumn<User>[] = [
     { prop: 'name', label: t('systemSettings.user.name'), minWidth: 120 },
@@ -110,8 +108,7 @@ export default function UserManagementPage({ startAdding = false }: { startAddin
   return (
     <ListPage<User>
       testId="user-management"
-      fields={fields}
-      onSearch={search}
+      {...list.listProps}
       toolbar={
         canEdit && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
@@ -119,7 +116,7 @@ export default function UserManagementPage({ startAdding = false }: { startAddin
           </Button>
         )
       }
-      table={{ rowKey: 'id', showIndex: true, columns, data: data?.list ?? [], total: data?.total ?? 0, loading: isFetching, page, size, scrollX: 1200, onPageChange: changePage }}
+      table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1200, ...list.tableProps }}
     >
       <UserFormDialog open={!!editing} userId={editing?.id} onClose={() => setEditing(undefined)} />
     </ListPage>

@@ -28,7 +28,7 @@ export function bindingQuery(filters: ListFilters, page: number, size: number): 
   };
 }
 
-export const listBindings = (query: BindingQuery) => api.get('/api/v1/vehicle-bindings', { query });
+export const listBindings = (query: BindingQuery) => api.get('/api/v1/vehicle-bindings', { params: { query } });
 
 
 /** Bind a terminal (ends the vehicle's active terminal binding) or unbind it; refreshes the vehicle and the log. */
@@ -36,7 +36,7 @@ export function useBindTerminal(vehicleId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { terminalId: string; terminalSim: string }) =>
-      api.post('/api/v1/vehicles/{id}/terminal/bind', { path: { id: vehicleId }, body: { ...body, bindTime: '', remark: '' } }),
+      api.post('/api/v1/vehicles/{id}/terminal/bind', { params: { path: { id: vehicleId } }, body: { ...body, bindTime: '', remark: '' } }),
     onSuccess: () => client.invalidateQueries({ queryKey: VEHICLES_KEY }),
   });
 }
@@ -44,7 +44,7 @@ export function useBindTerminal(vehicleId: string) {
 export function useUnbindTerminal(vehicleId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post('/api/v1/vehicles/{id}/terminal/unbind', { path: { id: vehicleId }, body: { remark: '' } }),
+    mutationFn: () => api.post('/api/v1/vehicles/{id}/terminal/unbind', { params: { path: { id: vehicleId } }, body: { remark: '' } }),
     onSuccess: () => client.invalidateQueries({ queryKey: VEHICLES_KEY }),
   });
 }

@@ -38,12 +38,12 @@ export function driverQuery(filters: ListFilters, page: number, size: number): D
   };
 }
 
-export const listDrivers = (query: DriverQuery) => api.get('/api/v1/drivers', { query });
+export const listDrivers = (query: DriverQuery) => api.get('/api/v1/drivers', { params: { query } });
 
 export function useDriver(id: string | undefined) {
   return useQuery({
     queryKey: driverKey(id ?? ''),
-    queryFn: () => api.get('/api/v1/drivers/{id}', { path: { id: id ?? '' } }),
+    queryFn: () => api.get('/api/v1/drivers/{id}', { params: { path: { id: id ?? '' } } }),
     enabled: !!id,
   });
 }
@@ -64,10 +64,10 @@ export function useCreateDriver() {
 export function useUpdateDriver() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: DriverForm }) => api.put('/api/v1/drivers/{id}', { path: { id }, body }),
+    mutationFn: ({ id, body }: { id: string; body: DriverForm }) => api.put('/api/v1/drivers/{id}', { params: { path: { id } }, body }),
     onSuccess: () => refreshAfterChange(client),
   });
 }
 
 /** One audited reveal of a driver's personal value: one call, one sensitive-view audit row. */
-export const revealDriver = (id: string, body: DriverRevealRequest) => api.post('/api/v1/drivers/{id}/reveal', { path: { id }, body });
+export const revealDriver = (id: string, body: DriverRevealRequest) => api.post('/api/v1/drivers/{id}/reveal', { params: { path: { id } }, body });

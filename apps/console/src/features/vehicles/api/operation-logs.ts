@@ -11,6 +11,6 @@ export type BusinessType = NonNullable<operations['list_operation_logs']['parame
  * each takes its place in the log as its row key.
  */
 export async function fetchOperationLogs(businessType: BusinessType, businessId: string, page: number, size: number): Promise<ListAnswer<OperationLogEntry>> {
-  const answer = await api.get('/api/v1/operation-logs', { query: { businessType, businessId, pageNum: page, pageSize: size } });
+  const answer = await api.get('/api/v1/operation-logs', { params: { query: { businessType, businessId, pageNum: page, pageSize: size } } });
   return { total: answer.total, list: answer.list.map((entry, i) => ({ ...entry, id: `${businessId}-${(page - 1) * size + i}` })) };
 }

@@ -28,7 +28,7 @@ export function privateCarQuery(filters: ListFilters, page: number, size: number
   };
 }
 
-export const listPrivateCars = (query: PrivateCarQuery) => api.get('/api/v1/private-cars', { query });
+export const listPrivateCars = (query: PrivateCarQuery) => api.get('/api/v1/private-cars', { params: { query } });
 
 export function useCreatePrivateCar() {
   const client = useQueryClient();
@@ -43,7 +43,7 @@ export function useReviewPrivateCar() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, approve, rejectReason }: { id: string; approve: boolean; rejectReason: string }) =>
-      api.post('/api/v1/private-cars/{id}/review', { path: { id }, body: { approve, rejectReason } }),
+      api.post('/api/v1/private-cars/{id}/review', { params: { path: { id } }, body: { approve, rejectReason } }),
     onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: PRIVATE_CARS_KEY }), client.invalidateQueries({ queryKey: VEHICLES_KEY })]),
   });
 }

@@ -35,12 +35,12 @@ export function usageQuery(kind: UsageKind) {
   });
 }
 
-export const listUsageRecords = (query: UsageRecordQuery) => api.get('/api/v1/usage-records', { query });
+export const listUsageRecords = (query: UsageRecordQuery) => api.get('/api/v1/usage-records', { params: { query } });
 
 export function useUsageRecord(id: string | undefined) {
   return useQuery({
     queryKey: usageRecordKey(id ?? ''),
-    queryFn: () => api.get('/api/v1/usage-records/{id}', { path: { id: id ?? '' } }),
+    queryFn: () => api.get('/api/v1/usage-records/{id}', { params: { path: { id: id ?? '' } } }),
     enabled: !!id,
   });
 }
@@ -61,7 +61,7 @@ export function useCreateUsageRecord() {
 export function useUpdateUsageRecord() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UsageRecordForm }) => api.put('/api/v1/usage-records/{id}', { path: { id }, body }),
+    mutationFn: ({ id, body }: { id: string; body: UsageRecordForm }) => api.put('/api/v1/usage-records/{id}', { params: { path: { id } }, body }),
     onSuccess: () => refreshAfterChange(client),
   });
 }
@@ -70,7 +70,7 @@ export function useUpdateUsageRecord() {
 export function useEndUsageRecord() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: EndUsageRecordForm }) => api.post('/api/v1/usage-records/{id}/end', { path: { id }, body }),
+    mutationFn: ({ id, body }: { id: string; body: EndUsageRecordForm }) => api.post('/api/v1/usage-records/{id}/end', { params: { path: { id } }, body }),
     onSuccess: () => refreshAfterChange(client),
   });
 }

@@ -15,7 +15,7 @@ export function useVehicleOptions(keyword: string, enabled = true) {
   return useQuery({
     queryKey: [...VEHICLES_KEY, 'picker', keyword],
     queryFn: async (): Promise<VehicleOption[]> => {
-      const answer = await api.get('/api/v1/vehicles', { query: { page: 1, size: VEHICLE_PICKER_SIZE, keyword: keyword || undefined } });
+      const answer = await api.get('/api/v1/vehicles', { params: { query: { page: 1, size: VEHICLE_PICKER_SIZE, keyword: keyword || undefined } } });
       return answer.list.map((v) => ({ value: v.id, label: v.plateNumber }));
     },
     placeholderData: keepPreviousData,

@@ -34,13 +34,13 @@ export function vehicleQuery(filters: ListFilters, page: number, size: number): 
   };
 }
 
-export const listVehicles = (query: VehicleQuery) => api.get('/api/v1/vehicles', { query });
+export const listVehicles = (query: VehicleQuery) => api.get('/api/v1/vehicles', { params: { query } });
 
 
 export function useVehicle(id: string | undefined) {
   return useQuery({
     queryKey: vehicleKey(id ?? ''),
-    queryFn: () => api.get('/api/v1/vehicles/{id}', { path: { id: id ?? '' } }),
+    queryFn: () => api.get('/api/v1/vehicles/{id}', { params: { path: { id: id ?? '' } } }),
     enabled: !!id,
   });
 }
@@ -57,7 +57,7 @@ export function useCreateVehicle() {
 export function useUpdateVehicle() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: VehicleForm }) => api.put('/api/v1/vehicles/{id}', { path: { id }, body }),
+    mutationFn: ({ id, body }: { id: string; body: VehicleForm }) => api.put('/api/v1/vehicles/{id}', { params: { path: { id } }, body }),
     onSuccess: () => client.invalidateQueries({ queryKey: VEHICLES_KEY }),
   });
 }

@@ -27,15 +27,15 @@ function filtersOf<Q extends { page?: number; size?: number }>(query: Q): Q {
 }
 
 export const VehicleExportSlot = ({ query }: { query: VehicleQuery }) => (
-  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/vehicles/export', { ...options, query: filtersOf(query) })} />
+  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/vehicles/export', { ...options, params: { query: filtersOf(query) } })} />
 );
 
 export const BindingExportSlot = ({ query }: { query: BindingQuery }) => (
-  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/vehicle-bindings/export', { ...options, query: filtersOf(query) })} />
+  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/vehicle-bindings/export', { ...options, params: { query: filtersOf(query) } })} />
 );
 
 export const PrivateCarExportSlot = ({ query }: { query: PrivateCarQuery }) => (
-  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/private-cars/export', { ...options, query: filtersOf(query) })} />
+  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/private-cars/export', { ...options, params: { query: filtersOf(query) } })} />
 );
 
 /** The driver list's current filters (paging included; an export drops it). */
@@ -44,7 +44,7 @@ export interface DriverToolbarSlotProps {
 }
 
 export const DriverExportSlot = ({ query }: DriverToolbarSlotProps) => (
-  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/drivers/export', { ...options, query: filtersOf(query) })} />
+  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/drivers/export', { ...options, params: { query: filtersOf(query) } })} />
 );
 
 export interface UsageToolbarSlotProps {
@@ -54,7 +54,7 @@ export interface UsageToolbarSlotProps {
 
 /** Export of one kind's usage records (the query carries its kind). */
 export const UsageExportSlot = ({ query }: UsageToolbarSlotProps) => (
-  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/usage-records/export', { ...options, query: filtersOf(query) })} />
+  <ExportButton startExport={(options: CallOptions) => api.post('/api/v1/usage-records/export', { ...options, params: { query: filtersOf(query) } })} />
 );
 
 /** An import button and its dialog; a successful import refreshes `refresh`. */

@@ -1,0 +1,6 @@
+import type { PageTable } from '@/lib/page-table';
+
+/** The account's pages by route name, each its own chunk; 我的优惠券 is not built yet. */
+export const pages: PageTable = {
+  downloadRecord: () => import('./routes/download-record'),
+};
