@@ -192,9 +192,9 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
         } => {
             if demo {
                 fleetdesk::migrate(&common).await?;
-                fleetdesk::seed(&common).await?;
-                fleetdesk::seed_vehicles(&common).await?;
-                fleetdesk::seed_energy(&common).await?;
+                fleetdesk_seed::identity(&common).await?;
+                fleetdesk_seed::vehicles(&common).await?;
+                fleetdesk_seed::energy(&common).await?;
             }
             let parts = fleetdesk::StackParts {
                 sign_in,
@@ -274,11 +274,11 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
         Target::Simulate(config) => fleetdesk_simulator::run(config, shutdown).await,
         Target::Migrate { common } => fleetdesk::migrate(&common).await,
         Target::Seed { common, vehicles } => {
-            fleetdesk::seed(&common).await?;
-            fleetdesk::seed_vehicles(&common).await?;
-            fleetdesk::seed_energy(&common).await?;
+            fleetdesk_seed::identity(&common).await?;
+            fleetdesk_seed::vehicles(&common).await?;
+            fleetdesk_seed::energy(&common).await?;
             match vehicles {
-                Some(n) => fleetdesk::seed_scale(&common, n).await,
+                Some(n) => fleetdesk_seed::scale(&common, n).await,
                 None => Ok(()),
             }
         }

@@ -335,7 +335,8 @@ fn write_import_file(
     remark: &str,
     out: &std::path::Path,
 ) -> Result<(), rust_xlsxwriter::XlsxError> {
-    use fleetdesk_vehicle::{seed, vehicles::import::COLUMNS};
+    use fleetdesk_seed::vehicle as seed;
+    use fleetdesk_vehicle::vehicles::import::COLUMNS;
     let mut book = rust_xlsxwriter::Workbook::new();
     let sheet = book.add_worksheet_with_constant_memory()?;
     for (col, column) in (0u16..).zip(COLUMNS) {

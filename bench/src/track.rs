@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use chrono::{DateTime, Days, SecondsFormat, Utc};
-use fleetdesk_vehicle::seed;
+use fleetdesk_seed::vehicle as seed;
 use sqlx::PgPool;
 use uuid::Uuid;
 

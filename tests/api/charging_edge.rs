@@ -62,7 +62,7 @@ async fn available(app: &TestApp, token: &str, id: &Value) -> i64 {
 async fn an_allocation_needs_an_idempotency_key_and_its_replay_moves_the_money_once() {
     let app = spawn_app().await;
     // The demo enterprise's charging: opened, money down its tree (no cards without a fleet).
-    fleetdesk::seed_energy(&app.common)
+    fleetdesk_seed::energy(&app.common)
         .await
         .expect("seed energy");
     let token = app.token("demo").await;

@@ -116,7 +116,7 @@ async fn settle_sessions(app: &TestApp) {
 /// replica of A's organisation tree (subtree filters read it) is complete.
 async fn stack_with_sessions() -> TestApp {
     let app = spawn_app().await;
-    fleetdesk::seed_energy(&app.common)
+    fleetdesk_seed::energy(&app.common)
         .await
         .expect("seed energy");
     settle_sessions(&app).await;

@@ -55,7 +55,7 @@ pub async fn spawn_app() -> TestApp {
     let db = TestDb::new().await;
     let common = common_config(&db);
     fleetdesk::migrate(&common).await.expect("migrate");
-    fleetdesk::seed(&common).await.expect("seed");
+    fleetdesk_seed::identity(&common).await.expect("seed");
     spawn_on(db, common).await
 }
 

@@ -38,7 +38,7 @@ async fn sms_provider() -> (String, Outbox) {
 async fn production(db: &TestDb) -> CommonConfig {
     let mut common = common_config(db);
     fleetdesk::migrate(&common).await.expect("migrate");
-    fleetdesk::seed(&common).await.expect("seed");
+    fleetdesk_seed::identity(&common).await.expect("seed");
     common.environment = Environment::Production;
     common.internal_signing_key = Some(base64::engine::general_purpose::STANDARD.encode([7u8; 32]));
     common

@@ -287,8 +287,8 @@ async fn tenant_b_sees_none_of_a_s_usage_records_and_changes_nothing() {
 async fn the_demo_vehicle_seed_is_idempotent_and_keeps_one_open_record_per_vehicle() {
     let app = spawn_app().await;
     let common = common_config(&app.db);
-    fleetdesk::seed_vehicles(&common).await.expect("seed");
-    fleetdesk::seed_vehicles(&common).await.expect("seed again");
+    fleetdesk_seed::vehicles(&common).await.expect("seed");
+    fleetdesk_seed::vehicles(&common).await.expect("seed again");
     assert_eq!(
         app.count("select count(*) from vehicle.vehicle").await,
         2000

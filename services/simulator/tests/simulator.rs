@@ -192,7 +192,7 @@ async fn the_demo_fleet_has_a_terminal_phone_for_every_bound_vehicle() {
         .await
         .unwrap();
     fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
-    fleetdesk_vehicle::seed::run(&owner).await.unwrap();
+    fleetdesk_seed::vehicle::run(&owner).await.unwrap();
     owner.close().await;
 
     let pool = fleetdesk_kit::db::connect(&db.url, "vehicle", 2)

@@ -11,12 +11,11 @@
 //! (`vehicle`, `usage_record`) and their foreign keys point at `vehicle`,
 //! so the crates' tables cannot be migrated or scoped apart.
 //!
-//! `seed` (demo and scale data for every hosted crate) lives here until it
-//! moves to a seeding crate.
+//! Demo and scale data for the hosted crates are the seeding crate's
+//! (`fleetdesk-seed`), not the service's.
 
 mod exports;
 mod grpc;
-pub mod seed;
 mod startup;
 
 pub use startup::{Application, Config, MIGRATOR, SCHEMA};
