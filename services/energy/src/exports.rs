@@ -1,29 +1,26 @@
-//! This service's exports (ARCHITECTURE §3) through kit::export. Each
-//! exportable list — charging accounts, balance allocations, cards, card
-//! amount changes, sessions, plate scans — has an `ExportKind` in its subject's `export` module
-//! that runs the list's own filter (`store::filtered`, the function the list
-//! uses) under the requester's reach, newest first by keyset pages.
+//! What this service's exports share through kit::export. Each exportable
+//! list — charging accounts, balance allocations, cards, card amount
+//! changes, sessions, plate scans, statements, vehicles' charging
+//! behaviour — has a `ListExport` in its subject's `export` module that
+//! runs the list's own filter (`store::filtered`, the function the list
+//! uses) under the requester's reach, in the list's order by keyset pages.
 //!
-//! Here: the domain's name, stored-code labels and the worker that runs
-//! every kind; queueing a job with the caller's reach, the actor a job acts
-//! as, keyset cursors and the cell formats are kit's (`export_scope`).
+//! Here: the domain's name, queueing and stored-code labels; the actor a
+//! job acts as, keyset cursors, the paging and the cell formats are kit's
+//! (`export_scope`). The worker that runs every kind is wired at start-up
+//! (`startup`), so that the subjects use this module and it uses none of
+//! them.
 
-use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportWorker, Page};
+use fleetdesk_kit::export::Cell;
 use fleetdesk_kit::export_scope;
-use fleetdesk_kit::files::FileStore;
 use fleetdesk_proto::common::v1 as common;
-use sqlx::{PgConnection, PgPool};
-use uuid::Uuid;
+use sqlx::PgConnection;
 
-use crate::grpc::Actor;
-use crate::{
-    accounts, allocations, analysis, card_changes, cards, plate_scans, sessions, statements,
-};
+use crate::context::Actor;
 
 pub use fleetdesk_kit::export_scope::{
-    NewJob, actor, after, cursor, filter, moment, range_json, text,
+    ListExport, NewJob, actor, filter, header, moment, range_json, text,
 };
 
 /// The domain whose events announce this service's jobs (org routes cancel
@@ -50,56 +47,4 @@ where
     T: TryFrom<i16, Error = crate::codes::UnknownCode>,
 {
     crate::codes::optional::<T>(Some(code)).map_or(Cell::Empty, |v| Cell::Label(name_of(v)))
-}
-
-/// A kind's header row as the worker takes it.
-pub fn header(titles: &[&str]) -> Vec<String> {
-    titles.iter().map(|h| (*h).to_owned()).collect()
-}
-
-/// One keyset page of a list read newest first by (time, id): its rows as
-/// cells, and where the next page starts (`key`: a row's time and id).
-pub fn keyset_page<R>(
-    rows: Vec<R>,
-    key: impl Fn(&R) -> (DateTime<Utc>, Uuid),
-    cells: impl FnMut(R) -> Vec<Cell>,
-) -> Page {
-    let next = rows.last().map(|r| {
-        let (at, id) = key(r);
-        cursor(at, id)
-    });
-    Page {
-        rows: rows.into_iter().map(cells).collect(),
-        next,
-    }
-}
-
-/// The worker that runs every export kind of this service (`distances`:
-/// the kilometres of the behaviour export).
-pub fn worker(
-    pool: PgPool,
-    files: FileStore,
-    distances: Option<crate::analysis::distances::Distances>,
-) -> ExportWorker {
-    ExportWorker::new(pool, files, DOMAIN)
-        .kind(accounts::export::KIND, accounts::export::AccountsExport)
-        .kind(
-            allocations::export::KIND,
-            allocations::export::AllocationsExport,
-        )
-        .kind(cards::export::KIND, cards::export::CardsExport)
-        .kind(
-            card_changes::export::KIND,
-            card_changes::export::ChangesExport,
-        )
-        .kind(sessions::export::KIND, sessions::export::SessionsExport)
-        .kind(plate_scans::export::KIND, plate_scans::export::ScansExport)
-        .kind(
-            statements::export::KIND,
-            statements::export::StatementsExport,
-        )
-        .kind(
-            analysis::export::KIND,
-            analysis::export::BehaviorsExport { distances },
-        )
 }

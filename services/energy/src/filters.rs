@@ -1,6 +1,11 @@
-//! Parsing of list filters every subject shares: ids and stored codes.
+//! Parsing of list filters every subject shares: ids, stored codes,
+//! organisation subtrees and the required time range of the session and
+//! plate-scan lists.
 
+use chrono::Duration;
 use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::list::TimeRange;
+use fleetdesk_proto::common::v1 as common;
 use uuid::Uuid;
 
 /// Ids of a list filter, each a uuid (else 4000 naming `field`).
@@ -52,4 +57,50 @@ pub async fn org_subtrees(
         expanded.push(Uuid::nil());
     }
     Ok(expanded)
+}
+
+/// Longest time range a session or plate-scan list takes.
+pub const MAX_RANGE_DAYS: i64 = 92;
+
+/// A list's required time range: both ends, at most [`MAX_RANGE_DAYS`].
+pub fn required_range(
+    field: &str,
+    range: Option<&common::TimeRange>,
+) -> Result<TimeRange, ServiceError> {
+    let range = TimeRange::parse(field, range)?;
+    match (range.start, range.end) {
+        (Some(start), Some(end)) if end - start <= Duration::days(MAX_RANGE_DAYS) => Ok(range),
+        (Some(_), Some(_)) => Err(ServiceError::invalid(
+            field,
+            format!("时间范围不能超过{MAX_RANGE_DAYS}天"),
+        )),
+        _ => Err(ServiceError::invalid(field, "请选择时间范围")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(days: i64) -> common::TimeRange {
+        common::TimeRange {
+            start: Some(prost_types::Timestamp {
+                seconds: 0,
+                nanos: 0,
+            }),
+            end: Some(prost_types::Timestamp {
+                seconds: days * 86_400,
+                nanos: 0,
+            }),
+        }
+    }
+
+    #[test]
+    fn the_time_range_is_required_and_at_most_92_days() {
+        assert!(required_range("startTime", Some(&range(92))).is_ok());
+        let err = required_range("startTime", Some(&range(93))).unwrap_err();
+        assert_eq!(err.fields[0].message, "时间范围不能超过92天");
+        let err = required_range("startTime", None).unwrap_err();
+        assert_eq!(err.fields[0].field, "startTime");
+    }
 }

@@ -87,19 +87,6 @@ impl Scope {
     }
 }
 
-/// Organisation names of `ids` from the org_unit replica.
-pub async fn org_names(
-    conn: &mut sqlx::PgConnection,
-    ids: &[Uuid],
-) -> Result<std::collections::HashMap<Uuid, String>, ServiceError> {
-    let rows: Vec<(Uuid, String)> =
-        sqlx::query_as("select id, name from org_unit where id = any($1)")
-            .bind(ids)
-            .fetch_all(conn)
-            .await?;
-    Ok(rows.into_iter().collect())
-}
-
 /// The average price of `energy_wh` costing `total_fen`, fen per MWh
 /// (rounded half up); 0 without energy.
 pub fn fen_per_mwh(total_fen: i64, energy_wh: i64) -> i64 {

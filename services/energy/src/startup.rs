@@ -1,19 +1,26 @@
 //! Start-up: the kit runtime (pool, NATS, listener, outbox relay) serving
-//! EnergyService with the export worker and the export jobs API, and the
+//! EnergyService with the export worker (every subject's export kind) and
+//! the export jobs API, and the
 //! org_unit replica that data scope (kit::reach) and the account tree read;
 //! with a charging platform configured, the OCPI side (receiver, station
 //! sync, sweeper) beside it; and the month-end statement job.
 
+use fleetdesk_kit::export::ExportWorker;
+use fleetdesk_kit::files::FileStore;
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
 use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
+use sqlx::PgPool;
 use sqlx::migrate::Migrator;
 
-use crate::analysis::distances::Distances;
-use crate::grpc::{self, Context};
-use crate::{exports, statements, vehicles};
+use crate::context::Context;
+use crate::telemetry::Distances;
+use crate::{
+    accounts, allocations, analysis, card_changes, cards, exports, grpc, plate_scans, sessions,
+    statements, vehicles,
+};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
@@ -125,7 +132,7 @@ impl Application {
             .ocpi
             .map(|o| tokio::spawn(o.run(self.runtime.pool.clone(), shutdown.clone())));
         let services = grpc::services(context, self.runtime.verifier.clone());
-        let worker = exports::worker(
+        let worker = export_worker(
             self.runtime.pool.clone(),
             self.runtime.files.clone(),
             self.distances,
@@ -143,4 +150,30 @@ impl Application {
         }
         served
     }
+}
+
+/// The worker that runs every export kind of this service (`distances`:
+/// the kilometres of the behaviour export).
+fn export_worker(pool: PgPool, files: FileStore, distances: Option<Distances>) -> ExportWorker {
+    ExportWorker::new(pool, files, exports::DOMAIN)
+        .kind(accounts::export::KIND, accounts::export::AccountsExport)
+        .kind(
+            allocations::export::KIND,
+            allocations::export::AllocationsExport,
+        )
+        .kind(cards::export::KIND, cards::export::CardsExport)
+        .kind(
+            card_changes::export::KIND,
+            card_changes::export::ChangesExport,
+        )
+        .kind(sessions::export::KIND, sessions::export::SessionsExport)
+        .kind(plate_scans::export::KIND, plate_scans::export::ScansExport)
+        .kind(
+            statements::export::KIND,
+            statements::export::StatementsExport,
+        )
+        .kind(
+            analysis::export::KIND,
+            analysis::export::BehaviorsExport { distances },
+        )
 }

@@ -7,6 +7,7 @@
 //! Every step is deterministic (ids from `kit::demo_id`, seeded generators)
 //! and idempotent, so a second run changes nothing.
 
+pub mod energy;
 pub mod vehicle;
 
 use anyhow::Context as _;
@@ -63,21 +64,19 @@ pub async fn energy(common: &CommonConfig) -> anyhow::Result<()> {
     .await?;
     vehicle.close().await;
     let energy = db::connect_owner(&common.database_url, fleetdesk_energy::SCHEMA.name, 2).await?;
-    fleetdesk_energy::seed::run(
+    energy::run(
         &energy,
         &vehicles
             .into_iter()
-            .map(
-                |(id, plate_number, org_id)| fleetdesk_energy::seed::DemoVehicle {
-                    id,
-                    plate_number,
-                    org_id,
-                },
-            )
+            .map(|(id, plate_number, org_id)| energy::DemoVehicle {
+                id,
+                plate_number,
+                org_id,
+            })
             .collect::<Vec<_>>(),
         &drivers
             .into_iter()
-            .map(|(id, name, org_id)| fleetdesk_energy::seed::DemoDriver { id, name, org_id })
+            .map(|(id, name, org_id)| energy::DemoDriver { id, name, org_id })
             .collect::<Vec<_>>(),
     )
     .await

@@ -1,16 +1,18 @@
 //! The account tree (accountManagement) as an export kind: the list's
 //! filter and reach, in tree order. The tree is bounded by the organisation
-//! tree, so it is one page.
+//! tree, so it is one page: the first page is the whole tree and any page
+//! after it is empty (the key a page ends with is never read).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 use super::domain::{AccountKind, AccountStatus};
-use super::store::{self, AccountRow};
-use crate::exports::{self, NewJob, label, money, text};
+use super::store::{self, AccountQuery, AccountRow};
+use crate::context::Actor;
+use crate::exports::{self, ListExport, NewJob, label, money, text};
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "charging_accounts";
@@ -48,57 +50,66 @@ pub fn job(filter: &pb::ListChargingAccountsRequest) -> NewJob {
 #[derive(Debug, Clone, Copy)]
 pub struct AccountsExport;
 
-async fn rows(conn: &mut PgConnection, job: &JobScope) -> Result<Vec<AccountRow>, ServiceError> {
-    let actor = exports::actor(job)?;
-    let filter = exports::filter::<pb::ListChargingAccountsRequest>(job)?;
-    let query = super::handlers::query(conn, &actor, &filter).await?;
-    store::list(conn, &actor, &query).await
-}
+impl ListExport for AccountsExport {
+    type Scope = (Actor, AccountQuery);
+    type Row = AccountRow;
+    type Key = Cursor;
 
-fn cells(row: AccountRow) -> Vec<Cell> {
-    let level = row.level();
-    vec![
-        text(row.org_name),
-        label::<AccountKind>(row.kind, AccountKind::label),
-        Cell::from(i64::from(level)),
-        label::<AccountStatus>(row.status, AccountStatus::label),
-        money(row.balance_fen),
-        money(row.card_balance_fen),
-        Cell::from(row.card_count),
-        money(row.total_received_fen),
-        money(row.low_balance_threshold_fen),
-    ]
-}
-
-impl ExportKind for AccountsExport {
     fn header(&self) -> Vec<String> {
         exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move { Ok(rows(conn, job).await?.len() as i64) })
+    async fn scope(
+        &self,
+        conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> Result<Self::Scope, ServiceError> {
+        let actor = exports::actor(job)?;
+        let filter = exports::filter::<pb::ListChargingAccountsRequest>(job)?;
+        let query = super::handlers::query(conn, &actor, &filter).await?;
+        Ok((actor, query))
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+    ) -> Result<i64, ServiceError> {
+        Ok(store::list(conn, actor, query).await?.len() as i64)
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+        after: Option<Cursor>,
         _limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let rows = match after {
-                Some(_) => Vec::new(),
-                None => rows(conn, job).await?,
-            };
-            Ok(Page {
-                rows: rows.into_iter().map(cells).collect(),
-                next: None,
-            })
-        })
+    ) -> Result<Vec<AccountRow>, ServiceError> {
+        match after {
+            Some(_) => Ok(Vec::new()),
+            None => store::list(conn, actor, query).await,
+        }
+    }
+
+    fn key(row: &AccountRow) -> Cursor {
+        Cursor {
+            at: row.created_at,
+            id: row.id,
+        }
+    }
+
+    fn cells(&self, row: AccountRow) -> Vec<Cell> {
+        let level = row.level();
+        vec![
+            text(row.org_name),
+            label::<AccountKind>(row.kind, AccountKind::label),
+            Cell::from(i64::from(level)),
+            label::<AccountStatus>(row.status, AccountStatus::label),
+            money(row.balance_fen),
+            money(row.card_balance_fen),
+            Cell::from(row.card_count),
+            money(row.total_received_fen),
+            money(row.low_balance_threshold_fen),
+        ]
     }
 }

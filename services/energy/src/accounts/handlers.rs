@@ -8,9 +8,9 @@ use tonic::Request;
 
 use super::domain::{AccountKind, AccountStatus, settable_status};
 use super::{PERMISSION, convert, export, store};
+use crate::context::{Actor, Context};
 use crate::exports;
 use crate::filters;
-use crate::grpc::{Actor, Context};
 
 pub async fn main(
     ctx: &Context,

@@ -9,7 +9,7 @@ use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::domain::{AccountKind, AccountStatus, not_opened};
-use crate::grpc::Actor;
+use crate::context::Actor;
 use crate::ledger;
 
 /// Opens the enterprise's MAIN account (idempotent) with the overdraft the

@@ -3,17 +3,17 @@
 //! (`created_at`, `id`).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 use super::convert;
 use super::domain::Direction;
 use super::store::{self, AllocationQuery, AllocationRow};
-use crate::exports::{self, NewJob, label, moment, money, text};
+use crate::context::Actor;
+use crate::exports::{self, ListExport, NewJob, label, moment, money, text};
 use crate::filters;
-use crate::grpc::Actor;
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "balance_allocations";
@@ -51,58 +51,63 @@ pub fn job(filter: &pb::ListBalanceAllocationsRequest) -> Result<NewJob, Service
 #[derive(Debug, Clone, Copy)]
 pub struct AllocationsExport;
 
-async fn scope(
-    conn: &mut PgConnection,
-    job: &JobScope,
-) -> Result<(Actor, AllocationQuery), ServiceError> {
-    let actor = exports::actor(job)?;
-    let mut query = convert::query(&exports::filter::<pb::ListBalanceAllocationsRequest>(job)?)?;
-    query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
-    Ok((actor, query))
-}
+impl ListExport for AllocationsExport {
+    type Scope = (Actor, AllocationQuery);
+    type Row = AllocationRow;
+    type Key = Cursor;
 
-fn cells(row: AllocationRow) -> Vec<Cell> {
-    vec![
-        label::<Direction>(row.direction, Direction::label),
-        text(row.from_org_name),
-        text(row.to_org_name),
-        money(row.amount_fen),
-        money(row.from_balance_after_fen),
-        money(row.to_balance_after_fen),
-        text(row.operator_name),
-        moment(Some(row.created_at)),
-        text(row.remark),
-    ]
-}
-
-impl ExportKind for AllocationsExport {
     fn header(&self) -> Vec<String> {
         exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            store::count(conn, &actor, &query).await
-        })
+    async fn scope(
+        &self,
+        conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> Result<Self::Scope, ServiceError> {
+        let actor = exports::actor(job)?;
+        let mut query =
+            convert::query(&exports::filter::<pb::ListBalanceAllocationsRequest>(job)?)?;
+        query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
+        Ok((actor, query))
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+    ) -> Result<i64, ServiceError> {
+        store::count(conn, actor, query).await
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+        after: Option<Cursor>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            let cursor = exports::after(after)?;
-            let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            Ok(exports::keyset_page(rows, |r| (r.created_at, r.id), cells))
-        })
+    ) -> Result<Vec<AllocationRow>, ServiceError> {
+        store::export_page(conn, actor, query, after, limit).await
+    }
+
+    fn key(row: &AllocationRow) -> Cursor {
+        Cursor {
+            at: row.created_at,
+            id: row.id,
+        }
+    }
+
+    fn cells(&self, row: AllocationRow) -> Vec<Cell> {
+        vec![
+            label::<Direction>(row.direction, Direction::label),
+            text(row.from_org_name),
+            text(row.to_org_name),
+            money(row.amount_fen),
+            money(row.from_balance_after_fen),
+            money(row.to_balance_after_fen),
+            text(row.operator_name),
+            moment(Some(row.created_at)),
+            text(row.remark),
+        ]
     }
 }

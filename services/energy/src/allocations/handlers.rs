@@ -20,7 +20,7 @@ use super::store::{self, NewAllocation, Side};
 use super::{convert as to_pb, export};
 use crate::accounts::domain::{AccountStatus, require_active};
 use crate::accounts::{self, PERMISSION};
-use crate::grpc::{Actor, Context};
+use crate::context::{Actor, Context};
 use crate::ledger::{self, Leg, Transfer, TransferKind};
 use crate::{exports, filters};
 
@@ -89,7 +89,7 @@ pub async fn allocate(
 ) -> Result<pb::AllocateBalanceResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     accounts::store::require_opened(&mut tx, actor.enterprise_id).await?;
-    let key = crate::grpc::money_key(&actor, &req.get_ref().idempotency_key)?;
+    let key = crate::context::money_key(&actor, &req.get_ref().idempotency_key)?;
     let request = req.into_inner();
     let reservation = match idempotency::claim::<pb::AllocateBalanceResponse>(
         &mut tx,
@@ -170,7 +170,7 @@ pub async fn reclaim(
 ) -> Result<pb::ReclaimBalanceResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     accounts::store::require_opened(&mut tx, actor.enterprise_id).await?;
-    let key = crate::grpc::money_key(&actor, &req.get_ref().idempotency_key)?;
+    let key = crate::context::money_key(&actor, &req.get_ref().idempotency_key)?;
     let request = req.into_inner();
     let reservation = match idempotency::claim::<pb::ReclaimBalanceResponse>(
         &mut tx,

@@ -8,7 +8,7 @@ use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::domain::Direction;
-use crate::grpc::Actor;
+use crate::context::Actor;
 
 const SELECT: &str = "select b.id, b.direction, b.from_account_id, b.from_org_name, \
      b.to_account_id, b.to_org_name, b.amount_fen, b.from_balance_after_fen, \

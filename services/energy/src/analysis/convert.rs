@@ -10,8 +10,8 @@ use uuid::Uuid;
 
 use super::domain::{self, Driven, Sums};
 use super::store::{Query, VehicleRow};
+use crate::context::Actor;
 use crate::filters;
-use crate::grpc::Actor;
 use crate::reports::{self, Scope};
 
 /// The filter, checked (organisations expanded to their subtrees). The

@@ -3,17 +3,18 @@
 //! (energy, vehicle), with kilometres from the vehicle service per page.
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::export_scope::PageKey;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::convert;
-use super::distances::{self, Distances};
+use super::distances;
 use super::store::{self, Query, Slice};
-use crate::exports::{self, NewJob, money, text};
-use crate::reports;
+use crate::accounts;
+use crate::exports::{self, ListExport, NewJob, money, text};
+use crate::telemetry::Distances;
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "vehicle_charging_behaviors";
@@ -57,12 +58,6 @@ pub fn job(filter: &pb::ChargingBehaviorFilter) -> NewJob {
 #[derive(Debug, Clone)]
 pub struct BehaviorsExport {
     pub distances: Option<Distances>,
-}
-
-async fn scope(conn: &mut PgConnection, job: &JobScope) -> Result<Query, ServiceError> {
-    let actor = exports::actor(job)?;
-    let filter: pb::ChargingBehaviorFilter = exports::filter(job)?;
-    convert::query(conn, &actor, Some(&filter)).await
 }
 
 fn kwh(wh: i64) -> Cell {
@@ -113,56 +108,93 @@ fn after(after: Option<&str>) -> Result<Option<(i64, Uuid)>, ServiceError> {
     let Some(after) = after else {
         return Ok(None);
     };
-    let bad = || ServiceError::invalid("after", "分页位置无效");
-    let (energy, id) = after.split_once(',').ok_or_else(bad)?;
+    let (energy, id) = after.split_once(',').ok_or_else(bad_position)?;
     Ok(Some((
-        energy.parse().map_err(|_| bad())?,
-        Uuid::parse_str(id).map_err(|_| bad())?,
+        energy.parse().map_err(|_| bad_position())?,
+        Uuid::parse_str(id).map_err(|_| bad_position())?,
     )))
 }
 
-impl ExportKind for BehaviorsExport {
+fn bad_position() -> ServiceError {
+    ServiceError::invalid("after", "分页位置无效")
+}
+
+/// Where a page starts: the last vehicle's energy and id (the list's
+/// order, most energy first).
+#[derive(Debug, Clone, Copy)]
+pub struct Position {
+    energy_wh: i64,
+    vehicle: Uuid,
+}
+
+impl PageKey for Position {
+    fn encode(&self) -> String {
+        cursor(self.energy_wh, self.vehicle)
+    }
+
+    fn decode(text: &str) -> Result<Self, ServiceError> {
+        let (energy_wh, vehicle) = after(Some(text))?.ok_or_else(bad_position)?;
+        Ok(Position { energy_wh, vehicle })
+    }
+}
+
+/// A vehicle's row as the list shows it, with where it sorts.
+#[derive(Debug)]
+pub struct ExportedVehicle {
+    position: Position,
+    behavior: pb::VehicleChargingBehavior,
+}
+
+impl ListExport for BehaviorsExport {
+    type Scope = Query;
+    type Row = ExportedVehicle;
+    type Key = Position;
+
     fn header(&self) -> Vec<String> {
-        HEADER.iter().map(|h| (*h).to_owned()).collect()
+        exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            let q = scope(conn, job).await?;
-            store::vehicle_count(conn, &q).await
-        })
+    async fn scope(&self, conn: &mut PgConnection, job: &JobScope) -> Result<Query, ServiceError> {
+        let actor = exports::actor(job)?;
+        let filter: pb::ChargingBehaviorFilter = exports::filter(job)?;
+        convert::query(conn, &actor, Some(&filter)).await
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after_page: Option<&'a str>,
+    async fn count(&self, conn: &mut PgConnection, q: &Query) -> Result<i64, ServiceError> {
+        store::vehicle_count(conn, q).await
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        q: &Query,
+        after: Option<Position>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let q = scope(conn, job).await?;
-            let rows = store::vehicles(conn, &q, Slice::After(after(after_page)?, limit)).await?;
-            let next = rows
-                .last()
-                .filter(|_| rows.len() as i64 == limit)
-                .map(|r| cursor(r.sums.energy_wh, r.vehicle_id));
-            let org_ids: Vec<Uuid> = rows.iter().map(|v| v.org_id).collect();
-            let org_names = reports::org_names(conn, &org_ids).await?;
-            let ids: Vec<Uuid> = rows.iter().map(|v| v.vehicle_id).collect();
-            let metres = distances::known(self.distances.as_ref(), &q, &ids).await;
-            Ok(Page {
-                rows: rows
-                    .into_iter()
-                    .map(|v| cells(convert::vehicle(v, &org_names, &metres)))
-                    .collect(),
-                next,
+    ) -> Result<Vec<ExportedVehicle>, ServiceError> {
+        let after = after.map(|p| (p.energy_wh, p.vehicle));
+        let rows = store::vehicles(conn, q, Slice::After(after, limit)).await?;
+        let org_ids: Vec<Uuid> = rows.iter().map(|v| v.org_id).collect();
+        let org_names = accounts::store::org_names(conn, &org_ids).await?;
+        let ids: Vec<Uuid> = rows.iter().map(|v| v.vehicle_id).collect();
+        let metres = distances::known(self.distances.as_ref(), q, &ids).await;
+        Ok(rows
+            .into_iter()
+            .map(|v| ExportedVehicle {
+                position: Position {
+                    energy_wh: v.sums.energy_wh,
+                    vehicle: v.vehicle_id,
+                },
+                behavior: convert::vehicle(v, &org_names, &metres),
             })
-        })
+            .collect())
+    }
+
+    fn key(row: &ExportedVehicle) -> Position {
+        row.position
+    }
+
+    fn cells(&self, row: ExportedVehicle) -> Vec<Cell> {
+        cells(row.behavior)
     }
 }
 

@@ -14,8 +14,8 @@ use uuid::Uuid;
 use super::domain::{self, Driven, Sums};
 use super::store::{self, Slice};
 use super::{PERMISSION, convert, distances, export};
-use crate::grpc::{Actor, Context};
-use crate::{accounts, exports, reports};
+use crate::context::{Actor, Context};
+use crate::{accounts, exports};
 
 pub async fn analyze(
     ctx: &Context,
@@ -31,7 +31,7 @@ pub async fn analyze(
         .filter(|g| g.dim == 1)
         .filter_map(|g| g.org_id)
         .collect();
-    let org_names = reports::org_names(&mut tx, &org_ids).await?;
+    let org_names = accounts::store::org_names(&mut tx, &org_ids).await?;
     db::end_read(tx);
 
     let mut vehicles: Vec<Uuid> = shares.iter().map(|s| s.vehicle_id).collect();
@@ -93,7 +93,7 @@ pub async fn vehicles(
     let rows = store::vehicles(&mut tx, &q, Slice::Page(paging)).await?;
     let total = store::vehicle_count(&mut tx, &q).await?;
     let org_ids: Vec<Uuid> = rows.iter().map(|v| v.org_id).collect();
-    let org_names = reports::org_names(&mut tx, &org_ids).await?;
+    let org_names = accounts::store::org_names(&mut tx, &org_ids).await?;
     db::end_read(tx);
     let ids: Vec<Uuid> = rows.iter().map(|v| v.vehicle_id).collect();
     let metres = distances::known(ctx.distances.as_ref(), &q, &ids).await;

@@ -1,7 +1,7 @@
 //! Charging behaviour analysis (behaviorAnalyze, on the behaviour-analysis
 //! white list): when vehicles charge (hour of day), their SOC at plug-in,
 //! the off-peak (valley) share, cost per kWh and per 100 km — kWh from the
-//! sessions, km from vehicle telemetry ([`distances`]) — overall, per
+//! sessions, km from vehicle telemetry ([`distances`], over [`crate::telemetry`]) — overall, per
 //! organisation and per vehicle, under the caller's reach.
 
 pub mod convert;

@@ -3,17 +3,17 @@
 //! (`created_at`, `id`).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 use super::convert;
 use super::domain::ChangeKind;
 use super::store::{self, ChangeQuery, ChangeRow};
-use crate::exports::{self, NewJob, label, moment, money, text};
+use crate::context::Actor;
+use crate::exports::{self, ListExport, NewJob, label, moment, money, text};
 use crate::filters;
-use crate::grpc::Actor;
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "card_amount_changes";
@@ -55,60 +55,64 @@ pub fn job(filter: &pb::ListCardAmountChangesRequest) -> Result<NewJob, ServiceE
 #[derive(Debug, Clone, Copy)]
 pub struct ChangesExport;
 
-async fn scope(
-    conn: &mut PgConnection,
-    job: &JobScope,
-) -> Result<(Actor, ChangeQuery), ServiceError> {
-    let actor = exports::actor(job)?;
-    let mut query = convert::query(&exports::filter::<pb::ListCardAmountChangesRequest>(job)?)?;
-    query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
-    Ok((actor, query))
-}
+impl ListExport for ChangesExport {
+    type Scope = (Actor, ChangeQuery);
+    type Row = ChangeRow;
+    type Key = Cursor;
 
-fn cells(row: ChangeRow) -> Vec<Cell> {
-    vec![
-        Cell::from(row.card_no),
-        text(row.org_name),
-        text(row.plate_number),
-        text(row.driver_name),
-        label::<ChangeKind>(row.kind, ChangeKind::label),
-        money(row.amount_fen),
-        money(row.balance_before_fen),
-        money(row.balance_after_fen),
-        text(row.operator_name),
-        moment(Some(row.created_at)),
-        text(row.remark),
-    ]
-}
-
-impl ExportKind for ChangesExport {
     fn header(&self) -> Vec<String> {
         exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            store::count(conn, &actor, &query).await
-        })
+    async fn scope(
+        &self,
+        conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> Result<Self::Scope, ServiceError> {
+        let actor = exports::actor(job)?;
+        let mut query = convert::query(&exports::filter::<pb::ListCardAmountChangesRequest>(job)?)?;
+        query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
+        Ok((actor, query))
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+    ) -> Result<i64, ServiceError> {
+        store::count(conn, actor, query).await
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+        after: Option<Cursor>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            let cursor = exports::after(after)?;
-            let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            Ok(exports::keyset_page(rows, |r| (r.created_at, r.id), cells))
-        })
+    ) -> Result<Vec<ChangeRow>, ServiceError> {
+        store::export_page(conn, actor, query, after, limit).await
+    }
+
+    fn key(row: &ChangeRow) -> Cursor {
+        Cursor {
+            at: row.created_at,
+            id: row.id,
+        }
+    }
+
+    fn cells(&self, row: ChangeRow) -> Vec<Cell> {
+        vec![
+            Cell::from(row.card_no),
+            text(row.org_name),
+            text(row.plate_number),
+            text(row.driver_name),
+            label::<ChangeKind>(row.kind, ChangeKind::label),
+            money(row.amount_fen),
+            money(row.balance_before_fen),
+            money(row.balance_after_fen),
+            text(row.operator_name),
+            moment(Some(row.created_at)),
+            text(row.remark),
+        ]
     }
 }

@@ -5,9 +5,8 @@ use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::energy::v1 as pb;
 use tonic::Request;
 
-use super::{convert, export, store};
-use crate::cards::PERMISSION;
-use crate::grpc::{Actor, Context};
+use super::{PERMISSION, convert, export, store};
+use crate::context::{Actor, Context};
 use crate::{accounts, exports, filters};
 
 pub async fn list(

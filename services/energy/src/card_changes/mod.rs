@@ -9,3 +9,6 @@ pub mod domain;
 pub mod export;
 pub mod handlers;
 pub mod store;
+
+/// The permission of the change list (the charge management menu's).
+pub use crate::permissions::CHARGE_MANAGEMENT as PERMISSION;

@@ -7,8 +7,7 @@ use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::domain::ChangeKind;
-use crate::cards::store::CardRow;
-use crate::grpc::Actor;
+use crate::context::Actor;
 
 const SELECT: &str = "select x.id, x.card_id, x.card_no, x.org_name, x.plate_number, \
      x.driver_name, x.kind, x.amount_fen, x.balance_before_fen, x.balance_after_fen, \
@@ -32,10 +31,22 @@ pub struct ChangeRow {
     pub remark: String,
 }
 
+/// What a change copies of its card: names and plate as they are when the
+/// change is made. The cards' row is one (`cards::store::CardRow`); a
+/// trait, so that the cards depend on their changes and not both ways.
+pub trait ChangedCard: std::fmt::Debug + Sync {
+    fn id(&self) -> Uuid;
+    fn org_id(&self) -> Uuid;
+    fn org_name(&self) -> &str;
+    fn card_no(&self) -> &str;
+    fn plate_number(&self) -> &str;
+    fn driver_name(&self) -> &str;
+}
+
 /// A change to record.
 #[derive(Debug, Clone)]
 pub struct NewChange<'a> {
-    pub card: &'a CardRow,
+    pub card: &'a dyn ChangedCard,
     pub kind: ChangeKind,
     /// Positive; the kind gives the direction.
     pub amount_fen: i64,
@@ -64,7 +75,7 @@ pub async fn record(
     )
     .bind(id)
     .bind(actor.enterprise_id)
-    .bind(card.id)
+    .bind(card.id())
     .bind(change.transfer_id)
     .bind(i16::from(change.kind))
     .bind(change.amount_fen)
@@ -74,11 +85,11 @@ pub async fn record(
             .balance_before(change.balance_after_fen, change.amount_fen),
     )
     .bind(change.balance_after_fen)
-    .bind(card.org_id)
-    .bind(&card.org_name)
-    .bind(&card.card_no)
-    .bind(&card.plate_number)
-    .bind(&card.driver_name)
+    .bind(card.org_id())
+    .bind(card.org_name())
+    .bind(card.card_no())
+    .bind(card.plate_number())
+    .bind(card.driver_name())
     .bind(change.session_id)
     .bind(actor.user_id)
     .bind(&actor.name)

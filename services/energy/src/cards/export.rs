@@ -3,16 +3,16 @@
 //! (`issued_at`, `id`).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 use super::convert;
 use super::domain::{BudgetPeriod, CardKind, CardStatus, HolderKind};
 use super::store::{self, CardQuery, CardRow};
-use crate::exports::{self, NewJob, label, moment, money, text};
-use crate::grpc::Actor;
+use crate::context::Actor;
+use crate::exports::{self, ListExport, NewJob, label, moment, money, text};
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "charging_cards";
@@ -70,61 +70,65 @@ pub fn job(filter: &pb::ListChargingCardsRequest) -> Result<NewJob, ServiceError
 #[derive(Debug, Clone, Copy)]
 pub struct CardsExport;
 
-async fn scope(
-    conn: &mut PgConnection,
-    job: &JobScope,
-) -> Result<(Actor, CardQuery), ServiceError> {
-    let actor = exports::actor(job)?;
-    let query = convert::query(&exports::filter::<pb::ListChargingCardsRequest>(job)?)?;
-    Ok((actor, convert::expand(conn, query).await?))
-}
+impl ListExport for CardsExport {
+    type Scope = (Actor, CardQuery);
+    type Row = CardRow;
+    type Key = Cursor;
 
-fn cells(row: CardRow) -> Vec<Cell> {
-    vec![
-        Cell::from(row.card_no),
-        label::<CardKind>(row.kind, CardKind::label),
-        text(row.org_name),
-        label::<HolderKind>(row.holder_kind, HolderKind::label),
-        text(row.plate_number),
-        text(row.driver_name),
-        label::<CardStatus>(row.status, CardStatus::label),
-        money(row.balance_fen),
-        label::<BudgetPeriod>(row.budget_period, BudgetPeriod::label),
-        money(row.budget_limit_fen),
-        money(row.total_consumed_fen),
-        moment(Some(row.issued_at)),
-        text(row.remark),
-    ]
-}
-
-impl ExportKind for CardsExport {
     fn header(&self) -> Vec<String> {
         exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            Ok(store::totals(conn, &actor, &query).await?.0)
-        })
+    async fn scope(
+        &self,
+        conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> Result<Self::Scope, ServiceError> {
+        let actor = exports::actor(job)?;
+        let query = convert::query(&exports::filter::<pb::ListChargingCardsRequest>(job)?)?;
+        Ok((actor, convert::expand(conn, query).await?))
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+    ) -> Result<i64, ServiceError> {
+        Ok(store::totals(conn, actor, query).await?.0)
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+        after: Option<Cursor>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            let cursor = exports::after(after)?;
-            let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            Ok(exports::keyset_page(rows, |r| (r.issued_at, r.id), cells))
-        })
+    ) -> Result<Vec<CardRow>, ServiceError> {
+        store::export_page(conn, actor, query, after, limit).await
+    }
+
+    fn key(row: &CardRow) -> Cursor {
+        Cursor {
+            at: row.issued_at,
+            id: row.id,
+        }
+    }
+
+    fn cells(&self, row: CardRow) -> Vec<Cell> {
+        vec![
+            Cell::from(row.card_no),
+            label::<CardKind>(row.kind, CardKind::label),
+            text(row.org_name),
+            label::<HolderKind>(row.holder_kind, HolderKind::label),
+            text(row.plate_number),
+            text(row.driver_name),
+            label::<CardStatus>(row.status, CardStatus::label),
+            money(row.balance_fen),
+            label::<BudgetPeriod>(row.budget_period, BudgetPeriod::label),
+            money(row.budget_limit_fen),
+            money(row.total_consumed_fen),
+            moment(Some(row.issued_at)),
+            text(row.remark),
+        ]
     }
 }

@@ -17,7 +17,7 @@ use super::{PERMISSION, convert, export};
 use crate::accounts::domain::{AccountStatus, require_active};
 use crate::card_changes::domain::ChangeKind;
 use crate::card_changes::{self, store::NewChange};
-use crate::grpc::{Actor, Context};
+use crate::context::{Actor, Context};
 use crate::ledger::{self, Transfer, TransferKind};
 use crate::{accounts, exports};
 
@@ -256,7 +256,7 @@ pub async fn cancel(
 ) -> Result<pb::CancelChargingCardResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     accounts::store::require_opened(&mut tx, actor.enterprise_id).await?;
-    let key = crate::grpc::money_key(&actor, &req.get_ref().idempotency_key)?;
+    let key = crate::context::money_key(&actor, &req.get_ref().idempotency_key)?;
     let request = req.into_inner();
     let reservation = match idempotency::claim::<pb::CancelChargingCardResponse>(
         &mut tx,
@@ -318,7 +318,7 @@ pub async fn change_amount(
 ) -> Result<pb::ChangeChargingCardAmountResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     accounts::store::require_opened(&mut tx, actor.enterprise_id).await?;
-    let key = crate::grpc::money_key(&actor, &req.get_ref().idempotency_key)?;
+    let key = crate::context::money_key(&actor, &req.get_ref().idempotency_key)?;
     let request = req.into_inner();
     let reservation = match idempotency::claim::<pb::ChangeChargingCardAmountResponse>(
         &mut tx,

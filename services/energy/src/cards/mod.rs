@@ -5,7 +5,8 @@
 //! some stations, and is frozen, unfrozen, reported lost or cancelled
 //! (its balance then goes back to its account). Amount changes
 //! (countChangeRecord) live in `card_changes`; [`authorize`] is what the
-//! charging sessions ask before a session starts.
+//! charging sessions ask before a session starts, and [`tokens`] the cards
+//! and plates as the platform's token list.
 
 pub mod authorize;
 pub mod convert;
@@ -13,6 +14,7 @@ pub mod domain;
 pub mod export;
 pub mod handlers;
 pub mod store;
+pub mod tokens;
 
-/// The permission of chargeManagement (cards and their amount changes).
-pub const PERMISSION: &str = "as:charge:card";
+/// The permission of the cards (the charge management menu's).
+pub use crate::permissions::CHARGE_MANAGEMENT as PERMISSION;

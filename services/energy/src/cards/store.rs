@@ -8,7 +8,8 @@ use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::domain::{CardSpec, CardStatus};
-use crate::grpc::Actor;
+use crate::card_changes::store::ChangedCard;
+use crate::context::Actor;
 
 const SELECT: &str = "select c.id, c.card_no, c.org_id, coalesce(u.name, '') as org_name, \
      c.account_id, c.ledger_account_id, c.kind, c.holder_kind, c.vehicle_id, c.plate_number, \
@@ -49,6 +50,27 @@ pub struct CardRow {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub station_ids: Vec<Uuid>,
+}
+
+impl ChangedCard for CardRow {
+    fn id(&self) -> Uuid {
+        self.id
+    }
+    fn org_id(&self) -> Uuid {
+        self.org_id
+    }
+    fn org_name(&self) -> &str {
+        &self.org_name
+    }
+    fn card_no(&self) -> &str {
+        &self.card_no
+    }
+    fn plate_number(&self) -> &str {
+        &self.plate_number
+    }
+    fn driver_name(&self) -> &str {
+        &self.driver_name
+    }
 }
 
 /// What a card copies from its holder.

@@ -14,7 +14,7 @@ use super::PERMISSION;
 use super::domain::{self, Period};
 use super::store::{self, PeriodRow};
 use crate::calendar::{self, Month};
-use crate::grpc::{Actor, Context};
+use crate::context::{Actor, Context};
 use crate::reports::{self, Scope};
 use crate::{accounts, filters};
 
@@ -64,7 +64,7 @@ pub async fn get(
         .await?
         .into_iter()
         .collect();
-    let org_names = reports::org_names(&mut tx, &ids(&orgs)).await?;
+    let org_names = accounts::store::org_names(&mut tx, &ids(&orgs)).await?;
     let plates: HashMap<Uuid, String> =
         store::plates(&mut tx, actor.enterprise_id, &ids(&vehicles), end)
             .await?

@@ -4,7 +4,8 @@ use fleetdesk_proto::energy::v1 as pb;
 use fleetdesk_proto::energy::v1::energy_service_server::EnergyService;
 use tonic::{Request, Response, Status};
 
-use super::{Context, respond};
+use super::respond;
+use crate::context::Context;
 use crate::{
     accounts, allocations, analysis, card_changes, cards, dashboard, opening, plate_scans,
     sessions, statements, stations,

@@ -1,7 +1,8 @@
-//! The double-entry ledger every energy balance lives in (ARCHITECTURE §5):
-//! the main account, organisation sub-accounts, cards, session holds, the
-//! funding source of top-ups and the platform's revenue are all
-//! `ledger_account` rows, and money moves only through [`transfer`].
+//! The double-entry ledger every energy balance lives in
+//! (`docs/ARCHITECTURE.md`, "Data and events"): the main account,
+//! organisation sub-accounts, cards, session holds, the funding source of
+//! top-ups and the platform's revenue are all `ledger_account` rows, and
+//! money moves only through [`transfer`].
 //!
 //! # API (stable; the sessions module holds and captures through it)
 //!

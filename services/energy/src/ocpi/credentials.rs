@@ -43,8 +43,8 @@ use sqlx::PgPool;
 use sqlx::types::Json as Jsonb;
 use tokio::sync::watch;
 
-use super::client::{Cpo, CpoEndpoints};
-use super::{EMSP_PARTY_ID, Platform};
+use crate::platform::client::{Cpo, CpoEndpoints};
+use crate::platform::{EMSP_PARTY_ID, Platform};
 
 /// Energy's name in its credentials.
 const BUSINESS_NAME: &str = "Fleetdesk";
@@ -232,11 +232,7 @@ impl Registry {
             &row.party_id,
         );
         Some(Link {
-            platform: Platform {
-                pool: self.inner.pool.clone(),
-                cpo,
-                public_url: self.inner.public_url.clone(),
-            },
+            platform: Platform::new(self.inner.pool.clone(), cpo, self.inner.public_url.clone()),
             token_c,
             revision: row.updated_at,
             routes: OnceLock::new(),

@@ -1,7 +1,8 @@
 //! Energy as the eMSP of the charging platform, over OCPI 2.2.1
-//! (`fleetdesk-ocpi` has the modules, objects and vendor extensions):
+//! (`fleetdesk-ocpi` has the modules, objects and vendor extensions): the
+//! OCPI layer, above the subjects as the gRPC layer is:
 //!
-//! - [`credentials`]: how the platform registers — energy's versions,
+//! - `credentials`: how the platform registers — energy's versions,
 //!   version details and credentials module, behind the bootstrap token A
 //!   (FLEETDESK_OCPI_TOKEN_A) until the platform has registered and then
 //!   its token C; the registration gives energy the platform's party, its
@@ -12,36 +13,30 @@
 //!   locations (EVSE status above all) and tariffs pushed and read back,
 //!   plate recognitions and command results. Each is a thin call into its
 //!   subject (`sessions::charging`, `plate_scans::recognition`,
-//!   `stations::push`, `tokens`).
-//! - [`client`]: energy's calls to the platform — its versions and details,
-//!   its locations and tariffs (the station sync) and STOP_SESSION, at the
-//!   URLs its version details listed.
+//!   `stations::push`, `cards::tokens`).
+//!
+//! Energy's calls to the platform (`platform::client`) and the registered
+//! platform's link the subjects take (`platform::Platform`) are in
+//! [`crate::platform`], so that subjects never import this layer.
 //!
 //! While a platform is registered, the station sync and the sweeper
 //! (expired authorisations, stale recognitions, stops to send again) run
 //! for it; a new registration restarts them for the new one.
 
-pub mod client;
 mod credentials;
 mod receiver;
-pub(crate) mod tokens;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use fleetdesk_kit::Shutdown;
-use fleetdesk_ocpi::EMSP_BASE;
 use secrecy::SecretString;
 use sqlx::PgPool;
 use tokio::net::TcpListener;
-use uuid::Uuid;
 
-use self::client::Cpo;
 use self::credentials::{Link, Registry, same_link};
-
-/// Energy's OCPI party id (country CN): the issuer of its tokens.
-pub const EMSP_PARTY_ID: &str = "FDK";
+use crate::platform::Platform;
 
 /// How the charging platform meets energy. Without a bootstrap token the
 /// OCPI side stays off.
@@ -92,30 +87,6 @@ pub fn versions_url(config: &OcpiConfig, port: u16) -> String {
         base.trim_end_matches('/'),
         fleetdesk_ocpi::credentials::VERSIONS_PATH
     )
-}
-
-/// What the receiver and the session flow share: the pool, the registered
-/// platform's client and where the platform reaches the receiver.
-#[derive(Debug, Clone)]
-pub struct Platform {
-    pub pool: PgPool,
-    pub cpo: Cpo,
-    public_url: String,
-}
-
-impl Platform {
-    /// The receiver's URL of `path` (under [`EMSP_BASE`]).
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{EMSP_BASE}/{path}", self.public_url)
-    }
-
-    /// Where the platform posts the result of a STOP_SESSION for `session`.
-    pub fn command_result_url(&self, session: Uuid) -> String {
-        format!(
-            "{}{EMSP_BASE}/commands/STOP_SESSION/{session}",
-            self.public_url
-        )
-    }
 }
 
 /// The OCPI side, bound and ready to run.

@@ -33,8 +33,9 @@ use tower::ServiceExt as _;
 use uuid::Uuid;
 
 use super::credentials::{self, Caller, Link, Refusal, Registry};
-use super::{EMSP_PARTY_ID, Platform, tokens};
+use crate::cards::tokens;
 use crate::plate_scans::recognition;
+use crate::platform::{EMSP_PARTY_ID, Platform};
 use crate::sessions::charging::{self, Answer};
 use crate::stations::push::{self, Pushed};
 use crate::stations::sync;

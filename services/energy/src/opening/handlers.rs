@@ -9,7 +9,7 @@ use tonic::Request;
 use super::domain::{self, ApplicationStatus, OpenState, PERMISSION};
 use super::{convert as to_pb, store};
 use crate::accounts;
-use crate::grpc::{Actor, Context};
+use crate::context::{Actor, Context};
 
 pub async fn status(
     ctx: &Context,
@@ -17,11 +17,11 @@ pub async fn status(
 ) -> Result<pb::GetChargingOpenStatusResponse, ServiceError> {
     // The blacklist flag is a courtesy here (applying checks it for real):
     // org being unreachable must not hide the state.
-    let enterprise = crate::org::enterprise(ctx, grpc::tenant(&req)?)
+    let enterprise = super::org::enterprise(ctx, grpc::tenant(&req)?)
         .await
         .unwrap_or_else(|e| {
             tracing::warn!(error = %e, "Enterprise flags not read; blacklist shown as off.");
-            crate::org::Enterprise::default()
+            super::org::Enterprise::default()
         });
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let state = store::state(&mut tx, actor.enterprise_id).await?;
@@ -38,7 +38,7 @@ pub async fn apply(
     ctx: &Context,
     req: Request<pb::ApplyChargingOpenRequest>,
 ) -> Result<pb::ApplyChargingOpenResponse, ServiceError> {
-    let enterprise = crate::org::enterprise(ctx, grpc::tenant(&req)?).await?;
+    let enterprise = super::org::enterprise(ctx, grpc::tenant(&req)?).await?;
     if enterprise.charge_blacklisted {
         return Err(ServiceError::new(
             ErrorCode::Forbidden,

@@ -17,4 +17,5 @@
 pub mod convert;
 pub mod domain;
 pub mod handlers;
+mod org;
 pub mod store;

@@ -10,7 +10,6 @@ use super::domain::ScanResult;
 use super::store::{ScanQuery, ScanRow};
 use crate::codes::optional;
 use crate::filters;
-use crate::sessions::convert::required_range;
 
 /// The checked filter of a list (or export) request; organisations not yet expanded.
 pub fn query(req: &pb::ListPlateScanRecordsRequest) -> Result<ScanQuery, ServiceError> {
@@ -27,7 +26,7 @@ pub fn query(req: &pb::ListPlateScanRecordsRequest) -> Result<ScanQuery, Service
         org_ids: filters::ids("orgIds", org_ids, "所选组织不存在")?,
         station_id: filters::optional_id(station_id)?,
         results: filters::codes("results", results, ScanResult::from_pb)?,
-        scan_time: required_range("scanTime", scan_time.as_ref())?,
+        scan_time: filters::required_range("scanTime", scan_time.as_ref())?,
     })
 }
 

@@ -3,17 +3,17 @@
 //! (`scan_time`, `id`).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 use super::convert;
 use super::domain::ScanResult;
 use super::store::{self, ScanQuery, ScanRow};
-use crate::exports::{self, NewJob, label, moment, range_json, text};
+use crate::context::Actor;
+use crate::exports::{self, ListExport, NewJob, label, moment, range_json, text};
 use crate::filters;
-use crate::grpc::Actor;
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "plate_scans";
@@ -51,58 +51,62 @@ pub fn job(filter: &pb::ListPlateScanRecordsRequest) -> Result<NewJob, ServiceEr
 #[derive(Debug, Clone, Copy)]
 pub struct ScansExport;
 
-async fn scope(
-    conn: &mut PgConnection,
-    job: &JobScope,
-) -> Result<(Actor, ScanQuery), ServiceError> {
-    let actor = exports::actor(job)?;
-    let mut query = convert::query(&exports::filter::<pb::ListPlateScanRecordsRequest>(job)?)?;
-    query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
-    Ok((actor, query))
-}
+impl ListExport for ScansExport {
+    type Scope = (Actor, ScanQuery);
+    type Row = ScanRow;
+    type Key = Cursor;
 
-fn cells(row: ScanRow) -> Vec<Cell> {
-    vec![
-        moment(Some(row.scan_time)),
-        Cell::from(row.plate_number),
-        text(row.station_name),
-        text(row.pile_no),
-        text(row.card_no),
-        text(row.org_name),
-        row.result.map_or(Cell::Label("待定"), |r| {
-            label::<ScanResult>(r, ScanResult::label)
-        }),
-    ]
-}
-
-impl ExportKind for ScansExport {
     fn header(&self) -> Vec<String> {
         exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            store::count(conn, &actor, &query).await
-        })
+    async fn scope(
+        &self,
+        conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> Result<Self::Scope, ServiceError> {
+        let actor = exports::actor(job)?;
+        let mut query = convert::query(&exports::filter::<pb::ListPlateScanRecordsRequest>(job)?)?;
+        query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
+        Ok((actor, query))
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+    ) -> Result<i64, ServiceError> {
+        store::count(conn, actor, query).await
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+        after: Option<Cursor>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            let cursor = exports::after(after)?;
-            let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            Ok(exports::keyset_page(rows, |r| (r.scan_time, r.id), cells))
-        })
+    ) -> Result<Vec<ScanRow>, ServiceError> {
+        store::export_page(conn, actor, query, after, limit).await
+    }
+
+    fn key(row: &ScanRow) -> Cursor {
+        Cursor {
+            at: row.scan_time,
+            id: row.id,
+        }
+    }
+
+    fn cells(&self, row: ScanRow) -> Vec<Cell> {
+        vec![
+            moment(Some(row.scan_time)),
+            Cell::from(row.plate_number),
+            text(row.station_name),
+            text(row.pile_no),
+            text(row.card_no),
+            text(row.org_name),
+            row.result.map_or(Cell::Label("待定"), |r| {
+                label::<ScanResult>(r, ScanResult::label)
+            }),
+        ]
     }
 }

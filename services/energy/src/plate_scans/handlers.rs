@@ -6,9 +6,9 @@ use fleetdesk_proto::energy::v1 as pb;
 use tonic::Request;
 
 use super::{PERMISSION, convert, export, store};
+use crate::context::{Actor, Context};
 use crate::exports;
 use crate::filters;
-use crate::grpc::{Actor, Context};
 
 pub async fn list(
     ctx: &Context,

@@ -11,4 +11,4 @@ pub mod recognition;
 pub mod store;
 
 /// The permission of the plate-scan list (the charge management menu's).
-pub use crate::cards::PERMISSION;
+pub use crate::permissions::CHARGE_MANAGEMENT as PERMISSION;

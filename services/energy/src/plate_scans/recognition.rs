@@ -9,7 +9,7 @@ use fleetdesk_ocpi::PlateScan;
 
 use super::domain::{ScanResult, scan_id};
 use super::store::{self, NewScan};
-use crate::ocpi::Platform;
+use crate::platform::Platform;
 use crate::stations;
 
 pub async fn record(p: &Platform, scan: &PlateScan) -> Result<(), ServiceError> {

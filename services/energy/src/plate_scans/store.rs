@@ -8,8 +8,7 @@ use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::domain::ScanResult;
-use crate::grpc::Actor;
-use crate::sessions::domain::AUTHORIZATION_TTL;
+use crate::context::Actor;
 
 /// The card that carries a plate, and its enterprise.
 #[derive(Debug, Clone, FromRow)]
@@ -86,16 +85,19 @@ pub async fn insert(conn: &mut PgConnection, s: &NewScan) -> Result<(), ServiceE
 }
 
 /// The newest undecided recognition of `plate` at the location that no
-/// authorisation took yet, within the authorisation window.
+/// authorisation took yet, scanned after `$3` (the start of the
+/// authorisation window, which the sessions own).
 const PENDING: &str = "select id from plate_scan where plate_number = $1 and location_id = $2 \
      and result is null and authorization_id is null and scan_time > $3 \
      order by scan_time desc limit 1 for update skip locked";
 
-/// Decides the pending recognition an authorisation by plate followed.
+/// Decides the pending recognition an authorisation by plate followed
+/// (scanned after `window_start`).
 pub async fn decide_pending(
     conn: &mut PgConnection,
     plate: &str,
     location_id: &str,
+    window_start: DateTime<Utc>,
     result: ScanResult,
     authorization: Option<Uuid>,
 ) -> Result<(), ServiceError> {
@@ -104,7 +106,7 @@ pub async fn decide_pending(
     ))
     .bind(plate)
     .bind(location_id)
-    .bind(Utc::now() - AUTHORIZATION_TTL)
+    .bind(window_start)
     .bind(i16::from(result))
     .bind(authorization)
     .execute(conn)
@@ -112,11 +114,13 @@ pub async fn decide_pending(
     Ok(())
 }
 
-/// Links the pending recognition to the authorisation it led to; its id.
+/// Links the pending recognition (scanned after `window_start`) to the
+/// authorisation it led to; its id.
 pub async fn claim_pending(
     conn: &mut PgConnection,
     plate: &str,
     location_id: &str,
+    window_start: DateTime<Utc>,
     authorization: Uuid,
 ) -> Result<Option<Uuid>, ServiceError> {
     Ok(sqlx::query_scalar(&format!(
@@ -124,7 +128,7 @@ pub async fn claim_pending(
     ))
     .bind(plate)
     .bind(location_id)
-    .bind(Utc::now() - AUTHORIZATION_TTL)
+    .bind(window_start)
     .bind(authorization)
     .fetch_optional(conn)
     .await?)

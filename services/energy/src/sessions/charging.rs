@@ -47,12 +47,13 @@ use crate::card_changes::store::{self as changes, NewChange};
 use crate::cards::authorize::{self as card_check, Authorized, Credential, Refusal};
 use crate::cards::domain::BudgetPeriod;
 use crate::cards::store::{self as cards, CardRow};
+use crate::cards::tokens;
 use crate::codes::optional;
-use crate::grpc::Actor;
+use crate::context::Actor;
 use crate::ledger::{self, Posted, TransferError};
-use crate::ocpi::{Platform, tokens};
 use crate::plate_scans::domain::ScanResult;
 use crate::plate_scans::store as scans;
+use crate::platform::Platform;
 use crate::stations;
 
 /// The platform acting in an enterprise: the actor of the card changes
@@ -191,7 +192,7 @@ pub async fn authorize(
 ) -> Result<Answer, ServiceError> {
     stations::sync::ensure(&p.pool, &p.cpo, location_id).await?;
     let station_id = stations::domain::station_id(&p.cpo.party_id, location_id);
-    // A plate token's uid names its plate (`ocpi::tokens`).
+    // A plate token's uid names its plate (`cards::tokens`).
     let plate = match kind {
         TokenType::Other => tokens::plate_of(uid)?,
         TokenType::Rfid | TokenType::AppUser | TokenType::AdHocUser => String::new(),
@@ -207,8 +208,15 @@ pub async fn authorize(
         Ok(card) => card,
         Err(refusal) => {
             if kind == TokenType::Other {
-                scans::decide_pending(&mut tx, &plate, location_id, scan_result_of(refusal), None)
-                    .await?;
+                scans::decide_pending(
+                    &mut tx,
+                    &plate,
+                    location_id,
+                    Utc::now() - AUTHORIZATION_TTL,
+                    scan_result_of(refusal),
+                    None,
+                )
+                .await?;
             }
             tx.commit().await?;
             return Ok(refused(refusal));
@@ -236,6 +244,7 @@ pub async fn authorize(
                         &mut tx,
                         &plate,
                         location_id,
+                        Utc::now() - AUTHORIZATION_TTL,
                         scan_result_of(refusal),
                         None,
                     )
@@ -250,7 +259,9 @@ pub async fn authorize(
         Err(shortfall) => {
             if kind == TokenType::Other {
                 let result = scan_result_of_shortfall(shortfall);
-                scans::decide_pending(&mut tx, &plate, location_id, result, None).await?;
+                let window_start = Utc::now() - AUTHORIZATION_TTL;
+                scans::decide_pending(&mut tx, &plate, location_id, window_start, result, None)
+                    .await?;
             }
             tx.commit().await?;
             return Ok(Answer::Refused {
@@ -261,7 +272,8 @@ pub async fn authorize(
     };
     let id = Uuid::new_v4();
     let scan = if kind == TokenType::Other {
-        scans::claim_pending(&mut tx, &plate, location_id, id).await?
+        let window_start = Utc::now() - AUTHORIZATION_TTL;
+        scans::claim_pending(&mut tx, &plate, location_id, window_start, id).await?
     } else {
         None
     };

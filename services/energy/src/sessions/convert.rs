@@ -1,10 +1,8 @@
-//! Proto ↔ domain for sessions, and the required time range that the
-//! session and plate-scan lists share.
+//! Proto ↔ domain for sessions.
 
-use chrono::Duration;
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::timestamp;
-use fleetdesk_kit::list::{self, TimeRange};
+use fleetdesk_kit::list;
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::energy::v1 as pb;
 
@@ -13,25 +11,6 @@ use super::store::{SessionQuery, SessionRow, Totals};
 use crate::codes::optional;
 use crate::filters;
 use crate::stations::domain::ConnectorKind;
-
-/// Longest time range a session or plate-scan list takes.
-pub const MAX_RANGE_DAYS: i64 = 92;
-
-/// A list's required time range: both ends, at most [`MAX_RANGE_DAYS`].
-pub fn required_range(
-    field: &str,
-    range: Option<&common::TimeRange>,
-) -> Result<TimeRange, ServiceError> {
-    let range = TimeRange::parse(field, range)?;
-    match (range.start, range.end) {
-        (Some(start), Some(end)) if end - start <= Duration::days(MAX_RANGE_DAYS) => Ok(range),
-        (Some(_), Some(_)) => Err(ServiceError::invalid(
-            field,
-            format!("时间范围不能超过{MAX_RANGE_DAYS}天"),
-        )),
-        _ => Err(ServiceError::invalid(field, "请选择时间范围")),
-    }
-}
 
 /// yyyymm of a month filter; None when unset.
 fn month(value: Option<&common::YearMonth>) -> Result<Option<i32>, ServiceError> {
@@ -72,7 +51,7 @@ pub fn query(req: &pb::ListChargingSessionsRequest) -> Result<SessionQuery, Serv
         session_no: (!session_no.is_empty()).then(|| session_no.to_owned()),
         statuses: filters::codes("statuses", statuses, SessionStatus::from_pb)?,
         start_methods: filters::codes("startMethods", start_methods, StartMethod::from_pb)?,
-        start_time: required_range("startTime", start_time.as_ref())?,
+        start_time: filters::required_range("startTime", start_time.as_ref())?,
         statement_month: month(statement_month.as_ref())?,
     })
 }
@@ -216,15 +195,6 @@ mod tests {
                 nanos: 0,
             }),
         }
-    }
-
-    #[test]
-    fn the_time_range_is_required_and_at_most_92_days() {
-        assert!(required_range("startTime", Some(&range(92))).is_ok());
-        let err = required_range("startTime", Some(&range(93))).unwrap_err();
-        assert_eq!(err.fields[0].message, "时间范围不能超过92天");
-        let err = required_range("startTime", None).unwrap_err();
-        assert_eq!(err.fields[0].field, "startTime");
     }
 
     #[test]

@@ -2,17 +2,17 @@
 //! (`store::filtered`), newest first by keyset on (`start_time`, `id`).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 use super::convert;
 use super::domain::{SessionStatus, StartMethod};
 use super::store::{self, SessionQuery, SessionRow};
-use crate::exports::{self, NewJob, label, moment, money, range_json, text};
+use crate::context::Actor;
+use crate::exports::{self, ListExport, NewJob, label, moment, money, range_json, text};
 use crate::filters;
-use crate::grpc::Actor;
 use crate::stations::domain::ConnectorKind;
 
 /// The kind's name in `export_job.kind`.
@@ -76,16 +76,6 @@ pub fn job(filter: &pb::ListChargingSessionsRequest) -> Result<NewJob, ServiceEr
 #[derive(Debug, Clone, Copy)]
 pub struct SessionsExport;
 
-async fn scope(
-    conn: &mut PgConnection,
-    job: &JobScope,
-) -> Result<(Actor, SessionQuery), ServiceError> {
-    let actor = exports::actor(job)?;
-    let mut query = convert::query(&exports::filter::<pb::ListChargingSessionsRequest>(job)?)?;
-    query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
-    Ok((actor, query))
-}
-
 /// kWh with three decimals from Wh.
 fn kwh(wh: i64) -> Cell {
     Cell::Text(
@@ -136,35 +126,53 @@ fn cells(row: SessionRow) -> Vec<Cell> {
     ]
 }
 
-impl ExportKind for SessionsExport {
+impl ListExport for SessionsExport {
+    type Scope = (Actor, SessionQuery);
+    type Row = SessionRow;
+    type Key = Cursor;
+
     fn header(&self) -> Vec<String> {
         exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            Ok(store::totals(conn, &actor, &query).await?.session_count)
-        })
+    async fn scope(
+        &self,
+        conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> Result<Self::Scope, ServiceError> {
+        let actor = exports::actor(job)?;
+        let mut query = convert::query(&exports::filter::<pb::ListChargingSessionsRequest>(job)?)?;
+        query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;
+        Ok((actor, query))
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+    ) -> Result<i64, ServiceError> {
+        Ok(store::totals(conn, actor, query).await?.session_count)
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+        after: Option<Cursor>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(conn, job).await?;
-            let cursor = exports::after(after)?;
-            let rows = store::export_page(conn, &actor, &query, cursor, limit).await?;
-            Ok(exports::keyset_page(rows, |r| (r.start_time, r.id), cells))
-        })
+    ) -> Result<Vec<SessionRow>, ServiceError> {
+        store::export_page(conn, actor, query, after, limit).await
+    }
+
+    fn key(row: &SessionRow) -> Cursor {
+        Cursor {
+            at: row.start_time,
+            id: row.id,
+        }
+    }
+
+    fn cells(&self, row: SessionRow) -> Vec<Cell> {
+        cells(row)
     }
 }
 

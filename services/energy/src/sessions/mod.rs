@@ -13,4 +13,4 @@ pub mod handlers;
 pub mod store;
 
 /// The permission of the session list (the charge management menu's).
-pub use crate::cards::PERMISSION;
+pub use crate::permissions::CHARGE_MANAGEMENT as PERMISSION;

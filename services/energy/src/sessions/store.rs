@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::costs::Costs;
 use super::domain::{AuthorizationStatus, SessionStatus, StartMethod};
-use crate::grpc::Actor;
+use crate::context::Actor;
 
 // --- authorisations ---------------------------------------------------------
 

@@ -3,17 +3,17 @@
 //! as the requester sees it (their reach's figures).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
+use fleetdesk_kit::export::{Cell, JobScope};
+use fleetdesk_kit::export_scope::PageKey;
 use fleetdesk_proto::energy::v1 as pb;
-use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 use super::convert;
 use super::domain::StatementStatus;
 use super::store::{self, StatementQuery};
 use crate::calendar::Month;
-use crate::exports::{self, NewJob, moment, money, text};
-use crate::grpc::Actor;
+use crate::context::Actor;
+use crate::exports::{self, ListExport, NewJob, moment, money, text};
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "reconciliation_statements";
@@ -63,10 +63,29 @@ pub fn job(filter: &pb::ListReconciliationStatementsRequest) -> Result<NewJob, S
 #[derive(Debug, Clone, Copy)]
 pub struct StatementsExport;
 
-fn scope(job: &JobScope) -> Result<(Actor, StatementQuery), ServiceError> {
-    let actor = exports::actor(job)?;
-    let filter: pb::ListReconciliationStatementsRequest = exports::filter(job)?;
-    Ok((actor, convert::query(&filter)?))
+/// Where a page starts: the month of the last statement (`yyyymm`; one
+/// statement per month, newest first).
+#[derive(Debug, Clone, Copy)]
+pub struct MonthKey(i32);
+
+impl PageKey for MonthKey {
+    fn encode(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn decode(text: &str) -> Result<Self, ServiceError> {
+        text.parse::<i32>()
+            .map(MonthKey)
+            .map_err(|_| ServiceError::invalid("after", "分页位置无效"))
+    }
+}
+
+/// A statement as the requester sees it (their reach's figures), with the
+/// month it sorts by.
+#[derive(Debug)]
+pub struct ExportedStatement {
+    month: i32,
+    statement: pb::ReconciliationStatement,
 }
 
 fn kwh(wh: i64) -> Cell {
@@ -102,51 +121,58 @@ fn cells(s: pb::ReconciliationStatement) -> Vec<Cell> {
     ]
 }
 
-impl ExportKind for StatementsExport {
+impl ListExport for StatementsExport {
+    type Scope = (Actor, StatementQuery);
+    type Row = ExportedStatement;
+    type Key = MonthKey;
+
     fn header(&self) -> Vec<String> {
         exports::header(&HEADER)
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(job)?;
-            store::count(conn, actor.enterprise_id, &query).await
-        })
+    async fn scope(
+        &self,
+        _conn: &mut PgConnection,
+        job: &JobScope,
+    ) -> Result<Self::Scope, ServiceError> {
+        let actor = exports::actor(job)?;
+        let filter: pb::ListReconciliationStatementsRequest = exports::filter(job)?;
+        Ok((actor, convert::query(&filter)?))
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+    ) -> Result<i64, ServiceError> {
+        store::count(conn, actor.enterprise_id, query).await
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        (actor, query): &Self::Scope,
+        after: Option<MonthKey>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let (actor, query) = scope(job)?;
-            let before = after
-                .map(|a| {
-                    a.parse::<i32>()
-                        .map_err(|_| ServiceError::invalid("after", "分页位置无效"))
-                })
-                .transpose()?;
-            let rows = store::export_page(conn, actor.enterprise_id, &query, before, limit).await?;
-            let next = rows
-                .last()
-                .filter(|_| rows.len() as i64 == limit)
-                .map(|r| r.month.to_string());
-            let lines = store::org_lines(conn, &convert::ids(&rows), &actor.reach).await?;
-            Ok(Page {
-                rows: rows
-                    .into_iter()
-                    .map(|r| cells(convert::statement(r, &lines, &actor.reach)))
-                    .collect(),
-                next,
+    ) -> Result<Vec<ExportedStatement>, ServiceError> {
+        let before = after.map(|key| key.0);
+        let rows = store::export_page(conn, actor.enterprise_id, query, before, limit).await?;
+        let lines = store::org_lines(conn, &convert::ids(&rows), &actor.reach).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| ExportedStatement {
+                month: r.month,
+                statement: convert::statement(r, &lines, &actor.reach),
             })
-        })
+            .collect())
+    }
+
+    fn key(row: &ExportedStatement) -> MonthKey {
+        MonthKey(row.month)
+    }
+
+    fn cells(&self, row: ExportedStatement) -> Vec<Cell> {
+        cells(row.statement)
     }
 }
 

@@ -12,7 +12,7 @@ use super::domain::{self, StatementStatus};
 use super::store::{self, StatementRow};
 use super::{PERMISSION, build, convert, export};
 use crate::calendar::Month;
-use crate::grpc::{Actor, Context};
+use crate::context::{Actor, Context};
 use crate::{accounts, exports, filters};
 
 pub async fn list(

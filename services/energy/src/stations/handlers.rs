@@ -7,9 +7,8 @@ use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::energy::v1 as pb;
 use tonic::Request;
 
-use super::{convert, store};
-use crate::cards::PERMISSION;
-use crate::grpc::{Actor, Context};
+use super::{PERMISSION, convert, store};
+use crate::context::{Actor, Context};
 use crate::tariffs;
 
 pub async fn list(

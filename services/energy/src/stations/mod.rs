@@ -10,3 +10,6 @@ pub mod handlers;
 pub mod push;
 pub mod store;
 pub mod sync;
+
+/// The permission of the station list (the charge management menu's).
+pub use crate::permissions::CHARGE_MANAGEMENT as PERMISSION;

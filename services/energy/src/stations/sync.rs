@@ -11,7 +11,7 @@ use sqlx::{PgConnection, PgPool};
 
 use super::domain;
 use super::store;
-use crate::ocpi::client::Cpo;
+use crate::platform::client::Cpo;
 use crate::tariffs;
 
 /// Writes tariffs and then locations (a station names its tariff);

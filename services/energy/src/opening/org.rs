@@ -7,7 +7,7 @@ use fleetdesk_kit::{ServiceError, grpc};
 use fleetdesk_proto::org::v1 as pb;
 use uuid::Uuid;
 
-use crate::grpc::Context;
+use crate::context::Context;
 
 /// What opening reads of an enterprise.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

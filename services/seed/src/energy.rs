@@ -15,17 +15,17 @@ use fleetdesk_kit::{db, demo_id};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use crate::accounts::domain::AccountKind;
-use crate::allocations::domain::Direction;
-use crate::allocations::store::{self as allocations, NewAllocation, Side};
-use crate::card_changes::domain::ChangeKind;
-use crate::card_changes::store::{self as changes, NewChange};
-use crate::cards::domain::{BudgetPeriod, CardKind, CardSpec, HolderKind};
-use crate::cards::store::{self as cards, Holder};
-use crate::grpc::Actor;
-use crate::ledger::{self, Transfer, TransferKind};
-use crate::opening::domain::{ApplicationStatus, OPERATOR_NAME, OpenState};
-use crate::opening::store as opening;
+use fleetdesk_energy::Actor;
+use fleetdesk_energy::accounts::domain::AccountKind;
+use fleetdesk_energy::allocations::domain::Direction;
+use fleetdesk_energy::allocations::store::{self as allocations, NewAllocation, Side};
+use fleetdesk_energy::card_changes::domain::ChangeKind;
+use fleetdesk_energy::card_changes::store::{self as changes, NewChange};
+use fleetdesk_energy::cards::domain::{BudgetPeriod, CardKind, CardSpec, HolderKind};
+use fleetdesk_energy::cards::store::{self as cards, Holder};
+use fleetdesk_energy::ledger::{self, Transfer, TransferKind};
+use fleetdesk_energy::opening::domain::{ApplicationStatus, OPERATOR_NAME, OpenState};
+use fleetdesk_energy::opening::store as opening;
 
 /// A demo vehicle a card is bound to.
 #[derive(Debug, Clone)]
@@ -73,7 +73,7 @@ pub async fn run(
     let eid = demo_id("enterprise:a");
     let mut tx = db::begin_service(pool).await?;
     // One seed at a time, and no tree sync beside it (see `lock_tree`).
-    crate::accounts::store::lock_tree(&mut tx, eid).await?;
+    fleetdesk_energy::accounts::store::lock_tree(&mut tx, eid).await?;
     let seeded: bool = sqlx::query_scalar(
         "select exists(select 1 from charging_opening where enterprise_id = $1)",
     )
@@ -170,7 +170,7 @@ async fn open(conn: &mut PgConnection, actor: &Actor) -> anyhow::Result<()> {
     )
     .await?;
     opening::set_state(conn, actor.enterprise_id, OpenState::Opened).await?;
-    let main = crate::accounts::store::open_main(conn, actor.enterprise_id, 0).await?;
+    let main = fleetdesk_energy::accounts::store::open_main(conn, actor.enterprise_id, 0).await?;
     sqlx::query("update charging_account set org_id = $2 where id = $1 and org_id is null")
         .bind(main)
         .bind(org("a-root"))
@@ -185,8 +185,12 @@ async fn open(conn: &mut PgConnection, actor: &Actor) -> anyhow::Result<()> {
         "演示初始余额",
     )
     .await?;
-    crate::accounts::store::add_received(conn, actor.enterprise_id, &[(main, MAIN_BALANCE_FEN)])
-        .await?;
+    fleetdesk_energy::accounts::store::add_received(
+        conn,
+        actor.enterprise_id,
+        &[(main, MAIN_BALANCE_FEN)],
+    )
+    .await?;
     Ok(())
 }
 
@@ -194,7 +198,7 @@ async fn open(conn: &mut PgConnection, actor: &Actor) -> anyhow::Result<()> {
 /// from its parent: (org id, account id) in tree order.
 async fn tree(conn: &mut PgConnection, actor: &Actor) -> anyhow::Result<Vec<(Uuid, Uuid)>> {
     let eid = actor.enterprise_id;
-    let main = crate::accounts::store::require_opened(conn, eid).await?;
+    let main = fleetdesk_energy::accounts::store::require_opened(conn, eid).await?;
     let mut accounts: Vec<(Uuid, Uuid, &str)> = vec![(org("a-root"), main, TREE[0].2)];
     for (key, parent, name, amount) in TREE.iter().skip(1) {
         let org_id = org(key);
@@ -225,7 +229,7 @@ async fn tree(conn: &mut PgConnection, actor: &Actor) -> anyhow::Result<Vec<(Uui
         )
         .by(actor.user_id, &actor.name);
         let posted = ledger::transfer(conn, &transfer).await?;
-        crate::accounts::store::add_received(conn, eid, &[(id, *amount)]).await?;
+        fleetdesk_energy::accounts::store::add_received(conn, eid, &[(id, *amount)]).await?;
         let side = |account: Uuid, org_id: Uuid, name: &str| Side {
             account_id: account,
             org_id: Some(org_id),
@@ -286,7 +290,7 @@ async fn card(
     let id = demo_id(&format!("card:{key}"));
     let mut spec = spec.clone();
     if spec.card_no.is_empty() {
-        spec.card_no = crate::cards::domain::virtual_card_no(id);
+        spec.card_no = fleetdesk_energy::cards::domain::virtual_card_no(id);
     }
     let eid = actor.enterprise_id;
     let ledger_account =

@@ -3,8 +3,8 @@
 //! balanced, records written), enterprise B left to apply, and a second run
 //! changing nothing.
 
-use fleetdesk_energy::seed::{self, DemoDriver, DemoVehicle, MAIN_BALANCE_FEN};
 use fleetdesk_kit::{db, demo_id};
+use fleetdesk_seed::energy::{self as seed, DemoDriver, DemoVehicle, MAIN_BALANCE_FEN};
 use fleetdesk_testkit::TestDb;
 use sqlx::PgPool;
 use uuid::Uuid;

@@ -15,9 +15,9 @@ use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_ocpi::{COUNTRY, PageQuery, Token, TokenType, WhitelistType};
 use sqlx::{FromRow, PgPool};
 
-use super::EMSP_PARTY_ID;
-use crate::cards::domain::{CardKind, CardStatus};
+use super::domain::{CardKind, CardStatus};
 use crate::codes::optional;
+use crate::platform::EMSP_PARTY_ID;
 
 /// The language drivers of our cards read at the charge point (ISO 639-1).
 pub const LANGUAGE: &str = "zh";
