@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, envelope, spawn_app};
 
-/// What the console shows after a successful application (spec §8).
+/// What the console shows after a successful application (console spec §8).
 const APPLIED: &str = "您的开通申请已经提交成功，工作人员将在3个工作日内与您联系，请保持电话畅通";
 
 /// POSTs with an optional `Idempotency-Key`.

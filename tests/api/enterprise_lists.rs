@@ -1,5 +1,5 @@
 //! Operators edit the enterprise lists through org's service-only calls; the
-//! next principal resolved follows them (spec §6).
+//! next principal resolved follows them (console spec §6).
 
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;

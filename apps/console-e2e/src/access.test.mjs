@@ -1,4 +1,4 @@
-// Permission-driven menu and guards, and session expiry (spec §2/§4/§6).
+// Permission-driven menu and guards, and session expiry (console spec §2/§4/§6).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, launch, newPage, sessionToken, signIn } from './support.mjs';

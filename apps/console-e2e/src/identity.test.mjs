@@ -1,6 +1,6 @@
 // Identity in the browser (issue 4): phone-code and WeCom QR sign-in end to end,
 // the enterprise choice of a two-enterprise member, enterprise switch, password
-// change, login log and the expired-auth path (spec §1/§4/§5/§7).
+// change, login log and the expired-auth path (console spec §1/§4/§5/§7).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, callApi, launch, newPage, PASSWORD, screenshot, sessionToken, signIn, smsOutbox, toast, waitForSmsCode } from './support.mjs';
@@ -157,7 +157,7 @@ describe('identity', () => {
     };
     let restored = false;
     try {
-      // The texts of spec §5 first.
+      // The texts of console spec §5 first.
       const menu = await openUserMenu(page);
       await menu.getByTestId('change-password').click();
       const dialog = page.locator('.ant-modal').filter({ hasText: '修改密码' });

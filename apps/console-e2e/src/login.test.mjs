@@ -1,4 +1,4 @@
-// The sign-in page: tabs, validation texts and the redirect rules of spec §2/§5.
+// The sign-in page: tabs, validation texts and the redirect rules of console spec §2/§5.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { launch, newPage, screenshot } from './support.mjs';

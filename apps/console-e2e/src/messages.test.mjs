@@ -1,4 +1,4 @@
-// Notices, approvals, export records and the help centre (spec §2 Other routes,
+// Notices, approvals, export records and the help centre (console spec §2 Other routes,
 // issue 5 item 9): the badges follow the real counts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -56,7 +56,7 @@ describe('notices, approvals, exports and help centre for demo', () => {
     await page.waitForURL('**/approveDetails?id=*');
     await page.getByTestId('approval-detail').getByText(title).first().waitFor();
 
-    // The applicant phone comes masked; revealing it is one audited call (spec §6).
+    // The applicant phone comes masked; revealing it is one audited call (console spec §6).
     const logsBefore = (await apiData(context, '/api/v1/sensitive/view-logs?size=5')).total;
     const phone = page.getByTestId('approval-detail').getByTestId('masked-value');
     assert.match((await phone.innerText()).trim(), /^1\d{2}\*{4}\d{4}$/);

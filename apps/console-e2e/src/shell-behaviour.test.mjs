@@ -162,7 +162,7 @@ describe('shell for demo (every permission)', () => {
   });
 });
 
-describe('upload failure texts (spec §8)', () => {
+describe('upload failure texts (console spec §8)', () => {
   let browser;
   let context;
   let page;

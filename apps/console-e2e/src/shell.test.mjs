@@ -1,4 +1,4 @@
-// The signed-in shell: landing, menu groups, mega-menu, tab bar, language (spec §2).
+// The signed-in shell: landing, menu groups, mega-menu, tab bar, language (console spec §2).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { launch, newPage, screenshot, signIn } from './support.mjs';

@@ -76,7 +76,7 @@ describe('system-settings rules', () => {
     await treeNode(tree, '车辆资产').locator('.ant-tree-checkbox').click();
     const group = treeNode(tree, '车辆管理').locator('.ant-tree-checkbox');
     await waitForClass(group, 'ant-tree-checkbox-indeterminate');
-    await page.waitForTimeout(1600); // the dialog's confirm is debounced (spec §2)
+    await page.waitForTimeout(1600); // the dialog's confirm is debounced (console spec §2)
     await roleDialog.getByRole('button', { name: '提 交' }).click();
     await roleDialog.waitFor({ state: 'hidden' });
     const row = roles.locator('tr', { hasText: name });

@@ -145,7 +145,7 @@ describe('system settings', () => {
       await d.getByRole('button', { name: '提 交' }).click();
       await d.waitFor({ state: 'hidden' });
       await orgs.locator('tr', { hasText: name }).waitFor();
-      // The dialog's confirm is debounced for 1.5 s (spec §2).
+      // The dialog's confirm is debounced for 1.5 s (console spec §2).
       await page.waitForTimeout(1600);
     }
     await orgs.locator('tr', { hasText: child }).getByRole('button', { name: '移动' }).click();

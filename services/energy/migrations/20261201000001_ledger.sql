@@ -1,4 +1,4 @@
--- The double-entry ledger every energy balance lives in (ARCHITECTURE §5).
+-- The double-entry ledger every energy balance lives in (docs/ARCHITECTURE.md §5).
 -- An account's balance changes only through a transfer: the transfer row,
 -- one entry per touched account (signed amount and the balance after it) and
 -- the new balances are written in one transaction by `ledger::transfer`.

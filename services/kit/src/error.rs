@@ -74,7 +74,7 @@ impl ErrorCode {
         }
     }
 
-    /// The code of the edge envelope (ARCHITECTURE §3).
+    /// The code of the edge envelope (docs/ARCHITECTURE.md §3).
     pub fn edge_code(self) -> u32 {
         match self {
             ErrorCode::BadRequest => 4000,

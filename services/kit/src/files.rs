@@ -1,4 +1,4 @@
-//! The object store (ARCHITECTURE §5): where uploads, exports and statements
+//! The object store (docs/ARCHITECTURE.md §5): where uploads, exports and statements
 //! live. A local directory for now (`FLEETDESK_OBJECT_STORE_DIR`, shared by
 //! the gateway and every service that writes files); an S3-compatible store
 //! later through object_store's `["aws-base", "reqwest", "ring"]` features

@@ -1,4 +1,4 @@
-//! `Idempotency-Key` for creates (ARCHITECTURE §3). The gateway forwards the
+//! `Idempotency-Key` for creates (docs/ARCHITECTURE.md §3). The gateway forwards the
 //! edge header as gRPC metadata [`METADATA_KEY`]; inside the create's
 //! transaction [`claim`] either finds the key already used — the same request
 //! answers the stored response and does nothing, another request is 4009 —

@@ -199,7 +199,7 @@ impl Vin {
     }
 }
 
-/// A mainland mobile number: 11 digits starting with 1 (spec §5).
+/// A mainland mobile number: 11 digits starting with 1 (console spec §5).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Phone(String);
 newtype!(Phone);

@@ -1,4 +1,4 @@
-//! Bulk imports (ARCHITECTURE §3): an xls or xlsx file is read into rows by
+//! Bulk imports (docs/ARCHITECTURE.md §3): an xls or xlsx file is read into rows by
 //! header title (any column order, extra columns ignored, cells trimmed),
 //! every row is checked by the domain's parser, duplicates inside the file
 //! are found by the domain's keys, and the problems are collected into the

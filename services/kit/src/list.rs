@@ -1,4 +1,4 @@
-//! List queries (ARCHITECTURE §3): one shape for every list, count and
+//! List queries (docs/ARCHITECTURE.md §3): one shape for every list, count and
 //! export of a service, built on `sqlx::QueryBuilder` so every value is a
 //! bind parameter.
 //!

@@ -1,4 +1,4 @@
-//! Masking of personal data, exactly as spec §5 says. The server masks; the
+//! Masking of personal data, exactly as console spec §5 says. The server masks; the
 //! console only shows what it is given.
 
 /// Placeholders that mean "no value" and are shown as they are.

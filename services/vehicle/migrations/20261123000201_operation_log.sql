@@ -1,4 +1,4 @@
--- The operation log (spec §3 operation-log table): one row per change of a
+-- The operation log (console spec §3 operation-log table): one row per change of a
 -- vehicle, driver or usage record, written in the same transaction as the
 -- change. Rows are never updated or deleted.
 create table operation_log (

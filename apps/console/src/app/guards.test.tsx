@@ -8,7 +8,7 @@ import { renderWithProviders } from '@/testing/render';
 import { pageTitle } from '@/components/use-page-title';
 import { endsSession, loginRedirect, PublicOnly, RequireAnySession, RequireSession, SessionBootstrap } from './guards';
 
-describe('guards (spec §2/§4)', () => {
+describe('guards (console spec §2/§4)', () => {
   afterEach(() => {
     document.cookie = 'enterpriseToken=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
     document.cookie = 'personalToken=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';

@@ -1,5 +1,5 @@
 /**
- * Navigation guards in the order of spec §4: session cookie, then the user and
+ * Navigation guards in the order of console spec §4: session cookie, then the user and
  * permissions (once per load), then the route's own access; unknown paths go to /404.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -53,7 +53,7 @@ export function PublicOnly({ children }: { children: ReactNode }) {
 
 /**
  * Only an answer that says the session is gone (1001/1016) or user info without
- * roles (spec §5) ends it; a 5xx or a network blip keeps the session.
+ * roles (console spec §5) ends it; a 5xx or a network blip keeps the session.
  */
 export function endsSession(error: unknown): boolean {
   if (error instanceof ApiError) return error.code === Code.SessionInvalid || error.code === Code.SessionEnded;

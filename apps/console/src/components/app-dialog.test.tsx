@@ -4,7 +4,7 @@ import { vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
 import { AppDialog } from './app-dialog';
 
-describe('shared dialog defaults (spec §2)', () => {
+describe('shared dialog defaults (console spec §2)', () => {
   it("confirms with '提 交', cancels with '取 消' and is 30% wide", () => {
     renderWithProviders(<AppDialog open title="T" />);
     expect(screen.getByRole('button', { name: '提 交' })).toBeInTheDocument();

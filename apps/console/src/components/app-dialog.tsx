@@ -14,7 +14,7 @@ export interface AppDialogProps extends Omit<ModalProps, 'onOk' | 'footer' | 'on
 }
 
 /**
- * The shared dialog of spec §2: confirm '提 交', cancel '取 消', 30% wide,
+ * The shared dialog of console spec §2: confirm '提 交', cancel '取 消', 30% wide,
  * no close on outside click, confirm clicks debounced for 1.5 s.
  */
 export function AppDialog({ onConfirm, confirmText, cancelText, showFooter = true, width = '30%', onCancel, children, ...rest }: AppDialogProps) {

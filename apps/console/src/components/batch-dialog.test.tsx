@@ -4,7 +4,7 @@ import { vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
 import { BatchDialog, parseBatch } from './batch-dialog';
 
-describe('batch dialog (spec §2/§5)', () => {
+describe('batch dialog (console spec §2/§5)', () => {
   it('splits on line breaks and drops empty lines', () => {
     expect(parseBatch('沪A1\n\n  沪A2 \r\n\n')).toEqual(['沪A1', '沪A2']);
   });

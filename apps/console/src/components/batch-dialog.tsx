@@ -20,7 +20,7 @@ export interface BatchDialogProps {
   onSubmit: (values: string[]) => void;
 }
 
-/** Batch query dialog (spec §2/§5): 600 px, not closed by the backdrop, max 250 lines. */
+/** Batch query dialog (console spec §2/§5): 600 px, not closed by the backdrop, max 250 lines. */
 export function BatchDialog({ open, label, value = [], max = BATCH_MAX, unit, onCancel, onSubmit }: BatchDialogProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(value.join('\n'));

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { renderWithProviders } from '@/testing/render';
 import { ButtonGroup, splitButtons } from './button-group';
 
-describe('button group (spec §2)', () => {
+describe('button group (console spec §2)', () => {
   it('shows up to 3 buttons; more go under More', () => {
     expect(splitButtons([1, 2, 3])).toEqual({ visible: [1, 2, 3], more: [] });
     expect(splitButtons([1, 2, 3, 4, 5])).toEqual({ visible: [1, 2], more: [3, 4, 5] });

@@ -19,7 +19,7 @@ export function splitButtons<T>(buttons: T[], max = MAX_VISIBLE_BUTTONS): { visi
   return { visible: buttons.slice(0, max - 1), more: buttons.slice(max - 1) };
 }
 
-/** Row actions: up to 3 buttons, the rest under 'More' (spec §2). */
+/** Row actions: up to 3 buttons, the rest under 'More' (console spec §2). */
 export function ButtonGroup({ buttons }: { buttons: GroupButton[] }) {
   const { t } = useTranslation();
   const { visible, more } = splitButtons(buttons);

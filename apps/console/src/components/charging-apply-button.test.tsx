@@ -26,7 +26,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('charging apply button (spec §2, §4, §8, §9)', () => {
+describe('charging apply button (console spec §2, §4, §8, §9)', () => {
   it('applies once for clicks within 300 ms, shows the success text and then reads 申请中', async () => {
     const { applications } = stack();
     renderWithProviders(<ChargingApplyButton />);

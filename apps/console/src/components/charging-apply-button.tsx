@@ -13,8 +13,8 @@ export interface ChargingApplyButtonProps {
 }
 
 /**
- * The 申请开通 button of spec §2/§4: clicks are debounced (300 ms, the last one
- * counts), a successful application shows the spec §8 text and the button then
+ * The 申请开通 button of console spec §2/§4: clicks are debounced (300 ms, the last one
+ * counts), a successful application shows the console spec §8 text and the button then
  * reads 申请中, disabled (the server refuses a second application anyway). It
  * shows nothing once charging is open, or to a user without the energy menu.
  */

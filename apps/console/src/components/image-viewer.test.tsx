@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { renderWithProviders } from '@/testing/render';
 import { ImageViewer, VIEWER_MAX_SCALE, VIEWER_MIN_SCALE } from './image-viewer';
 
-describe('image viewer (spec §2)', () => {
+describe('image viewer (console spec §2)', () => {
   it('zooms between 0.2 and 2.5', () => {
     expect([VIEWER_MIN_SCALE, VIEWER_MAX_SCALE]).toEqual([0.2, 2.5]);
   });

@@ -5,7 +5,7 @@ export interface ViewerImage {
   title?: string;
 }
 
-/** Zoom limits of the image viewer (spec §2). */
+/** Zoom limits of the image viewer (console spec §2). */
 export const VIEWER_MIN_SCALE = 0.2;
 export const VIEWER_MAX_SCALE = 2.5;
 

@@ -4,7 +4,7 @@ import { vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
 import { MaskedText } from './masked-text';
 
-describe('masked text (spec §4)', () => {
+describe('masked text (console spec §4)', () => {
   it('toggles between masked and revealed with the eye, logging the reveal', async () => {
     const onReveal = vi.fn();
     let now = 1_000;

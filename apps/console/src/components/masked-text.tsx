@@ -8,7 +8,7 @@ import { maskText, revealNeedsConfirm, type MaskMode } from '@/lib/mask';
 export interface MaskedTextProps {
   value: string | number | null | undefined;
   mode?: MaskMode;
-  /** Sensitive view type (spec §3); document types ask before revealing. */
+  /** Sensitive view type (console spec §3); document types ask before revealing. */
   sensitiveType?: number;
   /** Logs the reveal (sensitive-view audit); called before the text shows. */
   onReveal?: () => Promise<unknown> | void;

@@ -12,7 +12,7 @@ const entries = (page: number, size: number): OperationLogEntry[] =>
     operTime: '2026-11-20T08:30:00Z',
   }));
 
-describe('operation-log table (spec §2/§3)', () => {
+describe('operation-log table (console spec §2/§3)', () => {
   it('shows remark, operator and time, and pages through the log', async () => {
     const fetch = vi.fn((page: number, size: number) => Promise.resolve({ list: entries(page, size), total: 25 }));
     renderWithProviders(<OperationLogTable queryKey={['vehicle', 'v1', 'log']} fetch={fetch} />);

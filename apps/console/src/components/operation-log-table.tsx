@@ -7,7 +7,7 @@ import { LoadErrorBanner } from './load-error';
 import type { ListAnswer } from './list-page';
 import { PaginatedTable } from './paginated-table';
 
-/** An operation-log entry (spec §3): what was done, by whom, when. */
+/** An operation-log entry (console spec §3): what was done, by whom, when. */
 export interface OperationLogEntry {
   id: string;
   remark: string;
@@ -22,7 +22,7 @@ export interface OperationLogTableProps<Row extends OperationLogEntry> {
 }
 
 /**
- * The operation-log table of detail pages (spec §2/§3): remark, operator and time,
+ * The operation-log table of detail pages (console spec §2/§3): remark, operator and time,
  * newest first, paginated like every list.
  */
 export function OperationLogTable<Row extends OperationLogEntry>({ queryKey, fetch }: OperationLogTableProps<Row>) {

@@ -15,7 +15,7 @@ function LogProbe() {
   return <div data-testid="log">{JSON.stringify(entries)}</div>;
 }
 
-describe('page error boundary (spec §2/§3)', () => {
+describe('page error boundary (console spec §2/§3)', () => {
   afterEach(() => {
     clearErrorLog();
     vi.restoreAllMocks();

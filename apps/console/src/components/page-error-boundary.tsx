@@ -1,7 +1,7 @@
 /**
  * Catches what a page throws while rendering: the page area shows an error state
  * with a retry (the shell around it keeps working), and the error, its stack,
- * React's component stack and the url go to the error-log dialog (spec §2/§3).
+ * React's component stack and the url go to the error-log dialog (console spec §2/§3).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Result } from 'antd';

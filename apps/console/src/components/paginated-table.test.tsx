@@ -21,7 +21,7 @@ const rows: Row[] = [
   { id: '2', plate: null, tags: [], mileage: 0 },
 ];
 
-describe('PaginatedTable (spec §2)', () => {
+describe('PaginatedTable (console spec §2)', () => {
   it('numbers rows in a 序号 column that continues across pages', () => {
     renderWithProviders(<PaginatedTable columns={columns} data={rows} total={42} page={3} size={20} rowKey="id" showIndex />);
     expect(screen.getByText('序号')).toBeInTheDocument();

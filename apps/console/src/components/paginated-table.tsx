@@ -119,7 +119,7 @@ function TablePager({ page, size, total, onChange }: TablePagerProps) {
 }
 
 /**
- * The shared list table of spec §2: optional serial and checkbox columns, optional
+ * The shared list table of console spec §2: optional serial and checkbox columns, optional
  * summary row, '--' for blanks, pager 'total, sizes, prev, pager, next, jumper' (in
  * that order) with sizes 5/10/20/50/100.
  */

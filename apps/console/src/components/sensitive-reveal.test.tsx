@@ -35,7 +35,7 @@ const renderReveal = (sensitiveType = 1) =>
     { route: '/approveDetails?id=ap-1' },
   );
 
-describe('sensitive reveal (spec §4, §6)', () => {
+describe('sensitive reveal (console spec §4, §6)', () => {
   it('shows only the masked value, with no eye and no call, without as:sensitive:view', async () => {
     serve(['as:approval:pageInfo']);
     renderReveal();

@@ -1,4 +1,4 @@
-/** Business constants and limits of spec §9, in one place. */
+/** Business constants and limits of console spec §9, in one place. */
 export const APP_NAME = '车管家';
 export const APP_VERSION = 'v1.19.0';
 

@@ -1,5 +1,5 @@
 /**
- * The route tree of spec §2 as one data table. Each node carries the spec's meta;
+ * The route tree of console spec §2 as one data table. Each node carries the spec's meta;
  * the menu, the guards, breadcrumbs and tab titles are all computed from it
  * (see `lib/access.ts`). Permission values are the server's catalogue
  * (services/org/src/permissions.json).
@@ -12,7 +12,7 @@ export type IconName =
   | 'home' | 'car' | 'finance' | 'energy' | 'setting' | 'assets' | 'monitor' | 'report' | 'tool' | 'risk'
   | 'order' | 'bill' | 'invoice' | 'refund' | 'charge' | 'org' | 'role' | 'user' | 'help' | 'history';
 
-/** Enterprise white lists that a route also needs (spec §6). */
+/** Enterprise white lists that a route also needs (console spec §6). */
 export type EnterpriseList = 'orderCenter' | 'behaviorAnalysis' | 'lockCar';
 
 export interface RouteMeta {
@@ -197,7 +197,7 @@ export const routeTree: RouteNode[] = [
         leaf('operationManual', { permissionValue: 'oss:help:center' }),
         leaf('feedback', { permissionValue: '*', openToAll: true }),
       ]),
-      // The customer-service float links here for everyone (spec §1).
+      // The customer-service float links here for everyone (console spec §1).
       leaf('/helpCenter/onlineCustomer', { icon: 'help', group: 2, permissionValue: '*', openToAll: true }, 'onlineCustomer'),
     ], 'systemSetting'),
     domain: 'system',
@@ -213,10 +213,10 @@ export const routeTree: RouteNode[] = [
   { ...leaf('/chargeIntroduce', { hidden: true, permissionValue: '*' }, 'chargeIntroduce'), domain: 'energy' },
 ];
 
-/** Top navigation groups, in navbar order (spec §2). */
+/** Top navigation groups, in navbar order (console spec §2). */
 export const NAV_GROUPS = ['dashboard', 'carManagement', 'financialManagement', 'energyManagement', 'systemSetting'] as const;
 
-/** Paths that are not added to the tab bar (spec §2). */
+/** Paths that are not added to the tab bar (console spec §2). */
 export const NO_TAB_PATHS = ['/dashboard', '/downloadRecord', '/myCoupons', '/notice', '/carFiles', '/noticeDetails', '/approve', '/approveDetails'];
 
 export const HOME_PATH = '/dashboard';

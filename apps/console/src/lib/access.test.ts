@@ -25,7 +25,7 @@ describe('route table', () => {
     expect(new Set(all.map((r) => r.name)).size).toBe(all.length);
   });
 
-  it('holds the paths of spec §2', () => {
+  it('holds the paths of console spec §2', () => {
     const paths = all.map((r) => r.fullPath);
     for (const p of [
       '/dashboard', '/carManagement/assetsData/carFiles', '/carManagement/assetsMonitor/quicklyFindCar', '/carManagement/riskControll/playback',
@@ -38,7 +38,7 @@ describe('route table', () => {
   });
 });
 
-describe('access (spec §6)', () => {
+describe('access (console spec §6)', () => {
   it('shows all five groups to a user holding every permission', () => {
     expect(topNames(principalOf(everything))).toEqual(['dashboard', 'carManagement', 'financialManagement', 'energyManagement', 'systemSetting']);
   });

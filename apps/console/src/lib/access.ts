@@ -1,6 +1,6 @@
 /**
  * Access computed by pure functions from the user's permissions and enterprise
- * flags (spec §6): which routes may open, which show in the menu. Hiding is only
+ * flags (console spec §6): which routes may open, which show in the menu. Hiding is only
  * convenience; the gateway enforces the same permissions.
  */
 import type { Domain, EnterpriseList, RouteMeta, RouteNode } from '@/config/routes';

@@ -7,7 +7,7 @@ function answer(status: number, body: unknown) {
   return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
 }
 
-describe('request client (spec §8, ARCHITECTURE §3)', () => {
+describe('request client (console spec §8, docs/ARCHITECTURE.md §3)', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   let toast: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {

@@ -1,5 +1,5 @@
 /**
- * Opening the charging service (spec §2 energy menu, §4, §8): the enterprise's
+ * Opening the charging service (console spec §2 energy menu, §4, §8): the enterprise's
  * state (not opened → applying → opened) and the application. Shared by the
  * navbar's introduction popup and the /chargeIntroduce page.
  */

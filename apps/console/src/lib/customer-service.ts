@@ -1,5 +1,5 @@
 /**
- * Customer service (spec §1, §9): hotline, e-mail, chat hours and chat channel
+ * Customer service (console spec §1, §9): hotline, e-mail, chat hours and chat channel
  * from one server source (`GET /help/customer-service`), shared by the shell's
  * float and the online customer page so both always say the same.
  */

@@ -1,5 +1,5 @@
 /**
- * The enterprises a person belongs to and the choice of one (spec §4): used by
+ * The enterprises a person belongs to and the choice of one (console spec §4): used by
  * /selectNet after a personal sign-in and by the enterprise switch in the user menu.
  */
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';

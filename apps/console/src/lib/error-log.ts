@@ -1,4 +1,4 @@
-/** Captured client errors for the error-log dialog (spec §2/§3: message, stack, component info, url). */
+/** Captured client errors for the error-log dialog (console spec §2/§3: message, stack, component info, url). */
 import { useSyncExternalStore } from 'react';
 
 export interface ErrorLogEntry {

@@ -1,6 +1,6 @@
 import { cellText, dayRange, formatTime, lastThreeMonthsRange, orgPathIds, previousMonth, rangeLabel, relativeTime, shortNumber, toDate } from './format';
 
-describe('date helpers (spec §9)', () => {
+describe('date helpers (console spec §9)', () => {
   it('reads a 10-digit timestamp as seconds', () => {
     expect(toDate(1_700_000_000)?.getTime()).toBe(1_700_000_000_000);
     expect(toDate('1700000000')?.getTime()).toBe(1_700_000_000_000);
@@ -49,7 +49,7 @@ describe('date helpers (spec §9)', () => {
   });
 });
 
-describe('number and label helpers (spec §9)', () => {
+describe('number and label helpers (console spec §9)', () => {
   it('shortens numbers with k, M and G', () => {
     expect(shortNumber(999)).toBe('999');
     expect(shortNumber(1_200)).toBe('1.2k');
@@ -70,7 +70,7 @@ describe('number and label helpers (spec §9)', () => {
   });
 });
 
-describe('table cell text (spec §2)', () => {
+describe('table cell text (console spec §2)', () => {
   it('shows -- for blanks and joins arrays by commas', () => {
     expect(cellText(null)).toBe('--');
     expect(cellText(undefined)).toBe('--');

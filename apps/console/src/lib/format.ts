@@ -1,4 +1,4 @@
-/** Date and number helpers of spec §9 and the table's blank rules (§2). */
+/** Date and number helpers of console spec §9 and the table's blank rules (§2). */
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
 export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';

@@ -20,7 +20,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe('i18n bundles (spec §1)', () => {
+describe('i18n bundles (console spec §1)', () => {
   const zhKeys = keysOf(zhCN).sort();
 
   it('gives en-US and ja-JP exactly the keys of zh-CN, none empty', () => {

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys for creates (ARCHITECTURE §3): a form keeps one key until its
+ * Idempotency keys for creates (docs/ARCHITECTURE.md §3): a form keeps one key until its
  * create succeeds, so a retried or double submit creates one record.
  */
 export function newIdempotencyKey(): string {

@@ -1,6 +1,6 @@
 import { maskText, revealNeedsConfirm, SensitiveType } from './mask';
 
-describe('masking (spec §5)', () => {
+describe('masking (console spec §5)', () => {
   it('never masks empty placeholders', () => {
     expect(maskText('-')).toBe('-');
     expect(maskText('无')).toBe('无');

@@ -1,4 +1,4 @@
-/** Masking of personal data (spec §5). */
+/** Masking of personal data (console spec §5). */
 
 export type MaskMode = 'center' | 'end';
 
@@ -35,7 +35,7 @@ export function maskText(value: string | number | null | undefined, mode: MaskMo
   return keepEnds(chars, 3, 4);
 }
 
-/** Sensitive view types of spec §3; revealing the document images asks first and is logged. */
+/** Sensitive view types of console spec §3; revealing the document images asks first and is logged. */
 export const SensitiveType = {
   Phone: 1,
   IdNumber: 2,

@@ -1,5 +1,5 @@
 /**
- * Sensitive values (spec §3, §6): the server masks them; revealing one is a
+ * Sensitive values (console spec §3, §6): the server masks them; revealing one is a
  * call that writes the sensitive-view audit, and only a user holding
  * `as:sensitive:view` may make it.
  */

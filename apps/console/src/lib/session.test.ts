@@ -2,7 +2,7 @@ import { afterEach } from 'vitest';
 import { getCookie } from './cookies';
 import { clearSession, rememberExpireAuthPath, saveSession, sessionToken, takeExpireAuthPath } from './session';
 
-describe('session items (spec §3/§4)', () => {
+describe('session items (console spec §3/§4)', () => {
   afterEach(() => {
     clearSession();
     localStorage.clear();

@@ -1,5 +1,5 @@
 /**
- * Session items of spec §3/§4: tokens and platform id live in cookies for 30 days;
+ * Session items of console spec §3/§4: tokens and platform id live in cookies for 30 days;
  * everything else a session leaves behind is cleared on logout.
  */
 import { COOKIE_DAYS, DEFAULT_PLATFORM_ID } from '@/config/constants';
@@ -16,7 +16,7 @@ export function enterpriseToken(): string | undefined {
   return getCookie('enterpriseToken') || undefined;
 }
 
-/** The personal session of someone who still has to choose an enterprise (spec §3). */
+/** The personal session of someone who still has to choose an enterprise (console spec §3). */
 export function personalToken(): string | undefined {
   return getCookie('personalToken') || undefined;
 }
@@ -58,7 +58,7 @@ const NOT_REOPENED = /^\/(login|selectNet|dashboard|redirect|401|404)?(\/|\?|$)/
 
 /**
  * Remembers the page a user was on (or asked for) when the session was missing or
- * ran out, so the next sign-in reopens it (spec §4, expireAuthPath).
+ * ran out, so the next sign-in reopens it (console spec §4, expireAuthPath).
  */
 export function rememberExpireAuthPath(path: string): void {
   if (!path.startsWith('/') || NOT_REOPENED.test(path)) return;

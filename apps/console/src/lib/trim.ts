@@ -1,4 +1,4 @@
-/** Trims every string in a request payload, nested objects and arrays too (spec §5). */
+/** Trims every string in a request payload, nested objects and arrays too (console spec §5). */
 export function trimDeep<T>(value: T): T {
   if (typeof value === 'string') return value.trim() as T;
   if (Array.isArray(value)) return value.map(trimDeep) as T;

@@ -1,6 +1,6 @@
 import { mainScriptHash, nextCheckDelay, POLL } from './update-check';
 
-describe('update check schedule (spec §4)', () => {
+describe('update check schedule (console spec §4)', () => {
   const on = (day: number) => new Date(2024, 0, 7 + day, 10); // 2024-01-07 is a Sunday
 
   it('polls every 30 min Tuesday to Thursday and every 3 h on other days', () => {

@@ -1,5 +1,5 @@
 /**
- * Update check of spec §4: fetch the site root with a timestamp, compare the main
+ * Update check of console spec §4: fetch the site root with a timestamp, compare the main
  * script's hash with the running one, and decide when to look again.
  */
 const MINUTE = 60_000;

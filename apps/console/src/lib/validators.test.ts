@@ -1,6 +1,6 @@
 import { confirmPasswordError, isValidPasswordLength, isValidPhone, trimInput } from './validators';
 
-describe('form rules (spec §5)', () => {
+describe('form rules (console spec §5)', () => {
   it('accepts an empty phone or 11 digits starting with 1', () => {
     expect(isValidPhone('')).toBe(true);
     expect(isValidPhone(undefined)).toBe(true);

@@ -1,4 +1,4 @@
-/** Field checks of spec §5, as pure functions and the antd rules built on them. */
+/** Field checks of console spec §5, as pure functions and the antd rules built on them. */
 import type { FormRule } from 'antd';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@/config/constants';
 
@@ -45,7 +45,7 @@ export const phoneRules = (t: Translate): FormRule[] => [
 ];
 
 /**
- * The password forms of spec §5 (change, and reset by phone): old required; new
+ * The password forms of console spec §5 (change, and reset by phone): old required; new
  * required and 8–20; confirmation required, 8–20 and equal to the new one.
  */
 export const passwordRules = (t: Translate) => {

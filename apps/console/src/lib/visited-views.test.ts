@@ -1,6 +1,6 @@
 import { addView, closeOthers, closeView, nextPathAfterClose, opensTab } from './visited-views';
 
-describe('visited views (spec §2)', () => {
+describe('visited views (console spec §2)', () => {
   const a = { path: '/a', title: 'route.a' };
   const b = { path: '/b', title: 'route.b' };
   const c = { path: '/c?x=1' };

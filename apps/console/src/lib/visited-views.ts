@@ -1,5 +1,5 @@
 /**
- * The tab bar's visited views (spec §2): pure updates plus a small store kept in
+ * The tab bar's visited views (console spec §2): pure updates plus a small store kept in
  * sessionStorage so tabs survive reloads.
  */
 import { useSyncExternalStore } from 'react';

@@ -35,7 +35,7 @@ export const areaKeys = {
   regionCities: (regionCode: string) => ['areas', 'regions', OPERATING_CITY, regionCode] as const,
 };
 
-/** A picker source bound to the gateway; lists are cached in `client`. Failures are silent (spec §8: logged only). */
+/** A picker source bound to the gateway; lists are cached in `client`. Failures are silent (console spec §8: logged only). */
 export function createApiAreaSource(client: QueryClient): AreaSource {
   const children = (parentCode: string) =>
     client.fetchQuery({

@@ -18,7 +18,7 @@ async function choose(label: string, option: string) {
   await userEvent.click(await screen.findByTitle(option));
 }
 
-describe('province/city picker (spec §4)', () => {
+describe('province/city picker (console spec §4)', () => {
   it('shows 请选择省份 and 请选择城市', () => {
     renderWithProviders(<ProvinceCityPicker source={source()} />);
     expect(screen.getByText('请选择省份')).toBeInTheDocument();

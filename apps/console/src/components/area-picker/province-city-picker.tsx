@@ -48,7 +48,7 @@ export function composeValue(province?: Area, city?: Area): ProvinceCityValue {
 }
 
 /**
- * Province/city picker (spec §4): choosing a province clears the city and reloads
+ * Province/city picker (console spec §4): choosing a province clears the city and reloads
  * cities; clearing it clears both; 全国 has the single city 全国. Changes made by
  * the user are emitted (optionally debounced); changes of `value` are not.
  */
@@ -69,7 +69,7 @@ export function ProvinceCityPicker({ value, onChange, wholeCountry, defaultFirst
     try {
       return await areas.cities(code);
     } catch {
-      return []; // logged only (spec §8)
+      return []; // logged only (console spec §8)
     }
   };
 

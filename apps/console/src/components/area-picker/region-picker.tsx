@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAreaSource, type Area, type AreaSource } from './area-source';
 
-/** The change a region picker emits (spec §3). */
+/** The change a region picker emits (console spec §3). */
 export interface RegionCityValue {
   province?: string;
   province_value?: string;

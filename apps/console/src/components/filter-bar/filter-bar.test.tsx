@@ -9,7 +9,7 @@ import { RANGE_DEFAULT_TIMES } from './filter-values';
 
 const plate: FilterField = { prop: 'plate', label: '车牌号', type: 'input' };
 
-describe('filter bar (spec §2/§4/§5)', () => {
+describe('filter bar (console spec §2/§4/§5)', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.restoreAllMocks();

@@ -63,7 +63,7 @@ export interface FilterBarProps {
   values?: Record<string, unknown>;
 }
 
-/** Content taller than this gets the expand/collapse button (spec §2). */
+/** Content taller than this gets the expand/collapse button (console spec §2). */
 export const COLLAPSED_HEIGHT_PX = 55;
 export const TEXT_DEBOUNCE_MS = 500;
 export const RESIZE_DEBOUNCE_MS = 200;
@@ -252,7 +252,7 @@ export function fieldsShape(fields: FilterField[]): string {
 }
 
 /**
- * The configurable filter/search bar of spec §2/§4/§5: 查询, 重置, 展开/收起 (only
+ * The configurable filter/search bar of console spec §2/§4/§5: 查询, 重置, 展开/收起 (only
  * when the content is taller than 55 px; collapsed, the rows below the first are
  * hidden), month-range checks, initial search. Button texts stay exact: antd's
  * space between two Chinese characters is turned off on each of them.

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import { hasInitialValue, resetValues, shapeValues, validateMonthRange } from './filter-values';
 
-describe('month range check (spec §5)', () => {
+describe('month range check (console spec §5)', () => {
   it('accepts both empty', () => {
     expect(validateMonthRange([null, null])).toBeUndefined();
     expect(validateMonthRange(undefined)).toBeUndefined();

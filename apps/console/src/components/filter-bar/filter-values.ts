@@ -1,4 +1,4 @@
-/** Pure rules of the filter bar (spec §4/§5): value shaping and month-range checks. */
+/** Pure rules of the filter bar (console spec §4/§5): value shaping and month-range checks. */
 import dayjs, { type Dayjs } from 'dayjs';
 import { RANGE_END_TIME, RANGE_START_TIME } from '@/lib/format';
 

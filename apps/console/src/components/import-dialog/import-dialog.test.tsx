@@ -35,7 +35,7 @@ function mount(props: Partial<Parameters<typeof ImportDialog>[0]> = {}) {
 }
 const confirm = () => userEvent.click(screen.getByRole('button', { name: /导\s*入/ }));
 
-describe('bulk-import dialog (spec §2/§4/§5)', () => {
+describe('bulk-import dialog (console spec §2/§4/§5)', () => {
   it('is 650 px wide', () => {
     mount();
     expect(IMPORT_DIALOG_WIDTH).toBe(650);

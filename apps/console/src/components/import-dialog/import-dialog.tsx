@@ -28,7 +28,7 @@ export interface ImportDialogProps {
 type Phase = 'choose' | 'uploading' | 'errors';
 
 /**
- * The bulk-import dialog of spec §2/§4/§5: 650 px, one xls/xlsx file under 10 MB,
+ * The bulk-import dialog of console spec §2/§4/§5: 650 px, one xls/xlsx file under 10 MB,
  * a template download gated by its permission, the same file refused a second
  * time, an uploading state that cannot be closed, the error table of a 4000
  * (nothing was written), and on success a toast, a refreshed list and closing.
@@ -42,7 +42,7 @@ export function ImportDialog({ open, title, importFile, downloadTemplate, templa
   const [loading, setLoading] = useState<UploadMessage>({ key: 'upload.uploading' });
   const [errors, setErrors] = useState<ImportErrorTable | null>(null);
   const [downloading, setDownloading] = useState(false);
-  // Files already sent from this dialog: sending one again is refused (spec §5).
+  // Files already sent from this dialog: sending one again is refused (console spec §5).
   const sent = useRef(new Set<string>());
   const say = (m: UploadMessage) => t(m.key, m.params);
 

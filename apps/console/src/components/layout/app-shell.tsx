@@ -23,7 +23,7 @@ import { Watermark } from './watermark';
 
 const topOf = (route: ResolvedRoute): ResolvedRoute => (route.parent ? topOf(route.parent) : route);
 
-/** The frame every signed-in page lives in (spec §2). */
+/** The frame every signed-in page lives in (console spec §2). */
 export default function AppShell() {
   const { t } = useTranslation();
   const location = useLocation();

@@ -9,7 +9,7 @@ export interface ChangePasswordForm {
   confirmNewPaw: string;
 }
 
-/** Change-password form with the rules of spec §5 (validated on blur and submit). */
+/** Change-password form with the rules of console spec §5 (validated on blur and submit). */
 export function ChangePasswordDialog({ open, onClose, onSubmit }: { open: boolean; onClose: () => void; onSubmit: (values: ChangePasswordForm) => Promise<void> }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ChangePasswordForm>();

@@ -16,7 +16,7 @@ function Harness({ onDone }: { onDone: () => void }) {
 
 const field = (label: string) => screen.getByLabelText(label);
 
-describe('change password (spec §5)', () => {
+describe('change password (console spec §5)', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     fetchMock = vi.fn();

@@ -7,7 +7,7 @@ import { dropPersonalToken } from '@/lib/session';
 
 export type ChangePasswordRequest = Required<components['schemas']['ChangePasswordRequest']>;
 
-/** The password change of spec §5: every other session of the account ends, this one stays. */
+/** The password change of console spec §5: every other session of the account ends, this one stays. */
 export const changePassword = (body: ChangePasswordRequest) => api.post('/api/v1/auth/password', { body });
 
 /** Submits the dialog: 修改密码成功 and the user stays signed in with the current session. */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ChargingApplyButton } from '@/components/charging-apply-button';
 import { MenuLink } from './menu-link';
 
-/** The four figures of the charging service (spec §2). */
+/** The four figures of the charging service (console spec §2). */
 export const ENERGY_FIGURES = [
   { value: '19万+', label: 'energy.stations' },
   { value: '200万+', label: 'energy.piles' },

@@ -10,7 +10,7 @@ export function dropCached(path: string): void {
 
 /**
  * Keeps the pages of open tabs mounted (hidden) so returning to a tab keeps its
- * state; routes flagged noCache are never kept (spec §2).
+ * state; routes flagged noCache are never kept (console spec §2).
  */
 export function KeepAliveOutlet({ cacheable, openPaths }: { cacheable: (path: string) => boolean; openPaths: string[] }) {
   const outlet = useOutlet();

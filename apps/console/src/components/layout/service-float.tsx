@@ -5,7 +5,7 @@ import { opensAt, useCustomerService } from '@/lib/customer-service';
 import { MenuLink } from './menu-link';
 
 /**
- * Online customer-service float (spec §1): hotline, chat hours and chat, from
+ * Online customer-service float (console spec §1): hotline, chat hours and chat, from
  * the same server source as the online customer page. Outside the hours it
  * says when chat opens.
  */

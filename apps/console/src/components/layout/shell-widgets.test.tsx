@@ -8,7 +8,7 @@ import { ensureWatermark, Watermark } from './watermark';
 
 afterEach(() => vi.useRealTimers());
 
-describe('navbar hover menus (spec §2)', () => {
+describe('navbar hover menus (console spec §2)', () => {
   it('opens after the delay, and at once while another is open', () => {
     vi.useFakeTimers();
     const { result } = renderHook(() => useHoverMenu(600));
@@ -88,7 +88,7 @@ describe('energy introduction', () => {
   });
 });
 
-describe('watermark (spec §1)', () => {
+describe('watermark (console spec §1)', () => {
   it('puts the tiled layer back within 500 ms when it is removed or altered', () => {
     vi.useFakeTimers();
     const tile = vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);

@@ -30,7 +30,7 @@ const allKeys = (items: MenuItem[]): string[] => items.flatMap((i) => (i.childre
 
 /**
  * The sidebar menu with a title search applied on Enter or on the search button
- * (spec §2). It shows the current group's `items`; a search looks through
+ * (console spec §2). It shows the current group's `items`; a search looks through
  * `searchItems` (every menu the user may open) when given. `collapsed` shows icons only.
  */
 export function Sidebar({ items, searchItems, collapsed, title }: { items: MenuItem[]; searchItems?: MenuItem[]; collapsed: boolean; title?: string }) {

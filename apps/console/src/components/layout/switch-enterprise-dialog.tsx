@@ -8,7 +8,7 @@ import { enterpriseToken, VISITED_VIEWS_KEY } from '@/lib/session';
 import { HOME_PATH } from '@/config/routes';
 
 /**
- * Switching enterprise from the user menu (spec §4): the same list and choice as
+ * Switching enterprise from the user menu (console spec §4): the same list and choice as
  * /selectNet. The new enterprise session replaces the old one, which ends, and
  * the console starts afresh on the workbench (menus and tabs belong to an enterprise).
  */

@@ -8,7 +8,7 @@ import { HOME_PATH } from '@/config/routes';
 import { closeOthers, closeView, nextPathAfterClose, setVisitedViews, type VisitedView } from '@/lib/visited-views';
 import { dropCached } from './keep-alive';
 
-/** Scrolls the strip by 5 px every 10 ms while an arrow is held (spec §2). */
+/** Scrolls the strip by 5 px every 10 ms while an arrow is held (console spec §2). */
 function useScroller() {
   const strip = useRef<HTMLDivElement>(null);
   const timer = useRef<ReturnType<typeof setInterval> | undefined>(undefined);

@@ -4,7 +4,7 @@ import { APPROVAL_VIEW_PERMISSION, usePendingApprovalCount, useUnreadNoticeCount
 
 /**
  * Unread-notice and pending-approval counts for the navbar badges, fetched after
- * sign-in (not on /selectNet) for users who may see them (spec §4, §6), refreshed
+ * sign-in (not on /selectNet) for users who may see them (console spec §4, §6), refreshed
  * every minute and whenever a notice is read or an approval decided.
  */
 export function useBadgeCounts(): { notices: number; approvals: number } {

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 export const CLOSE_GRACE_MS = 200;
 
 /**
- * Hover-intent for the navbar (spec §2): a popup opens after `delay` ms, or at once
+ * Hover-intent for the navbar (console spec §2): a popup opens after `delay` ms, or at once
  * when another one is already open; it closes shortly after the pointer leaves.
  */
 export function useHoverMenu(delay: number) {

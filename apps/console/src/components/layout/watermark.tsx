@@ -42,7 +42,7 @@ export function ensureWatermark(text: string, tile: () => string): HTMLElement {
   return layer;
 }
 
-/** Tiled watermark with the user name, re-checked every 500 ms (spec §1). */
+/** Tiled watermark with the user name, re-checked every 500 ms (console spec §1). */
 export function Watermark({ text }: { text: string }) {
   const tileCache = useRef<{ text: string; url: string } | null>(null);
   useEffect(() => {

@@ -9,7 +9,7 @@ import { UploadControl } from './upload-control';
 const file = (name: string, size = 10) => new File(['x'.repeat(size)], name, { type: 'application/octet-stream' });
 const input = () => document.querySelector('input[type="file"]') as HTMLInputElement;
 
-describe('upload control (spec §4/§5)', () => {
+describe('upload control (console spec §4/§5)', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('uploads an accepted file and reports it', async () => {
@@ -43,7 +43,7 @@ describe('upload control (spec §4/§5)', () => {
     expect(upload).toHaveBeenCalledTimes(1);
   });
 
-  describe('failure texts with the real api client (spec §8)', () => {
+  describe('failure texts with the real api client (console spec §8)', () => {
     afterEach(() => vi.unstubAllGlobals());
     const failWith = async (fetchImpl: () => Promise<Response>) => {
       const toast = vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);

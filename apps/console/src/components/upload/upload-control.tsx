@@ -51,7 +51,7 @@ export function hasPendingUploads(files: UploadFile[]): boolean {
   return isBusy(files.map((f) => (f.status === 'done' ? 'success' : f.status === 'error' ? 'error' : f.status === 'uploading' ? 'uploading' : 'ready')) as FileStatus[]);
 }
 
-/** Upload control with the name, type, size, count, duplicate and in-progress rules of spec §5. */
+/** Upload control with the name, type, size, count, duplicate and in-progress rules of console spec §5. */
 export function UploadControl({ value = [], onChange, upload, limit = DEFAULT_FILE_LIMIT, multiple, pictureCard, detail, beforeUpload, buttonText, types, maxSizeMb, onBusyChange }: UploadControlProps) {
   const { t } = useTranslation();
   const [files, setFiles] = useState<UploadFile[]>(() => value.map((v, i) => ({ uid: `init-${i}`, name: v.name, url: v.url, status: 'done' })));

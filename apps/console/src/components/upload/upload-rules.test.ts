@@ -4,7 +4,7 @@ import { i18n } from '@/lib/i18n';
 const MB = 1024 * 1024;
 const text = (m?: { key: string; params?: Record<string, string | number> }) => (m ? i18n.t(m.key, m.params) : undefined);
 
-describe('upload rules (spec §5)', () => {
+describe('upload rules (console spec §5)', () => {
   it('refuses names with a comma or plus, or no name', () => {
     expect(text(checkFile({ name: 'a,b.xlsx', size: 1 }, {}))).toBe('文件名不能包含以下特殊符号：[,+].');
     expect(text(checkFile({ name: 'a+b.xlsx', size: 1 }, {}))).toBe('文件名不能包含以下特殊符号：[,+].');

@@ -1,4 +1,4 @@
-/** Upload checks of spec §5/§8/§9, as pure functions returning i18n messages. */
+/** Upload checks of console spec §5/§8/§9, as pure functions returning i18n messages. */
 
 export const DEFAULT_FILE_LIMIT = 10;
 export const LARGE_FILE_MB = 5;

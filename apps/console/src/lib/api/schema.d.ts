@@ -2481,7 +2481,7 @@ export interface components {
          * @enum {string}
          */
         CardHolderKind: "VEHICLE" | "DRIVER";
-        /** @description The change-password form (spec §5). */
+        /** @description The change-password form (console spec §5). */
         ChangePasswordRequest: {
             /** @description The new password again (the console's field name). */
             confirmNewPaw?: string;
@@ -3133,7 +3133,7 @@ export interface components {
             /** @description The unmasked value; for images the file key (download through `/files`). */
             value: string;
         };
-        /** @description Which personal value of the driver to reveal (spec §3 sensitive-view log payload). */
+        /** @description Which personal value of the driver to reveal (console spec §3 sensitive-view log payload). */
         DriverRevealRequest: {
             /** @description The console page the value is shown on. */
             pageUrl?: string;
@@ -3183,7 +3183,7 @@ export interface components {
             enterpriseId: string;
             enterpriseName: string;
         };
-        /** @description Switches the enterprise lists give the user's enterprise (spec §6). */
+        /** @description Switches the enterprise lists give the user's enterprise (console spec §6). */
         EnterpriseFlagsBody: {
             inBehaviorAnalysisList: boolean;
             inChargeBlacklist: boolean;

@@ -9,7 +9,7 @@ import { PhoneLoginForm } from './phone-login-form';
 
 const answer = (body: unknown, status = 200) => Promise.resolve(new Response(JSON.stringify(body), { status }));
 
-describe('sign-in forms (spec §4/§5)', () => {
+describe('sign-in forms (console spec §4/§5)', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     fetchMock = vi.fn();

@@ -17,7 +17,7 @@ const info = (state: string): WeComAppInfo => ({
 });
 const ok = (data: unknown) => Promise.resolve(new Response(JSON.stringify({ code: 200, msg: 'ok', data })));
 
-describe('workplace-chat QR sign-in (spec §4)', () => {
+describe('workplace-chat QR sign-in (console spec §4)', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   let states = 0;
   beforeEach(() => {

@@ -7,7 +7,7 @@ import { qrFrameUrl, useWeComAppInfo, type WeComAppInfo } from '../api/wecom-app
 
 /**
  * In embedded mode WeCom's frame posts the return address (the redirect URI with
- * `code` and `state`) to this page, which then navigates there (spec §4).
+ * `code` and `state`) to this page, which then navigates there (console spec §4).
  */
 export function weComReturnAddress(data: unknown, origin: string, info: WeComAppInfo | undefined): string | undefined {
   if (!info || typeof data !== 'string') return undefined;

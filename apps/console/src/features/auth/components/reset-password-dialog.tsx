@@ -15,7 +15,7 @@ interface ResetForm {
 
 /**
  * Forgotten password: a `reset-password` SMS code to the account's phone sets a
- * new password (rules of spec §5); every session of the account ends, and the
+ * new password (rules of console spec §5); every session of the account ends, and the
  * person signs in again with the new password.
  */
 export default function ResetPasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

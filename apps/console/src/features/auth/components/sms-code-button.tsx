@@ -8,11 +8,11 @@ import { useSendSmsCode, type SmsPurpose } from '../api/send-sms-code';
 import { useCountdown } from './use-countdown';
 
 /**
- * The send button of spec §4: enabled only for a phone that passes the format
+ * The send button of console spec §4: enabled only for a phone that passes the format
  * check; after a send it counts down 重新发送(n) from 60 s and then reads 发送
  * again. A refusal re-enables it (the toast says why), except a limit (4029),
  * which counts down the wait the server gave. Clicks are debounced (1000 ms,
- * spec §9): a double click sends once and shows only that answer.
+ * console spec §9): a double click sends once and shows only that answer.
  */
 export function SmsCodeButton({ phone, purpose }: { phone: string | undefined; purpose: SmsPurpose }) {
   const { t } = useTranslation();

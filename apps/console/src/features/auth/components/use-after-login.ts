@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { saveSession, takeExpireAuthPath } from '@/lib/session';
 import type { LoginResult } from '../api/login';
 
-/** Detail-link parameters that survive the way through sign-in (spec §2). */
+/** Detail-link parameters that survive the way through sign-in (console spec §2). */
 const KEPT_PARAMS = ['tDeliveryCode', 'fixedLossCode'];
 
 export function keptSearch(params: URLSearchParams): string {

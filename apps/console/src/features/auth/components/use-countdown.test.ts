@@ -4,7 +4,7 @@ import { secondsLeft, useCountdown } from './use-countdown';
 
 afterEach(() => vi.useRealTimers());
 
-describe('SMS resend countdown (spec §4)', () => {
+describe('SMS resend countdown (console spec §4)', () => {
   it('rounds the time left up to whole seconds and never goes below 0', () => {
     expect(secondsLeft(60_000, 0)).toBe(60);
     expect(secondsLeft(60_000, 1)).toBe(60);

@@ -7,7 +7,7 @@ import { useAfterLogin } from './use-after-login';
 const RETURN_PARAMS = ['code', 'state', 'appid'];
 
 /**
- * The return from WeCom (spec §4): `/login?code=…&state=…` signs in with
+ * The return from WeCom (console spec §4): `/login?code=…&state=…` signs in with
  * loginType 3, sending the code as `authToken` with its `state`. A failed
  * attempt (the toast says why) clears the parameters, so the QR tab shows a
  * fresh frame; a code is never tried twice.

@@ -21,7 +21,7 @@ function renderPage(route = '/selectNet') {
   );
 }
 
-describe('/selectNet (spec §4)', () => {
+describe('/selectNet (console spec §4)', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   beforeEach(() => {
     setCookie('personalToken', 'tok-personal', 30);

@@ -10,7 +10,7 @@ import { useEnterprises, useSelectEnterprise, type EnterpriseChoice } from '@/li
 import { useEnterConsole } from '../components/use-after-login';
 
 /**
- * /selectNet (spec §1/§4): someone who belongs to several enterprises chooses
+ * /selectNet (console spec §1/§4): someone who belongs to several enterprises chooses
  * one by name and gets an enterprise session; with a single enterprise the
  * choice makes itself.
  */

@@ -6,7 +6,7 @@ export type LoginLogQuery = NonNullable<operations['list_login_logs']['parameter
 export type LoginLogPage = ApiData<'/api/v1/auth/login-logs', 'get'>;
 export type LoginLogEntry = LoginLogPage['list'][number];
 
-/** loginType values of the log (spec §3). */
+/** loginType values of the log (console spec §3). */
 export const LOGIN_TYPES = [1, 2, 3] as const;
 
 /**

@@ -17,7 +17,7 @@ export interface OrgTreeQuery {
   includeDisabled?: boolean;
 }
 
-/** The organisation tree (`childs` shape, spec §3); matches keep their ancestors. */
+/** The organisation tree (`childs` shape, console spec §3); matches keep their ancestors. */
 export function useOrgTree(query: OrgTreeQuery = {}, enabled = true) {
   return useQuery({
     queryKey: [...ORGS_KEY, query],

@@ -1,5 +1,5 @@
 /**
- * Data permission scopes (spec §2 "function and data permissions"): the kind and
+ * Data permission scopes (console spec §2 "function and data permissions"): the kind and
  * the organisations it names, as the role and user forms edit them and as the
  * gateway takes them (`dataScope`, `dataScopeOrgIds`).
  */

@@ -1,6 +1,6 @@
 /**
- * The user form (spec §2 userManagement / addUser): field rules and the bodies
- * sent to the gateway. The phone rule is the sign-in form's (spec §5); the
+ * The user form (console spec §2 userManagement / addUser): field rules and the bodies
+ * sent to the gateway. The phone rule is the sign-in form's (console spec §5); the
  * initial password follows the password rules (8 to 20 characters).
  */
 import type { FormRule } from 'antd';

@@ -57,7 +57,7 @@ describe('feedback with attachments', () => {
     });
   });
 
-  it('refuses to submit while an attachment is still uploading (spec §4)', async () => {
+  it('refuses to submit while an attachment is still uploading (console spec §4)', async () => {
     const base = fetchMock.getMockImplementation() as (url: string, init: RequestInit) => Promise<Response>;
     fetchMock.mockImplementation((url: string, init: RequestInit) => (url === '/api/v1/files' ? new Promise(() => undefined) : base(url, init)));
     renderWithProviders(<FeedbackPage />);

@@ -14,7 +14,7 @@ export const ORG_EDIT = 'as:sys:org:edit';
 type Dialog = { kind: 'add'; parentId?: string } | { kind: 'edit'; node: OrgNode } | { kind: 'move'; node: OrgNode } | undefined;
 
 /**
- * Organisations (spec §2 orgManagement, as:sys:org:getList): the multi-level
+ * Organisations (console spec §2 orgManagement, as:sys:org:getList): the multi-level
  * tree with search; add, edit, move, enable/disable and delete need
  * as:sys:org:edit. The hidden `addOrg` route opens it with the add dialog.
  * What 停用 means is said on the page: the subtree follows and its members

@@ -15,7 +15,7 @@ import { RoleFormDialog } from './role-form-dialog';
 export const ROLE_EDIT = 'as:sys:role:edit';
 
 /**
- * Roles (spec §2 roleManagement, as:sys:role:getList): list with name filter and
+ * Roles (console spec §2 roleManagement, as:sys:role:getList): list with name filter and
  * pagination; create, edit (permission tree and data scope) and delete need
  * as:sys:role:edit.
  */

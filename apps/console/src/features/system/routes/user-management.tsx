@@ -24,7 +24,7 @@ const toFilterOptions = (nodes: OrgOption[]): FilterOption[] =>
   nodes.map((n) => Object.assign({ value: n.value, label: n.title, title: n.title }, n.children ? { children: toFilterOptions(n.children) } : {}));
 
 /**
- * Users (spec §2 userManagement, as:sys:user:getList): list filtered by name,
+ * Users (console spec §2 userManagement, as:sys:user:getList): list filtered by name,
  * organisation, role and status, phones masked by the server; add, edit and
  * enable/disable need as:sys:user:edit. The hidden `addUser` route opens it with
  * the add dialog.

@@ -1,7 +1,7 @@
 import { downloadFrom } from '@/lib/download';
 import { i18n } from '@/lib/i18n';
 
-/** Who may download the vehicle import template (spec §6: template downloads are permission-gated). */
+/** Who may download the vehicle import template (console spec §6: template downloads are permission-gated). */
 export const VEHICLE_IMPORT_PERMISSION = 'as:sys:car';
 export const DRIVER_IMPORT_PERMISSION = 'as:sys:driver';
 

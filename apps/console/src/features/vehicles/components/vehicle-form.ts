@@ -1,4 +1,4 @@
-/** The vehicle form's values and the body they become (issue 9, spec §5 form rules). */
+/** The vehicle form's values and the body they become (issue 9, console spec §5 form rules). */
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import type { Vehicle, VehicleForm } from '../api/vehicles';

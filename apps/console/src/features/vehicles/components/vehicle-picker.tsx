@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVehicleOptions, type VehicleOption } from '../api/vehicle-options';
 
-/** Typing waits this long before the vehicles are searched (spec §4 text debounce). */
+/** Typing waits this long before the vehicles are searched (console spec §4 text debounce). */
 export const VEHICLE_SEARCH_DEBOUNCE_MS = 500;
 
 export interface VehiclePickerProps {

@@ -1,5 +1,5 @@
 /**
- * Form rules of vehicle assets (issue 9, spec §5): Chinese plates (7 characters,
+ * Form rules of vehicle assets (issue 9, console spec §5): Chinese plates (7 characters,
  * or 8 for new-energy vehicles) and 17-character VINs with their check digit.
  * The server checks the same and has the last word; these give the answer while typing.
  */
