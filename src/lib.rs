@@ -7,7 +7,7 @@ use fleetdesk_charging_standin::{Generation, PARTY_ID as STANDIN_PARTY_ID};
 use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
 use fleetdesk_kit::internal_token::TokenSigner;
 use fleetdesk_kit::{Shutdown, db};
-use fleetdesk_org::seed::{DEMO_CORP_A, DEMO_CORP_B, DEMO_WECOM_USERS};
+use fleetdesk_seed::org::{DEMO_CORP_A, DEMO_CORP_B, DEMO_WECOM_USERS};
 use fleetdesk_wecom_standin::StandIn;
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;

@@ -14,6 +14,7 @@ use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use fleetdesk_kit::{ErrorCode, ServiceError};
 use rand::RngCore as _;
 use sha2::{Digest as _, Sha256};
 use tokio::sync::Semaphore;
@@ -29,6 +30,19 @@ pub enum HashError {
     Busy,
     #[error(transparent)]
     Failed(#[from] anyhow::Error),
+}
+
+/// A busy hasher is a retry-later; anything else is a logged internal error.
+pub fn hash_error(err: HashError) -> ServiceError {
+    match err {
+        HashError::Busy => {
+            let mut busy =
+                ServiceError::new(ErrorCode::TooManyRequests, "登录人数较多，请稍后再试");
+            busy.retry_after_secs = Some(5);
+            busy
+        }
+        HashError::Failed(cause) => ServiceError::internal(cause.as_ref()),
+    }
 }
 
 /// Bounded password hashing.

@@ -1,15 +1,27 @@
 //! The auth service: accounts, credentials, sessions, SMS codes, WeCom QR
 //! sign-in, limits on guessing and the login log.
+//!
+//! Layout: `grpc/` is the thin layer (one line per RPC); each subject
+//! (accounts, sessions, passwords, sign-in, the login log) is a folder with
+//! `handlers`, and — where it has them — `domain` (rules, stored codes),
+//! `store` (its queries) and `convert` (proto ↔ domain). Subjects take what
+//! they share from `context`, never from `grpc`.
 
+pub mod accounts;
+mod codes;
 mod config;
-mod credentials;
+mod context;
+pub mod credentials;
 mod grpc;
 mod guard;
-pub mod seed;
+mod login_log;
+mod password;
+mod sessions;
+mod sign_in;
 mod sms;
 mod sms_sender;
 mod startup;
-mod store;
+mod validate;
 mod wecom;
 
 pub use config::{Config, SmsConfig, WeComConfig};

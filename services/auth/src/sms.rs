@@ -20,6 +20,7 @@ use sha2::Sha256;
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::codes::stored_code;
 use crate::sms_sender::SmsSender;
 
 /// How long a code is valid.
@@ -56,29 +57,19 @@ impl Phone {
     }
 }
 
-/// What a code may be used for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    Login,
-    ResetPassword,
-}
+stored_code!(
+    /// What a code may be used for (`sms_code.purpose`; its number is also
+    /// sealed into the code's MAC).
+    Purpose => SmsPurpose {
+        Login = 1,
+        ResetPassword = 2,
+    }
+);
 
 impl Purpose {
-    pub fn from_pb(value: i32) -> Result<Purpose, ServiceError> {
-        match SmsPurpose::try_from(value) {
-            Ok(SmsPurpose::Login) => Ok(Purpose::Login),
-            Ok(SmsPurpose::ResetPassword) => Ok(Purpose::ResetPassword),
-            Ok(SmsPurpose::Unspecified) | Err(_) => {
-                Err(ServiceError::invalid("purpose", "验证码用途无效"))
-            }
-        }
-    }
-
-    fn db(self) -> i16 {
-        match self {
-            Purpose::Login => 1,
-            Purpose::ResetPassword => 2,
-        }
+    /// The purpose of a request: one of them, never unspecified.
+    pub fn parse(value: i32) -> Result<Purpose, ServiceError> {
+        Purpose::from_pb(value).ok_or_else(|| ServiceError::invalid("purpose", "验证码用途无效"))
     }
 
     fn text(self, code: &str) -> String {
@@ -181,7 +172,7 @@ impl CodeKey {
     fn mac(&self, phone: &Phone, purpose: Purpose, code: &str) -> Hmac<Sha256> {
         let mut mac = Hmac::<Sha256>::new_from_slice(self.0.expose_secret().as_bytes())
             .expect("HMAC takes any key length");
-        mac.update(format!("{}:{}:{code}", purpose.db(), phone.as_str()).as_bytes());
+        mac.update(format!("{}:{}:{code}", i16::from(purpose), phone.as_str()).as_bytes());
         mac
     }
 
@@ -279,7 +270,7 @@ impl SmsCodes {
                 "update sms_code set spent_at = $3 where phone = $1 and purpose = $2 and spent_at is null",
             )
             .bind(&phone.0)
-            .bind(purpose.db())
+            .bind(i16::from(purpose))
             .bind(now)
             .execute(&mut *tx)
             .await?;
@@ -289,7 +280,7 @@ impl SmsCodes {
             )
             .bind(code_id)
             .bind(&phone.0)
-            .bind(purpose.db())
+            .bind(i16::from(purpose))
             .bind(self.key.seal(phone, purpose, &code))
             .bind(now)
             .bind(CODE_TTL_SECS as f64)
@@ -335,7 +326,7 @@ impl SmsCodes {
              order by created_at desc limit 1 for update",
         )
         .bind(&phone.0)
-        .bind(purpose.db())
+        .bind(i16::from(purpose))
         .bind(MAX_WRONG_ENTRIES)
         .fetch_optional(&mut *tx)
         .await?;

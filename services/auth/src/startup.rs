@@ -12,6 +12,7 @@ use secrecy::ExposeSecret as _;
 use sqlx::migrate::Migrator;
 
 use crate::Config;
+use crate::context::Context;
 use crate::credentials::PasswordHasher;
 use crate::grpc::AuthApi;
 use crate::sms::{CodeKey, SmsCodes};
@@ -50,7 +51,7 @@ impl Application {
         if wecom.is_none() {
             tracing::info!("WeCom sign-in is off (no FLEETDESK_WECOM_CORP_ID).");
         }
-        let api = AuthApi {
+        let api = AuthApi(Context {
             pool: runtime.pool.clone(),
             hasher: PasswordHasher::new(),
             org: OrgServiceClient::new(grpc::lazy_channel(&config.org_url)?),
@@ -62,7 +63,7 @@ impl Application {
                 sender,
             },
             wecom,
-        };
+        });
         Ok(Application { runtime, api })
     }
 

@@ -15,7 +15,7 @@ create table enterprise (
     constraint enterprise_wecom_corp_id_key unique (wecom_corp_id)
 );
 
--- Enterprise id lists that switch product behaviour (spec §6); operator data.
+-- Enterprise id lists that switch product behaviour (console spec §6); operator data.
 create table enterprise_list_entry (
     list_type smallint not null,
     enterprise_id uuid not null references enterprise (id),

@@ -16,7 +16,7 @@ alter table permission add column parent_value text;
 alter table permission add column sort int not null default 0;
 
 -- Pages (console route names) that open in a new browser tab for the
--- enterprises on the need-open-page list (spec §2, §3): operator data.
+-- enterprises on the need-open-page list (console spec §2, §3): operator data.
 create table need_open_page (
     name text primary key,
     created_at timestamptz not null default now()

@@ -20,7 +20,7 @@ pub struct Config {
 }
 
 /// The customer-service line, e-mail, chat hours and chat channel that the
-/// console's float and online customer page show (spec §1: 08:00-22:00).
+/// console's float and online customer page show (docs/console-spec.md §1: 08:00-22:00).
 #[derive(Debug, Clone, clap::Args)]
 pub struct CustomerServiceConfig {
     /// Customer-service hotline.

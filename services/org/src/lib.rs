@@ -1,36 +1,39 @@
 //! The org service: enterprises, organisation trees, roles, users, effective
 //! permissions and the shared back-office data.
+//!
+//! Layout: `grpc/` is the thin layer (one line per RPC); each subject is a
+//! folder with `handlers` (validate → domain → store → response), `domain`
+//! (pure rules, stored codes), `store` (its queries) and `convert` (proto ↔
+//! domain). Subjects take what they share from `context` (the service's
+//! context and the caller), never from `grpc`. `exports` holds the export
+//! records and job events org keeps for every service; a subject's own
+//! export kind is its `export` module.
 
-mod actor;
 pub mod approvals;
 pub mod areas;
+mod auth_link;
 pub mod catalogue;
 mod changes;
 pub mod charging;
+mod codes;
 mod config;
-mod dict;
-pub mod export_jobs;
+mod context;
+pub mod dict;
 pub mod exports;
 mod grpc;
-mod help;
-#[cfg(test)]
-mod list_plans;
+pub mod help;
 pub mod lists;
-mod notices;
-mod orgs;
-mod principal;
-mod roles;
-pub mod rules;
+pub mod notices;
+pub mod orgs;
+pub mod principal;
+pub mod replication;
+pub mod roles;
 pub mod scope;
-pub mod seed;
-pub mod seed_scale;
-pub mod seed_shared;
 pub mod sensitive;
+mod sql;
 mod startup;
-pub mod store;
-pub mod unit_events;
-mod users;
-pub mod users_export;
+pub mod users;
+mod validate;
 
 pub use config::{Config, CustomerServiceConfig};
 pub use startup::{Application, MIGRATOR, SCHEMA};

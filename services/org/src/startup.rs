@@ -1,18 +1,17 @@
 //! Building and running the org service.
 
+use fleetdesk_kit::events;
+use fleetdesk_kit::export::ExportWorker;
 use fleetdesk_kit::internal_token::TokenSigner;
 use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, grpc};
 use fleetdesk_proto::auth::v1::auth_service_client::AuthServiceClient;
-use fleetdesk_proto::org::v1::org_service_server::OrgServiceServer;
 use sqlx::migrate::Migrator;
 
+use crate::auth_link::AuthLink;
 use crate::config::CustomerServiceConfig;
-use crate::grpc::OrgApi;
-use crate::users::AuthLink;
-use crate::{Config, catalogue, charging, export_jobs, users_export};
-use fleetdesk_kit::events;
-use fleetdesk_kit::export::ExportWorker;
+use crate::context::Context;
+use crate::{Config, catalogue, charging, exports, users};
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub const SCHEMA: Schema = Schema {
@@ -28,9 +27,9 @@ pub struct Application {
     auth: AuthLink,
     customer_service: CustomerServiceConfig,
     /// Org's consumer of export events, created before serving.
-    export_records: events::Consumer<export_jobs::ExportRecords>,
+    export_records: events::Consumer<exports::jobs::ExportRecords>,
     /// Org's consumer of energy's charging states (enterprise flags).
-    charging_states: events::Consumer<charging::ChargingStates>,
+    charging_states: events::Consumer<charging::consumer::ChargingStates>,
 }
 
 impl Application {
@@ -42,9 +41,9 @@ impl Application {
             signer,
         };
         let export_records =
-            export_jobs::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
+            exports::jobs::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
         let charging_states =
-            charging::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
+            charging::consumer::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
         // Best effort: a NATS server not up yet is retried by the consumer's run.
         if let Err(err) = export_records.ensure().await {
             tracing::warn!(error = %format!("{err:#}"), "Export records consumer not ready yet.");
@@ -73,26 +72,24 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        let api = OrgApi {
+        let context = Context {
             pool: self.runtime.pool.clone(),
             auth: self.auth,
             customer_service: self.customer_service,
         };
-        let service = OrgServiceServer::with_interceptor(
-            api,
-            grpc::authenticate(self.runtime.verifier.clone()),
-        );
+        let services = crate::grpc::services(context, self.runtime.verifier.clone());
+        // Each subject with an export registers its kind with org's worker.
         let worker = ExportWorker::new(
             self.runtime.pool.clone(),
             self.runtime.files.clone(),
-            users_export::DOMAIN,
+            exports::DOMAIN,
         )
-        .kind(users_export::KIND, users_export::UsersExport);
+        .kind(users::export::KIND, users::export::UsersExport);
         let records = tokio::spawn(self.export_records.run(shutdown.clone()));
         let charging_states = tokio::spawn(self.charging_states.run(shutdown.clone()));
         let served = self
             .runtime
-            .run_with_exports(grpc::Services::new(service), worker, shutdown)
+            .run_with_exports(services, worker, shutdown)
             .await;
         records.await.ok();
         charging_states.await.ok();

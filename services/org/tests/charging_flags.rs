@@ -5,7 +5,7 @@
 
 use fleetdesk_kit::db;
 use fleetdesk_kit::events::Handler as _;
-use fleetdesk_org::charging::ChargingStates;
+use fleetdesk_org::charging::consumer::ChargingStates;
 use fleetdesk_org::lists;
 use fleetdesk_proto::energy::v1::{ChargingOpenChanged, ChargingOpenState};
 use fleetdesk_testkit::TestDb;
@@ -30,10 +30,10 @@ async fn deliver(pool: &PgPool, enterprise: Uuid, state: ChargingOpenState, vers
 
 async fn flags(pool: &PgPool, enterprise: Uuid) -> (bool, bool) {
     let mut tx = db::begin_service(pool).await.unwrap();
-    let flags = lists::of_enterprise(&mut tx, enterprise)
+    let lists = lists::store::of_enterprise(&mut tx, enterprise)
         .await
-        .unwrap()
-        .flags();
+        .unwrap();
+    let flags = lists::convert::flags(&lists);
     (flags.charge_account, flags.charge_applying)
 }
 

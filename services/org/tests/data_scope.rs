@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 
 use fleetdesk_kit::db;
-use fleetdesk_org::scope::{self, Reach};
+use fleetdesk_org::scope::domain::{Reach, ScopeKind};
+use fleetdesk_org::scope::store;
 use fleetdesk_testkit::TestDb;
 use rand::rngs::StdRng;
 use rand::{Rng as _, SeedableRng as _};
@@ -111,11 +112,11 @@ async fn scope_filters_match_a_recursive_sql_reference_over_random_trees() {
         for _ in 0..40 {
             let (member, member_org) = f.members[rng.gen_range(0..f.members.len())];
             let kind: i16 = rng.gen_range(1..=5);
-            let picked: Vec<Uuid> = match kind {
-                scope::CUSTOM => (0..rng.gen_range(1..5))
+            let picked: Vec<Uuid> = match ScopeKind::try_from(kind).unwrap() {
+                ScopeKind::Custom => (0..rng.gen_range(1..5))
                     .map(|_| f.orgs[rng.gen_range(0..f.orgs.len())])
                     .collect(),
-                scope::ORG | scope::ORG_SUBTREE if rng.gen_bool(0.5) => {
+                ScopeKind::Org | ScopeKind::OrgSubtree if rng.gen_bool(0.5) => {
                     vec![f.orgs[rng.gen_range(0..f.orgs.len())]]
                 }
                 _ => Vec::new(),
@@ -138,7 +139,7 @@ async fn scope_filters_match_a_recursive_sql_reference_over_random_trees() {
 
             // The implementation, as the app role sees it in a tenant transaction.
             let mut tx = db::begin_tenant(&f.app, f.enterprise).await.unwrap();
-            let reach = scope::of_member(&mut tx, member).await.unwrap();
+            let reach = store::of_member(&mut tx, member).await.unwrap();
             let got: BTreeSet<Uuid> = sqlx::query_scalar(&format!(
                 "select m.id from member m where {}",
                 Reach::condition("m.org_id", "m.id", 1)
@@ -153,12 +154,15 @@ async fn scope_filters_match_a_recursive_sql_reference_over_random_trees() {
             .collect();
             tx.rollback().await.unwrap();
 
-            let targets: Vec<Uuid> =
-                if picked.is_empty() && matches!(kind, scope::ORG | scope::ORG_SUBTREE) {
-                    member_org.into_iter().collect()
-                } else {
-                    picked.clone()
-                };
+            let targets: Vec<Uuid> = if picked.is_empty()
+                && matches!(
+                    ScopeKind::try_from(kind),
+                    Ok(ScopeKind::Org | ScopeKind::OrgSubtree)
+                ) {
+                member_org.into_iter().collect()
+            } else {
+                picked.clone()
+            };
             let want: BTreeSet<Uuid> = sqlx::query_scalar(REFERENCE)
                 .bind(f.enterprise)
                 .bind(i32::from(kind))
@@ -206,6 +210,6 @@ async fn a_tenant_transaction_sees_no_other_tenants_orgs() {
         .await
         .unwrap();
     let mut tx = db::begin_tenant(&a.app, a.enterprise).await.unwrap();
-    let tree = scope::tree(&mut tx).await.unwrap();
+    let tree = store::tree(&mut tx).await.unwrap();
     assert_eq!(tree.len(), a.orgs.len());
 }

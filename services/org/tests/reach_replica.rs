@@ -10,8 +10,9 @@ use fleetdesk_kit::grpc::Caller;
 use fleetdesk_kit::internal_token::Claims;
 use fleetdesk_kit::org_replica::{self, ReplicaUnit};
 use fleetdesk_kit::reach::{Reach, ReachClaim};
-use fleetdesk_org::scope::{self, DataScope};
-use fleetdesk_org::unit_events;
+use fleetdesk_org::replication;
+use fleetdesk_org::scope::convert::reach_claim;
+use fleetdesk_org::scope::domain::{self as scope, DataScope, ScopeKind};
 use fleetdesk_proto::org::v1 as pb;
 use fleetdesk_testkit::TestDb;
 use prost::Message as _;
@@ -95,7 +96,7 @@ async fn random_change(org_app: &PgPool, enterprise: Uuid, tree: &Tree, rng: &mu
             .await
             .unwrap();
     }
-    unit_events::announce(&mut tx, &below).await.unwrap();
+    replication::store::announce(&mut tx, &below).await.unwrap();
     tx.commit().await.unwrap();
 }
 
@@ -111,7 +112,9 @@ async fn catch_up(org_app: &PgPool, replica: &PgPool) -> usize {
         request
             .extensions_mut()
             .insert(Caller(std::sync::Arc::new(Claims::service("replica-test"))));
-        let page = unit_events::snapshot(org_app, request).await.unwrap();
+        let page = replication::handlers::snapshot_page(org_app, request)
+            .await
+            .unwrap();
         let units: Vec<ReplicaUnit> = page
             .units
             .iter()
@@ -155,12 +158,12 @@ async fn apply_events(org_owner: &PgPool, replica: &PgPool) -> usize {
 fn random_scopes(orgs: &[Uuid], rng: &mut StdRng) -> Vec<DataScope> {
     (0..rng.gen_range(0..4))
         .map(|_| {
-            let kind: i16 = rng.gen_range(1..=5);
+            let kind = ScopeKind::try_from(rng.gen_range(1..=5_i16)).unwrap();
             let org_ids: Vec<Uuid> = match kind {
-                scope::CUSTOM => (0..rng.gen_range(1..5))
+                ScopeKind::Custom => (0..rng.gen_range(1..5))
                     .map(|_| orgs[rng.gen_range(0..orgs.len())])
                     .collect(),
-                scope::ORG | scope::ORG_SUBTREE if rng.gen_bool(0.5) => {
+                ScopeKind::Org | ScopeKind::OrgSubtree if rng.gen_bool(0.5) => {
                     vec![orgs[rng.gen_range(0..orgs.len())]]
                 }
                 _ => Vec::new(),
@@ -189,7 +192,7 @@ async fn compare(
             let scopes = random_scopes(orgs, rng);
             let want = scope::reach(&scopes, member, member_org, &tree);
 
-            let claim = scope::reach_claim(&scopes, member_org);
+            let claim = reach_claim(&scopes, member_org);
             let ids = |v: &[String]| v.iter().map(|s| Uuid::parse_str(s).unwrap()).collect();
             let mut claims = Claims::service("gateway");
             claims.sub = format!("user:{member}");

@@ -7,7 +7,9 @@
 //! Every step is deterministic (ids from `kit::demo_id`, seeded generators)
 //! and idempotent, so a second run changes nothing.
 
+pub mod auth;
 pub mod energy;
+pub mod org;
 pub mod vehicle;
 
 use anyhow::Context as _;
@@ -17,11 +19,9 @@ use fleetdesk_kit::db;
 /// The demo accounts, enterprises, organisations, roles and users (idempotent).
 pub async fn identity(common: &CommonConfig) -> anyhow::Result<()> {
     let auth = db::connect_owner(&common.database_url, fleetdesk_auth::SCHEMA.name, 2).await?;
-    fleetdesk_auth::seed::run(&auth)
-        .await
-        .context("seed auth")?;
+    auth::run(&auth).await.context("seed auth")?;
     let org = db::connect_owner(&common.database_url, fleetdesk_org::SCHEMA.name, 2).await?;
-    fleetdesk_org::seed::run(&org).await.context("seed org")?;
+    org::run(&org).await.context("seed org")?;
     tracing::info!("Demo data loaded.");
     Ok(())
 }
@@ -95,7 +95,7 @@ pub async fn scale(common: &CommonConfig, vehicles: usize) -> anyhow::Result<()>
         "--vehicles takes at most {MAX_SCALE_VEHICLES}"
     );
     let org = db::connect_owner(&common.database_url, fleetdesk_org::SCHEMA.name, 2).await?;
-    let tenants = fleetdesk_org::seed_scale::run(&org)
+    let tenants = org::scale::run(&org)
         .await
         .context("seed scale enterprises")?;
     let sizes = vehicle::split(vehicles, tenants.len());

@@ -22,6 +22,8 @@ type BoxStream<T> = std::pin::Pin<Box<dyn futures::Stream<Item = Result<T, Statu
 
 #[tonic::async_trait]
 impl TelemetryService for TelemetryApi {
+    type WatchPositionsStream = BoxStream<pb::WatchPositionsResponse>;
+
     // --- Positions ---
 
     async fn list_latest_positions(
@@ -55,7 +57,7 @@ impl TelemetryService for TelemetryApi {
     async fn watch_positions(
         &self,
         req: Request<pb::WatchPositionsRequest>,
-    ) -> Answer<BoxStream<pb::WatchPositionsResponse>> {
+    ) -> Answer<Self::WatchPositionsStream> {
         respond(
             positions::handlers::watch(&self.0, req)
                 .await

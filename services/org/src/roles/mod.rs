@@ -1,0 +1,13 @@
+//! Roles: function permissions (values of the catalogue) plus a data scope.
+//! Changing or deleting a role announces the change for its members, so
+//! their next request runs with what is left.
+
+pub mod convert;
+pub mod domain;
+pub mod handlers;
+pub mod store;
+
+/// Permission of the roles list and detail.
+pub const PERM_ROLE_LIST: &str = "as:sys:role:getList";
+/// Permission to add, edit and delete roles.
+pub const PERM_ROLE_EDIT: &str = "as:sys:role:edit";
