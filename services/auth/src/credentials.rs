@@ -56,6 +56,12 @@ pub struct PasswordHasher {
     decoy_hash: Arc<String>,
 }
 
+impl Default for PasswordHasher {
+    fn default() -> PasswordHasher {
+        PasswordHasher::new()
+    }
+}
+
 impl PasswordHasher {
     pub fn new() -> PasswordHasher {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
