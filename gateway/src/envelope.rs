@@ -1,5 +1,5 @@
 //! The edge envelope `{code, msg, data}` with a matching HTTP status
-//! (ARCHITECTURE §3). Every answer of `/api` goes through here.
+//! (docs/ARCHITECTURE.md §3). Every answer of `/api` goes through here.
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};

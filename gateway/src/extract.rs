@@ -301,7 +301,6 @@ mod tests {
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(default)]
-    #[allow(dead_code)] // read through Debug only
     struct AllOptional {
         remark: String,
     }

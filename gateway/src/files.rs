@@ -15,7 +15,7 @@ use sha2::Sha256;
 /// How long a download link stays valid.
 pub const LINK_TTL_SECS: i64 = 10 * 60;
 
-/// Image types the upload control accepts (spec §9).
+/// Image types the upload control accepts (console spec §9).
 const IMAGES: &[&str] = &["png", "jpeg", "jpg", "webp", "gif"];
 
 /// What an upload is for: allowed extensions and the size limit.
@@ -33,7 +33,7 @@ pub const PURPOSES: [Purpose; 3] = [
         types: IMAGES,
         max_mb: 5,
     },
-    // Bulk import: xls and xlsx, at most 10 MB (spec §9).
+    // Bulk import: xls and xlsx, at most 10 MB (console spec §9).
     Purpose {
         name: "import",
         types: &["xls", "xlsx"],

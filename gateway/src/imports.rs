@@ -1,4 +1,4 @@
-//! Bulk imports at the edge (ARCHITECTURE §3), shared by every
+//! Bulk imports at the edge (docs/ARCHITECTURE.md §3), shared by every
 //! `POST .../import` and `GET .../import-template` route: the multipart
 //! upload (one xls/xlsx file under 10 MB), staged in the object store for
 //! the service that imports it (a file is too big for one gRPC message) and
@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
 use fleetdesk_kit::ErrorCode;
 use fleetdesk_proto::common::v1 as common;
+use fleetdesk_proto::vehicle::v1 as vehicle;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -213,6 +214,26 @@ pub fn template(template: common::ImportTemplate) -> Response {
         template.content,
     )
         .into_response()
+}
+
+/// An import template of the vehicle service (vehicles, drivers), as a download.
+pub async fn import_template(
+    state: &AppState,
+    principal: &Principal,
+    kind: vehicle::ImportKind,
+) -> Result<Response, ApiError> {
+    let answer = state
+        .assets()
+        .get_import_template(state.as_user(
+            principal,
+            vehicle::GetImportTemplateRequest { kind: kind as i32 },
+        ))
+        .await?
+        .into_inner();
+    Result::Ok(template(common::ImportTemplate {
+        file_name: answer.file_name,
+        content: answer.content,
+    }))
 }
 
 #[cfg(test)]

@@ -5,13 +5,14 @@
 pub mod access;
 mod config;
 mod console;
+mod edge;
 pub mod envelope;
 mod error_docs;
 mod extract;
 pub mod files;
+mod guard;
 mod idempotency;
 pub mod imports;
-mod list;
 mod live;
 mod ops;
 pub mod policy;
@@ -40,7 +41,7 @@ pub use policy::EdgeSettings;
 
 use crate::access::AccessTable;
 use crate::envelope::ApiError;
-use crate::session::SessionCache;
+use crate::session::cache::SessionCache;
 use crate::state::{AppState, Upstreams};
 
 #[derive(utoipa::OpenApi)]
@@ -143,7 +144,7 @@ impl Application {
         let api_router = api_router
             .route_layer(axum::middleware::from_fn_with_state(
                 state.clone(),
-                access::enforce,
+                guard::enforce,
             ))
             .route(
                 "/api/openapi.json",

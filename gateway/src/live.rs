@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,12 +19,12 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use fleetdesk_proto::vehicle::v1 as pb;
 use futures::{Stream, StreamExt as _};
+use serde::Serialize;
 use tokio::sync::broadcast;
 use uuid::Uuid;
 
 use crate::envelope::ApiError;
-use crate::session::{self, Principal};
-use crate::state::AppState;
+use crate::session::cache::Principal;
 
 /// Batches kept for a browser that reads slowly: 4 s at the vehicle
 /// service's one batch every 250 ms. The ring holds this many batches for as
@@ -78,22 +79,26 @@ pub struct LiveFeeds {
 }
 
 impl LiveFeeds {
-    /// Joins the principal's feed, opening it (and its upstream call) when
-    /// none is open. An upstream refusal is the caller's error.
-    pub async fn join(
+    /// Joins the principal's feed, opening it (and its upstream call, which
+    /// `open` makes) when none is open; a new feed renders each position as
+    /// a `Position` (the monitoring routes' answer body: this module knows
+    /// no route and no request state). An upstream refusal is the caller's
+    /// error.
+    pub async fn join<Position, Open, Opening>(
         self: &Arc<Self>,
-        state: &AppState,
         principal: &Principal,
-    ) -> Result<broadcast::Receiver<Bytes>, ApiError> {
+        open: Open,
+    ) -> Result<broadcast::Receiver<Bytes>, ApiError>
+    where
+        Position: From<pb::VehiclePosition> + Serialize + 'static,
+        Open: FnOnce() -> Opening,
+        Opening: Future<Output = Result<tonic::Streaming<pb::WatchPositionsResponse>, ApiError>>,
+    {
         let key = FeedKey::of(principal);
         if let Some(receiver) = self.existing(&key) {
             return Ok(receiver);
         }
-        let upstream = state
-            .telemetry()
-            .watch_positions(state.as_user(principal, pb::WatchPositionsRequest::default()))
-            .await?
-            .into_inner();
+        let upstream = open().await?;
         let mut feeds = self.feeds.lock().unwrap_or_else(|p| p.into_inner());
         // Another browser may have opened it meanwhile: ours goes unused.
         if let Some(sender) = feeds.get(&key) {
@@ -102,7 +107,7 @@ impl LiveFeeds {
         let (sender, receiver) = broadcast::channel(BACKLOG);
         feeds.insert(key.clone(), sender.clone());
         drop(feeds);
-        tokio::spawn(Arc::clone(self).pump(key, upstream, sender));
+        tokio::spawn(Arc::clone(self).pump::<Position>(key, upstream, sender));
         Ok(receiver)
     }
 
@@ -113,19 +118,21 @@ impl LiveFeeds {
 
     /// Renders each upstream batch once and hands it to every browser of
     /// the feed, until the upstream ends or no browser is left.
-    async fn pump(
+    async fn pump<Position>(
         self: Arc<Self>,
         key: FeedKey,
         mut upstream: tonic::Streaming<pb::WatchPositionsResponse>,
         sender: broadcast::Sender<Bytes>,
-    ) {
+    ) where
+        Position: From<pb::VehiclePosition> + Serialize + 'static,
+    {
         let mut idle = tokio::time::interval(IDLE_CHECK);
         idle.tick().await;
         loop {
             tokio::select! {
                 batch = upstream.next() => {
                     let Some(Ok(batch)) = batch else { break };
-                    let rendered = render(batch.positions);
+                    let rendered = render::<Position>(batch.positions);
                     if !rendered.is_empty() && sender.send(rendered).is_err() && self.retire(&key, &sender) {
                         return;
                     }
@@ -168,18 +175,16 @@ fn forget(
 }
 
 /// One `event: position` per position, `data` the console's JSON body.
-fn render(positions: Vec<pb::VehiclePosition>) -> Bytes {
+fn render<Position>(positions: Vec<pb::VehiclePosition>) -> Bytes
+where
+    Position: From<pb::VehiclePosition> + Serialize,
+{
     let mut out = Vec::with_capacity(positions.len() * 512);
     for p in positions {
         out.extend_from_slice(b"event: position\ndata: ");
         // Serialising a plain struct into a Vec cannot fail, and its JSON
         // has no raw newline to break the frame (strings escape theirs).
-        if serde_json::to_writer(
-            &mut out,
-            &crate::routes::monitor::LatestPositionBody::from(p),
-        )
-        .is_err()
-        {
+        if serde_json::to_writer(&mut out, &Position::from(p)).is_err() {
             continue;
         }
         out.extend_from_slice(b"\n\n");
@@ -187,47 +192,8 @@ fn render(positions: Vec<pb::VehiclePosition>) -> Bytes {
     Bytes::from(out)
 }
 
-/// The browser's side: the feed's batches, a `: ping` comment every
-/// `ping_every`, and an end when the session behind it no longer stands as
-/// it did (signed out or revoked, or its reach changed: the browser
-/// reconnects into the right feed).
-pub fn respond(
-    state: AppState,
-    principal: Principal,
-    receiver: broadcast::Receiver<Bytes>,
-    ping_every: Duration,
-) -> Response {
-    let key = FeedKey::of(&principal);
-    let start = tokio::time::Instant::now() + ping_every;
-    let pings = tokio::time::interval_at(start, ping_every);
-    let stream = futures::stream::unfold(
-        (receiver, pings, state, principal.token, key),
-        |(mut receiver, mut pings, state, token, key)| async move {
-            loop {
-                tokio::select! {
-                    batch = receiver.recv() => match batch {
-                        Ok(bytes) => return Some((bytes, (receiver, pings, state, token, key))),
-                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(broadcast::error::RecvError::Closed) => return None,
-                    },
-                    _ = pings.tick() => {
-                        let still = session::resolve(&state, &token)
-                            .await
-                            .is_ok_and(|p| FeedKey::of(&p) == key);
-                        if !still {
-                            return None;
-                        }
-                        let ping = Bytes::from_static(b": ping\n\n");
-                        return Some((ping, (receiver, pings, state, token, key)));
-                    }
-                }
-            }
-        },
-    );
-    sse(stream)
-}
-
-fn sse(stream: impl Stream<Item = Bytes> + Send + 'static) -> Response {
+/// A server-sent-events answer of `stream`.
+pub fn sse(stream: impl Stream<Item = Bytes> + Send + 'static) -> Response {
     (
         [
             (header::CONTENT_TYPE, "text/event-stream"),
@@ -242,6 +208,24 @@ fn sse(stream: impl Stream<Item = Bytes> + Send + 'static) -> Response {
 mod tests {
     use super::*;
 
+    /// A position as a browser reads it (the monitoring routes' body has
+    /// more fields, the same framing).
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Seen {
+        plate_number: String,
+        org_name: String,
+    }
+
+    impl From<pb::VehiclePosition> for Seen {
+        fn from(p: pb::VehiclePosition) -> Seen {
+            Seen {
+                plate_number: p.plate_number,
+                org_name: p.org_name,
+            }
+        }
+    }
+
     fn position(plate: &str) -> pb::VehiclePosition {
         pb::VehiclePosition {
             vehicle_id: Uuid::nil().to_string(),
@@ -253,9 +237,10 @@ mod tests {
 
     #[test]
     fn a_batch_is_one_event_per_position_and_newlines_stay_escaped() {
-        let text =
-            String::from_utf8(render(vec![position("粤B12345"), position("沪A D1234")]).to_vec())
-                .unwrap();
+        let text = String::from_utf8(
+            render::<Seen>(vec![position("粤B12345"), position("沪A D1234")]).to_vec(),
+        )
+        .unwrap();
         let events: Vec<&str> = text.split_terminator("\n\n").collect();
         assert_eq!(events.len(), 2, "{text}");
         for (event, plate) in events.iter().zip(["粤B12345", "沪A D1234"]) {
@@ -264,7 +249,8 @@ mod tests {
             let json: serde_json::Value =
                 serde_json::from_str(data.strip_prefix("data: ").unwrap()).unwrap();
             assert_eq!(json["plateNumber"], plate);
+            assert_eq!(json["orgName"], "一部\n二部");
         }
-        assert!(render(Vec::new()).is_empty());
+        assert!(render::<Seen>(Vec::new()).is_empty());
     }
 }

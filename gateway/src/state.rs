@@ -21,7 +21,7 @@ use crate::access::AccessTable;
 use crate::envelope::ApiError;
 use crate::files::{FileStore, LinkSigner};
 use crate::idempotency::IdempotencyKey;
-use crate::session::{Principal, SessionCache};
+use crate::session::cache::{Principal, SessionCache};
 
 /// One channel per upstream service.
 #[derive(Clone, Debug)]
