@@ -8,17 +8,17 @@
 //! kinds of this crate and of fleetdesk-telemetry, so both queue under this
 //! name) and stored-code labels; queueing a job with the caller's reach, the
 //! actor a job acts as, keyset cursors and the cell formats are kit's
-//! (`export_scope`).
+//! (`export::scope`).
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::Cell;
-use fleetdesk_kit::export_scope;
+use fleetdesk_kit::export::scope;
 use fleetdesk_proto::common::v1 as common;
 use sqlx::PgConnection;
 
 use crate::context::Actor;
 
-pub use fleetdesk_kit::export_scope::{
+pub use fleetdesk_kit::export::scope::{
     ListExport, NewJob, actor, after, cursor, day, filter, header, moment, money, range_json, text,
     yuan,
 };
@@ -33,7 +33,7 @@ pub async fn start(
     actor: &Actor,
     job: NewJob,
 ) -> Result<common::ExportJob, ServiceError> {
-    export_scope::queue(tx, DOMAIN, actor, job).await
+    scope::queue(tx, DOMAIN, actor, job).await
 }
 
 /// A stored code's label, empty when unknown.

@@ -7,19 +7,19 @@
 //!
 //! Here: the domain's name, queueing and stored-code labels; the actor a
 //! job acts as, keyset cursors, the paging and the cell formats are kit's
-//! (`export_scope`). The worker that runs every kind is wired at start-up
+//! (`export::scope`). The worker that runs every kind is wired at start-up
 //! (`startup`), so that the subjects use this module and it uses none of
 //! them.
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::Cell;
-use fleetdesk_kit::export_scope;
+use fleetdesk_kit::export::scope;
 use fleetdesk_proto::common::v1 as common;
 use sqlx::PgConnection;
 
 use crate::context::Actor;
 
-pub use fleetdesk_kit::export_scope::{
+pub use fleetdesk_kit::export::scope::{
     ListExport, NewJob, actor, filter, header, moment, range_json, text,
 };
 
@@ -33,12 +33,12 @@ pub async fn start(
     actor: &Actor,
     job: NewJob,
 ) -> Result<common::ExportJob, ServiceError> {
-    export_scope::queue(tx, DOMAIN, actor, job).await
+    scope::queue(tx, DOMAIN, actor, job).await
 }
 
 /// An amount in fen as a yuan cell.
 pub fn money(fen: i64) -> Cell {
-    export_scope::money(Some(fen))
+    scope::money(Some(fen))
 }
 
 /// A stored code's label, empty when unknown.

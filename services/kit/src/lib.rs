@@ -8,7 +8,6 @@ pub mod db;
 pub mod error;
 pub mod events;
 pub mod export;
-pub mod export_scope;
 pub mod files;
 pub mod grpc;
 pub mod idempotency;

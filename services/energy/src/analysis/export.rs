@@ -4,7 +4,7 @@
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::{Cell, JobScope};
-use fleetdesk_kit::export_scope::PageKey;
+use fleetdesk_kit::export::scope::PageKey;
 use fleetdesk_proto::energy::v1 as pb;
 use sqlx::PgConnection;
 use uuid::Uuid;

@@ -3,7 +3,7 @@
 //! a transfer can end in.
 
 use chrono::{DateTime, Utc};
-use fleetdesk_kit::export_scope::yuan;
+use fleetdesk_kit::export::scope::yuan;
 use fleetdesk_kit::{ErrorCode, ServiceError, idempotency};
 use uuid::Uuid;
 

@@ -257,7 +257,7 @@ async fn authorize(
             Some(id.to_string()),
             format!(
                 "已授权，预授权 {} 元",
-                fleetdesk_kit::export_scope::yuan(held_fen)
+                fleetdesk_kit::export::scope::yuan(held_fen)
             ),
         ),
         Answer::Refused { allowed, reason } => (allowed, None, reason),

@@ -1007,7 +1007,7 @@ async fn credit(p: &Platform, cdr: &Cdr, body: &serde_json::Value) -> Result<boo
             "total_cost",
             format!(
                 "a credit CDR takes back the whole CDR it credits: total_cost must be -{}",
-                fleetdesk_kit::export_scope::yuan(s.cost_fen)
+                fleetdesk_kit::export::scope::yuan(s.cost_fen)
             ),
         ));
     }

@@ -11,11 +11,13 @@
 //! a count and a keyset page fetch that applies the job's filter and the
 //! requester's reach (both stored with the job, since the worker runs long
 //! after the request). A list usually implements
-//! [`ListExport`](crate::export_scope::ListExport) instead, which is an
+//! [`ListExport`](scope::ListExport) instead, which is an
 //! `ExportKind` with the paging written once.
 //!
 //! A job whose worker died (its lease ran out) is claimed again and runs
 //! from the start; after [`WorkerOptions::max_attempts`] claims it fails.
+
+pub mod scope;
 
 use std::collections::HashMap;
 use std::sync::Arc;
