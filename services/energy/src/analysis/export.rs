@@ -3,8 +3,8 @@
 //! (energy, vehicle), with kilometres from the vehicle service per page.
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_kit::export::scope::PageKey;
+use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_proto::energy::v1 as pb;
 use sqlx::PgConnection;
 use uuid::Uuid;

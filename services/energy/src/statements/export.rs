@@ -3,8 +3,8 @@
 //! as the requester sees it (their reach's figures).
 
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_kit::export::scope::PageKey;
+use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_proto::energy::v1 as pb;
 use sqlx::PgConnection;
 
