@@ -7,10 +7,10 @@
 //! and `imports` hold what they share, each subject its own `export` (and
 //! `import`) module.
 //!
-//! Subjects depend one way where they can: usage, private cars and drivers
-//! read vehicles, never the reverse; vehicles and bindings read each other's
-//! store (a vehicle created with a terminal is bound, a binding is of a
-//! vehicle). Every writer records into `oplog` and the importers use
+//! Subjects depend one way: usage, private cars, drivers and bindings read
+//! vehicles, never the reverse (the binding log's rows are the vehicle's
+//! `vehicles::binding_log`, since a vehicle created with a terminal opens
+//! its first binding; the bindings page and bind/unbind build on it). Every writer records into `oplog` and the importers use
 //! `imports`; neither reads a subject. The two handlers that read several
 //! subjects sit above them: `oplog_list` (ListOperationLogs) and
 //! `templates` (GetImportTemplate).

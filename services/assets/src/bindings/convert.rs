@@ -6,9 +6,9 @@ use fleetdesk_kit::list::{self, TimeRange};
 use fleetdesk_proto::vehicle::v1 as pb;
 use uuid::Uuid;
 
-use super::domain::BindingKind;
 use super::store::{BindingQuery, BindingRow};
 use crate::codes::optional;
+use crate::vehicles::binding_log::BindingKind;
 
 pub fn binding(row: BindingRow, enterprise_id: Uuid) -> pb::VehicleBinding {
     pb::VehicleBinding {

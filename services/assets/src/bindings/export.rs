@@ -9,11 +9,11 @@ use fleetdesk_proto::vehicle::v1 as pb;
 use sqlx::PgConnection;
 
 use super::convert;
-use super::domain::BindingKind;
 use super::store::{self, BindingQuery, BindingRow};
 use crate::context::Actor;
 use crate::exports::{self, ListExport, NewJob, label, moment, text};
 use crate::vehicles;
+use crate::vehicles::binding_log::BindingKind;
 
 /// The kind's name in `export_job.kind`.
 pub const KIND: &str = "vehicle_bindings";

@@ -9,11 +9,11 @@ use fleetdesk_kit::{ErrorCode, ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
 use tonic::Request;
 
-use super::domain::BindingKind;
 use super::{convert, export, store};
 use crate::context::{Actor, Context};
 use crate::exports;
 use crate::oplog::{self, Business};
+use crate::vehicles::binding_log::{self, BindingKind};
 use crate::vehicles::domain::{Problems, sim_number, terminal_serial};
 use crate::vehicles::{self, PERMISSION};
 
@@ -80,13 +80,13 @@ pub async fn bind(
         .zip(sim)
         .ok_or_else(|| ServiceError::of(ErrorCode::BadRequest))?;
 
-    store::close(&mut tx, &actor, vehicle_id, BindingKind::Terminal, "").await?;
+    binding_log::close(&mut tx, &actor, vehicle_id, BindingKind::Terminal, "").await?;
     vehicles::store::set_terminal(&mut tx, &actor, vehicle_id, Some((&serial, &sim, bound_at)))
         .await?;
-    let binding_id = store::open(
+    let binding_id = binding_log::open(
         &mut tx,
         &actor,
-        &store::NewBinding {
+        &binding_log::NewBinding {
             vehicle_id,
             org_id: vehicle.org_id,
             kind: BindingKind::Terminal,
@@ -126,7 +126,7 @@ pub async fn unbind(
     let mut p = Problems::default();
     let remark = p.optional_text("remark", "备注", &remark, 200);
     p.finish()?;
-    let ended = store::close(&mut tx, &actor, vehicle_id, BindingKind::Terminal, &remark)
+    let ended = binding_log::close(&mut tx, &actor, vehicle_id, BindingKind::Terminal, &remark)
         .await?
         .ok_or_else(|| ServiceError::new(ErrorCode::Conflict, "该车辆未绑定终端"))?;
     vehicles::store::set_terminal(&mut tx, &actor, vehicle_id, None).await?;

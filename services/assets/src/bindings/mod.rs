@@ -2,7 +2,6 @@
 //! module, which driver) a vehicle had when, and who changed it.
 
 pub mod convert;
-pub mod domain;
 pub mod export;
 pub mod handlers;
 pub mod store;

@@ -11,11 +11,10 @@ use sqlx::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 
+use super::binding_log::{self, BindingKind};
 use super::domain::VehicleDraft;
 use super::import::VehicleImport;
 use super::{PERMISSION, convert, export, store};
-use crate::bindings;
-use crate::bindings::domain::BindingKind;
 use crate::context::{Actor, Context};
 use crate::oplog::{self, Business, Changes};
 use crate::{exports, imports};
@@ -65,10 +64,10 @@ pub async fn insert(
     let now = Utc::now();
     store::insert(conn, actor, vehicle_id, draft, now).await?;
     if let Some((serial, sim)) = &draft.terminal {
-        bindings::store::open(
+        binding_log::open(
             conn,
             actor,
-            &bindings::store::NewBinding {
+            &binding_log::NewBinding {
                 vehicle_id,
                 org_id: draft.org_id,
                 kind: BindingKind::Terminal,

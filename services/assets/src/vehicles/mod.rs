@@ -1,6 +1,7 @@
 //! Vehicle asset files (carFiles): list, detail, create, edit, export and
 //! import.
 
+pub mod binding_log;
 pub mod convert;
 pub mod domain;
 pub mod export;

@@ -1,7 +1,7 @@
 //! The directory's queries. Terminals are not tenants: every query runs in
 //! a service-scoped transaction and finds the tenant from the binding log.
 
-use fleetdesk_assets::bindings::domain::BindingKind;
+use fleetdesk_assets::vehicles::binding_log::BindingKind;
 use fleetdesk_kit::ServiceError;
 use sqlx::PgConnection;
 use uuid::Uuid;
