@@ -2,7 +2,7 @@
 //! from fleetdesk-assets) and telematics (TelemetryService and the terminal
 //! directory, from fleetdesk-telemetry), plus RiskService and
 //! MaintenanceService, which answer UNIMPLEMENTED until their issues build
-//! them (`grpc::unbuilt` lists every such RPC).
+//! them (`grpc::not_built` lists every such RPC).
 //!
 //! The target owns what the hosted crates share: start-up and config, the
 //! gRPC wiring of every hosted service, the export worker, and one `vehicle`

@@ -1,12 +1,12 @@
 //! The thin gRPC layer: the services the vehicle target hosts. Each method
 //! is one line into its subject's handlers (fleetdesk-assets for
 //! AssetService, fleetdesk-telemetry for TelemetryService and the terminal
-//! directory); RPCs not built yet are listed in `unbuilt`.
+//! directory); RPCs not built yet are listed in `not_built`.
 
 mod asset;
 mod directory;
 mod telemetry;
-mod unbuilt;
+mod not_built;
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::grpc::{self, Services};
@@ -18,7 +18,7 @@ use fleetdesk_proto::vehicle::v1::risk_service_server::RiskServiceServer;
 use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryServiceServer;
 use tonic::{Response, Status};
 
-use unbuilt::NotBuilt;
+use not_built::NotBuilt;
 
 /// Every service of the vehicle target, behind the internal-token check.
 pub fn services(

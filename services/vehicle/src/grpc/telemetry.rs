@@ -1,6 +1,6 @@
 //! TelemetryService: each RPC one line into its subject's handlers.
 //! Geofences, positions, temperatures and remote lock are built; the
-//! operation reports answer UNIMPLEMENTED (`unbuilt`) until their module
+//! operation reports answer UNIMPLEMENTED (`not_built`) until their module
 //! lands here.
 
 use fleetdesk_proto::vehicle::v1 as pb;
@@ -12,7 +12,7 @@ use fleetdesk_telemetry::{lock, positions};
 use tonic::{Request, Response, Status};
 
 use super::respond;
-use super::unbuilt::not_built;
+use super::not_built::not_built;
 
 #[derive(Debug, Clone)]
 pub struct TelemetryApi(pub Context);
