@@ -2,10 +2,11 @@
 //! sign-in, limits on guessing and the login log.
 //!
 //! Layout: `grpc/` is the thin layer (one line per RPC); each subject
-//! (accounts, sessions, passwords, sign-in, the login log) is a folder with
-//! `handlers`, and — where it has them — `domain` (rules, stored codes),
-//! `store` (its queries) and `convert` (proto ↔ domain). Subjects take what
-//! they share from `context`, never from `grpc`.
+//! (accounts, sessions, passwords, sign-in, SMS codes, WeCom, the guard on
+//! guessing, the login log) is a folder with — where it has them — `handlers`,
+//! `domain` (rules, stored codes), `store` (its queries) and `convert`
+//! (proto ↔ domain). Subjects take what they share from `context`, never from
+//! `grpc`.
 
 pub mod accounts;
 mod codes;
@@ -19,7 +20,6 @@ mod password;
 mod sessions;
 mod sign_in;
 mod sms;
-mod sms_sender;
 mod startup;
 mod validate;
 mod wecom;

@@ -15,8 +15,8 @@ use crate::Config;
 use crate::context::Context;
 use crate::credentials::PasswordHasher;
 use crate::grpc::AuthApi;
+use crate::sms::sender as sms_sender;
 use crate::sms::{CodeKey, SmsCodes};
-use crate::sms_sender;
 use crate::wecom::WeComClient;
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");

@@ -1,27 +1,17 @@
-//! SMS verification codes: issuing them within the sending limits and
-//! checking them.
-//!
-//! A code is 6 random digits, stored only as an HMAC bound to phone and
-//! purpose, valid 5 minutes, good for one use; a newer code replaces older
-//! ones, and 5 wrong entries kill it. Sending is limited per phone (one per
-//! 60 s, 5 per hour, 10 per day) and per client address (20 per hour);
-//! requests for the same address or phone are serialised by transaction
-//! locks, so parallel requests cannot overrun a limit.
+//! The rules of SMS codes: what a phone number is, what a code is for and
+//! says, how it is sealed, and the sending limits.
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use fleetdesk_kit::{ErrorCode, ServiceError};
+use fleetdesk_kit::ServiceError;
 use fleetdesk_proto::auth::v1::SmsPurpose;
 use hmac::{Hmac, Mac as _};
 use rand::Rng as _;
 use secrecy::{ExposeSecret as _, SecretString};
 use sha2::Sha256;
-use sqlx::PgPool;
-use uuid::Uuid;
 
 use crate::codes::stored_code;
-use crate::sms_sender::SmsSender;
 
 /// How long a code is valid.
 pub const CODE_TTL_SECS: i64 = 5 * 60;
@@ -35,7 +25,7 @@ const ADDRESS_PER_HOUR: usize = 20;
 
 /// A mainland mobile number: 11 digits starting with 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Phone(String);
+pub struct Phone(pub(super) String);
 
 impl Phone {
     pub fn parse(value: &str) -> Result<Phone, ServiceError> {
@@ -72,7 +62,7 @@ impl Purpose {
         Purpose::from_pb(value).ok_or_else(|| ServiceError::invalid("purpose", "验证码用途无效"))
     }
 
-    fn text(self, code: &str) -> String {
+    pub(super) fn text(self, code: &str) -> String {
         match self {
             Purpose::Login => {
                 format!("【车管家】您的登录验证码为 {code}，5 分钟内有效，请勿泄露给他人。")
@@ -176,7 +166,7 @@ impl CodeKey {
         mac
     }
 
-    fn seal(&self, phone: &Phone, purpose: Purpose, code: &str) -> Vec<u8> {
+    pub(super) fn seal(&self, phone: &Phone, purpose: Purpose, code: &str) -> Vec<u8> {
         self.mac(phone, purpose, code)
             .finalize()
             .into_bytes()
@@ -184,189 +174,13 @@ impl CodeKey {
     }
 
     /// Constant-time comparison with a stored HMAC.
-    fn opens(&self, phone: &Phone, purpose: Purpose, code: &str, sealed: &[u8]) -> bool {
+    pub(super) fn opens(&self, phone: &Phone, purpose: Purpose, code: &str, sealed: &[u8]) -> bool {
         self.mac(phone, purpose, code).verify_slice(sealed).is_ok()
     }
 }
 
-fn new_code() -> String {
+pub(super) fn new_code() -> String {
     format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32))
-}
-
-/// Issues and checks codes.
-#[derive(Debug, Clone)]
-pub struct SmsCodes {
-    pub pool: PgPool,
-    pub key: CodeKey,
-    pub sender: Arc<dyn SmsSender>,
-}
-
-impl SmsCodes {
-    /// Counts a send for `phone` from `address` and, when `deliver` (the phone
-    /// belongs to an account), sends a new code. Unknown phones are counted and
-    /// answered alike but get no message, so the answer reveals no account.
-    pub async fn send(
-        &self,
-        phone: &Phone,
-        purpose: Purpose,
-        address: &str,
-        deliver: bool,
-    ) -> Result<(), ServiceError> {
-        let code = new_code();
-        let mut tx = self.pool.begin().await?;
-        // Always address first, then phone: one order, so no deadlock.
-        for lock in [
-            format!("sms:ip:{address}"),
-            format!("sms:phone:{}", phone.0),
-        ] {
-            sqlx::query("select pg_advisory_xact_lock(hashtextextended($1, 0))")
-                .bind(lock)
-                .execute(&mut *tx)
-                .await?;
-        }
-        // The time after the locks were won, not when the transaction began.
-        let now: DateTime<Utc> = sqlx::query_scalar("select clock_timestamp()")
-            .fetch_one(&mut *tx)
-            .await?;
-        let phone_sends: Vec<DateTime<Utc>> = sqlx::query_scalar(
-            "select sent_at from sms_send where phone = $1 and sent_at > $2 - interval '1 day' order by sent_at",
-        )
-        .bind(&phone.0)
-        .bind(now)
-        .fetch_all(&mut *tx)
-        .await?;
-        let address_sends: Vec<DateTime<Utc>> = sqlx::query_scalar(
-            "select sent_at from sms_send where ip = $1 and sent_at > $2 - interval '1 hour' order by sent_at",
-        )
-        .bind(address)
-        .bind(now)
-        .fetch_all(&mut *tx)
-        .await?;
-        if let Some(refusal) = send_refusal(now, &phone_sends, &address_sends) {
-            tracing::info!(
-                wait_secs = refusal.wait_secs,
-                "SMS code refused by a limit."
-            );
-            let mut err = ServiceError::new(ErrorCode::TooManyRequests, refusal.message);
-            err.retry_after_secs = Some(refusal.wait_secs);
-            return Err(err);
-        }
-        let send_id = Uuid::new_v4();
-        sqlx::query("insert into sms_send (id, phone, ip, sent_at) values ($1, $2, $3, $4)")
-            .bind(send_id)
-            .bind(&phone.0)
-            .bind(address)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("delete from sms_send where phone = $1 and sent_at < $2 - interval '1 day'")
-            .bind(&phone.0)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        let code_id = Uuid::new_v4();
-        if deliver {
-            sqlx::query(
-                "update sms_code set spent_at = $3 where phone = $1 and purpose = $2 and spent_at is null",
-            )
-            .bind(&phone.0)
-            .bind(i16::from(purpose))
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query(
-                "insert into sms_code (id, phone, purpose, code_hmac, created_at, expires_at) \
-                 values ($1, $2, $3, $4, $5, $5 + make_interval(secs => $6))",
-            )
-            .bind(code_id)
-            .bind(&phone.0)
-            .bind(i16::from(purpose))
-            .bind(self.key.seal(phone, purpose, &code))
-            .bind(now)
-            .bind(CODE_TTL_SECS as f64)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        if !deliver {
-            tracing::info!("SMS code requested for a phone without an account; nothing sent.");
-            return Ok(());
-        }
-        // Delivery happens outside the transaction: no connection is held
-        // while the provider answers.
-        if let Err(err) = self.sender.send(&phone.0, &purpose.text(&code)).await {
-            tracing::warn!(error = %format!("{err:#}"), "SMS delivery failed.");
-            // Give the attempt back and kill the undelivered code.
-            sqlx::query("update sms_code set spent_at = now() where id = $1")
-                .bind(code_id)
-                .execute(&self.pool)
-                .await?;
-            sqlx::query("delete from sms_send where id = $1")
-                .bind(send_id)
-                .execute(&self.pool)
-                .await?;
-            return Err(ServiceError::new(
-                ErrorCode::Unavailable,
-                "短信发送失败，请稍后再试",
-            ));
-        }
-        tracing::info!("SMS code sent.");
-        Ok(())
-    }
-
-    /// True when `code` is the live code of phone and purpose; it is then spent.
-    /// A wrong entry counts against the code, and the fifth kills it. The row
-    /// lock makes parallel submissions of the right code succeed once.
-    pub async fn check(&self, phone: &Phone, purpose: Purpose, code: &str) -> sqlx::Result<bool> {
-        let mut tx = self.pool.begin().await?;
-        let live: Option<(Uuid, Vec<u8>)> = sqlx::query_as(
-            "select id, code_hmac from sms_code \
-             where phone = $1 and purpose = $2 and spent_at is null and expires_at > now() \
-               and failed_attempts < $3 \
-             order by created_at desc limit 1 for update",
-        )
-        .bind(&phone.0)
-        .bind(i16::from(purpose))
-        .bind(MAX_WRONG_ENTRIES)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((id, sealed)) = live else {
-            return Ok(false);
-        };
-        let right = self.key.opens(phone, purpose, code, &sealed);
-        if right {
-            sqlx::query("update sms_code set spent_at = now() where id = $1")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-        } else {
-            sqlx::query(
-                "update sms_code set failed_attempts = failed_attempts + 1, \
-                 spent_at = case when failed_attempts + 1 >= $2 then now() else spent_at end \
-                 where id = $1",
-            )
-            .bind(id)
-            .bind(MAX_WRONG_ENTRIES)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(right)
-    }
-}
-
-/// Messages the development sender recorded, newest first.
-pub async fn dev_messages(
-    pool: &PgPool,
-    phone: &str,
-) -> sqlx::Result<Vec<(String, String, DateTime<Utc>)>> {
-    sqlx::query_as(
-        "select phone, text, created_at from dev_sms_message \
-         where ($1 = '' or phone = $1) order by created_at desc, id limit 100",
-    )
-    .bind(phone)
-    .fetch_all(pool)
-    .await
 }
 
 #[cfg(test)]
