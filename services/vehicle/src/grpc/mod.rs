@@ -5,8 +5,8 @@
 
 mod asset;
 mod directory;
-mod telemetry;
 mod not_built;
+mod telemetry;
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::grpc::{self, Services};

@@ -11,8 +11,8 @@ use fleetdesk_telemetry::temperature::handlers as temperature;
 use fleetdesk_telemetry::{lock, positions};
 use tonic::{Request, Response, Status};
 
-use super::respond;
 use super::not_built::not_built;
+use super::respond;
 
 #[derive(Debug, Clone)]
 pub struct TelemetryApi(pub Context);
