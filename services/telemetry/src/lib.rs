@@ -13,6 +13,7 @@
 //! queries) and `convert` (proto ↔ domain); handlers take their request
 //! context from `context`.
 
+pub mod alarms;
 mod codes;
 pub mod context;
 pub mod directory;
@@ -20,5 +21,6 @@ pub mod exports;
 pub mod geofences;
 pub mod ingest;
 pub mod lock;
+pub mod operation;
 pub mod positions;
 pub mod temperature;

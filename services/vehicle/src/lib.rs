@@ -1,8 +1,10 @@
 //! The vehicle target: one process serving vehicle assets (AssetService,
-//! from fleetdesk-assets) and telematics (TelemetryService and the terminal
-//! directory, from fleetdesk-telemetry), plus RiskService and
-//! MaintenanceService, which answer UNIMPLEMENTED until their issues build
-//! them (`grpc::not_built` lists every such RPC).
+//! from fleetdesk-assets), telematics (TelemetryService and the terminal
+//! directory, from fleetdesk-telemetry) and risk control (RiskService:
+//! alarms from fleetdesk-telemetry, accidents, service records and warnings
+//! from fleetdesk-risk), plus MaintenanceService, which answers
+//! UNIMPLEMENTED until its issue builds it (`grpc::not_built` lists every
+//! such RPC).
 //!
 //! The target owns what the hosted crates share: start-up and config, the
 //! gRPC wiring of every hosted service, the export worker, and one `vehicle`

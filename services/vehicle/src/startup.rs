@@ -3,7 +3,7 @@
 //! export jobs API (cancel, retry), and the org_unit replica that data scope
 //! (kit::reach) and organisation names read; telemetry ingest (which
 //! evaluates fences and temperatures too) with its partition job, and
-//! lock-command results and sweeps.
+//! lock-command results and sweeps; the risk records' daily warnings job.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -81,13 +81,18 @@ impl Application {
         if let Err(err) = ingest::drop_retired_consumers(&pool, nats.clone()).await {
             tracing::warn!(error = %format!("{err:#}"), "Retired telemetry consumers not dropped.");
         }
+        let risk = fleetdesk_risk::context::Context { pool: pool.clone() };
         let background = [
+            tokio::spawn(fleetdesk_risk::warnings::job::run(
+                pool.clone(),
+                shutdown.clone(),
+            )),
             tokio::spawn(ingest.run(shutdown.clone())),
             tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
             tokio::spawn(results.run(shutdown.clone())),
             tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),
         ];
-        let services = grpc::services(assets, telemetry, self.runtime.verifier.clone());
+        let services = grpc::services(assets, telemetry, risk, self.runtime.verifier.clone());
         let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
         let served = self
             .runtime

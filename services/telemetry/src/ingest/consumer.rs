@@ -8,9 +8,10 @@
 //! 1. service scope: the day partitions, the history (fixes of unknown
 //!    vehicles, or under another tenant's subject, are dropped; it answers
 //!    the fixes new to it) and their probe readings, the latest positions
-//!    (locked, moved forward, and answered as they were);
-//! 2. per enterprise, scoped to it: fence evaluation and temperature
-//!    evaluation of the new fixes.
+//!    (locked, moved forward, and answered as they were), and the
+//!    operation log's days and months they fall in;
+//! 2. per enterprise, scoped to it: fence evaluation, temperature
+//!    evaluation and the alarm rules over the new fixes.
 //!
 //! So a fix's crossings commit with the fix itself, and a replay after a
 //! late fix reads the history it is already in.
@@ -27,8 +28,10 @@ use sqlx::PgPool;
 
 use super::domain::{self, FixRow};
 use super::store;
+use crate::alarms::evaluate as alarms;
 use crate::geofences::evaluate::{self as fences, FenceCache};
 use crate::ingest::{FIX_SUBJECTS, telemetry_stream};
+use crate::operation::store as operation;
 use crate::temperature::evaluate as temperatures;
 
 /// Most messages in one transaction (a commit's fixed cost spread over
@@ -71,6 +74,7 @@ pub struct Applied {
     pub dropped: usize,
     pub fences: fences::Summary,
     pub temperatures: temperatures::Summary,
+    pub alarms: alarms::Summary,
 }
 
 /// The durable consumer of the deployment whose database is `source`.
@@ -142,6 +146,7 @@ impl BatchHandler for Pipeline {
             crossings = applied.fences.crossings,
             replays = applied.fences.replays,
             temperature_alarms = applied.temperatures.alarms,
+            alarms_raised = applied.alarms.raised,
             "Telemetry batch stored."
         );
         Ok(())
@@ -188,12 +193,15 @@ impl Pipeline {
             ..Applied::default()
         };
         let previous = store::upsert_latest(&mut tx, &domain::newest(&fixes)).await?;
+        operation::add_fixes(&mut tx, &fixes).await?;
         for (enterprise, batch) in domain::for_evaluation(&fixes, &previous) {
             db::enter_tenant(&mut tx, enterprise).await?;
             let found = fences::evaluate(&mut tx, &self.fences, enterprise, batch.vehicles).await?;
             applied.fences.add(found);
             let found = temperatures::apply(&mut tx, enterprise, &batch.readings).await?;
             applied.temperatures.add(found);
+            let found = alarms::apply(&mut tx, enterprise, &batch.samples).await?;
+            applied.alarms.add(found);
         }
         tx.commit().await?;
         self.days.extend(days);

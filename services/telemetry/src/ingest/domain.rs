@@ -8,6 +8,7 @@ use fleetdesk_kit::convert::datetime;
 use fleetdesk_proto::telematics::v1 as pb;
 use uuid::Uuid;
 
+use crate::alarms::engine::Sample;
 use crate::geofences::engine::Fix;
 use crate::geofences::evaluate::VehicleFixes;
 use crate::temperature::evaluate::ReadingIn;
@@ -147,10 +148,12 @@ pub fn newest(ordered: &[FixRow]) -> Vec<&FixRow> {
 }
 
 /// What one enterprise's evaluation gets of a batch: each vehicle's fixes
-/// new to the history, after where it was before, and their probe readings.
+/// new to the history, after where it was before (fences), as the alarm
+/// rules read them, and their probe readings.
 #[derive(Debug, Default)]
 pub struct ForEvaluation {
     pub vehicles: BTreeMap<Uuid, VehicleFixes>,
+    pub samples: BTreeMap<Uuid, Vec<Sample>>,
     pub readings: Vec<ReadingIn>,
 }
 
@@ -178,6 +181,14 @@ pub fn for_evaluation(
                 lng: f.lng,
                 speed_dkmh: f.speed_dkmh,
             });
+        batch.samples.entry(f.vehicle_id).or_default().push(Sample {
+            time: f.fix_time,
+            lat: f.lat,
+            lng: f.lng,
+            speed_dkmh: f.speed_dkmh,
+            alarm_bits: f.alarm_bits,
+            soc: f.soc,
+        });
         batch
             .readings
             .extend(

@@ -1,11 +1,14 @@
 //! The thin gRPC layer: the services the vehicle target hosts. Each method
 //! is one line into its subject's handlers (fleetdesk-assets for
-//! AssetService, fleetdesk-telemetry for TelemetryService and the terminal
-//! directory); RPCs not built yet are listed in `not_built`.
+//! AssetService, fleetdesk-telemetry for TelemetryService, the terminal
+//! directory and RiskService's alarms, fleetdesk-risk for RiskService's
+//! accidents, service records and warnings); RPCs not built yet are listed in
+//! `not_built`.
 
 mod asset;
 mod directory;
 mod not_built;
+mod risk;
 mod telemetry;
 
 use fleetdesk_kit::ServiceError;
@@ -24,6 +27,7 @@ use not_built::NotBuilt;
 pub fn services(
     assets: fleetdesk_assets::context::Context,
     telemetry: fleetdesk_telemetry::context::Context,
+    risk: fleetdesk_risk::context::Context,
     verifier: TokenVerifier,
 ) -> Services {
     let check = grpc::authenticate(verifier);
@@ -36,10 +40,13 @@ pub fn services(
         check.clone(),
     ))
     .with(TerminalDirectoryServiceServer::with_interceptor(
-        directory::DirectoryApi(telemetry),
+        directory::DirectoryApi(telemetry.clone()),
         check.clone(),
     ))
-    .with(RiskServiceServer::with_interceptor(NotBuilt, check.clone()))
+    .with(RiskServiceServer::with_interceptor(
+        risk::RiskApi(telemetry, risk),
+        check.clone(),
+    ))
     .with(MaintenanceServiceServer::with_interceptor(NotBuilt, check))
 }
 

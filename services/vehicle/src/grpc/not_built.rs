@@ -1,39 +1,22 @@
-//! Every RPC the vehicle target hosts but has not built, in one place:
-//! RiskService and MaintenanceService whole (their issues replace these
-//! lists method by method with handlers), and TelemetryService's operation
-//! reports, answered from `telemetry.rs` through [`not_built`] since a
-//! service's RPCs share one impl. Each answers UNIMPLEMENTED naming itself,
-//! so a caller knows what is missing rather than guessing.
+//! Every RPC the vehicle target hosts but has not built: MaintenanceService
+//! whole (its issue replaces the list method by method with handlers), and
+//! RiskService's video clips (the video issue's), answered from its impl
+//! through [`not_built`] since a service's RPCs share one impl. Each answers
+//! UNIMPLEMENTED naming itself, so a caller knows what is missing rather
+//! than guessing.
 
 use fleetdesk_kit::grpc;
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::maintenance_service_server::MaintenanceService;
-use fleetdesk_proto::vehicle::v1::risk_service_server::RiskService;
 use tonic::Status;
 
 /// A service whose issue has not been built.
 #[derive(Debug, Clone, Copy)]
 pub struct NotBuilt;
 
-/// The answer of an unbuilt TelemetryService RPC `method`.
-pub fn not_built(method: &str) -> Status {
-    grpc::not_built(&format!("fleetdesk.vehicle.v1.TelemetryService/{method}"))
-}
-
-fleetdesk_kit::not_built! {
-    RiskService for NotBuilt, "fleetdesk.vehicle.v1.RiskService" {
-        list_risk_alarms(pb::ListRiskAlarmsRequest) -> pb::ListRiskAlarmsResponse;
-        handle_risk_alarms(pb::HandleRiskAlarmsRequest) -> pb::HandleRiskAlarmsResponse;
-        list_accidents(pb::ListAccidentsRequest) -> pb::ListAccidentsResponse;
-        get_accident(pb::GetAccidentRequest) -> pb::GetAccidentResponse;
-        create_accident(pb::CreateAccidentRequest) -> pb::CreateAccidentResponse;
-        update_accident(pb::UpdateAccidentRequest) -> pb::UpdateAccidentResponse;
-        list_customer_service_records(pb::ListCustomerServiceRecordsRequest) -> pb::ListCustomerServiceRecordsResponse;
-        list_warnings(pb::ListWarningsRequest) -> pb::ListWarningsResponse;
-        acknowledge_warnings(pb::AcknowledgeWarningsRequest) -> pb::AcknowledgeWarningsResponse;
-        list_video_clips(pb::ListVideoClipsRequest) -> pb::ListVideoClipsResponse;
-        request_video_clip(pb::RequestVideoClipRequest) -> pb::RequestVideoClipResponse;
-    }
+/// The answer of an unbuilt RPC `method` of `service` (e.g. "RiskService").
+pub fn not_built(service: &str, method: &str) -> Status {
+    grpc::not_built(&format!("fleetdesk.vehicle.v1.{service}/{method}"))
 }
 
 fleetdesk_kit::not_built! {

@@ -1,17 +1,14 @@
-//! TelemetryService: each RPC one line into its subject's handlers.
-//! Geofences, positions, temperatures and remote lock are built; the
-//! operation reports answer UNIMPLEMENTED (`not_built`) until their module
-//! lands here.
+//! TelemetryService: each RPC one line into its subject's handlers
+//! (positions, remote lock, geofences, temperatures, operation logs).
 
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryService;
 use fleetdesk_telemetry::context::Context;
 use fleetdesk_telemetry::geofences::handlers as geofences;
 use fleetdesk_telemetry::temperature::handlers as temperature;
-use fleetdesk_telemetry::{lock, positions};
+use fleetdesk_telemetry::{lock, operation, positions};
 use tonic::{Request, Response, Status};
 
-use super::not_built::not_built;
 use super::respond;
 
 #[derive(Debug, Clone)]
@@ -257,15 +254,15 @@ impl TelemetryService for TelemetryApi {
 
     async fn list_daily_operation_reports(
         &self,
-        _req: Request<pb::ListDailyOperationReportsRequest>,
+        req: Request<pb::ListDailyOperationReportsRequest>,
     ) -> Answer<pb::ListDailyOperationReportsResponse> {
-        Err(not_built("list_daily_operation_reports"))
+        respond(operation::handlers::daily(&self.0, req).await)
     }
 
     async fn list_monthly_operation_reports(
         &self,
-        _req: Request<pb::ListMonthlyOperationReportsRequest>,
+        req: Request<pb::ListMonthlyOperationReportsRequest>,
     ) -> Answer<pb::ListMonthlyOperationReportsResponse> {
-        Err(not_built("list_monthly_operation_reports"))
+        respond(operation::handlers::monthly(&self.0, req).await)
     }
 }

@@ -1,0 +1,372 @@
+//! Alarm rules, alarm kinds and the workflow's states and moves, with the
+//! checks of what an operator sends. Pure.
+
+use fleetdesk_kit::ServiceError;
+use fleetdesk_proto::vehicle::v1 as pb;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::codes::stored_code;
+
+stored_code!(
+    /// What raised an alarm (codes as AlarmType).
+    AlarmKind => pb::AlarmType {
+        Overspeed = 1, FatigueDriving = 2, PhoneUse = 3, Smoking = 4, Distraction = 5,
+        ForwardCollision = 6, LaneDeparture = 7, HarshBraking = 8, HarshAcceleration = 9,
+        Geofence = 10, LowBattery = 11, BatteryFault = 12, Temperature = 13, CameraBlocked = 14,
+        NightDriving = 15, Emergency = 16, DangerWarning = 17, TerminalFault = 18,
+        PowerCut = 19, Collision = 20, Rollover = 21, IllegalDoorOpening = 22, Theft = 23,
+        Offline = 24, TerminalOther = 25,
+    }
+);
+
+stored_code!(
+    /// Where an alarm is in its workflow (codes as AlarmStatus).
+    AlarmState => pb::AlarmStatus { Unhandled = 1, Handled = 2, FalseAlarm = 3, Processing = 4 }
+);
+
+stored_code!(
+    /// How the handler dealt with it (codes as AlarmHandleMethod).
+    HandleMethod => pb::AlarmHandleMethod {
+        VoicePrompt = 1, PhoneCall = 2, TextMessage = 3, NoAction = 4,
+    }
+);
+
+stored_code!(
+    /// An entry of the activity log (codes as AlarmActivityAction).
+    Activity => pb::AlarmActivityAction {
+        Assigned = 1, Handled = 2, Dismissed = 3, Commented = 4, Viewed = 5,
+    }
+);
+
+stored_code!(
+    /// What a rule watches (codes as AlarmRuleKind).
+    RuleKindCode => pb::AlarmRuleKind {
+        Overspeed = 1, Fatigue = 2, NightDriving = 3, LowSoc = 4, Terminal = 5,
+    }
+);
+
+/// The alarm kind of each 0x0200 alarm bit (JT/T 808-2019 table 24). The
+/// bits not listed are reserved (15-17).
+pub fn terminal_bit_kind(bit: i16) -> AlarmKind {
+    match bit {
+        0 => AlarmKind::Emergency,
+        1 => AlarmKind::Overspeed,
+        2 => AlarmKind::FatigueDriving,
+        3 => AlarmKind::DangerWarning,
+        // GNSS module, antenna open or shorted, undervoltage, display,
+        // TTS, camera, IC-card module.
+        4..=7 | 9..=12 => AlarmKind::TerminalFault,
+        8 => AlarmKind::PowerCut,
+        // Stolen, illegal ignition, illegal displacement.
+        26..=28 => AlarmKind::Theft,
+        29 => AlarmKind::Collision,
+        30 => AlarmKind::Rollover,
+        31 => AlarmKind::IllegalDoorOpening,
+        // Overspeed and fatigue pre-warnings, today's driving time, parking
+        // overtime, area, route, route time, deviation, VSS, fuel.
+        _ => AlarmKind::TerminalOther,
+    }
+}
+
+/// The bits a terminal rule may name (15-17 are reserved).
+pub fn is_terminal_bit(bit: i32) -> bool {
+    (0..32).contains(&bit) && !(15..=17).contains(&bit)
+}
+
+/// What a rule watches, with its parameters in the units the engine uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RuleKind {
+    Overspeed {
+        limit_dkmh: i32,
+        min_s: i32,
+    },
+    Fatigue {
+        max_drive_s: i32,
+        rest_s: i32,
+    },
+    NightDriving {
+        from_minute: i32,
+        to_minute: i32,
+        min_s: i32,
+    },
+    LowSoc {
+        below: i16,
+        min_s: i32,
+    },
+    Terminal {
+        bits: u32,
+    },
+}
+
+impl RuleKind {
+    pub fn code(&self) -> RuleKindCode {
+        match self {
+            RuleKind::Overspeed { .. } => RuleKindCode::Overspeed,
+            RuleKind::Fatigue { .. } => RuleKindCode::Fatigue,
+            RuleKind::NightDriving { .. } => RuleKindCode::NightDriving,
+            RuleKind::LowSoc { .. } => RuleKindCode::LowSoc,
+            RuleKind::Terminal { .. } => RuleKindCode::Terminal,
+        }
+    }
+
+    /// How long a condition must hold before it is an alarm.
+    pub fn min_duration_s(&self) -> i32 {
+        match *self {
+            RuleKind::Overspeed { min_s, .. }
+            | RuleKind::NightDriving { min_s, .. }
+            | RuleKind::LowSoc { min_s, .. } => min_s,
+            RuleKind::Fatigue { .. } | RuleKind::Terminal { .. } => 0,
+        }
+    }
+
+    /// The kind of alarm a condition of this rule raises.
+    pub fn alarm_kind(&self, condition: i16) -> AlarmKind {
+        match self {
+            RuleKind::Overspeed { .. } => AlarmKind::Overspeed,
+            RuleKind::Fatigue { .. } => AlarmKind::FatigueDriving,
+            RuleKind::NightDriving { .. } => AlarmKind::NightDriving,
+            RuleKind::LowSoc { .. } => AlarmKind::LowBattery,
+            RuleKind::Terminal { .. } => terminal_bit_kind(condition),
+        }
+    }
+}
+
+/// A rule as the engine applies it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    pub id: Uuid,
+    pub level: i16,
+    /// The organisation subtree it applies to (every vehicle when none).
+    pub org_path: Option<String>,
+    pub kind: RuleKind,
+}
+
+impl Rule {
+    /// Whether it applies to a vehicle under `vehicle_org_path`.
+    pub fn applies_to(&self, vehicle_org_path: &str) -> bool {
+        self.org_path
+            .as_deref()
+            .is_none_or(|p| vehicle_org_path.starts_with(p))
+    }
+}
+
+/// A rule as the settings form sends it, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleDraft {
+    pub name: String,
+    pub level: i16,
+    pub org_id: Option<Uuid>,
+    pub enabled: bool,
+    pub kind: RuleKind,
+    pub quiet_minutes: i32,
+}
+
+fn within(
+    field: &str,
+    value: i32,
+    range: std::ops::RangeInclusive<i32>,
+    what: &str,
+) -> Result<i32, ServiceError> {
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(ServiceError::invalid(
+            field,
+            format!("{what}应在 {} 到 {} 之间", range.start(), range.end()),
+        ))
+    }
+}
+
+impl RuleDraft {
+    pub fn parse(rule: &pb::AlarmRule) -> Result<RuleDraft, ServiceError> {
+        let name = rule.name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 50 {
+            return Err(ServiceError::invalid("name", "规则名称为 1 到 50 个字符"));
+        }
+        let level = match pb::RiskLevel::try_from(rule.level) {
+            Ok(pb::RiskLevel::Low) => 1,
+            Ok(pb::RiskLevel::Medium) => 2,
+            Ok(pb::RiskLevel::High) => 3,
+            _ => return Err(ServiceError::invalid("level", "请选择报警等级")),
+        };
+        let org_id = match rule.org_id.trim() {
+            "" => None,
+            id => Some(
+                Uuid::parse_str(id).map_err(|_| ServiceError::invalid("orgId", "组织编号无效"))?,
+            ),
+        };
+        let kind = match pb::AlarmRuleKind::try_from(rule.kind) {
+            Ok(pb::AlarmRuleKind::Overspeed) => RuleKind::Overspeed {
+                limit_dkmh: within("limitKmh", rule.limit_kmh, 10..=200, "限速")? * 10,
+                min_s: within(
+                    "minDurationSeconds",
+                    rule.min_duration_seconds,
+                    0..=3600,
+                    "持续时间",
+                )?,
+            },
+            Ok(pb::AlarmRuleKind::Fatigue) => RuleKind::Fatigue {
+                max_drive_s: within(
+                    "maxDriveMinutes",
+                    rule.max_drive_minutes,
+                    30..=720,
+                    "连续驾驶时长",
+                )? * 60,
+                rest_s: within("restMinutes", rule.rest_minutes, 5..=240, "休息时长")? * 60,
+            },
+            Ok(pb::AlarmRuleKind::NightDriving) => {
+                let from = within(
+                    "windowStartMinute",
+                    rule.window_start_minute,
+                    0..=1439,
+                    "开始时间",
+                )?;
+                let to = within(
+                    "windowEndMinute",
+                    rule.window_end_minute,
+                    0..=1439,
+                    "结束时间",
+                )?;
+                if from == to {
+                    return Err(ServiceError::invalid(
+                        "windowEndMinute",
+                        "结束时间不能与开始时间相同",
+                    ));
+                }
+                RuleKind::NightDriving {
+                    from_minute: from,
+                    to_minute: to,
+                    min_s: within(
+                        "minDurationSeconds",
+                        rule.min_duration_seconds,
+                        0..=3600,
+                        "持续时间",
+                    )?,
+                }
+            }
+            Ok(pb::AlarmRuleKind::LowSoc) => RuleKind::LowSoc {
+                below: within(
+                    "socBelowPercent",
+                    rule.soc_below_percent,
+                    1..=99,
+                    "电量阈值",
+                )? as i16,
+                min_s: within(
+                    "minDurationSeconds",
+                    rule.min_duration_seconds,
+                    0..=3600,
+                    "持续时间",
+                )?,
+            },
+            Ok(pb::AlarmRuleKind::Terminal) => {
+                if rule.terminal_bits.is_empty() {
+                    return Err(ServiceError::invalid("terminalBits", "请选择终端报警位"));
+                }
+                let mut bits = 0u32;
+                for bit in &rule.terminal_bits {
+                    if !is_terminal_bit(*bit) {
+                        return Err(ServiceError::invalid("terminalBits", "终端报警位无效"));
+                    }
+                    bits |= 1 << bit;
+                }
+                RuleKind::Terminal { bits }
+            }
+            _ => return Err(ServiceError::invalid("kind", "请选择规则类型")),
+        };
+        Ok(RuleDraft {
+            name,
+            level,
+            org_id,
+            enabled: rule.enabled,
+            kind,
+            quiet_minutes: within("quietMinutes", rule.quiet_minutes, 0..=1440, "静默时长")?,
+        })
+    }
+}
+
+/// An operator's move of an alarm, checked against where it is: an open
+/// alarm is assigned or closed; a closed one may be closed again (a
+/// correction, or a second operator's answer: each is logged, the last
+/// stands) but never reopened.
+pub fn can_move(from: AlarmState, to: AlarmState) -> bool {
+    use AlarmState::*;
+    match to {
+        Processing => matches!(from, Unhandled | Processing),
+        Handled | FalseAlarm => true,
+        Unhandled => false,
+    }
+}
+
+/// A remark: trimmed, at most 500 characters; required to dismiss.
+pub fn remark(text: &str, required: bool) -> Result<String, ServiceError> {
+    let text = text.trim();
+    if text.chars().count() > 500 {
+        return Err(ServiceError::invalid("remark", "备注最多 500 个字符"));
+    }
+    if required && text.is_empty() {
+        return Err(ServiceError::invalid("remark", "请填写误报原因"));
+    }
+    Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closed_alarms_are_never_reopened_and_open_ones_close_either_way() {
+        use AlarmState::*;
+        assert!(can_move(Unhandled, Processing));
+        assert!(can_move(Processing, FalseAlarm));
+        assert!(can_move(Unhandled, Handled));
+        assert!(can_move(FalseAlarm, Handled));
+        assert!(!can_move(Handled, Processing));
+        assert!(!can_move(FalseAlarm, Processing));
+        assert!(!can_move(Processing, Unhandled));
+    }
+
+    #[test]
+    fn a_rule_is_checked_field_by_field() {
+        let mut rule = pb::AlarmRule {
+            name: " 限速 60 ".into(),
+            kind: pb::AlarmRuleKind::Overspeed.into(),
+            level: pb::RiskLevel::High.into(),
+            limit_kmh: 60,
+            min_duration_seconds: 30,
+            enabled: true,
+            ..Default::default()
+        };
+        let draft = RuleDraft::parse(&rule).unwrap();
+        assert_eq!(draft.name, "限速 60");
+        assert_eq!(
+            draft.kind,
+            RuleKind::Overspeed {
+                limit_dkmh: 600,
+                min_s: 30
+            }
+        );
+        assert_eq!(draft.level, 3);
+        rule.limit_kmh = 5;
+        let err = RuleDraft::parse(&rule).unwrap_err();
+        assert_eq!(err.message, "限速应在 10 到 200 之间");
+        rule.limit_kmh = 60;
+        rule.kind = pb::AlarmRuleKind::Terminal.into();
+        rule.terminal_bits = vec![0, 16];
+        assert!(RuleDraft::parse(&rule).is_err());
+        rule.terminal_bits = vec![0, 29];
+        assert_eq!(
+            RuleDraft::parse(&rule).unwrap().kind,
+            RuleKind::Terminal { bits: 1 | 1 << 29 }
+        );
+    }
+
+    #[test]
+    fn a_dismissal_needs_its_reason() {
+        assert!(remark("  ", true).is_err());
+        assert_eq!(remark(" 信号漂移 ", true).unwrap(), "信号漂移");
+        assert_eq!(remark("", false).unwrap(), "");
+        assert!(remark(&"长".repeat(501), false).is_err());
+    }
+}

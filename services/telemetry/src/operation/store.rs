@@ -1,0 +1,341 @@
+//! The operation log's rows: each (vehicle, day) and (vehicle, month)
+//! kept up to date by ingest in the batch's own transaction, and the list
+//! queries of the daily and monthly logs.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::list::{Filters, Paging, Sort};
+use sqlx::{FromRow, PgConnection};
+use uuid::Uuid;
+
+use super::rollup::{Day, DayFix, Slots, Totals, slot_of, slot_start};
+use crate::context::Actor;
+use crate::ingest::domain::FixRow;
+
+#[derive(FromRow)]
+struct StoredDay {
+    vehicle_id: Uuid,
+    day: NaiveDate,
+    moving: Vec<u8>,
+    online: Vec<u8>,
+    min_odometer_m: Option<i64>,
+    max_odometer_m: Option<i64>,
+    max_speed_dkmh: i32,
+    mileage_m: i64,
+    driving_s: i64,
+    idle_s: i64,
+}
+
+/// How a batch moves one vehicle's month.
+#[derive(Debug, Clone, Copy)]
+struct MonthDelta {
+    enterprise: Uuid,
+    mileage_m: i64,
+    driving_s: i64,
+    idle_s: i64,
+    operating_days: i32,
+}
+
+/// The first day of `day`'s month.
+pub fn month_of(day: NaiveDate) -> NaiveDate {
+    day.with_day(1).expect("every month has a first day")
+}
+
+/// Counts a batch's new fixes (service scope): each touched day is locked,
+/// merged with the batch's part and written whole, and its month moves by
+/// the difference.
+pub async fn add_fixes(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<usize, ServiceError> {
+    let mut days: BTreeMap<(Uuid, NaiveDate), (Uuid, Day)> = BTreeMap::new();
+    for f in fixes {
+        let (day, _) = slot_of(f.fix_time);
+        days.entry((f.vehicle_id, day))
+            .or_insert_with(|| (f.enterprise_id, Day::default()))
+            .1
+            .add(&DayFix {
+                time: f.fix_time,
+                speed_dkmh: f.speed_dkmh,
+                odometer_m: f.mileage_m,
+            });
+    }
+    if days.is_empty() {
+        return Ok(0);
+    }
+    let keys: Vec<(Uuid, NaiveDate)> = days.keys().copied().collect();
+    let stored: Vec<StoredDay> = sqlx::query_as(
+        "select d.vehicle_id, d.day, d.moving, d.online, d.min_odometer_m, d.max_odometer_m, \
+           d.max_speed_dkmh, d.mileage_m, d.driving_s, d.idle_s \
+         from unnest($1::uuid[], $2::date[]) k(vehicle_id, day) \
+         join operation_day d on d.vehicle_id = k.vehicle_id and d.day = k.day \
+         order by d.vehicle_id, d.day for update of d",
+    )
+    .bind(keys.iter().map(|k| k.0).collect::<Vec<_>>())
+    .bind(keys.iter().map(|k| k.1).collect::<Vec<_>>())
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut before: BTreeMap<(Uuid, NaiveDate), StoredDay> = stored
+        .into_iter()
+        .map(|s| ((s.vehicle_id, s.day), s))
+        .collect();
+    let mut rows: Vec<(Uuid, NaiveDate, Uuid, Day, Totals)> = Vec::with_capacity(days.len());
+    let mut months: BTreeMap<(Uuid, NaiveDate), MonthDelta> = BTreeMap::new();
+    for ((vehicle, day), (enterprise, part)) in days {
+        let old = before.remove(&(vehicle, day));
+        let mut merged = match &old {
+            Some(s) => Day {
+                moving: Slots::from_bytes(&s.moving),
+                online: Slots::from_bytes(&s.online),
+                min_odometer_m: s.min_odometer_m,
+                max_odometer_m: s.max_odometer_m,
+                max_speed_dkmh: s.max_speed_dkmh,
+            },
+            None => Day::default(),
+        };
+        merged.merge(&part);
+        let totals = merged.totals();
+        let (m0, d0, i0) = old
+            .as_ref()
+            .map_or((0, 0, 0), |s| (s.mileage_m, s.driving_s, s.idle_s));
+        let month = months
+            .entry((vehicle, month_of(day)))
+            .or_insert(MonthDelta {
+                enterprise,
+                mileage_m: 0,
+                driving_s: 0,
+                idle_s: 0,
+                operating_days: 0,
+            });
+        month.mileage_m += totals.mileage_m - m0;
+        month.driving_s += totals.driving_s - d0;
+        month.idle_s += totals.idle_s - i0;
+        month.operating_days += i32::from(totals.mileage_m > 0) - i32::from(m0 > 0);
+        rows.push((vehicle, day, enterprise, merged, totals));
+    }
+    let slot_time = |day: NaiveDate, slot: Option<usize>| slot.map(|s| slot_start(day, s));
+    sqlx::query(
+        "insert into operation_day as d (vehicle_id, day, enterprise_id, moving, online, \
+           min_odometer_m, max_odometer_m, max_speed_dkmh, mileage_m, driving_s, online_s, \
+           idle_s, trip_count, first_start_at, last_stop_at) \
+         select * from unnest($1::uuid[], $2::date[], $3::uuid[], $4::bytea[], $5::bytea[], \
+           $6::int8[], $7::int8[], $8::int4[], $9::int8[], $10::int8[], $11::int8[], \
+           $12::int8[], $13::int4[], $14::timestamptz[], $15::timestamptz[]) \
+         on conflict (vehicle_id, day) do update set moving = excluded.moving, \
+           online = excluded.online, min_odometer_m = excluded.min_odometer_m, \
+           max_odometer_m = excluded.max_odometer_m, max_speed_dkmh = excluded.max_speed_dkmh, \
+           mileage_m = excluded.mileage_m, driving_s = excluded.driving_s, \
+           online_s = excluded.online_s, idle_s = excluded.idle_s, \
+           trip_count = excluded.trip_count, first_start_at = excluded.first_start_at, \
+           last_stop_at = excluded.last_stop_at",
+    )
+    .bind(rows.iter().map(|r| r.0).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.1).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.2).collect::<Vec<_>>())
+    .bind(
+        rows.iter()
+            .map(|r| r.3.moving.as_bytes().to_vec())
+            .collect::<Vec<_>>(),
+    )
+    .bind(
+        rows.iter()
+            .map(|r| r.3.online.as_bytes().to_vec())
+            .collect::<Vec<_>>(),
+    )
+    .bind(rows.iter().map(|r| r.3.min_odometer_m).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.3.max_odometer_m).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.3.max_speed_dkmh).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.4.mileage_m).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.4.driving_s).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.4.online_s).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.4.idle_s).collect::<Vec<_>>())
+    .bind(rows.iter().map(|r| r.4.trip_count).collect::<Vec<_>>())
+    .bind(
+        rows.iter()
+            .map(|r| slot_time(r.1, r.4.first_start_slot))
+            .collect::<Vec<_>>(),
+    )
+    .bind(
+        rows.iter()
+            .map(|r| slot_time(r.1, r.4.last_stop_slot))
+            .collect::<Vec<_>>(),
+    )
+    .execute(&mut *conn)
+    .await?;
+    let months: Vec<_> = months.into_iter().collect();
+    sqlx::query(
+        "insert into operation_month as m (vehicle_id, month, enterprise_id, mileage_m, \
+           driving_s, idle_s, operating_days) \
+         select * from unnest($1::uuid[], $2::date[], $3::uuid[], $4::int8[], $5::int8[], \
+           $6::int8[], $7::int4[]) \
+         on conflict (vehicle_id, month) do update set \
+           mileage_m = m.mileage_m + excluded.mileage_m, \
+           driving_s = m.driving_s + excluded.driving_s, idle_s = m.idle_s + excluded.idle_s, \
+           operating_days = m.operating_days + excluded.operating_days",
+    )
+    .bind(months.iter().map(|m| m.0.0).collect::<Vec<_>>())
+    .bind(months.iter().map(|m| m.0.1).collect::<Vec<_>>())
+    .bind(months.iter().map(|m| m.1.enterprise).collect::<Vec<_>>())
+    .bind(months.iter().map(|m| m.1.mileage_m).collect::<Vec<_>>())
+    .bind(months.iter().map(|m| m.1.driving_s).collect::<Vec<_>>())
+    .bind(months.iter().map(|m| m.1.idle_s).collect::<Vec<_>>())
+    .bind(
+        months
+            .iter()
+            .map(|m| m.1.operating_days)
+            .collect::<Vec<_>>(),
+    )
+    .execute(conn)
+    .await?;
+    Ok(rows.len())
+}
+
+// --- Lists ---
+
+#[derive(Debug, Clone, FromRow)]
+pub struct DayRow {
+    pub vehicle_id: Uuid,
+    pub plate_number: String,
+    pub vin: String,
+    pub org_id: Uuid,
+    pub org_name: Option<String>,
+    pub day: NaiveDate,
+    pub mileage_m: i64,
+    pub min_odometer_m: Option<i64>,
+    pub max_odometer_m: Option<i64>,
+    pub driving_s: i64,
+    pub idle_s: i64,
+    pub online_s: i64,
+    pub trip_count: i32,
+    pub max_speed_dkmh: i32,
+    pub first_start_at: Option<DateTime<Utc>>,
+    pub last_stop_at: Option<DateTime<Utc>>,
+    pub alarm_count: i64,
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct MonthRow {
+    pub vehicle_id: Uuid,
+    pub plate_number: String,
+    pub vin: String,
+    pub org_id: Uuid,
+    pub org_name: Option<String>,
+    pub month: NaiveDate,
+    pub mileage_m: i64,
+    pub driving_s: i64,
+    pub idle_s: i64,
+    pub operating_days: i32,
+    pub alarm_count: i64,
+}
+
+#[derive(Debug, Clone, Default, FromRow)]
+pub struct TotalsRow {
+    pub rows: i64,
+    pub mileage_m: Option<i64>,
+    pub driving_s: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct LogQuery {
+    pub plates: Vec<String>,
+    pub vins: Vec<String>,
+    /// Organisation subtrees, expanded.
+    pub org_ids: Vec<Uuid>,
+    /// Inclusive days (or first days of months).
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub operating_only: bool,
+}
+
+struct Newest(&'static str);
+
+impl Sort for Newest {
+    fn order_by(&self) -> &'static str {
+        self.0
+    }
+}
+
+/// Alarms of a row's vehicle that started in its period (Beijing time).
+const DAY_ALARMS: &str = "(select count(*) from risk_alarm a where a.vehicle_id = d.vehicle_id \
+     and a.started_at >= (d.day::timestamp at time zone 'Asia/Shanghai') \
+     and a.started_at < ((d.day + 1)::timestamp at time zone 'Asia/Shanghai'))";
+const MONTH_ALARMS: &str = "(select count(*) from risk_alarm a where a.vehicle_id = d.vehicle_id \
+     and a.started_at >= (d.month::timestamp at time zone 'Asia/Shanghai') \
+     and a.started_at < ((d.month + interval '1 month')::timestamp at time zone 'Asia/Shanghai'))";
+
+fn filtered<'a>(select: &str, period: &str, actor: &Actor, q: &LogQuery) -> Filters<'a> {
+    let mut f = Filters::new(select, "d.enterprise_id", actor.enterprise_id);
+    f.scope().push("v.enterprise_id = d.enterprise_id");
+    actor
+        .reach
+        .push_condition(f.scope(), "v.org_id", "v.created_by");
+    f.any_of("v.plate_number", q.plates.clone())
+        .any_of("v.vin", q.vins.clone())
+        .any_of("v.org_id", q.org_ids.clone());
+    f.and()
+        .push(format!("d.{period} between "))
+        .push_bind(q.from)
+        .push(" and ")
+        .push_bind(q.to);
+    if q.operating_only {
+        f.and().push("d.mileage_m > 0");
+    }
+    f
+}
+
+pub async fn days(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    q: &LogQuery,
+    paging: Paging,
+) -> Result<(Vec<DayRow>, TotalsRow), ServiceError> {
+    let select = format!(
+        "select d.vehicle_id, v.plate_number, v.vin, v.org_id, o.name as org_name, d.day, \
+           d.mileage_m, d.min_odometer_m, d.max_odometer_m, d.driving_s, d.idle_s, d.online_s, \
+           d.trip_count, d.max_speed_dkmh, d.first_start_at, d.last_stop_at, \
+           {DAY_ALARMS} as alarm_count \
+         from operation_day d join vehicle v on v.id = d.vehicle_id \
+         left join org_unit o on o.id = v.org_id"
+    );
+    let mut qb =
+        filtered(&select, "day", actor, q).page(&Newest("d.day desc, d.vehicle_id"), paging);
+    let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
+    let mut qb = filtered(
+        "select count(*) as rows, sum(d.mileage_m)::int8 as mileage_m, \
+           sum(d.driving_s)::int8 as driving_s \
+         from operation_day d join vehicle v on v.id = d.vehicle_id",
+        "day",
+        actor,
+        q,
+    )
+    .finish();
+    let totals = qb.build_query_as().fetch_one(conn).await?;
+    Ok((rows, totals))
+}
+
+pub async fn months(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    q: &LogQuery,
+    paging: Paging,
+) -> Result<(Vec<MonthRow>, TotalsRow), ServiceError> {
+    let select = format!(
+        "select d.vehicle_id, v.plate_number, v.vin, v.org_id, o.name as org_name, d.month, \
+           d.mileage_m, d.driving_s, d.idle_s, d.operating_days, {MONTH_ALARMS} as alarm_count \
+         from operation_month d join vehicle v on v.id = d.vehicle_id \
+         left join org_unit o on o.id = v.org_id"
+    );
+    let mut qb =
+        filtered(&select, "month", actor, q).page(&Newest("d.month desc, d.vehicle_id"), paging);
+    let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
+    let mut qb = filtered(
+        "select count(*) as rows, sum(d.mileage_m)::int8 as mileage_m, \
+           sum(d.driving_s)::int8 as driving_s \
+         from operation_month d join vehicle v on v.id = d.vehicle_id",
+        "month",
+        actor,
+        q,
+    )
+    .finish();
+    let totals = qb.build_query_as().fetch_one(conn).await?;
+    Ok((rows, totals))
+}

@@ -1,0 +1,190 @@
+//! One vehicle service for a whole test file: gRPC on port 0, a fresh
+//! PostgreSQL database and a private JetStream server; each scenario makes
+//! its own tenants on it, and hands fixes to ingest's pipeline directly.
+
+use chrono::{DateTime, Utc};
+use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
+use fleetdesk_kit::internal_token::{Claims, TokenSigner};
+use fleetdesk_kit::reach::ReachClaim;
+use fleetdesk_kit::{Shutdown, db, grpc};
+use fleetdesk_telemetry::ingest::consumer::Pipeline;
+use fleetdesk_telemetry::ingest::domain::FixRow;
+use fleetdesk_testkit::{NatsServer, TestDb};
+use sqlx::PgPool;
+use tonic::transport::Channel;
+use uuid::Uuid;
+
+/// One tenant: an enterprise with one organisation, a user and vehicles.
+#[derive(Debug, Clone)]
+pub struct Tenant {
+    pub enterprise: Uuid,
+    pub org: Uuid,
+    pub user: Uuid,
+    pub vehicles: Vec<Uuid>,
+}
+
+pub struct Stack {
+    _db: TestDb,
+    _nats: NatsServer,
+    pub owner: PgPool,
+    /// The service's own pool (the app role), for direct evaluation.
+    pub app: PgPool,
+    signer: TokenSigner,
+    pub channel: Channel,
+    shutdown: Shutdown,
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        self.shutdown.trigger();
+    }
+}
+
+pub async fn stack() -> Stack {
+    fleetdesk_testkit::init_test_logs();
+    let db = TestDb::new().await;
+    let nats = NatsServer::start().await;
+    let owner = db::connect_owner(&db.url, fleetdesk_vehicle::SCHEMA.name, 2)
+        .await
+        .unwrap();
+    fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
+    let signer = TokenSigner::generate();
+    let config = ServiceConfig {
+        common: CommonConfig {
+            database_url: db.url.clone(),
+            nats_url: nats.url(),
+            internal_signing_key: None,
+            environment: Environment::Development,
+            db_max_connections: 5,
+        },
+        grpc_addr: "127.0.0.1:0".to_owned(),
+        migrate_on_start: false,
+        object_store_dir: std::env::temp_dir().join(format!("fd-vehicle-{}", Uuid::new_v4())),
+    };
+    let app = fleetdesk_vehicle::Application::build(config, signer.verifier())
+        .await
+        .unwrap();
+    let port = app.port();
+    let shutdown = Shutdown::new();
+    tokio::spawn(app.run_until_stopped(shutdown.clone()));
+    let channel = Channel::from_shared(format!("http://127.0.0.1:{port}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let app_pool = db::connect(&db.url, fleetdesk_vehicle::SCHEMA.name, 3)
+        .await
+        .unwrap();
+    Stack {
+        _db: db,
+        _nats: nats,
+        owner,
+        app: app_pool,
+        signer,
+        channel,
+        shutdown,
+    }
+}
+
+impl Stack {
+    /// A tenant of one scenario, with `vehicles` vehicles.
+    pub async fn tenant(&self, vehicles: usize) -> Tenant {
+        let t = Tenant {
+            enterprise: Uuid::new_v4(),
+            org: Uuid::new_v4(),
+            user: Uuid::new_v4(),
+            vehicles: (0..vehicles).map(|_| Uuid::new_v4()).collect(),
+        };
+        let mut tx = db::begin_service(&self.owner).await.unwrap();
+        sqlx::query(
+            "insert into org_unit (id, enterprise_id, name, path, version) \
+             values ($1, $2, '总部', $3, 1)",
+        )
+        .bind(t.org)
+        .bind(t.enterprise)
+        .bind(format!("/{}/", t.org))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        for (i, v) in t.vehicles.iter().enumerate() {
+            sqlx::query(
+                "insert into vehicle (id, enterprise_id, org_id, plate_number, plate_color, vin, \
+                 brand, model, category, energy_type, ownership_type, status) \
+                 values ($1, $2, $3, $4, 3, $5, '东风', 'EV', 2, 1, 1, 1)",
+            )
+            .bind(v)
+            .bind(t.enterprise)
+            .bind(t.org)
+            .bind(format!("粤B{:05}", i))
+            .bind(format!("LVIN{:013}", i))
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        }
+        tx.commit().await.unwrap();
+        t
+    }
+
+    /// A request as the gateway sends it for `user` of tenant `t`.
+    pub fn req_as<T>(
+        &self,
+        t: &Tenant,
+        user: Uuid,
+        perms: &[&str],
+        message: T,
+    ) -> tonic::Request<T> {
+        let claims = Claims {
+            iss: "gateway".into(),
+            sub: format!("user:{user}"),
+            ent: Some(t.enterprise.to_string()),
+            acc: None,
+            perms: perms.iter().map(|p| (*p).to_owned()).collect(),
+            reach: Some(ReachClaim {
+                all: true,
+                ..ReachClaim::default()
+            }),
+            iat: 0,
+            exp: 0,
+        };
+        grpc::outgoing(message, &self.signer, &claims)
+    }
+
+    pub fn pipeline(&self) -> Pipeline {
+        Pipeline::new(self.app.clone())
+    }
+}
+
+/// A checked fix of tenant `t`'s `vehicle`.
+pub fn fix_row(t: &Tenant, vehicle: Uuid, time: DateTime<Utc>, speed_kmh: i32) -> FixRow {
+    FixRow {
+        enterprise_id: t.enterprise,
+        vehicle_id: vehicle,
+        fix_time: time,
+        receive_time: time,
+        lat: 22.54,
+        lng: 114.05,
+        altitude_m: 0,
+        speed_dkmh: speed_kmh * 10,
+        heading: 0,
+        alarm_bits: 0,
+        status_bits: 0,
+        mileage_m: None,
+        soc: Some(80),
+        temperatures: Vec::new(),
+        backfill: false,
+    }
+}
+
+/// A seeded shuffle (the same order every run).
+pub fn shuffled<T: Clone>(items: &[T], seed: u64) -> Vec<T> {
+    let mut out = items.to_vec();
+    let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    for i in (1..out.len()).rev() {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let j = (state >> 33) as usize % (i + 1);
+        out.swap(i, j);
+    }
+    out
+}
