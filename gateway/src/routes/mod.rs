@@ -4,6 +4,7 @@
 
 mod energy;
 mod monitoring;
+mod risk;
 mod session;
 mod system;
 mod vehicles;
@@ -39,6 +40,8 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(monitoring::monitor::router())
         .merge(monitoring::lock::router())
         .merge(monitoring::temperature::router())
+        .merge(risk::alarms::router())
+        .merge(risk::rules::router())
         .merge(energy::opening::router())
         .merge(energy::dashboard::router())
         .merge(energy::accounts::router())

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
@@ -97,6 +97,23 @@ describe('guards (console spec §2/§4)', () => {
     expect(endsSession(new ApiError(5000, 'x'))).toBe(false);
     expect(endsSession(new ApiError(5003, 'x'))).toBe(false);
     expect(endsSession(new ApiError(-1, 'x'))).toBe(false);
+  });
+
+  it('shows spec §5’s error when /me answers an empty roles array, on the way to /login', async () => {
+    document.cookie = 'enterpriseToken=abc; path=/';
+    const error = vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
+    const me = { id: '1', name: '演示', roles: [], permissions: [], flags: {} };
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: 200, msg: 'ok', data: me })))));
+    try {
+      renderWithProviders(<SessionBootstrap><div>shell</div></SessionBootstrap>);
+      await waitFor(() => expect(error).toHaveBeenCalledWith('getInfo: roles must be a non-null array !'));
+      expect(error).toHaveBeenCalledTimes(1);
+      expect(screen.queryByText('shell')).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /重\s*试/ })).not.toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+      vi.restoreAllMocks();
+    }
   });
 
   it('keeps the session when /me fails with a 5xx or a network blip, and retries', async () => {

@@ -10,6 +10,7 @@ import { HOME_PATH } from '@/config/routes';
 import type { ResolvedRoute } from '@/lib/access';
 import { ApiError, Code } from '@/lib/api-client';
 import { forceLogout, meQueryOptions, ROLES_MISSING, useAccess } from '@/lib/auth';
+import { toastError } from '@/lib/notify';
 import { enterpriseToken, rememberExpireAuthPath, sessionToken } from '@/lib/session';
 import { LoadErrorResult } from '@/components/load-error';
 import { PageLoading } from '@/components/page-loading';
@@ -69,9 +70,11 @@ export function SessionBootstrap({ children }: { children: ReactNode }) {
   const logout = isError && endsSession(error);
   useEffect(() => {
     if (!logout) return;
+    // The request client has already said why for 1001/1016; user info without roles says spec §5's error itself.
+    if (error instanceof Error && error.message === ROLES_MISSING) toastError(ROLES_MISSING);
     const timer = setTimeout(forceLogout, LOGOUT_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [logout]);
+  }, [logout, error]);
   if (isSuccess) return children;
   if (isError && !logout && !isFetching) {
     return (

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { ApiError } from '@/lib/api-client';
+import { api, ApiError } from '@/lib/api-client';
 import * as notify from '@/lib/notify';
 import { renderWithProviders } from '@/testing/render';
 import { ExportButton } from './export-button';
@@ -12,7 +12,10 @@ beforeEach(() => {
   error = vi.spyOn(notify, 'toastError').mockImplementation(() => undefined);
   success = vi.spyOn(notify, 'toastSuccess').mockImplementation(() => undefined);
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe('export button (a job started on the server; its failure reads 导出失败)', () => {
   it('starts the export silently and says where the file will be', async () => {
@@ -25,7 +28,7 @@ describe('export button (a job started on the server; its failure reads 导出�
   });
 
   it('shows the server’s reason when the export is refused', async () => {
-    renderWithProviders(<ExportButton startExport={() => Promise.reject(new ApiError(4000, '每次批量查询，最大不超过250台'))} />);
+    renderWithProviders(<ExportButton startExport={() => Promise.reject(new ApiError(4000, '每次批量查询，最大不超过250台', [], undefined, '每次批量查询，最大不超过250台'))} />);
     await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
     await waitFor(() => expect(error).toHaveBeenCalledWith('每次批量查询，最大不超过250台'));
     expect(success).not.toHaveBeenCalled();
@@ -35,6 +38,27 @@ describe('export button (a job started on the server; its failure reads 导出�
     renderWithProviders(<ExportButton startExport={() => Promise.reject(new Error(''))} />);
     await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
     await waitFor(() => expect(error).toHaveBeenCalledWith('导出失败'));
+  });
+
+  // The request client fills every failure's message (请求数据异常, 服务异常…); the export says 导出失败 instead.
+  it.each([
+    ['a refusal without msg', () => Promise.resolve(new Response(JSON.stringify({ code: 4009, data: null }), { status: 409 }))],
+    ['a 5xx', () => Promise.resolve(new Response(JSON.stringify({ code: 5000, msg: 'internal', data: null }), { status: 500 }))],
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('says exactly 导出失败 for %s', async (_, answer) => {
+    vi.stubGlobal('fetch', vi.fn(answer));
+    renderWithProviders(<ExportButton startExport={(options) => api.post('/api/v1/vehicles/export', { ...options, params: { query: {} } })} />);
+    await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(error).toHaveBeenCalled());
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error).toHaveBeenCalledWith('导出失败');
+  });
+
+  it('shows the server’s msg that came through the request client', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: 4000, msg: '导出条件有误', data: null }), { status: 400 }))));
+    renderWithProviders(<ExportButton startExport={(options) => api.post('/api/v1/vehicles/export', { ...options, params: { query: {} } })} />);
+    await userEvent.click(screen.getByRole('button', { name: /导\s*出/ }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('导出条件有误'));
   });
 
   it('starts one export for a double click', async () => {

@@ -4,7 +4,7 @@ import { Button } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CLICK_DEBOUNCE_MS } from '@/config/constants';
-import type { CallOptions } from '@/lib/api-client';
+import { ApiError, Code, isTransportFailure, type CallOptions } from '@/lib/api-client';
 import { toastError, toastSuccess } from '@/lib/notify';
 
 /** Export records' query key (the records page refreshes when an export starts). */
@@ -18,10 +18,23 @@ export interface ExportButtonProps {
 }
 
 /**
+ * What a failed export says: the server's own msg, else 导出失败. The client's
+ * fallbacks (请求数据异常, 服务异常…) are not the export's reason, so they are not
+ * shown; a missing permission keeps the catalogue's text (console spec §8).
+ */
+export function exportFailureMessage(err: unknown, failed: string): string {
+  if (err instanceof ApiError) {
+    if (err.code === Code.NoPermission) return err.message;
+    return (!isTransportFailure(err) && err.serverMessage) || failed;
+  }
+  return (err instanceof Error && err.name !== 'TypeError' && err.message) || failed;
+}
+
+/**
  * The export button of every list: the server starts a job and
  * answers at once, so success says where the file will be
  * (导出结果请到右上方个人信息下【导出记录】中查看下载结果); a failure shows the
- * server's reason, or 导出失败.
+ * server's reason, or 导出失败 (console spec §7).
  */
 export function ExportButton({ startExport, disabled, text }: ExportButtonProps) {
   const { t } = useTranslation();
@@ -38,7 +51,7 @@ export function ExportButton({ startExport, disabled, text }: ExportButtonProps)
       toastSuccess(t('exportButton.started'));
       void client.invalidateQueries({ queryKey: EXPORT_RECORDS_KEY });
     } catch (err) {
-      toastError((err instanceof Error && err.message) || t('exportButton.failed'));
+      toastError(exportFailureMessage(err, t('exportButton.failed')));
     } finally {
       setBusy(false);
     }

@@ -1,8 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
-import { PaginatedTable, type TableColumn } from './paginated-table';
+import { firstScreenColumns, PaginatedTable, type TableColumn } from './paginated-table';
 
 interface Row {
   id: string;
@@ -98,5 +98,47 @@ describe('PaginatedTable (console spec §2)', () => {
   it('shows no pager for an empty list', () => {
     const { container } = renderWithProviders(<PaginatedTable columns={columns} data={[]} total={0} rowKey="id" />);
     expect(container.querySelector('.fd-table__pager')).toBeNull();
+  });
+});
+
+describe('PaginatedTable: a wide list (scrollX)', () => {
+  const wide: TableColumn<Row>[] = [
+    { prop: 'plate', label: '车牌', width: 120, fixed: 'left' },
+    ...Array.from({ length: 10 }, (_, i) => ({ prop: `c${i}`, label: `列${i}`, width: 150 })),
+    { prop: 'actions', label: '操作', width: 200, fixed: 'right' as const },
+  ];
+
+  it('keeps its header under the top bar and its horizontal scrollbar at the bottom of the window', async () => {
+    // A table wider than its box (2000 in 1000 px) and taller than the window: jsdom lays nothing out.
+    const measure = (name: 'scrollWidth' | 'clientWidth' | 'offsetHeight', px: number) => vi.spyOn(HTMLElement.prototype, name, 'get').mockReturnValue(px);
+    measure('scrollWidth', 2000);
+    measure('clientWidth', 1000);
+    measure('offsetHeight', 3000);
+    const ui = <PaginatedTable columns={wide} data={rows} total={2} rowKey="id" showIndex scrollX={2000} />;
+    const { container, rerender } = renderWithProviders(ui);
+    // The scrollbar follows the table's body, which exists from the second render on.
+    rerender(ui);
+    const header = container.querySelector('.ant-table-header') as HTMLElement;
+    expect(header).toHaveClass('ant-table-sticky-holder');
+    expect(header.style.top).toBe('56px');
+    window.dispatchEvent(new Event('scroll'));
+    await waitFor(() => expect(container.querySelector('.ant-table-sticky-scroll')).toBeInTheDocument());
+    const scrollbar = container.querySelector('.ant-table-sticky-scroll') as HTMLElement;
+    expect(scrollbar.style.bottom).toBe('0px');
+    vi.restoreAllMocks();
+  });
+
+  it('is not sticky when it fits', () => {
+    const { container } = renderWithProviders(<PaginatedTable columns={columns} data={rows} total={2} rowKey="id" />);
+    expect(container.querySelector('.ant-table-sticky-holder')).toBeNull();
+    expect(container.querySelector('.ant-table-sticky-scroll')).toBeNull();
+  });
+
+  it('tells which columns show whole at 1440 px before any sideways scroll', () => {
+    // 1160 px of table: 序号 64 + 车牌 120, then 150 each until the 200 px of 操作 begin (at 960).
+    expect(firstScreenColumns(wide, { showIndex: true })).toEqual(['plate', 'actions', 'c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(firstScreenColumns(wide)).toEqual(['plate', 'actions', 'c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(firstScreenColumns(wide, { showIndex: true, selectable: true })).toEqual(['plate', 'actions', 'c0', 'c1', 'c2', 'c3']);
+    expect(firstScreenColumns(wide, {}, 1000)).toEqual(['plate', 'actions', 'c0', 'c1', 'c2', 'c3']);
   });
 });

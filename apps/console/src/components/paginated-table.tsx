@@ -1,7 +1,7 @@
 import { ConfigProvider, Input, Pagination, Select, Table, type TableColumnType, type TableProps } from 'antd';
 import { useContext, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from '@/config/constants';
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, NAV_HEIGHT_PX, PAGE_SIZES, SIDE_WIDTH_PX } from '@/config/constants';
 import { BLANK, cellText } from '@/lib/format';
 
 export interface TableColumn<T> {
@@ -40,7 +40,46 @@ export interface PaginatedTableProps<T> {
   /** Summary row: a cell per column prop. */
   summary?: Partial<Record<string, ReactNode>>;
   hidePagination?: boolean;
+  /** The table's scroll width: a wide list scrolls sideways, its scrollbar kept in view. */
   scrollX?: number | string | true;
+}
+
+/**
+ * A wide list's sticky parts: the header stops under the top bar and the
+ * horizontal scrollbar stays at the bottom of the window, so a long page need not
+ * be scrolled to its end to scroll sideways.
+ */
+export const WIDE_TABLE_STICKY = { offsetHeader: NAV_HEIGHT_PX, offsetScroll: 0 } as const;
+
+/** Width of the serial column '序号' and of the checkbox column. */
+export const INDEX_COLUMN_PX = 64;
+export const SELECTION_COLUMN_PX = 32;
+/** Taken for a column that gives no width (the table shares what is left). */
+const UNSIZED_COLUMN_PX = 100;
+
+/** The table's visible width at 1440 px: the window less the sidebar, the page's padding and the card's. */
+export const FIRST_SCREEN_TABLE_PX = 1440 - SIDE_WIDTH_PX - 2 * 16 - 2 * 16;
+
+/**
+ * The columns (props) a list shows whole before any sideways scroll: the fixed
+ * ones, and those that end before the right-fixed columns begin. Each list puts
+ * its key figure (plate, status, balance, amount) among them.
+ */
+export function firstScreenColumns<T>(columns: TableColumn<T>[], { showIndex, selectable }: { showIndex?: boolean; selectable?: boolean } = {}, width = FIRST_SCREEN_TABLE_PX): string[] {
+  const widthOf = (col: TableColumn<T>) => (typeof col.width === 'number' ? col.width : (col.minWidth ?? UNSIZED_COLUMN_PX));
+  const sum = (cols: TableColumn<T>[]) => cols.reduce((total, col) => total + widthOf(col), 0);
+  const left = columns.filter((c) => c.fixed === 'left');
+  const right = columns.filter((c) => c.fixed === 'right');
+  const end = width - sum(right);
+  let x = (showIndex ? INDEX_COLUMN_PX : 0) + (selectable ? SELECTION_COLUMN_PX : 0) + sum(left);
+  const seen = [...left, ...right].map((c) => c.prop);
+  for (const col of columns) {
+    if (col.fixed) continue;
+    x += widthOf(col);
+    if (x > end) break;
+    seen.push(col.prop);
+  }
+  return seen;
 }
 
 /** What a plain cell shows: formatter output or the value; blanks '--', arrays comma-joined. */
@@ -144,6 +183,7 @@ export function PaginatedTable<T extends object>({
         loading={loading}
         size="middle"
         scroll={scrollX ? { x: scrollX } : undefined}
+        sticky={scrollX ? WIDE_TABLE_STICKY : undefined}
         rowSelection={
           selectable
             ? {

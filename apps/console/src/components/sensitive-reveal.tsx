@@ -34,6 +34,8 @@ export type SensitiveRevealProps = RevealThrough & {
   subjectId: string;
   /** How a revealed value shows (images: the file key); text by default. */
   renderValue?: (value: string) => ReactNode;
+  /** Shown for no value: '--' in a table, '-' in a form or detail (console spec §9). */
+  blank?: string;
 };
 
 /**
@@ -42,7 +44,7 @@ export type SensitiveRevealProps = RevealThrough & {
  * licence images ask first (docs/console-spec.md §6). Without `as:sensitive:view` only the
  * masked value shows.
  */
-export function SensitiveReveal({ masked, sensitiveType, subjectKind, subjectId, sourceModule, reveal: revealThrough, renderValue }: SensitiveRevealProps) {
+export function SensitiveReveal({ masked, sensitiveType, subjectKind, subjectId, sourceModule, reveal: revealThrough, renderValue, blank = BLANK }: SensitiveRevealProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const location = useLocation();
@@ -53,7 +55,7 @@ export function SensitiveReveal({ masked, sensitiveType, subjectKind, subjectId,
   const inFlight = useRef(false);
 
   const text = masked ?? '';
-  if (!text || EMPTY_PLACEHOLDERS.includes(text)) return <span>{text || BLANK}</span>;
+  if (!text || EMPTY_PLACEHOLDERS.includes(text)) return <span>{text || blank}</span>;
   if (!allowed || !subjectId) return <span data-testid="masked-value">{text}</span>;
 
   const reveal = async () => {

@@ -18,6 +18,10 @@ export const FIRST_PAGE = 1;
 
 export const SMS_RESEND_SECONDS = 60;
 export const MOBILE_BREAKPOINT_PX = 1024;
+/** The top bar's height (`--fd-nav-height` in styles.css): sticky table headers stop below it. */
+export const NAV_HEIGHT_PX = 56;
+/** The sidebar's width (`--fd-side-width`). */
+export const SIDE_WIDTH_PX = 216;
 export const MENU_HOVER_DELAY_MS = 600;
 export const AVATAR_HOVER_DELAY_MS = 750;
 export const WATERMARK_CHECK_MS = 500;

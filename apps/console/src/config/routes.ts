@@ -6,7 +6,7 @@
  */
 
 /** Feature folder whose lazily loaded chunk renders the node's page. */
-export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'finance' | 'energy' | 'system' | 'messages' | 'account';
+export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'risk' | 'finance' | 'energy' | 'system' | 'messages' | 'account';
 
 export type IconName =
   | 'home' | 'car' | 'finance' | 'energy' | 'setting' | 'assets' | 'monitor' | 'report' | 'tool' | 'risk'
@@ -123,14 +123,18 @@ export const routeTree: RouteNode[] = [
         leaf('carGuaranteeSlip', { permissionValue: 'as:insurance', noBlackList: true }),
         hidden('insuranceOrder', { permissionValue: 'as:insurance', noBlackList: true }),
       ]),
-      group('riskControll', { icon: 'risk', group: 2 }, [
-        leaf('riskAlarmRecord', { permissionValue: 'as:alarm' }),
-        leaf('customerServiceRecord', { permissionValue: 'as:risk:service' }),
-        leaf('carAccidentRecord', { permissionValue: 'as:accident' }),
-        leaf('warnRecord', { permissionValue: 'as:risk:warn' }),
-        leaf('monitor', { permissionValue: 'as:risk:video' }, 'videoMonitor'),
-        leaf('playback', { permissionValue: 'as:risk:video' }, 'videoPlayback'),
-      ]),
+      {
+        // Alarms, their map and charts: the risk chunk, loaded only when a risk page opens.
+        ...group('riskControll', { icon: 'risk', group: 2 }, [
+          leaf('riskAlarmRecord', { permissionValue: 'as:alarm' }),
+          leaf('customerServiceRecord', { permissionValue: 'as:risk:service' }),
+          leaf('carAccidentRecord', { permissionValue: 'as:accident' }),
+          leaf('warnRecord', { permissionValue: 'as:risk:warn' }),
+          leaf('monitor', { permissionValue: 'as:risk:video' }, 'videoMonitor'),
+          leaf('playback', { permissionValue: 'as:risk:video' }, 'videoPlayback'),
+        ]),
+        domain: 'risk',
+      },
     ], 'carManagement'),
     domain: 'vehicles',
   },

@@ -1,4 +1,4 @@
-import { cellText, dayRange, formatTime, lastThreeMonthsRange, orgPathIds, previousMonth, rangeLabel, relativeTime, shortNumber, toDate } from './format';
+import { cellText, dayRange, detailText, formatTime, formatTimeIn, lastThreeMonthsRange, orgPathIds, previousMonth, rangeLabel, relativeTime, shortNumber, toDate } from './format';
 
 describe('date helpers (console spec §9)', () => {
   it('reads a 10-digit timestamp as seconds', () => {
@@ -78,5 +78,22 @@ describe('table cell text (console spec §2)', () => {
     expect(cellText([])).toBe('--');
     expect(cellText(['a', '', 'b'])).toBe('a,b');
     expect(cellText(0)).toBe('0');
+  });
+});
+
+describe('detail and zoned text', () => {
+  it("shows '-' for an empty value in a form or detail, where a table shows '--'", () => {
+    expect(detailText('')).toBe('-');
+    expect(detailText(null)).toBe('-');
+    expect(detailText([])).toBe('-');
+    expect(detailText(['a', 'b'])).toBe('a,b');
+    expect(detailText(0)).toBe('0');
+  });
+
+  it('formats on the Asia/Shanghai wall clock whatever the zone the code runs in', () => {
+    expect(formatTimeIn('2026-10-31T16:00:00Z')).toBe('2026-11-01 00:00:00');
+    expect(formatTimeIn('2026-11-01T00:00:00+08:00', '{m}-{d} 星期{a}')).toBe('11-01 星期日');
+    expect(formatTimeIn('2026-11-01T00:00:00+08:00', '{y}-{m}-{d} {h}:{i}', 'UTC')).toBe('2026-10-31 16:00');
+    expect(formatTimeIn(null)).toBe('');
   });
 });

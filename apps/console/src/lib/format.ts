@@ -44,6 +44,37 @@ export function formatTime(value: Date | number | string | null | undefined, pat
   return pattern.replace(/\{([ymdhisa])\}/g, (_, key: string) => parts[key]);
 }
 
+/** Where the service's days begin and end (the server's daily figures are Asia/Shanghai days). */
+export const SERVICE_TIME_ZONE = 'Asia/Shanghai';
+
+const zonedParts = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * `formatTime` on the wall clock of `timeZone` (default Asia/Shanghai) whatever the
+ * browser's zone: a day the server sends as its 00:00 +08:00 instant stays that day.
+ */
+export function formatTimeIn(value: Date | number | string | null | undefined, pattern = '{y}-{m}-{d} {h}:{i}:{s}', timeZone = SERVICE_TIME_ZONE): string {
+  const date = toDate(value);
+  if (!date) return '';
+  let format = zonedParts.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+    zonedParts.set(timeZone, format);
+  }
+  const n: Record<string, number> = {};
+  for (const part of format.formatToParts(date)) if (part.type !== 'literal') n[part.type] = Number(part.value);
+  const parts: Record<string, string> = {
+    y: String(n.year),
+    m: pad(n.month),
+    d: pad(n.day),
+    h: pad(n.hour),
+    i: pad(n.minute),
+    s: pad(n.second),
+    a: WEEKDAYS[new Date(Date.UTC(n.year, n.month - 1, n.day)).getUTCDay()],
+  };
+  return pattern.replace(/\{([ymdhisa])\}/g, (_, key: string) => parts[key]);
+}
+
 export interface RelativeTime {
   count: number;
   unit: 'minute' | 'hour' | 'day';
@@ -101,6 +132,15 @@ export function rangeLabel(list: readonly string[]): string {
 export function orgPathIds(path: readonly string[]): { currentClienteleId: string; orgId: string } {
   if (path.length === 0) return { currentClienteleId: '', orgId: '' };
   return { currentClienteleId: path[0], orgId: path.length === 1 ? '0' : path[path.length - 1] };
+}
+
+/** What a form or a detail view shows for an empty value (console spec §9); tables show '--'. */
+export const DETAIL_BLANK = '-';
+
+/** Detail text (drawers, detail pages): blanks show '-', arrays are joined by commas. */
+export function detailText(value: unknown): string {
+  const text = cellText(value);
+  return text === BLANK ? DETAIL_BLANK : text;
 }
 
 /** Table cell text: blanks show '--', arrays are joined by commas. */

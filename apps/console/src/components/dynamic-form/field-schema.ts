@@ -19,6 +19,8 @@ import type { UploadPurpose } from '@/lib/files';
 /** Label column of a form, and of the regional (province/city, region) pickers. */
 export const LABEL_WIDTH_PX = 105;
 export const REGION_LABEL_WIDTH_PX = 90;
+/** Every form's label column (antd `labelCol`): 105 px, labels left of their fields. */
+export const FORM_LABEL_COL = { flex: `${LABEL_WIDTH_PX}px` } as const;
 /** A changed field is checked again once the user has paused this long. */
 export const REVALIDATE_DEBOUNCE_MS = 1_000;
 /** Number inputs accept 0 to 10000 unless a field says otherwise. */

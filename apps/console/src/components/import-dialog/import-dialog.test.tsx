@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { api, ApiError } from '@/lib/api-client';
+import { api, ApiError, postForm } from '@/lib/api-client';
 import * as notify from '@/lib/notify';
 import { renderWithProviders } from '@/testing/render';
 import { ImportDialog, IMPORT_DIALOG_WIDTH } from './import-dialog';
@@ -108,16 +108,31 @@ describe('bulk-import dialog (console spec §2/§4/§5)', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
-  it('shows a failure other than the table as a toast and lets the same file go again', async () => {
+  it('says 上传失败，请重新上传 on a transport failure and lets the same file go again', async () => {
     const importFile = vi.fn(() => Promise.reject(new ApiError(-1, '服务异常，请更换查询条件或稍后重试')));
     mount({ importFile });
     await userEvent.upload(fileInput(), xlsx());
     await confirm();
-    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith('服务异常，请更换查询条件或稍后重试'));
+    await waitFor(() => expect(toasts.error).toHaveBeenCalledWith('上传失败，请重新上传'));
+    expect(toasts.error).not.toHaveBeenCalledWith('服务异常，请更换查询条件或稍后重试');
     expect(screen.queryByTestId('import-errors')).not.toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 1600));
     await confirm();
     await waitFor(() => expect(importFile).toHaveBeenCalledTimes(2));
+  });
+
+  it.each([
+    ['a 5xx through the request client', () => Promise.resolve(new Response(JSON.stringify({ code: 5003, msg: 'unavailable', data: null }), { status: 503 })), '上传失败，请重新上传'],
+    ['no answer through the request client', () => Promise.reject(new TypeError('Failed to fetch')), '上传失败，请重新上传'],
+    ['a refusal without msg', () => Promise.resolve(new Response(JSON.stringify({ code: 4009, data: null }), { status: 409 })), '上传失败'],
+    ['a refusal with msg', () => Promise.resolve(new Response(JSON.stringify({ code: 4009, msg: '文件已在导入中', data: null }), { status: 409 })), '文件已在导入中'],
+  ])('says what spec §8 gives for %s', async (_, answer, text) => {
+    mount({ importFile: (file, options) => postForm('/api/v1/vehicles/import', { file }, options) });
+    vi.stubGlobal('fetch', vi.fn((url: string) => (url === '/api/v1/me' ? ok(me(['as:sys:car'])) : answer())));
+    await userEvent.upload(fileInput(), xlsx());
+    await confirm();
+    await waitFor(() => expect(toasts.error).toHaveBeenCalled());
+    expect(toasts.error).toHaveBeenCalledWith(text);
   });
 
   it('downloads the template with its permission; without it the button is disabled and says 暂无模板下载权限', async () => {

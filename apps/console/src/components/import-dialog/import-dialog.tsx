@@ -3,6 +3,7 @@ import { Button, Spin, Table, Tooltip, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '@/components/app-dialog';
+import { uploadFailureMessage } from '@/components/upload/upload-control';
 import { checkFile, IMPORT_MAX_MB, IMPORT_TYPES, uploadingMessage, type UploadMessage } from '@/components/upload/upload-rules';
 import type { CallOptions } from '@/lib/api-client';
 import { useHasPermission } from '@/lib/auth';
@@ -81,9 +82,10 @@ export function ImportDialog({ open, title, importFile, downloadTemplate, templa
         setPhase('errors');
       } else {
         // Not read by the server (transport, permission): the same file may go again.
+        // Spec §8: a transport failure says 上传失败，请重新上传, a refusal its msg or 上传失败.
         sent.current.delete(identity);
         setPhase('choose');
-        toastError((err instanceof Error && err.message) || t('upload.failed'));
+        toastError(uploadFailureMessage(err, t));
       }
     }
   };

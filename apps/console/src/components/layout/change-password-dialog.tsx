@@ -2,6 +2,7 @@ import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '@/components/app-dialog';
 import { passwordRules, trimInput } from '@/lib/validators';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 export interface ChangePasswordForm {
   oldPassword: string;
@@ -28,7 +29,7 @@ export function ChangePasswordDialog({ open, onClose, onSubmit }: { open: boolea
         form.resetFields();
       }}
     >
-      <Form form={form} layout="horizontal" labelCol={{ flex: '105px' }} validateTrigger="onBlur" name="change-password">
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} validateTrigger="onBlur" name="change-password">
         <Form.Item label={t('password.old')} name="oldPassword" normalize={trimInput} rules={rules.oldPassword} validateFirst>
           <Input.Password autoComplete="current-password" />
         </Form.Item>

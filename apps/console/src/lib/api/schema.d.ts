@@ -1629,6 +1629,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/risk/alarm-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_alarm_rules"];
+        put?: never;
+        post: operations["create_alarm_rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/alarm-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_alarm_rule"];
+        post?: never;
+        delete: operations["delete_alarm_rule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_risk_alarms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/alarms/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["assign_risk_alarms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/alarms/handle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["handle_risk_alarms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/alarms/{alarmId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_risk_alarm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/alarms/{alarmId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["comment_risk_alarm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sensitive/reveal": {
         parameters: {
             query?: never;
@@ -2227,6 +2339,159 @@ export interface components {
              */
             weekdays: number[];
         };
+        /**
+         * @description An activity-log entry's kind; VIEWED at most once per member per hour.
+         * @enum {string}
+         */
+        AlarmActivityAction: "ASSIGNED" | "HANDLED" | "DISMISSED" | "COMMENTED" | "VIEWED";
+        /** @description One entry of an alarm's activity log. */
+        AlarmActivityBody: {
+            action?: null | components["schemas"]["AlarmActivityAction"];
+            actorName: string;
+            attachments: components["schemas"]["AlarmFileBody"][];
+            fromStatus?: null | components["schemas"]["AlarmStatus"];
+            remark: string;
+            time: string;
+            toStatus?: null | components["schemas"]["AlarmStatus"];
+        };
+        /** @description A stored file with a signed download link (valid for 10 minutes). */
+        AlarmFileBody: {
+            contentType: string;
+            key: string;
+            name: string;
+            /** Format: int64 */
+            sizeBytes: number;
+            url: string;
+        };
+        /**
+         * @description What the handler did about an alarm.
+         * @enum {string}
+         */
+        AlarmHandleMethod: "VOICE_PROMPT" | "PHONE_CALL" | "TEXT_MESSAGE" | "NO_ACTION";
+        /** @description An enterprise's alarm rule. */
+        AlarmRuleBody: {
+            createTime: string;
+            createdBy: string;
+            enabled: boolean;
+            id: string;
+            kind?: null | components["schemas"]["AlarmRuleKind"];
+            level?: null | components["schemas"]["RiskLevel"];
+            /** Format: int32 */
+            limitKmh: number;
+            /** Format: int32 */
+            maxDriveMinutes: number;
+            /** Format: int32 */
+            minDurationSeconds: number;
+            name: string;
+            /** @description The organisation whose subtree it watches; empty: every vehicle. */
+            orgId: string;
+            orgName: string;
+            /**
+             * Format: int32
+             * @description A HIGH alarm of this rule notifies at most once per this many minutes per vehicle.
+             */
+            quietMinutes: number;
+            /** Format: int32 */
+            restMinutes: number;
+            /** Format: int32 */
+            socBelowPercent: number;
+            /** @description 0x0200 alarm bits, e.g. 0 (emergency), 29 (collision). */
+            terminalBits: number[];
+            updateTime: string;
+            updatedBy: string;
+            /** Format: int32 */
+            windowEndMinute: number;
+            /**
+             * Format: int32
+             * @description Minutes of the day, Beijing time; the window may cross midnight.
+             */
+            windowStartMinute: number;
+        };
+        /**
+         * @description A rule's fields, all replaced on save. Name 1 to 50 characters; the kind's
+         *     own parameters are checked (see AlarmRuleKind); the kind cannot change.
+         */
+        AlarmRuleForm: {
+            /** @default false */
+            enabled: boolean;
+            kind?: null | components["schemas"]["AlarmRuleKind"];
+            level?: null | components["schemas"]["RiskLevel"];
+            /**
+             * Format: int32
+             * @default 0
+             */
+            limitKmh: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            maxDriveMinutes: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            minDurationSeconds: number;
+            /** @default  */
+            name: string;
+            /**
+             * @description Empty: every vehicle of the enterprise.
+             * @default
+             */
+            orgId: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            quietMinutes: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            restMinutes: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            socBelowPercent: number;
+            /** @default [] */
+            terminalBits: number[];
+            /**
+             * Format: int32
+             * @default 0
+             */
+            windowEndMinute: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            windowStartMinute: number;
+        };
+        /**
+         * @description What a rule watches, and so which of its parameters count:
+         *     OVERSPEED (limitKmh, minDurationSeconds), FATIGUE (maxDriveMinutes,
+         *     restMinutes), NIGHT_DRIVING (windowStartMinute, windowEndMinute),
+         *     LOW_SOC (socBelowPercent, minDurationSeconds), TERMINAL (terminalBits).
+         * @enum {string}
+         */
+        AlarmRuleKind: "OVERSPEED" | "FATIGUE" | "NIGHT_DRIVING" | "LOW_SOC" | "TERMINAL";
+        /**
+         * @description Workflow state: UNHANDLED → PROCESSING (assigned) → HANDLED or FALSE_ALARM
+         *     (closed: may be closed again by another answer, never reopened).
+         * @enum {string}
+         */
+        AlarmStatus: "UNHANDLED" | "HANDLED" | "FALSE_ALARM" | "PROCESSING";
+        /** @description A fix of the evidence track. */
+        AlarmTrackPointBody: {
+            point?: null | components["schemas"]["GeoPointBody"];
+            /** Format: double */
+            speedKmh: number;
+            time: string;
+        };
+        /**
+         * @description What raised an alarm: a platform rule or a terminal alarm bit.
+         * @enum {string}
+         */
+        AlarmType: "OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER";
         /** @description An allocation from one account to some of its direct children, all or nothing. */
         AllocateForm: {
             /** @default  */
@@ -2314,6 +2579,24 @@ export interface components {
             sort: number;
             title: string;
             updateTime: string;
+        };
+        /**
+         * @description Assigns open alarms to a member of the caller's enterprise (the caller's
+         *     own id assigns them to the caller). At most 250 alarms.
+         */
+        AssignRiskAlarmsForm: {
+            /** @default [] */
+            alarmIds: string[];
+            /**
+             * @description A user id of the enterprise (GET /system/users).
+             * @default
+             */
+            assigneeId: string;
+            /**
+             * @description At most 500 characters.
+             * @default
+             */
+            remark: string;
         };
         AttachmentBody: {
             key: string;
@@ -2956,6 +3239,16 @@ export interface components {
             /** Format: int64 */
             totalFen: number;
         };
+        /** @description A remark (1 to 500 characters) with optional attachments. */
+        CommentRiskAlarmForm: {
+            /**
+             * @description Files uploaded through POST /files.
+             * @default []
+             */
+            attachments: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            remark: string;
+        };
         /** @description Confirming (or disputing) a statement the user checked. */
         ConfirmStatementForm: {
             /**
@@ -3198,6 +3491,55 @@ export interface components {
             isSF: boolean;
             isWhiteList: boolean;
             needOpenPages: string[];
+        };
+        /** @description Every response body. */
+        Envelope_AlarmRuleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An enterprise's alarm rule. */
+            data: {
+                createTime: string;
+                createdBy: string;
+                enabled: boolean;
+                id: string;
+                kind?: null | components["schemas"]["AlarmRuleKind"];
+                level?: null | components["schemas"]["RiskLevel"];
+                /** Format: int32 */
+                limitKmh: number;
+                /** Format: int32 */
+                maxDriveMinutes: number;
+                /** Format: int32 */
+                minDurationSeconds: number;
+                name: string;
+                /** @description The organisation whose subtree it watches; empty: every vehicle. */
+                orgId: string;
+                orgName: string;
+                /**
+                 * Format: int32
+                 * @description A HIGH alarm of this rule notifies at most once per this many minutes per vehicle.
+                 */
+                quietMinutes: number;
+                /** Format: int32 */
+                restMinutes: number;
+                /** Format: int32 */
+                socBelowPercent: number;
+                /** @description 0x0200 alarm bits, e.g. 0 (emergency), 29 (collision). */
+                terminalBits: number[];
+                updateTime: string;
+                updatedBy: string;
+                /** Format: int32 */
+                windowEndMinute: number;
+                /**
+                 * Format: int32
+                 * @description Minutes of the day, Beijing time; the window may cross midnight.
+                 */
+                windowStartMinute: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
         };
         /** @description Every response body. */
         Envelope_AllocatedBody: {
@@ -4914,6 +5256,76 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_RiskAlarmBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    address: string;
+                    /** @description When the condition started (RFC 3339). */
+                    alarmTime: string;
+                    alarmType?: null | components["schemas"]["AlarmType"];
+                    /** @description The member it is assigned to (PROCESSING); empty when none. */
+                    assigneeId: string;
+                    assigneeName: string;
+                    driverId: string;
+                    driverName: string;
+                    /**
+                     * Format: int32
+                     * @description How long the condition lasted, seconds; 0 for instant events.
+                     */
+                    durationSeconds: number;
+                    /** @description When it ended; empty while it lasts. */
+                    endTime: string;
+                    handleMethod?: null | components["schemas"]["AlarmHandleMethod"];
+                    handleRemark: string;
+                    /**
+                     * Format: int64
+                     * @description Seconds from the start to its closing; 0 while open.
+                     */
+                    handleSeconds: number;
+                    /** @description When it was closed; empty while open. */
+                    handleTime: string;
+                    handlerName: string;
+                    id: string;
+                    /** @description Terminal photos (0x0800/0x0801) of the alarm. */
+                    images: components["schemas"]["AlarmFileBody"][];
+                    level?: null | components["schemas"]["RiskLevel"];
+                    /** @description The condition still holds. */
+                    ongoing: boolean;
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    point?: null | components["schemas"]["GeoPointBody"];
+                    /** @description The rule that raised it; empty for terminal alarms without a rule. */
+                    ruleId: string;
+                    ruleName: string;
+                    /**
+                     * Format: double
+                     * @description The highest speed seen while it lasted, km/h.
+                     */
+                    speedKmh: number;
+                    status?: null | components["schemas"]["AlarmStatus"];
+                    /**
+                     * Format: int32
+                     * @description The 0x0200 alarm bit (0-31) of a terminal alarm; -1 for platform rules.
+                     */
+                    terminalBit: number;
+                    vehicleId: string;
+                    videoClipIds: string[];
+                    vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_RoleBody: {
             /**
              * Format: int32
@@ -5481,6 +5893,25 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_RiskAlarmDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /**
+             * @description An alarm with its activity log (oldest first) and the vehicle's fixes from
+             *     5 minutes before it to 5 minutes after its end (at most 500).
+             */
+            data: {
+                activities: components["schemas"]["AlarmActivityBody"][];
+                alarm: components["schemas"]["RiskAlarmBody"];
+                track: components["schemas"]["AlarmTrackPointBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_RoleBody: {
             /**
              * Format: int32
@@ -5768,6 +6199,73 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_AlarmActivityBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                action?: null | components["schemas"]["AlarmActivityAction"];
+                actorName: string;
+                attachments: components["schemas"]["AlarmFileBody"][];
+                fromStatus?: null | components["schemas"]["AlarmStatus"];
+                remark: string;
+                time: string;
+                toStatus?: null | components["schemas"]["AlarmStatus"];
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_AlarmRuleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                createTime: string;
+                createdBy: string;
+                enabled: boolean;
+                id: string;
+                kind?: null | components["schemas"]["AlarmRuleKind"];
+                level?: null | components["schemas"]["RiskLevel"];
+                /** Format: int32 */
+                limitKmh: number;
+                /** Format: int32 */
+                maxDriveMinutes: number;
+                /** Format: int32 */
+                minDurationSeconds: number;
+                name: string;
+                /** @description The organisation whose subtree it watches; empty: every vehicle. */
+                orgId: string;
+                orgName: string;
+                /**
+                 * Format: int32
+                 * @description A HIGH alarm of this rule notifies at most once per this many minutes per vehicle.
+                 */
+                quietMinutes: number;
+                /** Format: int32 */
+                restMinutes: number;
+                /** Format: int32 */
+                socBelowPercent: number;
+                /** @description 0x0200 alarm bits, e.g. 0 (emergency), 29 (collision). */
+                terminalBits: number[];
+                updateTime: string;
+                updatedBy: string;
+                /** Format: int32 */
+                windowEndMinute: number;
+                /**
+                 * Format: int32
+                 * @description Minutes of the day, Beijing time; the window may cross midnight.
+                 */
+                windowStartMinute: number;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_AreaBody: {
             /**
              * Format: int32
@@ -5993,6 +6491,71 @@ export interface components {
                 name: string;
                 /** @description The region of an operating city; empty for a region. */
                 parentCode: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_RiskAlarmBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                address: string;
+                /** @description When the condition started (RFC 3339). */
+                alarmTime: string;
+                alarmType?: null | components["schemas"]["AlarmType"];
+                /** @description The member it is assigned to (PROCESSING); empty when none. */
+                assigneeId: string;
+                assigneeName: string;
+                driverId: string;
+                driverName: string;
+                /**
+                 * Format: int32
+                 * @description How long the condition lasted, seconds; 0 for instant events.
+                 */
+                durationSeconds: number;
+                /** @description When it ended; empty while it lasts. */
+                endTime: string;
+                handleMethod?: null | components["schemas"]["AlarmHandleMethod"];
+                handleRemark: string;
+                /**
+                 * Format: int64
+                 * @description Seconds from the start to its closing; 0 while open.
+                 */
+                handleSeconds: number;
+                /** @description When it was closed; empty while open. */
+                handleTime: string;
+                handlerName: string;
+                id: string;
+                /** @description Terminal photos (0x0800/0x0801) of the alarm. */
+                images: components["schemas"]["AlarmFileBody"][];
+                level?: null | components["schemas"]["RiskLevel"];
+                /** @description The condition still holds. */
+                ongoing: boolean;
+                orgId: string;
+                orgName: string;
+                plateNumber: string;
+                point?: null | components["schemas"]["GeoPointBody"];
+                /** @description The rule that raised it; empty for terminal alarms without a rule. */
+                ruleId: string;
+                ruleName: string;
+                /**
+                 * Format: double
+                 * @description The highest speed seen while it lasted, km/h.
+                 */
+                speedKmh: number;
+                status?: null | components["schemas"]["AlarmStatus"];
+                /**
+                 * Format: int32
+                 * @description The 0x0200 alarm bit (0-31) of a terminal alarm; -1 for platform rules.
+                 */
+                terminalBit: number;
+                vehicleId: string;
+                videoClipIds: string[];
+                vin: string;
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -6425,6 +6988,23 @@ export interface components {
          * @enum {string}
          */
         GeofenceShape: "circle" | "polygon" | "corridor";
+        /**
+         * @description Closes alarms: HANDLED needs a handle method; FALSE_ALARM needs the reason
+         *     in `remark` (请填写误报原因). At most 250 alarms, 500 characters of remark.
+         */
+        HandleRiskAlarmsForm: {
+            /** @default [] */
+            alarmIds: string[];
+            /**
+             * @description Files uploaded through POST /files.
+             * @default []
+             */
+            attachments: components["schemas"]["FileRefBody"][];
+            handleMethod?: null | components["schemas"]["AlarmHandleMethod"];
+            /** @default  */
+            remark: string;
+            status?: null | components["schemas"]["AlarmStatus"];
+        };
         /** @description Sessions starting in one hour of the day. */
         HourOfDayFigureBody: {
             /** Format: int64 */
@@ -7163,6 +7743,79 @@ export interface components {
              */
             rejectReason: string;
         };
+        /**
+         * @description A risk alarm. An ongoing condition is one alarm from `alarmTime` to
+         *     `endTime`, updated while it lasts.
+         */
+        RiskAlarmBody: {
+            address: string;
+            /** @description When the condition started (RFC 3339). */
+            alarmTime: string;
+            alarmType?: null | components["schemas"]["AlarmType"];
+            /** @description The member it is assigned to (PROCESSING); empty when none. */
+            assigneeId: string;
+            assigneeName: string;
+            driverId: string;
+            driverName: string;
+            /**
+             * Format: int32
+             * @description How long the condition lasted, seconds; 0 for instant events.
+             */
+            durationSeconds: number;
+            /** @description When it ended; empty while it lasts. */
+            endTime: string;
+            handleMethod?: null | components["schemas"]["AlarmHandleMethod"];
+            handleRemark: string;
+            /**
+             * Format: int64
+             * @description Seconds from the start to its closing; 0 while open.
+             */
+            handleSeconds: number;
+            /** @description When it was closed; empty while open. */
+            handleTime: string;
+            handlerName: string;
+            id: string;
+            /** @description Terminal photos (0x0800/0x0801) of the alarm. */
+            images: components["schemas"]["AlarmFileBody"][];
+            level?: null | components["schemas"]["RiskLevel"];
+            /** @description The condition still holds. */
+            ongoing: boolean;
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            point?: null | components["schemas"]["GeoPointBody"];
+            /** @description The rule that raised it; empty for terminal alarms without a rule. */
+            ruleId: string;
+            ruleName: string;
+            /**
+             * Format: double
+             * @description The highest speed seen while it lasted, km/h.
+             */
+            speedKmh: number;
+            status?: null | components["schemas"]["AlarmStatus"];
+            /**
+             * Format: int32
+             * @description The 0x0200 alarm bit (0-31) of a terminal alarm; -1 for platform rules.
+             */
+            terminalBit: number;
+            vehicleId: string;
+            videoClipIds: string[];
+            vin: string;
+        };
+        /**
+         * @description An alarm with its activity log (oldest first) and the vehicle's fixes from
+         *     5 minutes before it to 5 minutes after its end (at most 500).
+         */
+        RiskAlarmDetailBody: {
+            activities: components["schemas"]["AlarmActivityBody"][];
+            alarm: components["schemas"]["RiskAlarmBody"];
+            track: components["schemas"]["AlarmTrackPointBody"][];
+        };
+        /**
+         * @description Severity: LOW (1), MEDIUM (2), HIGH (3; notifies the risk members).
+         * @enum {string}
+         */
+        RiskLevel: "LOW" | "MEDIUM" | "HIGH";
         RoleBody: {
             createTime: string;
             /**
@@ -17264,6 +17917,827 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_alarm_rules: {
+        parameters: {
+            query?: {
+                /** @description Only rules of these kinds; all when absent. */
+                kinds?: ("OVERSPEED" | "FATIGUE" | "NIGHT_DRIVING" | "LOW_SOC" | "TERMINAL")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's alarm rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AlarmRuleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_alarm_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmRuleForm"];
+            };
+        };
+        responses: {
+            /** @description The rule as stored; it applies to fixes that arrive from now on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AlarmRuleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_alarm_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rule id */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmRuleForm"];
+            };
+        };
+        responses: {
+            /** @description The rule as stored; fixes that arrive from now on use it; 4000 on kind when it would change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AlarmRuleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_alarm_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rule id */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; alarms it raised stay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_risk_alarms: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                alarmTypes?: ("OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER")[];
+                levels?: ("LOW" | "MEDIUM" | "HIGH")[];
+                statuses?: ("UNHANDLED" | "HANDLED" | "FALSE_ALARM" | "PROCESSING")[];
+                /** @description Alarms assigned to this member (the caller's own id: 只看我的). */
+                assigneeId?: string;
+                /**
+                 * @description Required with alarmTimeEnd: alarms started in the range, at most 92
+                 *     days (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+                 */
+                alarmTimeStart?: string;
+                /** @description A bare date includes the day. */
+                alarmTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alarms in the caller's data scope, newest first; 4000 without an alarm-time range or with one over 92 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_RiskAlarmBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    assign_risk_alarms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignRiskAlarmsForm"];
+            };
+        };
+        responses: {
+            /** @description The alarms, now PROCESSING under the member; 4000 on assigneeId (请选择处理人) for anyone not an enabled member of the enterprise; 4009 when one is closed already */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_RiskAlarmBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    handle_risk_alarms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandleRiskAlarmsForm"];
+            };
+        };
+        responses: {
+            /** @description The alarms as they are now; 4009 when one of them is closed already (nothing changes) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_RiskAlarmBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_risk_alarm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Alarm id */
+                alarmId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alarm, its activity log and evidence track; opening it logs VIEWED (at most once per member per hour) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RiskAlarmDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    comment_risk_alarm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Alarm id */
+                alarmId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentRiskAlarmForm"];
+            };
+        };
+        responses: {
+            /** @description The alarm's activity log with the comment, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_AlarmActivityBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

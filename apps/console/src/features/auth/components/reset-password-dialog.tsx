@@ -5,6 +5,7 @@ import { toastSuccess } from '@/lib/notify';
 import { passwordRules, phoneRules, trimInput } from '@/lib/validators';
 import { useResetPasswordByPhone } from '../api/reset-password';
 import { SmsCodeButton } from './sms-code-button';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 interface ResetForm {
   phone: string;
@@ -40,7 +41,7 @@ export default function ResetPasswordDialog({ open, onClose }: { open: boolean; 
         close();
       }}
     >
-      <Form form={form} layout="vertical" validateTrigger="onBlur" name="reset-password">
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap validateTrigger="onBlur" name="reset-password">
         <Form.Item label={t('reset.phone')} name="phone" normalize={trimInput} rules={phoneRules(t)} validateTrigger="onChange" validateFirst>
           <Input placeholder={t('login.phonePlaceholder')} inputMode="numeric" autoComplete="tel" maxLength={11} />
         </Form.Item>

@@ -8,6 +8,7 @@ import { showServerErrors } from '@/lib/server-errors';
 import { useUpdateAccount, type ChargingAccount } from '../api/accounts';
 import { AMOUNT_INPUT } from './amount';
 import { codeLabel } from './labels';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 interface SettingsValues {
   threshold?: number | null;
@@ -48,7 +49,7 @@ export function AccountSettingsDialog({ account, onClose }: { account?: Charging
         <Descriptions.Item label={t('energy:fields.account')}>{account?.orgName}</Descriptions.Item>
         <Descriptions.Item label={t('energy:accounts.kind')}>{codeLabel(t, 'accountKind', account?.kind)}</Descriptions.Item>
       </Descriptions>
-      <Form form={form} layout="vertical" name="accountSettingsForm">
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="accountSettingsForm">
         <Form.Item name="threshold" label={t('energy:accounts.threshold')}>
           <InputNumber {...AMOUNT_INPUT} />
         </Form.Item>

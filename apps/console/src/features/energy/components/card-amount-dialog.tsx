@@ -9,6 +9,7 @@ import { showServerErrors } from '@/lib/server-errors';
 import { useChargingAccounts } from '../api/accounts';
 import { useChangeCardAmount, type ChargingCard } from '../api/cards';
 import { AMOUNT_INPUT, amountRule } from './amount';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 type Action = 'TOP_UP' | 'WITHDRAW';
 
@@ -56,7 +57,7 @@ export function CardAmountDialog({ card, onClose }: { card?: ChargingCard; onClo
           <Descriptions.Item label={t('energy:fields.cardNo')}>{card?.cardNo}</Descriptions.Item>
           <Descriptions.Item label={t('energy:fields.account')}>{account?.orgName ?? card?.orgName}</Descriptions.Item>
         </Descriptions>
-        <Form form={form} layout="vertical" name="cardAmountForm">
+        <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="cardAmountForm">
           <Form.Item name="kind" label={t('energy:cards.amountKind')}>
             <Radio.Group
               options={[

@@ -13,6 +13,7 @@ import { useCard, useCreateCard, useDriverOptions, useUpdateCard, useVehicleOpti
 import { AMOUNT_INPUT } from './amount';
 import { CARD_NO_PATTERN, cardBody, cardFormValues, NEW_CARD, type CardFormValues } from './card-form';
 import { BUDGET_PERIODS, CARD_KINDS, codeOptions, HOLDER_KINDS } from './labels';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 /** A select that searches as the user types; the current value keeps its label. */
 function SearchSelect({ value, onChange, useOptions, current, placeholder, testId }: {
@@ -135,7 +136,7 @@ export function CardFormDialog({ open, cardId, onClose }: { open: boolean; cardI
   return (
     <AppDialog open={open} width={760} title={t(editing ? 'energy:cards.editTitle' : 'energy:cards.addTitle')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
       <Spin spinning={editing && !card.data}>
-        <Form form={form} name="cardForm" layout="vertical" data-testid="card-form">
+        <Form form={form} name="cardForm" layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap data-testid="card-form">
           <Row gutter={16}>
             <Col span={12}>
               <Form.Item name="orgId" label={t('energy:fields.org')} rules={required(t('energy:cards.orgRequired'))}>

@@ -75,17 +75,18 @@ export function CardList({ juniorOf }: { juniorOf?: string }) {
   const usable = (card: ChargingCard) => card.status === 'ACTIVE' || card.status === 'FROZEN';
   const columns: ListColumn<ChargingCard>[] = [
     { prop: 'cardNo', label: t('energy:fields.cardNo'), width: 170, fixed: 'left', render: (row) => <span data-testid="card-no-cell">{row.cardNo}</span> },
-    { prop: 'kind', label: t('energy:cards.kind'), width: 90, formatter: (row) => codeLabel(t, 'cardKind', row.kind) },
-    { prop: 'holderKind', label: t('energy:cards.holderKind'), width: 90, formatter: (row) => codeLabel(t, 'holderKind', row.holderKind) },
-    { key: 'holder', label: t('energy:cards.holder'), width: 130, render: (row) => (row.holderKind === 'DRIVER' ? row.driverName : row.plateNumber) || BLANK },
-    { prop: 'orgName', label: t('energy:fields.org'), width: 150, showOverflowTooltip: true },
+    // The key figures first: seen at 1440 px without scrolling past the fixed 操作 column.
+    { prop: 'balanceFen', label: t('energy:cards.balance'), width: 120, align: 'right', render: (row) => <span data-testid="card-balance">{yuan(row.balanceFen)}</span> },
     {
       prop: 'status',
       label: t('energy:fields.status'),
       width: 90,
       render: (row) => (row.status ? <Tag color={CARD_STATUS_COLORS[row.status]}>{codeLabel(t, 'cardStatus', row.status)}</Tag> : BLANK),
     },
-    { prop: 'balanceFen', label: t('energy:cards.balance'), width: 120, align: 'right', render: (row) => <span data-testid="card-balance">{yuan(row.balanceFen)}</span> },
+    { prop: 'kind', label: t('energy:cards.kind'), width: 90, formatter: (row) => codeLabel(t, 'cardKind', row.kind) },
+    { prop: 'holderKind', label: t('energy:cards.holderKind'), width: 90, formatter: (row) => codeLabel(t, 'holderKind', row.holderKind) },
+    { key: 'holder', label: t('energy:cards.holder'), width: 130, render: (row) => (row.holderKind === 'DRIVER' ? row.driverName : row.plateNumber) || BLANK },
+    { prop: 'orgName', label: t('energy:fields.org'), width: 150, showOverflowTooltip: true },
     { key: 'budget', label: t('energy:cards.budget'), width: 190, render: (row) => budgetText(row, t) },
     { key: 'perSession', label: t('energy:cards.perSessionLimit'), width: 120, align: 'right', render: (row) => (row.budget.perSessionLimitFen ? yuan(row.budget.perSessionLimitFen) : BLANK) },
     { prop: 'totalConsumedFen', label: t('energy:cards.consumed'), width: 120, align: 'right', formatter: (row) => yuan(row.totalConsumedFen) },

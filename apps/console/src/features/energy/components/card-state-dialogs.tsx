@@ -6,6 +6,7 @@ import { newIdempotencyKey } from '@/lib/idempotency';
 import { yuan } from '@/lib/money';
 import { toastSuccess } from '@/lib/notify';
 import { useCancelCard, useFreezeCard, type ChargingCard } from '../api/cards';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 /** 冻结: the card cannot start charging until unfrozen; its balance stays. */
 export function FreezeCardDialog({ card, onClose }: { card?: ChargingCard; onClose: () => void }) {
@@ -25,7 +26,7 @@ export function FreezeCardDialog({ card, onClose }: { card?: ChargingCard; onClo
   return (
     <AppDialog open={!!card} width={480} title={t('energy:cards.freezeTitle')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
       <Alert type="warning" showIcon title={t('energy:cards.freezeConfirm')} style={{ marginBottom: 12 }} />
-      <Form form={form} layout="vertical" name="freezeCardForm">
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="freezeCardForm">
         <Form.Item name="reason" label={t('energy:cards.freezeReason')}>
           <Input.TextArea rows={2} maxLength={200} showCount />
         </Form.Item>
@@ -55,8 +56,9 @@ export function CancelCardDialog({ card, onClose }: { card?: ChargingCard; onClo
   return (
     <AppDialog open={!!card} width={480} title={t('energy:cards.cancelTitle')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
       <Alert type="error" showIcon title={t('energy:cards.cancelConfirm', { amount: yuan(card?.balanceFen) })} style={{ marginBottom: 12 }} />
-      <Form form={form} layout="vertical" name="cancelCardForm">
-        <Form.Item name="lost" valuePropName="checked">
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="cancelCardForm">
+        {/* An empty label keeps the box in line with the fields below the 105 px labels. */}
+        <Form.Item name="lost" valuePropName="checked" label=" " colon={false}>
           <Checkbox>{t('energy:cards.cancelLost')}</Checkbox>
         </Form.Item>
         <Form.Item name="reason" label={t('energy:cards.cancelReason')}>

@@ -1,12 +1,15 @@
 import type { EChartsCoreOption } from 'echarts/core';
-import { formatTime } from '@/lib/format';
+import { formatTimeIn } from '@/lib/format';
 import type { ChargingDashboard } from '../api/dashboard';
 
 type T = (key: string) => string;
 
-/** kWh by day as bars and spend in yuan as a line on its own axis; days as the browser's (Asia/Shanghai) dates. */
+/**
+ * kWh by day as bars and spend in yuan as a line on its own axis. Each day comes as
+ * its 00:00 Asia/Shanghai instant, so it is labelled in that zone, not the browser's.
+ */
 export function trendChartOption(trend: ChargingDashboard['trend'], t: T): EChartsCoreOption {
-  const days = trend.map((d) => formatTime(d.date, '{m}-{d}'));
+  const days = trend.map((d) => formatTimeIn(d.date, '{m}-{d}'));
   return {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },

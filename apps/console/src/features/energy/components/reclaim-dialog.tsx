@@ -8,6 +8,7 @@ import { toastSuccess } from '@/lib/notify';
 import { showServerErrors } from '@/lib/server-errors';
 import { useReclaim, type ChargingAccount } from '../api/accounts';
 import { AMOUNT_INPUT, amountRule } from './amount';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 /** 余额回收: moves money from a child account back up to its parent (at most the child's available balance). */
 export function ReclaimDialog({ account, parentName, onClose }: { account?: ChargingAccount; parentName?: string; onClose: () => void }) {
@@ -44,7 +45,7 @@ export function ReclaimDialog({ account, parentName, onClose }: { account?: Char
           <Descriptions.Item label={t('energy:accounts.available')}>{yuan(account?.availableFen)}</Descriptions.Item>
           <Descriptions.Item label={t('energy:accounts.reclaimTo')}>{parentName}</Descriptions.Item>
         </Descriptions>
-        <Form form={form} layout="vertical" name="reclaimForm">
+        <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="reclaimForm">
           <Form.Item name="amount" label={t('energy:common.amountYuan')} rules={[amountRule(t, () => account?.availableFen)]}>
             <InputNumber {...AMOUNT_INPUT} data-testid="reclaim-amount" />
           </Form.Item>

@@ -1,7 +1,7 @@
 import { Descriptions, Drawer, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorResult } from '@/components/load-error';
-import { BLANK, cellText, formatTime } from '@/lib/format';
+import { DETAIL_BLANK, detailText, formatTime } from '@/lib/format';
 import { yuan } from '@/lib/money';
 import { useSession } from '../api/sessions';
 import { codeLabel, durationText, kwh, SESSION_STATUS_COLORS, socText } from './labels';
@@ -11,7 +11,7 @@ export function SessionDetailDrawer({ sessionId, onClose }: { sessionId?: string
   const { t } = useTranslation();
   const session = useSession(sessionId);
   const s = session.data;
-  const item = (label: string, value: unknown) => <Descriptions.Item label={label}>{cellText(value)}</Descriptions.Item>;
+  const item = (label: string, value: unknown) => <Descriptions.Item label={label}>{detailText(value)}</Descriptions.Item>;
   return (
     <Drawer open={!!sessionId} size={640} title={t('energy:sessions.detailTitle')} onClose={onClose} destroyOnHidden>
       {session.error ? (
@@ -22,7 +22,7 @@ export function SessionDetailDrawer({ sessionId, onClose }: { sessionId?: string
             <Descriptions column={2} size="small" bordered data-testid="session-detail">
               {item(t('energy:sessions.sessionNo'), s.sessionNo)}
               <Descriptions.Item label={t('energy:fields.status')}>
-                {s.status ? <Tag color={SESSION_STATUS_COLORS[s.status]}>{codeLabel(t, 'sessionStatus', s.status)}</Tag> : BLANK}
+                {s.status ? <Tag color={SESSION_STATUS_COLORS[s.status]}>{codeLabel(t, 'sessionStatus', s.status)}</Tag> : DETAIL_BLANK}
               </Descriptions.Item>
               {item(t('energy:fields.plateNumber'), s.plateNumber)}
               {item(t('energy:fields.cardNo'), s.cardNo)}

@@ -6,12 +6,13 @@ import { useNavigate } from 'react-router';
 import { AppDialog } from '@/components/app-dialog';
 import { LoadErrorResult } from '@/components/load-error';
 import dayjs from 'dayjs';
-import { BLANK, cellText, DATE_FORMAT, formatTime, MONTH_FORMAT } from '@/lib/format';
+import { BLANK, DATE_FORMAT, DETAIL_BLANK, detailText, formatTime, MONTH_FORMAT } from '@/lib/format';
 import { yuan } from '@/lib/money';
 import { toastSuccess } from '@/lib/notify';
 import { downloadStatement, generateKind, useConfirmStatement, useGenerateStatement, useStatement, useStatementCardLines, type Statement, type StatementCardLine } from '../api/statements';
 import { PATHS, pathWith } from '../paths';
 import { codeLabel, kwh, STATEMENT_STATUS_COLORS } from './labels';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 /** The sessions list's start range of a statement month (the list needs a range). */
 export function monthRange(month: string): { startTimeStart: string; startTimeEnd: string } {
@@ -62,7 +63,7 @@ export function ConfirmStatementDialog({ statement, accepted, onClose }: { state
     <AppDialog open={!!statement} width={520} title={t(accepted ? 'energy:statements.confirmTitle' : 'energy:statements.disputeTitle')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
       <Alert type={accepted ? 'info' : 'warning'} showIcon title={t('energy:statements.confirmText', { month: statement?.month, amount: yuan(statement?.totalFen) })} style={{ marginBottom: 12 }} />
       {!accepted && (
-        <Form form={form} layout="vertical" name="disputeForm">
+        <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="disputeForm">
           <Form.Item name="reason" label={t('energy:statements.disputeReason')} rules={[{ required: true, whitespace: true, message: t('energy:statements.disputeRequired') }]}>
             <Input.TextArea rows={3} maxLength={200} showCount />
           </Form.Item>
@@ -92,7 +93,7 @@ export function GenerateStatementDialog({ open, onClose, onGenerated }: { open: 
   };
   return (
     <AppDialog open={open} width={520} title={t('energy:statements.generateTitle')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
-      <Form form={form} layout="vertical" name="generateStatementForm" initialValues={{ month: dayjs() }} preserve={false}>
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="generateStatementForm" initialValues={{ month: dayjs() }} preserve={false}>
         <Form.Item name="month" label={t('energy:statements.generateMonth')} rules={[{ required: true, message: t('energy:statements.generateMonthRequired') }]}>
           <DatePicker picker="month" allowClear={false} disabledDate={(d) => d.isAfter(dayjs(), 'month')} style={{ width: 200 }} data-testid="statement-generate-month" />
         </Form.Item>
@@ -151,7 +152,7 @@ export function StatementDrawer({ statementId, onClose }: { statementId?: string
   const navigate = useNavigate();
   const statement = useStatement(statementId);
   const s = statement.data;
-  const item = (label: string, value: unknown) => <Descriptions.Item label={label}>{cellText(value)}</Descriptions.Item>;
+  const item = (label: string, value: unknown) => <Descriptions.Item label={label}>{detailText(value)}</Descriptions.Item>;
   return (
     <Drawer
       open={!!statementId}
@@ -180,7 +181,7 @@ export function StatementDrawer({ statementId, onClose }: { statementId?: string
                 {item(t('energy:statements.statementNo'), s.statementNo)}
                 {item(t('energy:statements.month'), s.month)}
                 <Descriptions.Item label={t('energy:fields.status')}>
-                  {s.status ? <Tag color={STATEMENT_STATUS_COLORS[s.status]}>{codeLabel(t, 'statementStatus', s.status)}</Tag> : BLANK}
+                  {s.status ? <Tag color={STATEMENT_STATUS_COLORS[s.status]}>{codeLabel(t, 'statementStatus', s.status)}</Tag> : DETAIL_BLANK}
                 </Descriptions.Item>
                 {item(t('energy:statements.sessions'), s.sessionCount)}
                 {item(t('energy:statements.energy'), kwh(s.energyWh))}

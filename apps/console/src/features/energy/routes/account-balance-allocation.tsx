@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '@/components/export-button';
 import { LoadErrorBanner } from '@/components/load-error';
+import { WIDE_TABLE_STICKY } from '@/components/paginated-table';
 import { api, type CallOptions } from '@/lib/api-client';
 import { BLANK } from '@/lib/format';
 import { yuan } from '@/lib/money';
@@ -50,6 +51,8 @@ export default function AccountBalanceAllocationPage() {
   const money = (fen: number) => <span className="fd-charge-money">{yuan(fen)}</span>;
   const columns: TableColumnsType<AccountNode> = [
     { key: 'org', title: t('energy:fields.org'), dataIndex: 'orgName', width: 260, render: (name: string) => <strong>{name}</strong> },
+    // The balance beside its organisation: seen at 1440 px however deep the tree.
+    { key: 'available', title: t('energy:accounts.available'), dataIndex: 'availableFen', width: 140, align: 'right', render: (fen: number, row) => <span data-testid={`available-${row.id}`}>{money(fen)}</span> },
     { key: 'kind', title: t('energy:accounts.kind'), dataIndex: 'kind', width: 110, render: (kind: ChargingAccount['kind']) => codeLabel(t, 'accountKind', kind) || BLANK },
     {
       key: 'status',
@@ -58,7 +61,6 @@ export default function AccountBalanceAllocationPage() {
       width: 90,
       render: (status: ChargingAccount['status']) => (status ? <Tag color={ACCOUNT_STATUS_COLORS[status]}>{codeLabel(t, 'accountStatus', status)}</Tag> : BLANK),
     },
-    { key: 'available', title: t('energy:accounts.available'), dataIndex: 'availableFen', width: 140, align: 'right', render: (fen: number, row) => <span data-testid={`available-${row.id}`}>{money(fen)}</span> },
     { key: 'frozen', title: t('energy:accounts.frozen'), dataIndex: 'frozenFen', width: 120, align: 'right', render: money },
     { key: 'cardBalance', title: t('energy:accounts.cardBalance'), dataIndex: 'cardBalanceFen', width: 130, align: 'right', render: money },
     { key: 'threshold', title: t('energy:accounts.threshold'), dataIndex: 'lowBalanceThresholdFen', width: 130, align: 'right', render: (fen: number) => (fen ? money(fen) : BLANK) },
@@ -123,6 +125,7 @@ export default function AccountBalanceAllocationPage() {
           loading={accounts.isFetching}
           pagination={false}
           scroll={{ x: 1400 }}
+          sticky={WIDE_TABLE_STICKY}
           // Remounted once the accounts arrive, so the whole tree opens expanded.
           key={tree.length ? 'loaded' : 'empty'}
           expandable={{ defaultExpandAllRows: true }}

@@ -47,6 +47,8 @@ export default function ChargeReconciliationPage() {
         </Button>
       ),
     },
+    // The amount due before the breakdown: seen at 1440 px without scrolling.
+    { prop: 'totalFen', label: t('energy:statements.total'), width: 130, align: 'right', formatter: (row) => yuan(row.totalFen) },
     { prop: 'statementNo', label: t('energy:statements.statementNo'), width: 190 },
     {
       prop: 'status',
@@ -59,7 +61,6 @@ export default function ChargeReconciliationPage() {
     { prop: 'electricityFen', label: t('energy:statements.electricity'), width: 120, align: 'right', formatter: (row) => yuan(row.electricityFen) },
     { prop: 'serviceFeeFen', label: t('energy:statements.serviceFee'), width: 120, align: 'right', formatter: (row) => yuan(row.serviceFeeFen) },
     { prop: 'discountFen', label: t('energy:statements.discount'), width: 110, align: 'right', formatter: (row) => yuan(row.discountFen) },
-    { prop: 'totalFen', label: t('energy:statements.total'), width: 130, align: 'right', formatter: (row) => yuan(row.totalFen) },
     { prop: 'generatedTime', label: t('energy:statements.generatedTime'), width: 170, formatter: (row) => formatTime(row.generatedTime) },
     { prop: 'confirmTime', label: t('energy:statements.confirmTime'), width: 170, formatter: (row) => formatTime(row.confirmTime) },
     {

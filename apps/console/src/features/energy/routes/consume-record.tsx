@@ -73,6 +73,9 @@ export default function ConsumeRecordPage() {
       ),
     },
     { prop: 'plateNumber', label: t('energy:fields.plateNumber'), width: 110 },
+    // The session's amount and energy before its details: seen at 1440 px without scrolling.
+    { prop: 'totalFen', label: t('energy:sessions.totalFee'), width: 120, align: 'right', formatter: (row) => yuan(row.totalFen) },
+    { prop: 'energyWh', label: t('energy:sessions.energy'), width: 110, align: 'right', formatter: (row) => kwh(row.energyWh) },
     { prop: 'cardNo', label: t('energy:fields.cardNo'), width: 160 },
     { prop: 'orgName', label: t('energy:fields.org'), width: 140, showOverflowTooltip: true },
     { prop: 'stationName', label: t('energy:fields.station'), width: 190, showOverflowTooltip: true },
@@ -81,11 +84,9 @@ export default function ConsumeRecordPage() {
     { prop: 'startTime', label: t('energy:sessions.startTime'), width: 170, formatter: (row) => formatTime(row.startTime) },
     { prop: 'endTime', label: t('energy:sessions.endTime'), width: 170, formatter: (row) => formatTime(row.endTime) },
     { prop: 'durationSeconds', label: t('energy:sessions.duration'), width: 120, formatter: (row) => durationText(row.durationSeconds, t) },
-    { prop: 'energyWh', label: t('energy:sessions.energy'), width: 110, align: 'right', formatter: (row) => kwh(row.energyWh) },
     { prop: 'electricityFen', label: t('energy:sessions.electricity'), width: 110, align: 'right', formatter: (row) => yuan(row.electricityFen) },
     { prop: 'serviceFeeFen', label: t('energy:sessions.serviceFee'), width: 110, align: 'right', formatter: (row) => yuan(row.serviceFeeFen) },
     { prop: 'discountFen', label: t('energy:sessions.discount'), width: 100, align: 'right', formatter: (row) => yuan(row.discountFen) },
-    { prop: 'totalFen', label: t('energy:sessions.totalFee'), width: 120, align: 'right', formatter: (row) => yuan(row.totalFen) },
     { key: 'soc', label: t('energy:sessions.soc'), width: 130, render: (row) => socText(row.startSocPercent, row.endSocPercent) || BLANK },
     {
       prop: 'status',

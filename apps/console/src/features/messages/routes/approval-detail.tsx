@@ -9,7 +9,7 @@ import { PageLoading } from '@/components/page-loading';
 import { SensitiveReveal } from '@/components/sensitive-reveal';
 import { ApiError, Code } from '@/lib/api-client';
 import { useHasPermission } from '@/lib/auth';
-import { BLANK, formatTime } from '@/lib/format';
+import { DETAIL_BLANK, formatTime } from '@/lib/format';
 import { SensitiveType } from '@/lib/mask';
 import { SubjectKind } from '@/lib/sensitive';
 import { APPROVAL_PENDING, KNOWN_DETAIL_FIELDS, approvalStatusColor, detailEntries, useApproval } from '../api/approvals';
@@ -66,8 +66,8 @@ export default function ApprovalDetailPage() {
           items={[
             { key: 'status', label: t('approval.status'), children: <span data-testid="approval-status">{statusTag(approval.status)}</span> },
             { key: 'kind', label: t('approval.kind'), children: t(`approval.kinds.${approval.kind}`, { defaultValue: String(approval.kind) }) },
-            { key: 'businessId', label: t('approval.businessId'), children: approval.businessId || BLANK },
-            { key: 'applicant', label: t('approval.applicant'), children: approval.applicantName || BLANK },
+            { key: 'businessId', label: t('approval.businessId'), children: approval.businessId || DETAIL_BLANK },
+            { key: 'applicant', label: t('approval.applicant'), children: approval.applicantName || DETAIL_BLANK },
             { key: 'phone', label: t('approval.applicantPhone'), children: (
                 <SensitiveReveal
                   masked={approval.applicantPhone}
@@ -75,12 +75,13 @@ export default function ApprovalDetailPage() {
                   subjectKind={SubjectKind.ApprovalApplicant}
                   subjectId={approval.id}
                   sourceModule="approval"
+                  blank={DETAIL_BLANK}
                 />
               ),
             },
-            { key: 'plate', label: t('approval.plateNumber'), children: approval.plateNumber || BLANK },
-            { key: 'applyTime', label: t('approval.applyTime'), children: formatTime(approval.applyTime) || BLANK },
-            { key: 'decideTime', label: t('approval.decideTime'), children: formatTime(approval.decideTime) || BLANK },
+            { key: 'plate', label: t('approval.plateNumber'), children: approval.plateNumber || DETAIL_BLANK },
+            { key: 'applyTime', label: t('approval.applyTime'), children: formatTime(approval.applyTime) || DETAIL_BLANK },
+            { key: 'decideTime', label: t('approval.decideTime'), children: formatTime(approval.decideTime) || DETAIL_BLANK },
           ]}
         />
       </ModuleCard>
@@ -102,7 +103,7 @@ export default function ApprovalDetailPage() {
               content: (
                 <div className="fd-step">
                   <div>
-                    {statusTag(step.status)} <strong>{step.operatorName || BLANK}</strong>
+                    {statusTag(step.status)} <strong>{step.operatorName || DETAIL_BLANK}</strong>
                   </div>
                   {step.comment && <div className="fd-step__comment">{step.comment}</div>}
                 </div>

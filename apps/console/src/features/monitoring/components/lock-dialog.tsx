@@ -6,6 +6,7 @@ import { ApiError, Code } from '@/lib/api-client';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { toastSuccess } from '@/lib/notify';
 import { useSendLockCommand, type LockAction, type LockCommand, type LockVehicle } from '../api/lock';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 export const REASON_MIN = 2;
 export const REASON_MAX = 200;
@@ -77,7 +78,7 @@ export function LockDialog({ open, action, vehicle, onClose, onSent }: LockDialo
           <Alert type="warning" showIcon title={foreseen.map((k) => t(`monitoring:lock.foreseen.${k}`)).join('；')} style={{ marginBottom: 12 }} data-testid="lock-foreseen" />
         )}
         {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 12 }} data-testid="lock-refusal" />}
-        <Form form={form} layout="vertical" name="lockForm">
+        <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="lockForm">
           <Form.Item
             name="reason"
             label={t('monitoring:lock.reason')}

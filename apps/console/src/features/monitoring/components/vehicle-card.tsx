@@ -1,7 +1,7 @@
 import { AimOutlined, CloseOutlined, HistoryOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { BLANK, formatTime, relativeTime } from '@/lib/format';
+import { DETAIL_BLANK, formatTime, relativeTime } from '@/lib/format';
 import type { LatestPosition } from '../api/positions';
 import { effectiveStatus } from './live-positions';
 import { STATUS_COLORS } from './status';
@@ -20,7 +20,7 @@ export function VehicleCard({ vehicle, now, following, onFollow, onTrack, onClos
   const { t } = useTranslation();
   const status = effectiveStatus(vehicle, now);
   const ago = relativeTime(vehicle.fixTime, now);
-  const temperatures = vehicle.temperatures.length ? vehicle.temperatures.map((p) => `${t('monitoring:live.probe', { n: p.probe })} ${p.celsius.toFixed(1)}℃`).join('  ') : BLANK;
+  const temperatures = vehicle.temperatures.length ? vehicle.temperatures.map((p) => `${t('monitoring:live.probe', { n: p.probe })} ${p.celsius.toFixed(1)}℃`).join('  ') : DETAIL_BLANK;
   return (
     <div className="fd-monitor-card" data-testid="vehicle-card">
       <div className="fd-monitor-card__head">
@@ -32,11 +32,11 @@ export function VehicleCard({ vehicle, now, following, onFollow, onTrack, onClos
       </div>
       <Descriptions size="small" column={1} colon={false} labelStyle={{ width: 80 }}>
         <Descriptions.Item label={t('monitoring:live.speed')}>{`${vehicle.speedKmh.toFixed(1)} km/h`}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:live.soc')}>{vehicle.soc === null || vehicle.soc === undefined ? BLANK : `${Math.round(vehicle.soc)}%`}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:live.soc')}>{vehicle.soc === null || vehicle.soc === undefined ? DETAIL_BLANK : `${Math.round(vehicle.soc)}%`}</Descriptions.Item>
         <Descriptions.Item label={t('monitoring:live.temperature')}>{temperatures}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:live.driver')}>{vehicle.driverName || BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:live.org')}>{vehicle.orgName || BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:live.mileage')}>{vehicle.mileageKm === null || vehicle.mileageKm === undefined ? BLANK : `${vehicle.mileageKm.toFixed(1)} km`}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:live.driver')}>{vehicle.driverName || DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:live.org')}>{vehicle.orgName || DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:live.mileage')}>{vehicle.mileageKm === null || vehicle.mileageKm === undefined ? DETAIL_BLANK : `${vehicle.mileageKm.toFixed(1)} km`}</Descriptions.Item>
         <Descriptions.Item label={t('monitoring:live.fixTime')}>
           <Tooltip title={formatTime(vehicle.fixTime)}>
             <span data-testid="vehicle-fix-time">

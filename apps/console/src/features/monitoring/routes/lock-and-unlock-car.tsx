@@ -7,7 +7,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
-import { BLANK, formatTime } from '@/lib/format';
+import { DETAIL_BLANK, formatTime } from '@/lib/format';
 import '../messages';
 import '../monitoring.css';
 import {
@@ -95,19 +95,19 @@ export default function LockAndUnlockCarPage() {
         </Button>
       </Space>
       <Descriptions size="small" bordered column={4}>
-        <Descriptions.Item label={t('monitoring:fields.plateNumber')}>{v?.plateNumber ?? plate ?? BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:fields.vin')}>{v?.vin || BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:fields.org')}>{v?.orgName || BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:fields.usageType')}>{codeLabel(t, 'usageType', v?.usageType) || BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:fields.plateNumber')}>{v?.plateNumber ?? plate ?? DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:fields.vin')}>{v?.vin || DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:fields.org')}>{v?.orgName || DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:fields.usageType')}>{codeLabel(t, 'usageType', v?.usageType) || DETAIL_BLANK}</Descriptions.Item>
         <Descriptions.Item label={t('monitoring:lock.lockState')}>
-          {v ? <Tag color={LOCK_STATE_COLORS[v.lockState ?? 'unknown']}>{codeLabel(t, 'lockState', v.lockState ?? 'unknown')}</Tag> : BLANK}
+          {v ? <Tag color={LOCK_STATE_COLORS[v.lockState ?? 'unknown']}>{codeLabel(t, 'lockState', v.lockState ?? 'unknown')}</Tag> : DETAIL_BLANK}
         </Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:lock.online')}>{v ? t(v.online ? 'monitoring:lock.isOnline' : 'monitoring:lock.isOffline') : BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:live.speed')}>{v?.speedKmh === null || v?.speedKmh === undefined ? BLANK : `${v.speedKmh.toFixed(1)} km/h`}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:lock.charging')}>{v ? t(v.charging ? 'monitoring:common.yes' : 'monitoring:common.no') : BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:lock.overdueInstalments')}>{v?.overdueInstalments ?? BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:lock.overdueAmount')}>{v ? yuan(v.overdueAmountFen) : BLANK}</Descriptions.Item>
-        <Descriptions.Item label={t('monitoring:live.fixTime')}>{v ? formatTime(v.lastFixTime) || BLANK : BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:lock.online')}>{v ? t(v.online ? 'monitoring:lock.isOnline' : 'monitoring:lock.isOffline') : DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:live.speed')}>{v?.speedKmh === null || v?.speedKmh === undefined ? DETAIL_BLANK : `${v.speedKmh.toFixed(1)} km/h`}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:lock.charging')}>{v ? t(v.charging ? 'monitoring:common.yes' : 'monitoring:common.no') : DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:lock.overdueInstalments')}>{v?.overdueInstalments ?? DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:lock.overdueAmount')}>{v ? yuan(v.overdueAmountFen) : DETAIL_BLANK}</Descriptions.Item>
+        <Descriptions.Item label={t('monitoring:live.fixTime')}>{v ? formatTime(v.lastFixTime) || DETAIL_BLANK : DETAIL_BLANK}</Descriptions.Item>
         <Descriptions.Item label={t('monitoring:lock.lastCommand')}>
           <CommandTag command={v?.lastCommand} />
         </Descriptions.Item>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { EChart } from '@/components/chart/echart';
 import { ApiError, Code, isTransportFailure } from '@/lib/api-client';
-import { BLANK, formatTime } from '@/lib/format';
+import { DETAIL_BLANK, formatTime } from '@/lib/format';
 import '../messages';
 import '../monitoring.css';
 import { bandOf, outOfBand, sharedTemperature, TEMPERATURE_KEY } from '../api/temperature';
@@ -48,7 +48,7 @@ export default function SharedTemperaturePage() {
     <div className="fd-shared-temperature" data-testid="shared-temperature">
       <Card title={t('monitoring:shared.title', { plate: data.plateNumber })}>
         <Descriptions size="small" column={{ xs: 1, sm: 2 }}>
-          <Descriptions.Item label={t('monitoring:temperature.latestTime')}>{formatTime(data.latestTime) || BLANK}</Descriptions.Item>
+          <Descriptions.Item label={t('monitoring:temperature.latestTime')}>{formatTime(data.latestTime) || DETAIL_BLANK}</Descriptions.Item>
           <Descriptions.Item label={t('monitoring:shared.validUntil')}>{formatTime(data.expiresAt)}</Descriptions.Item>
           <Descriptions.Item label={t('monitoring:temperature.latest')} span="filled">
             {data.latest.length === 0 ? (

@@ -25,6 +25,7 @@ import {
 } from '../api/temperature';
 import { PATHS } from '../paths';
 import { VehiclePickOne } from '../components/vehicle-select';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 const STATE_COLORS = { active: 'success', expired: 'default', revoked: 'warning' } as const;
 
@@ -145,7 +146,7 @@ function ShareDialog({ open, vehicleId, plate, onClose }: { open: boolean; vehic
           </Typography.Paragraph>
         </div>
       ) : (
-        <Form form={form} layout="vertical" name="temperatureShare">
+        <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="temperatureShare">
           {vehicleId ? (
             <>
               <Form.Item label={t('monitoring:temperature.vehicle')}>

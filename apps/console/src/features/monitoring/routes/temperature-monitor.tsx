@@ -35,6 +35,7 @@ import {
 import { useOrgTreeOptions } from '@/lib/org-options';
 import { PATHS, pathWith } from '../paths';
 import { temperatureChartOption } from './temperature-chart';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 const celsius = (value: number | null | undefined) => (value === null || value === undefined ? BLANK : `${value.toFixed(1)} ℃`);
 
@@ -213,7 +214,7 @@ function ThresholdDialog({ vehicle, onClose }: { vehicle: TemperatureVehicle | n
   };
   return (
     <AppDialog open={!!vehicle} width={480} title={`${t('monitoring:temperature.thresholds')} · ${vehicle?.plateNumber ?? ''}`} onCancel={onClose} onConfirm={submit} destroyOnHidden>
-      <Form form={form} layout="vertical" name="temperatureBand" data-testid="temperature-band-form">
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap name="temperatureBand" data-testid="temperature-band-form">
         <Form.Item name="probeNo" label={t('monitoring:temperature.probeNo')}>
           <Select onChange={(p: number) => fill(p)} options={probes.map((p) => ({ value: p, label: p === 0 ? t('monitoring:temperature.allProbes') : t('monitoring:temperature.probe', { n: p }) }))} />
         </Form.Item>

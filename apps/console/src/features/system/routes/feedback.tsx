@@ -11,6 +11,7 @@ import { BLANK, formatTime } from '@/lib/format';
 import { isPhoneOrEmail } from '@/lib/validators';
 import { toastSuccess, toastWarning } from '@/lib/notify';
 import { CONTACT_MAX, FEEDBACK_MAX, useMyFeedback, useSubmitFeedback, type Feedback } from '../api/help';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 interface FeedbackForm {
   content: string;
@@ -75,7 +76,7 @@ export default function FeedbackPage() {
   return (
     <div className="fd-detail-page" data-testid="feedback-page">
       <ModuleCard title={t('feedback.formTitle')}>
-        <Form<FeedbackForm> form={form} layout="vertical" onFinish={(v) => void onFinish(v)} className="fd-feedback-form" requiredMark>
+        <Form<FeedbackForm> form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap onFinish={(v) => void onFinish(v)} className="fd-feedback-form" requiredMark>
           <Form.Item
             name="content"
             label={t('feedback.content')}
@@ -108,9 +109,12 @@ export default function FeedbackPage() {
               onBusyChange={onBusyChange}
             />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={submit.isPending} data-testid="feedback-submit">
-            {t('feedback.submit')}
-          </Button>
+          {/* Under the fields, past the 105 px labels. */}
+          <Form.Item label=" " colon={false}>
+            <Button type="primary" htmlType="submit" loading={submit.isPending} data-testid="feedback-submit">
+              {t('feedback.submit')}
+            </Button>
+          </Form.Item>
         </Form>
       </ModuleCard>
       <ModuleCard title={t('feedback.mine')}>

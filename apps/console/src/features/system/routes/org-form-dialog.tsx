@@ -6,6 +6,7 @@ import { toastSuccess } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
 import { orgOptions, useCreateOrg, useUpdateOrg, type OrgNode } from '../api/orgs';
 import { ORG_CODE_PATTERN } from '../components/org-form';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 export interface OrgFormDialogProps {
   open: boolean;
@@ -55,7 +56,7 @@ export function OrgFormDialog({ open, onClose, tree, editing, parentId }: OrgFor
       onConfirm={submit}
       destroyOnHidden
     >
-      <Form form={form} name="orgForm" layout="horizontal" labelCol={{ flex: '105px' }} data-testid="org-form">
+      <Form form={form} name="orgForm" layout="horizontal" labelCol={FORM_LABEL_COL} data-testid="org-form">
         {!editing && (
           <Form.Item name="parentId" label={t('systemSettings.org.parent')} extra={t('systemSettings.org.parentHint')}>
             <TreeSelect allowClear treeDefaultExpandAll showSearch={{ treeNodeFilterProp: 'title' }} treeData={orgOptions(tree)} placeholder={t('systemSettings.org.topLevel')} data-testid="org-parent" />

@@ -9,6 +9,7 @@ import { useCreateRole, usePermissionTree, useRole, useUpdateRole } from '../api
 import { DataScopeField } from '../components/data-scope-field';
 import { dataScopeBody, dataScopeError, dataScopeValue, SCOPE_SELF, type DataScopeValue } from '../components/data-scope';
 import { PermissionTreeField } from '../components/permission-tree-field';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 interface RoleValues {
   name: string;
@@ -58,7 +59,7 @@ export function RoleFormDialog({ open, roleId, onClose }: { open: boolean; roleI
   return (
     <AppDialog open={open} width={680} title={t(roleId ? 'systemSettings.role.edit' : 'systemSettings.role.add')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
       <Spin spinning={loadingRole}>
-        <Form form={form} name="roleForm" layout="horizontal" labelCol={{ flex: '105px' }} data-testid="role-form">
+        <Form form={form} name="roleForm" layout="horizontal" labelCol={FORM_LABEL_COL} data-testid="role-form">
           <Form.Item name="name" label={t('systemSettings.role.name')} normalize={trimInput} rules={[{ required: true, message: t('systemSettings.role.nameRequired') }]}>
             <Input maxLength={30} placeholder={t('common.pleaseInput')} />
           </Form.Item>

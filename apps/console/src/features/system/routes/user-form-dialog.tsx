@@ -10,6 +10,7 @@ import { useCreateUser, useUpdateUser, useUserDetail } from '../api/users';
 import { DataScopeField } from '../components/data-scope-field';
 import { dataScopeError, dataScopeValue, SCOPE_FROM_ROLES, type DataScopeValue } from '../components/data-scope';
 import { isValidPhone, userCreateBody, userFormRules, userUpdateBody, type UserFormValues } from '../components/user-form';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 /** The role picker lists this many roles (the server's largest page). */
 const ROLE_PICKER_SIZE = 100;
@@ -58,7 +59,7 @@ export function UserFormDialog({ open, userId, onClose }: { open: boolean; userI
   return (
     <AppDialog open={open} width={640} title={t(editing ? 'systemSettings.user.edit' : 'systemSettings.user.add')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
       <Spin spinning={editing && !user.data}>
-        <Form form={form} name="userForm" layout="horizontal" labelCol={{ flex: '105px' }} data-testid="user-form">
+        <Form form={form} name="userForm" layout="horizontal" labelCol={FORM_LABEL_COL} data-testid="user-form">
           <Form.Item name="name" label={t('systemSettings.user.name')} normalize={trimInput} rules={rules.name}>
             <Input maxLength={32} placeholder={t('common.pleaseInput')} />
           </Form.Item>

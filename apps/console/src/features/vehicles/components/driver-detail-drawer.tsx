@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorResult } from '@/components/load-error';
 import { OperationLogTable } from '@/components/operation-log-table';
-import { BLANK, formatTime } from '@/lib/format';
+import { DETAIL_BLANK, formatTime } from '@/lib/format';
 import { SensitiveType } from '@/lib/mask';
 import { driverLogKey, useDriver, type Driver } from '../api/drivers';
 import { fetchOperationLogs } from '../api/operation-logs';
@@ -12,7 +12,8 @@ import { driverStatusColor, driverStatusLabel } from './driver-labels';
 import { DriverReveal } from './driver-reveal';
 
 const DATE = '{y}-{m}-{d}';
-const text = (v: ReactNode) => (v === '' || v === null || v === undefined ? BLANK : v);
+// A detail shows '-' for an empty value (tables show '--').
+const text = (v: ReactNode) => (v === '' || v === null || v === undefined ? DETAIL_BLANK : v);
 
 /** A revealed image is its stored file key (the value the audit recorded). */
 const fileKey = (key: string) => (
@@ -25,7 +26,7 @@ function DriverDescriptions({ driver }: { driver: Driver }) {
   const { t } = useTranslation();
   const d = (key: string) => t(`vehicles.driver.${key}`);
   const reveal = (masked: string | undefined, type: number, renderValue?: (v: string) => ReactNode) => (
-    <DriverReveal driverId={driver.id} masked={masked} sensitiveType={type} renderValue={renderValue} />
+    <DriverReveal driverId={driver.id} masked={masked} sensitiveType={type} renderValue={renderValue} blank={DETAIL_BLANK} />
   );
   return (
     <Descriptions bordered size="small" column={2} data-testid="driver-basic">

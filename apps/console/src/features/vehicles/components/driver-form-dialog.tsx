@@ -16,6 +16,7 @@ import {
   addressRules, DRIVER_LIMITS, driverNameRules, driverPhoneRules, employeeNoRules, firstIssueRules, idNumberRules, licenceClassRules, licenceExpireRules, remarkRules,
 } from './driver-rules';
 import { showServerErrors } from '@/lib/server-errors';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 /**
  * The upload purpose of driver document images. The gateway has no driver
@@ -84,7 +85,7 @@ export function DriverFormDialog({ open, driverId, onClose }: { open: boolean; d
     <AppDialog open={open} width={650} title={t(editing ? 'vehicles.driver.edit' : 'vehicles.driver.add')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
       <Spin spinning={!ready}>
         {ready && (
-          <Form form={form} name="driverForm" layout="horizontal" labelCol={{ flex: '105px' }} initialValues={initialValues} preserve={false} data-testid="driver-form">
+          <Form form={form} name="driverForm" layout="horizontal" labelCol={FORM_LABEL_COL} initialValues={initialValues} preserve={false} data-testid="driver-form">
             <Row gutter={12}>
               <Col span={12}>
                 <Form.Item name="name" label={t('vehicles.driver.name')} normalize={trimInput} rules={driverNameRules(t)}>

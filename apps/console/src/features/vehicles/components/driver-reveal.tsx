@@ -14,6 +14,8 @@ export interface DriverRevealProps {
   sensitiveType: number;
   /** How a revealed value shows (images: the file key); text by default. */
   renderValue?: (value: string) => ReactNode;
+  /** Shown for no value ('--' in the list, '-' in the detail). */
+  blank?: string;
 }
 
 /**
@@ -21,13 +23,14 @@ export interface DriverRevealProps {
  * `as:sensitive:view`) through `POST /drivers/{id}/reveal`: one call, one
  * audit row naming this page.
  */
-export function DriverReveal({ driverId, masked, sensitiveType, renderValue }: DriverRevealProps) {
+export function DriverReveal({ driverId, masked, sensitiveType, renderValue, blank }: DriverRevealProps) {
   return (
     <SensitiveReveal
       masked={masked}
       sensitiveType={sensitiveType}
       subjectId={driverId}
       renderValue={renderValue}
+      blank={blank}
       reveal={(pageUrl) => revealDriver(driverId, { sensitiveType, pageUrl, sourceModule: DRIVER_SOURCE_MODULE })}
     />
   );

@@ -15,7 +15,7 @@ import { api, postForm, type CallOptions } from '@/lib/api-client';
 import type { BindingQuery } from '../api/bindings';
 import type { DriverQuery } from '../api/drivers';
 import type { PrivateCarQuery } from '../api/private-cars';
-import { DRIVER_IMPORT_PERMISSION, downloadDriverTemplate, downloadVehicleTemplate, VEHICLE_IMPORT_PERMISSION } from '../api/templates';
+import { DRIVER_TEMPLATE_PERMISSION, downloadDriverTemplate, downloadVehicleTemplate, VEHICLE_TEMPLATE_PERMISSION } from '../api/templates';
 import type { UsageRecordQuery } from '../api/usage-records';
 import { DRIVERS_KEY } from '../api/drivers';
 import { VEHICLES_KEY, type VehicleQuery } from '../api/vehicles';
@@ -94,7 +94,7 @@ export function VehicleImportSlot() {
       testId="vehicle-import"
       importFile={(file, options) => postForm('/api/v1/vehicles/import', { file }, options)}
       downloadTemplate={downloadVehicleTemplate}
-      templatePermission={VEHICLE_IMPORT_PERMISSION}
+      templatePermission={VEHICLE_TEMPLATE_PERMISSION}
       refresh={VEHICLES_KEY}
     />
   );
@@ -108,7 +108,7 @@ export function DriverImportSlot() {
       testId="driver-import"
       importFile={(file, options) => postForm('/api/v1/drivers/import', { file }, options)}
       downloadTemplate={downloadDriverTemplate}
-      templatePermission={DRIVER_IMPORT_PERMISSION}
+      templatePermission={DRIVER_TEMPLATE_PERMISSION}
       refresh={DRIVERS_KEY}
     />
   );

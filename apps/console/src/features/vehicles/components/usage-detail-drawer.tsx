@@ -2,7 +2,7 @@ import { Button, Descriptions, Drawer, Space, Spin, Tag, Typography } from 'antd
 import { useTranslation } from 'react-i18next';
 import { LoadErrorResult } from '@/components/load-error';
 import { OperationLogTable } from '@/components/operation-log-table';
-import { cellText, formatTime } from '@/lib/format';
+import { detailText, formatTime } from '@/lib/format';
 import { fetchOperationLogs } from '../api/operation-logs';
 import { usageLogKey, useUsageRecord, type UsageRecord } from '../api/usage-records';
 import { isOpenRecord, kindHasEnd, usageStatusColor } from './usage-labels';
@@ -17,27 +17,27 @@ function UsageDescriptions({ record, kind }: { record: UsageRecord; kind: UsageK
   return (
     <Descriptions bordered size="small" column={2} data-testid="usage-basic">
       <Descriptions.Item label={t('vehicles.fields.plateNumber')}>{record.plateNumber}</Descriptions.Item>
-      <Descriptions.Item label={t('vehicles.fields.vin')}>{cellText(record.vin)}</Descriptions.Item>
-      <Descriptions.Item label={t('vehicles.fields.org')}>{cellText(record.orgName)}</Descriptions.Item>
+      <Descriptions.Item label={t('vehicles.fields.vin')}>{detailText(record.vin)}</Descriptions.Item>
+      <Descriptions.Item label={t('vehicles.fields.org')}>{detailText(record.orgName)}</Descriptions.Item>
       <Descriptions.Item label={u('status')}>
-        <Tag color={usageStatusColor(record.status)}>{cellText(codeLabel(t, 'usageStatuses', record.status))}</Tag>
+        <Tag color={usageStatusColor(record.status)}>{detailText(codeLabel(t, 'usageStatuses', record.status))}</Tag>
       </Descriptions.Item>
-      <Descriptions.Item label={u('contractNo')}>{cellText(record.contractNo)}</Descriptions.Item>
-      <Descriptions.Item label={u('counterparty')}>{cellText(record.counterparty)}</Descriptions.Item>
-      <Descriptions.Item label={u('startTime')}>{cellText(formatTime(record.startTime, DATE))}</Descriptions.Item>
-      {kindHasEnd(kind) && <Descriptions.Item label={u('endTime')}>{cellText(formatTime(record.endTime, DATE))}</Descriptions.Item>}
+      <Descriptions.Item label={u('contractNo')}>{detailText(record.contractNo)}</Descriptions.Item>
+      <Descriptions.Item label={u('counterparty')}>{detailText(record.counterparty)}</Descriptions.Item>
+      <Descriptions.Item label={u('startTime')}>{detailText(formatTime(record.startTime, DATE))}</Descriptions.Item>
+      {kindHasEnd(kind) && <Descriptions.Item label={u('endTime')}>{detailText(formatTime(record.endTime, DATE))}</Descriptions.Item>}
       {USAGE_TERMS[kind].map((term) => (
         <Descriptions.Item key={term.key} label={t(term.label)}>
-          {cellText(term.text(record, t))}
+          {detailText(term.text(record, t))}
         </Descriptions.Item>
       ))}
-      <Descriptions.Item label={t('vehicles.fields.createTime')}>{cellText(formatTime(record.createTime))}</Descriptions.Item>
-      <Descriptions.Item label={u('updateTime')}>{cellText(formatTime(record.updateTime))}</Descriptions.Item>
+      <Descriptions.Item label={t('vehicles.fields.createTime')}>{detailText(formatTime(record.createTime))}</Descriptions.Item>
+      <Descriptions.Item label={u('updateTime')}>{detailText(formatTime(record.updateTime))}</Descriptions.Item>
       <Descriptions.Item label={u('attachments')} span={2}>
-        {cellText(record.attachments.map((a) => a.name))}
+        {detailText(record.attachments.map((a) => a.name))}
       </Descriptions.Item>
       <Descriptions.Item label={t('vehicles.fields.remark')} span={2}>
-        {cellText(record.remark)}
+        {detailText(record.remark)}
       </Descriptions.Item>
     </Descriptions>
   );

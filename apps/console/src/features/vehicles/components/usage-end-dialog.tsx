@@ -7,6 +7,7 @@ import { trimInput } from '@/lib/validators';
 import { useEndUsageRecord, type UsageRecord } from '../api/usage-records';
 import { showServerErrors } from '@/lib/server-errors';
 import { USAGE_LIMITS } from './usage-form';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 interface EndValues {
   endTime?: Dayjs | null;
@@ -53,7 +54,7 @@ export function UsageEndDialog({ record, onClose }: { record: UsageRecord | null
     >
       <div data-testid="usage-end-dialog">
         <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t('vehicles.usage.endConfirm', { plate: record?.plateNumber ?? '', contract: record?.contractNo ?? '' })} />
-        <Form form={form} layout="horizontal" labelCol={{ flex: '105px' }} preserve={false}>
+        <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} preserve={false}>
           <Form.Item
             name="endTime"
             label={t('vehicles.usage.endedAt')}

@@ -12,6 +12,7 @@ import { rentToOwnTotalFen, USAGE_LIMITS, usageBody, usageFormField, usageFormVa
 import { kindHasEnd, REPLACEMENT_REASONS } from './usage-labels';
 import type { UsageKind } from './vehicle-labels';
 import { VehiclePicker } from './vehicle-picker';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 const money = (placeholder: string) => <InputNumber min={0} max={MAX_YUAN} precision={2} style={{ width: '100%' }} placeholder={placeholder} />;
 const count = (placeholder: string, max: number) => <InputNumber min={0} max={max} precision={0} style={{ width: '100%' }} placeholder={placeholder} />;
@@ -72,7 +73,7 @@ export function UsageFormDialog({ kind, open, recordId, onClose }: { kind: Usage
     >
       <Spin spinning={!ready}>
         {ready && (
-          <Form form={form} name="usageForm" layout="horizontal" labelCol={{ flex: '105px' }} initialValues={initialValues} preserve={false} data-testid="usage-form">
+          <Form form={form} name="usageForm" layout="horizontal" labelCol={FORM_LABEL_COL} initialValues={initialValues} preserve={false} data-testid="usage-form">
             <Row gutter={12}>
               <Col span={12}>
                 <Form.Item name="vehicleId" label={u('vehicle')} rules={rules.vehicleId}>

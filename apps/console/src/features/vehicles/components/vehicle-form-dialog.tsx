@@ -11,6 +11,7 @@ import { useCreateVehicle, useUpdateVehicle, useVehicle } from '../api/vehicles'
 import { suggestedPlateColor, vehicleBody, vehicleFormValues, type VehicleFormValues } from './vehicle-form';
 import { codeOptions, ENERGY_TYPES, OWNERSHIP_TYPES, PLATE_COLORS, VEHICLE_CATEGORIES, VEHICLE_STATUSES } from './vehicle-labels';
 import { plateRules, vinRules } from './vehicle-rules';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 /** Create or edit a vehicle: plate (8-character new-energy plates too), 17-character VIN, organisation, codes, licence data. */
 export function VehicleFormDialog({ open, vehicleId, onClose, onSaved }: { open: boolean; vehicleId?: string; onClose: () => void; onSaved?: (id: string) => void }) {
@@ -58,7 +59,7 @@ export function VehicleFormDialog({ open, vehicleId, onClose, onSaved }: { open:
           form={form}
           name="vehicleForm"
           layout="horizontal"
-          labelCol={{ flex: '120px' }}
+          labelCol={FORM_LABEL_COL}
           data-testid="vehicle-form"
           onValuesChange={(changed: VehicleFormValues) => {
             if ('plateNumber' in changed) form.setFieldValue('plateColor', suggestedPlateColor(changed.plateNumber, form.getFieldValue('plateColor')));

@@ -31,6 +31,8 @@ export default function BindingLogPage() {
   const list = useListPage<VehicleBinding, BindingQuery>({ fields, queryKey: [...BINDINGS_KEY, 'list'], toQuery: bindingQuery, fetch: listBindings });
   const columns: ListColumn<VehicleBinding>[] = [
     { prop: 'plateNumber', label: t('vehicles.fields.plateNumber'), width: 120 },
+    // Whether the binding holds, beside the plate: seen at 1440 px without scrolling.
+    { prop: 'active', label: b('state'), width: 90, render: (row) => <Tag color={row.active ? 'success' : 'default'}>{row.active ? b('active') : b('ended')}</Tag> },
     { prop: 'vin', label: t('vehicles.fields.vin'), width: 190 },
     { prop: 'kind', label: b('kind'), width: 90, formatter: (row) => t(`vehicles.binding.kinds.${row.kind}`, { defaultValue: '' }) },
     { prop: 'targetName', label: b('target'), minWidth: 160, formatter: (row) => row.targetName || row.targetId },
@@ -39,7 +41,6 @@ export default function BindingLogPage() {
     { prop: 'operatorName', label: b('operator'), width: 110 },
     { prop: 'unbindTime', label: b('unbindTime'), width: 170, formatter: (row) => formatTime(row.unbindTime) },
     { prop: 'unbindOperatorName', label: b('unbindOperator'), width: 110 },
-    { prop: 'active', label: b('state'), width: 90, render: (row) => <Tag color={row.active ? 'success' : 'default'}>{row.active ? b('active') : b('ended')}</Tag> },
   ];
   return (
     <ListPage<VehicleBinding>

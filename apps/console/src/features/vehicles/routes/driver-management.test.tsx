@@ -160,10 +160,11 @@ describe('driver management (driverManagement)', () => {
     expect(within(form).getByText('请输入手机号', { selector: '.ant-form-item-explain-error' })).toBeInTheDocument();
     fireEvent.change(within(form).getByLabelText('身份证号'), { target: { value: '110105194912310021' } });
     fireEvent.blur(within(form).getByLabelText('身份证号'));
-    expect(await within(form).findByText('身份证号校验位不正确，请核对')).toBeInTheDocument();
+    // Validation answers after its debounce; a loaded machine needs more than the default second.
+    expect(await within(form).findByText('身份证号校验位不正确，请核对', {}, { timeout: 5000 })).toBeInTheDocument();
     fireEvent.change(within(form).getByLabelText('手机号'), { target: { value: '2381234567' } });
     fireEvent.blur(within(form).getByLabelText('手机号'));
-    expect(await within(form).findByText('请输入正确的手机号')).toBeInTheDocument();
+    expect(await within(form).findByText('请输入正确的手机号', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(calls((_, init) => init?.method === 'POST' || init?.method === 'PUT')).toHaveLength(0);
   });
 
@@ -203,5 +204,14 @@ describe('driver management (driverManagement)', () => {
     const [log] = calls((u) => u.startsWith('/api/v1/operation-logs'));
     expect(log.url.searchParams.get('businessType')).toBe('DRIVER');
     expect(log.url.searchParams.get('businessId')).toBe('d1');
+  });
+
+  it('shows an empty value in the detail as - (the table keeps --)', async () => {
+    mount();
+    await userEvent.click(await screen.findByTestId('driver-name'));
+    const basic = await screen.findByTestId('driver-basic');
+    const value = (label: string) => within(basic).getByText(label).closest('th')?.nextElementSibling;
+    expect(value('工号')).toHaveTextContent(/^-$/);
+    expect(within(basic).queryByText('--')).not.toBeInTheDocument();
   });
 });

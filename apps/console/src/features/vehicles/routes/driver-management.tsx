@@ -76,6 +76,8 @@ export default function DriverManagementPage() {
         </Button>
       ),
     },
+    // The status beside the name: seen at 1440 px without scrolling.
+    { prop: 'status', label: d('status'), width: 90, render: (row) => <Tag color={driverStatusColor(row.status)}>{driverStatusLabel(t, row.status) || BLANK}</Tag> },
     // Masked by the server; the eye reveals once per click and writes the audit.
     { prop: 'phone', label: d('phone'), width: 150, render: (row) => <DriverReveal driverId={row.id} masked={row.phone} sensitiveType={SensitiveType.Phone} /> },
     { prop: 'idNumber', label: d('idNumber'), width: 210, render: (row) => <DriverReveal driverId={row.id} masked={row.idNumber} sensitiveType={SensitiveType.IdNumber} /> },
@@ -96,7 +98,6 @@ export default function DriverManagementPage() {
           BLANK
         ),
     },
-    { prop: 'status', label: d('status'), width: 90, render: (row) => <Tag color={driverStatusColor(row.status)}>{driverStatusLabel(t, row.status) || BLANK}</Tag> },
     { prop: 'boundPlateNumber', label: d('boundPlate'), width: 120 },
     { prop: 'hireTime', label: d('hireTime'), width: 120, formatter: (row) => formatTime(row.hireTime, DATE) },
     { prop: 'createTime', label: t('vehicles.fields.createTime'), width: 170, formatter: (row) => formatTime(row.createTime) },

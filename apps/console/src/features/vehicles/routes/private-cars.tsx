@@ -18,6 +18,7 @@ import {
 } from '../api/private-cars';
 import { codeLabel, codeOptions, ENERGY_TYPES, PLATE_COLORS, type EnergyType, type PlateColor } from '../components/vehicle-labels';
 import { mobileRules, normalisePlate, plateRules, vinRules } from '../components/vehicle-rules';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 interface PrivateCarValues {
   orgId?: string;
@@ -68,7 +69,7 @@ function PrivateCarDialog({ open, onClose }: { open: boolean; onClose: () => voi
   };
   return (
     <AppDialog open={open} width={760} title={p('add')} onCancel={onClose} onConfirm={submit} destroyOnHidden>
-      <Form form={form} layout="horizontal" labelCol={{ flex: '130px' }} preserve={false} data-testid="private-car-form">
+      <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} preserve={false} data-testid="private-car-form">
         <Row gutter={16}>
           <Col span={12}>
             <Form.Item name="plateNumber" label={t('vehicles.fields.plateNumber')} normalize={trimInput} rules={plateRules(t)} validateTrigger="onBlur">
@@ -172,6 +173,13 @@ export default function PrivateCarsPage({ startAdding = false }: { startAdding?:
 
   const columns: ListColumn<PrivateCar>[] = [
     { prop: 'plateNumber', label: t('vehicles.fields.plateNumber'), width: 120, fixed: 'left' },
+    // The review status beside the plate: seen at 1440 px without scrolling.
+    {
+      prop: 'status',
+      label: p('status'),
+      width: 100,
+      render: (row) => <Tag color={privateCarStatusColor(row.status)}>{row.status ? t(`vehicles.privateCar.statuses.${row.status}`) : '--'}</Tag>,
+    },
     { prop: 'vin', label: t('vehicles.fields.vin'), width: 190 },
     { key: 'brandModel', label: t('vehicles.fields.brandModel'), width: 170, render: (row) => [row.brand, row.model].filter(Boolean).join(' / ') || '--' },
     { prop: 'energyType', label: t('vehicles.fields.energyType'), width: 110, formatter: (row) => codeLabel(t, 'energyTypes', row.energyType) },
@@ -179,12 +187,6 @@ export default function PrivateCarsPage({ startAdding = false }: { startAdding?:
     { prop: 'ownerName', label: p('ownerName'), width: 100 },
     { prop: 'ownerPhone', label: p('ownerPhone'), width: 130 },
     { prop: 'allowanceFenPerKm', label: p('allowance'), width: 140, align: 'right', formatter: (row) => (row.allowanceFenPerKm / 100).toFixed(2) },
-    {
-      prop: 'status',
-      label: p('status'),
-      width: 100,
-      render: (row) => <Tag color={privateCarStatusColor(row.status)}>{row.status ? t(`vehicles.privateCar.statuses.${row.status}`) : '--'}</Tag>,
-    },
     { prop: 'rejectReason', label: p('rejectReason'), width: 160, showOverflowTooltip: true },
     { prop: 'createTime', label: t('vehicles.fields.createTime'), width: 170, formatter: (row) => formatTime(row.createTime) },
     {

@@ -70,6 +70,13 @@ export default function UsageRecordsPage({ kind }: { kind: UsageKind }) {
         </Button>
       ),
     },
+    // The status beside the plate: seen at 1440 px without scrolling.
+    {
+      prop: 'status',
+      label: u('status'),
+      width: 90,
+      render: (row) => <Tag color={usageStatusColor(row.status)}>{codeLabel(t, 'usageStatuses', row.status) || BLANK}</Tag>,
+    },
     { prop: 'vin', label: t('vehicles.fields.vin'), width: 190 },
     { prop: 'orgName', label: t('vehicles.fields.org'), width: 150, showOverflowTooltip: true },
     { prop: 'contractNo', label: u('contractNo'), width: 150 },
@@ -77,12 +84,6 @@ export default function UsageRecordsPage({ kind }: { kind: UsageKind }) {
     { prop: 'startTime', label: u('startTime'), width: 120, formatter: (row) => formatTime(row.startTime, DATE) },
     ...(kindHasEnd(kind) ? [{ prop: 'endTime' as const, label: u('endTime'), width: 120, formatter: (row: UsageRecord) => formatTime(row.endTime, DATE) }] : []),
     ...terms,
-    {
-      prop: 'status',
-      label: u('status'),
-      width: 90,
-      render: (row) => <Tag color={usageStatusColor(row.status)}>{codeLabel(t, 'usageStatuses', row.status) || BLANK}</Tag>,
-    },
     { prop: 'createTime', label: t('vehicles.fields.createTime'), width: 170, formatter: (row) => formatTime(row.createTime) },
     {
       key: 'actions',

@@ -10,19 +10,21 @@ import { LoadErrorResult } from '@/components/load-error';
 import { ModuleCard } from '@/components/module-card';
 import { PaginatedTable } from '@/components/paginated-table';
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from '@/config/constants';
-import { BLANK, formatTime } from '@/lib/format';
+import { DETAIL_BLANK, formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
 import { BINDINGS_KEY, bindingQuery, listBindings, useBindTerminal, useUnbindTerminal, type VehicleBinding } from '../api/bindings';
 import { useVehicle, type Vehicle } from '../api/vehicles';
 import { VehicleFormDialog } from '../components/vehicle-form-dialog';
 import { codeLabel, kwh, vehicleStatusColor } from '../components/vehicle-labels';
+import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 const DATE = '{y}-{m}-{d}';
 export const VEHICLE_TABS = ['basic', 'licence', 'terminal', 'usage', 'driver', 'opLog'] as const;
 export type VehicleTab = (typeof VEHICLE_TABS)[number];
 
-const text = (v: ReactNode) => (v === '' || v === null || v === undefined ? BLANK : v);
+// A detail shows '-' for an empty value (tables show '--').
+const text = (v: ReactNode) => (v === '' || v === null || v === undefined ? DETAIL_BLANK : v);
 
 function BasicTab({ vehicle }: { vehicle: Vehicle }) {
   const { t } = useTranslation();
@@ -141,7 +143,7 @@ function TerminalTab({ vehicle }: { vehicle: Vehicle }) {
         onPageChange={(page, size) => setPaging({ page, size })}
       />
       <AppDialog open={binding} title={b('bind')} onCancel={() => setBinding(false)} onConfirm={submitBind} destroyOnHidden>
-        <Form form={form} layout="vertical" preserve={false}>
+        <Form form={form} layout="horizontal" labelCol={FORM_LABEL_COL} labelWrap preserve={false}>
           <Form.Item name="terminalId" label={t('vehicles.fields.terminalId')} normalize={trimInput} rules={[{ required: true, message: t('common.pleaseInput') }]}>
             <Input maxLength={32} />
           </Form.Item>

@@ -52,6 +52,13 @@ export default function VehicleListPage({ startAdding = false }: { startAdding?:
         </Button>
       ),
     },
+    // The status beside the plate: seen at 1440 px without scrolling.
+    {
+      prop: 'status',
+      label: t('vehicles.fields.status'),
+      width: 100,
+      render: (row) => <Tag color={vehicleStatusColor(row.status)}>{codeLabel(t, 'statuses', row.status) || '--'}</Tag>,
+    },
     { prop: 'vin', label: t('vehicles.fields.vin'), width: 190 },
     { key: 'brandModel', label: t('vehicles.fields.brandModel'), width: 180, render: (row) => [row.brand, row.model].filter(Boolean).join(' / ') || '--' },
     { prop: 'energyType', label: t('vehicles.fields.energyType'), width: 110, formatter: (row) => codeLabel(t, 'energyTypes', row.energyType) },
@@ -64,12 +71,6 @@ export default function VehicleListPage({ startAdding = false }: { startAdding?:
     { prop: 'leaseStartTime', label: t('vehicles.fields.leaseStartTime'), width: 120, formatter: (row) => formatTime(row.leaseStartTime, DATE) },
     { prop: 'leaseEndTime', label: t('vehicles.fields.leaseEndTime'), width: 120, formatter: (row) => formatTime(row.leaseEndTime, DATE) },
     { prop: 'registerTime', label: t('vehicles.fields.registerTime'), width: 120, formatter: (row) => formatTime(row.registerTime, DATE) },
-    {
-      prop: 'status',
-      label: t('vehicles.fields.status'),
-      width: 100,
-      render: (row) => <Tag color={vehicleStatusColor(row.status)}>{codeLabel(t, 'statuses', row.status) || '--'}</Tag>,
-    },
     {
       key: 'actions',
       label: t('common.actions'),
