@@ -195,6 +195,9 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk_seed::identity(&common).await?;
                 fleetdesk_seed::vehicles(&common).await?;
                 fleetdesk_seed::energy(&common).await?;
+                fleetdesk_seed::telemetry(&common).await?;
+                fleetdesk_seed::charging_history(&common).await?;
+                fleetdesk_seed::driver_images(&common, &object_store_dir).await?;
             }
             let parts = fleetdesk::StackParts {
                 sign_in,
@@ -277,6 +280,8 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             fleetdesk_seed::identity(&common).await?;
             fleetdesk_seed::vehicles(&common).await?;
             fleetdesk_seed::energy(&common).await?;
+            fleetdesk_seed::telemetry(&common).await?;
+            fleetdesk_seed::charging_history(&common).await?;
             match vehicles {
                 Some(n) => fleetdesk_seed::scale(&common, n).await,
                 None => Ok(()),

@@ -10,7 +10,6 @@
 //! Idempotent: an enterprise whose charging state exists is skipped whole,
 //! and everything is one transaction.
 
-use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{db, demo_id};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -84,17 +83,7 @@ pub async fn run(
         tracing::info!("Demo charging data already there.");
         return Ok(());
     }
-    let actor = Actor {
-        enterprise_id: eid,
-        user_id: Some(demo_id(&format!("member:{eid}:demo"))),
-        name: "演示管理员".to_owned(),
-        reach: ResolvedReach {
-            all: true,
-            org_ids: Vec::new(),
-            own: None,
-        },
-        idempotency_key: None,
-    };
+    let actor = crate::demo_admin();
     open(&mut tx, &actor).await?;
     let accounts = tree(&mut tx, &actor).await?;
     let mut cards_made = 0;

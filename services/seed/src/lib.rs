@@ -2,19 +2,42 @@
 //! and `fleetdesk all --demo` load for a first look, and the volumes the
 //! benchmarks run on (`seed --vehicles N`). Each service's data is written
 //! into its own schema as its owner, in the order the services depend on
-//! each other: auth and org, then vehicles, then energy.
+//! each other: auth and org, then vehicles, then energy; then the history
+//! (telemetry, charging sessions) and the drivers' document images.
 //!
 //! Every step is deterministic (ids from `kit::demo_id`, seeded generators)
 //! and idempotent, so a second run changes nothing.
 
 pub mod auth;
+pub mod charging_history;
+pub mod driver_images;
 pub mod energy;
 pub mod org;
+pub mod risk;
+pub mod telemetry;
 pub mod vehicle;
 
 use anyhow::Context as _;
 use fleetdesk_kit::config::CommonConfig;
 use fleetdesk_kit::db;
+
+/// The demo administrator of enterprise A (`demo`, every permission, the
+/// whole tree) as the services' stores take their caller: who the demo
+/// data says made what it made.
+pub fn demo_admin() -> fleetdesk_kit::actor::Actor {
+    let eid = fleetdesk_kit::demo_id("enterprise:a");
+    fleetdesk_kit::actor::Actor {
+        enterprise_id: eid,
+        user_id: Some(fleetdesk_kit::demo_id(&format!("member:{eid}:demo"))),
+        name: "演示管理员".to_owned(),
+        reach: fleetdesk_kit::reach::ResolvedReach {
+            all: true,
+            org_ids: Vec::new(),
+            own: None,
+        },
+        idempotency_key: None,
+    }
+}
 
 /// The demo accounts, enterprises, organisations, roles and users (idempotent).
 pub async fn identity(common: &CommonConfig) -> anyhow::Result<()> {
@@ -83,6 +106,58 @@ pub async fn energy(common: &CommonConfig) -> anyhow::Result<()> {
     .context("seed energy")
 }
 
+/// An owner pool of `schema` for writing history in many small
+/// transactions: commits do not wait for the WAL flush (`synchronous_commit
+/// off`; a crash loses at most the last moments of a seed, which a rerun
+/// completes, as every step is idempotent).
+async fn connect_bulk(
+    common: &CommonConfig,
+    schema: &str,
+    max_connections: u32,
+) -> anyhow::Result<sqlx::PgPool> {
+    let url = &common.database_url;
+    let glue = if url.contains('?') { '&' } else { '?' };
+    let url = format!("{url}{glue}options=-c%20synchronous_commit%3Doff");
+    db::connect_owner(&url, schema, max_connections).await
+}
+
+/// The demo enterprise's telemetry (idempotent): fences, temperature bands
+/// and three weeks of position, crossing and temperature history, up to
+/// now. `seed` and `all --demo` load it after [`vehicles`].
+pub async fn telemetry(common: &CommonConfig) -> anyhow::Result<()> {
+    let vehicle = connect_bulk(common, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    telemetry::run(&vehicle, chrono::Utc::now())
+        .await
+        .context("seed telemetry")?;
+    Ok(())
+}
+
+/// The demo enterprise's charging sessions of the last month (idempotent),
+/// through energy's session path; `seed` and `all --demo` load it after
+/// [`energy`].
+pub async fn charging_history(common: &CommonConfig) -> anyhow::Result<()> {
+    let energy = connect_bulk(common, fleetdesk_energy::SCHEMA.name, 4).await?;
+    charging_history::run(&energy, chrono::Utc::now())
+        .await
+        .context("seed charging history")?;
+    Ok(())
+}
+
+/// Document images of the demo enterprise's first drivers, stored in the
+/// object store at `object_store_dir` (idempotent); after [`vehicles`].
+pub async fn driver_images(
+    common: &CommonConfig,
+    object_store_dir: &std::path::Path,
+) -> anyhow::Result<()> {
+    let store = fleetdesk_kit::files::FileStore::local(object_store_dir)?;
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    driver_images::run(&vehicle, &store)
+        .await
+        .context("seed driver images")?;
+    Ok(())
+}
+
 /// Most vehicles `seed --vehicles` generates.
 pub const MAX_SCALE_VEHICLES: usize = 1_000_000;
 
@@ -128,4 +203,32 @@ pub async fn scale(common: &CommonConfig, vehicles: usize) -> anyhow::Result<()>
         report.rows_per_second()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use fleetdesk_kit::config::{CommonConfig, Environment};
+
+    #[tokio::test]
+    async fn bulk_pools_keep_their_schema_and_do_not_wait_for_the_wal_flush() {
+        let test_db = fleetdesk_testkit::TestDb::new().await;
+        let common = CommonConfig {
+            database_url: test_db.url.clone(),
+            nats_url: String::new(),
+            internal_signing_key: None,
+            environment: Environment::Development,
+            db_max_connections: 1,
+        };
+        let pool = super::connect_bulk(&common, "vehicle", 1).await.unwrap();
+        let commit: String = sqlx::query_scalar("show synchronous_commit")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(commit, "off");
+        let path: String = sqlx::query_scalar("show search_path")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(path, "vehicle");
+    }
 }

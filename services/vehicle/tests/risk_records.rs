@@ -20,7 +20,7 @@ use tonic::metadata::MetadataValue;
 use tonic::transport::Channel;
 use uuid::Uuid;
 
-const PERMS: &[&str] = &["as:risk:accident", "as:risk:service", "as:risk:warn"];
+const PERMS: &[&str] = &["as:accident", "as:risk:service", "as:risk:warn"];
 
 fn client(s: &Stack) -> RiskServiceClient<Channel> {
     RiskServiceClient::new(s.channel.clone())

@@ -16,4 +16,4 @@ pub mod handlers;
 pub mod store;
 
 /// The permission of the accident pages.
-pub const PERMISSION: &str = "as:risk:accident";
+pub const PERMISSION: &str = "as:accident";

@@ -10,6 +10,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use fleetdesk_org::catalogue;
+use fleetdesk_org::lists::domain::ListType;
 
 /// Demo enterprise A and its sign-ins.
 pub const DEMO_ENTERPRISE: &str = "演示物流有限公司";
@@ -339,8 +340,24 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     )
     .await?;
     wecom_user_ids(&mut tx).await?;
+    lists(&mut tx, a).await?;
     tx.commit().await?;
     shared::run(pool).await?;
+    Ok(())
+}
+
+/// Puts demo enterprise A on the operator lists its built features need:
+/// charging behaviour analysis (`as:charge:behavior`) is granted only to
+/// enterprises on its list, whatever their roles say.
+async fn lists(conn: &mut PgConnection, a: Uuid) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into enterprise_list_entry (list_type, enterprise_id) values ($1, $2) \
+         on conflict do nothing",
+    )
+    .bind(i16::from(ListType::BehaviorAnalysis))
+    .bind(a)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 
