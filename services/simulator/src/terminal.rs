@@ -156,7 +156,16 @@ pub(crate) struct Terminal {
     unanswered: HashMap<u16, (Vec<Location>, Instant)>,
     media_id: u32,
     ticks: u64,
+    /// The emergency button's bit, held in every report until the platform
+    /// confirms it (0x8203), as JT/T 808 table 24 asks.
+    latched: u32,
+    /// Ticks the driver leaves the button alone after a confirmation.
+    calm_ticks: u32,
 }
+
+/// After the platform confirmed an emergency, the driver (called back)
+/// does not press the button again for this many reports.
+const CALM_AFTER_CONFIRMATION: u32 = 60;
 
 impl Terminal {
     pub(crate) fn new(vehicle: SimVehicle, mut rng: StdRng) -> Terminal {
@@ -176,6 +185,8 @@ impl Terminal {
             unanswered: HashMap::new(),
             media_id: 0,
             ticks: 0,
+            latched: 0,
+            calm_ticks: 0,
         }
     }
 
@@ -297,16 +308,23 @@ impl Terminal {
             }
         }
 
-        let alarm_bits = if self.rng.gen_bool(settings.alarm_chance) {
+        self.calm_ticks = self.calm_ticks.saturating_sub(1);
+        let raised = if self.rng.gen_bool(settings.alarm_chance) {
             if self.rng.gen_bool(0.5) {
                 alarm::COLLISION
-            } else {
+            } else if self.calm_ticks == 0 {
                 alarm::EMERGENCY
+            } else {
+                0
             }
         } else {
             0
         };
-        let location = self.motion.location(Utc::now(), alarm_bits);
+        // A new emergency (not one still held) sends its photo.
+        let alarm_bits = raised & !self.latched;
+        self.latched |= raised & alarm::EMERGENCY;
+        let reported = alarm_bits | self.latched;
+        let location = self.motion.location(Utc::now(), reported);
         if self.blind_ticks == 0
             && self.motion.driving()
             && self.rng.gen_bool(settings.blind_zone_chance)
@@ -319,7 +337,7 @@ impl Terminal {
             return Ok(());
         }
         // Standing: a report every third interval, heartbeats between.
-        if !self.motion.driving() && alarm_bits == 0 && !self.ticks.is_multiple_of(3) {
+        if !self.motion.driving() && reported == 0 && !self.ticks.is_multiple_of(3) {
             link.send(&TerminalMessage::Heartbeat).await?;
         } else {
             let serial = link
@@ -438,6 +456,19 @@ impl Terminal {
                     })
                     .await?;
                 }
+            }
+            PlatformMessage::ManualAlarmConfirm { types, .. } => {
+                link.send(&TerminalMessage::GeneralResponse {
+                    reply_serial: header.serial,
+                    reply_id: id::MANUAL_ALARM_CONFIRM,
+                    result: 0,
+                })
+                .await?;
+                if self.latched & types != 0 {
+                    self.calm_ticks = CALM_AFTER_CONFIRMATION;
+                }
+                self.latched &= !types;
+                tracing::info!(phone = %self.vehicle.phone, types, "Alarm confirmed by the platform.");
             }
             PlatformMessage::RegisterResponse { .. }
             | PlatformMessage::MediaDataResponse { .. } => {}

@@ -8,7 +8,8 @@ use std::time::Duration;
 use fleetdesk_kit::Shutdown;
 use fleetdesk_kit::config::{CommonConfig, Environment};
 use fleetdesk_proto::telematics::v1::{
-    CommandDelivery, CommandOutcome, CommandResult, Fix, VehicleCommand, vehicle_command,
+    AlarmConfirmation, CommandDelivery, CommandOutcome, CommandResult, Fix, VehicleCommand,
+    vehicle_command,
 };
 use fleetdesk_simulator::{Settings, SimVehicle, Start};
 use fleetdesk_telematics::directory::{Binding, StaticDirectory};
@@ -31,8 +32,13 @@ fn vehicle(n: u8, phone: &str, start: Start) -> SimVehicle {
     }
 }
 
-/// An edge knowing `fleet`, and the simulator driving it (reports every second).
+/// An edge knowing `fleet`, and the simulator driving it (reports every
+/// second, terminals raising an alarm in that share of the reports).
 async fn start(nats: &NatsServer, fleet: &[SimVehicle]) -> Shutdown {
+    start_with_alarms(nats, fleet, 0.0).await
+}
+
+async fn start_with_alarms(nats: &NatsServer, fleet: &[SimVehicle], alarm_chance: f64) -> Shutdown {
     fleetdesk_testkit::init_test_logs();
     let objects = std::env::temp_dir().join("fd-simulator-test-objects");
     let config = Config::with_defaults(
@@ -61,7 +67,7 @@ async fn start(nats: &NatsServer, fleet: &[SimVehicle]) -> Shutdown {
     let shutdown = Shutdown::new();
     tokio::spawn(app.run_until_stopped(shutdown.clone()));
     let mut settings = Settings::new(format!("127.0.0.1:{port}"), Duration::from_secs(1), 7);
-    settings.alarm_chance = 0.0;
+    settings.alarm_chance = alarm_chance;
     settings.blind_zone_chance = 0.0;
     tokio::spawn(fleetdesk_simulator::simulate(
         fleet.to_vec(),
@@ -182,6 +188,51 @@ async fn simulated_terminals_sign_on_report_and_answer_door_commands_honestly() 
     let refused = last("lock-driving");
     assert_eq!(refused.outcome, CommandOutcome::Failed as i32);
     assert_eq!(refused.detail, "终端拒绝: 车辆行驶中");
+    shutdown.trigger();
+}
+
+#[tokio::test]
+async fn an_emergency_is_held_until_the_platform_confirms_it_with_0x8203() {
+    let nats = NatsServer::start().await;
+    let van = vehicle(3, "14400000000003", Start::Parked);
+    let shutdown = start_with_alarms(&nats, std::slice::from_ref(&van), 1.0).await;
+    let emergency = |f: &Fix| f.alarm_bits & 1 == 1;
+    // The button's bit stays set report after report.
+    let held: Vec<Fix> = collect(&nats, "telemetry.*.*", |fixes: &[Fix]| {
+        fixes.iter().filter(|f| emergency(f)).count() >= 3
+    })
+    .await;
+    let first = held
+        .iter()
+        .position(emergency)
+        .expect("an emergency report");
+    assert!(held[first..].iter().all(emergency), "held: {held:?}");
+
+    let client = async_nats::connect(nats.url()).await.unwrap();
+    let confirm = VehicleCommand {
+        command_id: "alarm-1".to_owned(),
+        phone: van.phone.clone(),
+        action: Some(vehicle_command::Action::ConfirmAlarm(AlarmConfirmation {
+            alarm_serial: 0,
+            alarm_types: 1,
+        })),
+    };
+    let answer = client
+        .request(
+            fleetdesk_kit::subjects::telematics_command(&van.phone),
+            confirm.encode_to_vec().into(),
+        )
+        .await
+        .expect("the edge holding the terminal answers");
+    assert!(CommandDelivery::decode(answer.payload).unwrap().sent);
+    // Cleared from the next reports on (the driver leaves the button alone
+    // for a while after being called back).
+    let after: Vec<Fix> = collect(&nats, "telemetry.*.*", |fixes: &[Fix]| {
+        fixes.len() > held.len() + 3
+    })
+    .await;
+    let tail = &after[after.len() - 2..];
+    assert!(tail.iter().all(|f| !emergency(f)), "after: {tail:?}");
     shutdown.trigger();
 }
 

@@ -392,7 +392,8 @@ impl<D: Directory> Connection<'_, D> {
         }
     }
 
-    /// A platform command: 0x8500 to the terminal, and the delivery as the reply.
+    /// A platform command (0x8500 door control, 0x8203 alarm confirmation) to
+    /// the terminal, and the delivery as the reply.
     async fn command(&mut self, message: async_nats::Message) -> std::io::Result<()> {
         let Some(reply) = message.reply.clone() else {
             return Ok(());
@@ -420,16 +421,24 @@ impl<D: Directory> Connection<'_, D> {
                     {
                         Ok(serial) => {
                             self.remember(serial, command_id.clone(), lock);
-                            metrics::counter!("telematics_commands_total", "result" => "sent")
-                                .increment(1);
-                            let delivery = pb::CommandDelivery {
-                                command_id,
-                                sent: true,
-                                serial: u32::from(serial),
-                                detail: String::new(),
-                            };
-                            (delivery, Ok(()))
+                            (sent(command_id, serial), Ok(()))
                         }
+                        Err(err) => (not_sent(command_id, "终端连接已断开"), Err(err)),
+                    }
+                }
+                (
+                    Some(pb::vehicle_command::Action::ConfirmAlarm(confirm)),
+                    Session::Bound { header, .. },
+                ) => {
+                    let to = header.clone();
+                    let message = PlatformMessage::ManualAlarmConfirm {
+                        alarm_serial: u16::try_from(confirm.alarm_serial).unwrap_or(0),
+                        types: confirm.alarm_types,
+                    };
+                    // Its general response needs no answer of ours: the
+                    // terminal clears the bits, and its next report shows it.
+                    match self.send(&to, &message).await {
+                        Ok(serial) => (sent(command_id, serial), Ok(())),
                         Err(err) => (not_sent(command_id, "终端连接已断开"), Err(err)),
                     }
                 }
@@ -656,6 +665,17 @@ impl<D: Directory> Connection<'_, D> {
         let bytes = frame(&header, &body).map_err(std::io::Error::other)?;
         self.stream.write_all(&bytes).await?;
         Ok(serial)
+    }
+}
+
+/// The delivery of a command written to the socket with `serial`.
+fn sent(command_id: String, serial: u16) -> pb::CommandDelivery {
+    metrics::counter!("telematics_commands_total", "result" => "sent").increment(1);
+    pb::CommandDelivery {
+        command_id,
+        sent: true,
+        serial: u32::from(serial),
+        detail: String::new(),
     }
 }
 

@@ -294,6 +294,107 @@ async fn terminal_alarm_bits_raise_their_own_alarms(s: &Stack) {
     );
 }
 
+async fn handling_an_emergency_confirms_it_to_the_terminal_once_with_0x8203(s: &Stack) {
+    use fleetdesk_proto::telematics::v1 as tpb;
+    use futures::StreamExt as _;
+    use prost::Message as _;
+    let t = s.tenant(1).await;
+    let rule = pb::AlarmRule {
+        name: "终端报警".into(),
+        kind: pb::AlarmRuleKind::Terminal.into(),
+        level: pb::RiskLevel::High.into(),
+        terminal_bits: vec![0, 29],
+        enabled: true,
+        ..Default::default()
+    };
+    create_rule(s, &t, rule).await.unwrap();
+    let v = t.vehicles[0];
+    let phone = "14400000000009";
+    let mut tx = fleetdesk_kit::db::begin_service(&s.owner).await.unwrap();
+    sqlx::query("update vehicle set terminal_sim = $2 where id = $1")
+        .bind(v)
+        .bind(format!("0{phone}"))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    // The edge holding the terminal: takes each command and says it was written.
+    let nats = async_nats::connect(s.nats.url()).await.unwrap();
+    let mut commands = nats
+        .subscribe(fleetdesk_kit::subjects::telematics_command(phone))
+        .await
+        .unwrap();
+    let edge = nats.clone();
+    let received = tokio::spawn(async move {
+        let mut seen = Vec::new();
+        while let Ok(Some(m)) =
+            tokio::time::timeout(std::time::Duration::from_secs(3), commands.next()).await
+        {
+            let command = tpb::VehicleCommand::decode(m.payload.clone()).unwrap();
+            let delivery = tpb::CommandDelivery {
+                command_id: command.command_id.clone(),
+                sent: true,
+                serial: 1,
+                detail: String::new(),
+            };
+            edge.publish(m.reply.unwrap(), delivery.encode_to_vec().into())
+                .await
+                .unwrap();
+            seen.push(command);
+        }
+        seen
+    });
+    // The emergency held over three reports, a collision warning on one.
+    let t0 = base();
+    let mut fixes: Vec<_> = (0..6)
+        .map(|i| fix_row(&t, v, t0 + Duration::seconds(i * 15), 30))
+        .collect();
+    for f in &mut fixes[1..4] {
+        f.alarm_bits = 1;
+    }
+    fixes[2].alarm_bits |= 1 << 29;
+    s.pipeline().apply(fixes).await.unwrap();
+    let list = alarms(s, &t, None).await.unwrap();
+    assert_eq!(list.len(), 2, "{list:?}");
+    let emergency = list
+        .iter()
+        .find(|a| a.alarm_type == pb::AlarmType::Emergency as i32)
+        .unwrap();
+    let handle = |status: pb::AlarmStatus, ids: Vec<String>| {
+        let req = pb::HandleRiskAlarmsRequest {
+            alarm_ids: ids,
+            status: status.into(),
+            handle_method: pb::AlarmHandleMethod::PhoneCall.into(),
+            remark: "已联系司机，误触".into(),
+            attachments: vec![],
+        };
+        let req = s.req_as(&t, t.user, PERMS, req);
+        async move { client(s).handle_risk_alarms(req).await }
+    };
+    handle(
+        pb::AlarmStatus::Handled,
+        list.iter().map(|a| a.id.clone()).collect(),
+    )
+    .await
+    .unwrap();
+    // Closed again (a correction): nothing more goes to the terminal.
+    handle(pb::AlarmStatus::FalseAlarm, vec![emergency.id.clone()])
+        .await
+        .unwrap();
+    let seen = received.await.unwrap();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0].command_id, emergency.id);
+    assert_eq!(
+        seen[0].action,
+        Some(tpb::vehicle_command::Action::ConfirmAlarm(
+            tpb::AlarmConfirmation {
+                alarm_serial: 0,
+                alarm_types: 1,
+            }
+        ))
+    );
+}
+
 async fn raise_one(s: &Stack, t: &Tenant) -> pb::RiskAlarm {
     create_rule(s, t, overspeed_rule(60, 0)).await.unwrap();
     let v = t.vehicles[0];
@@ -770,6 +871,7 @@ async fn risk_alarms_and_operation_logs_on_one_stack() {
         four_hours_ten_without_a_rest_is_one_fatigue_alarm,
         shuffled_and_backfilled_fixes_give_the_alarms_of_in_order_ones,
         terminal_alarm_bits_raise_their_own_alarms,
+        handling_an_emergency_confirms_it_to_the_terminal_once_with_0x8203,
         two_operators_handling_one_alarm_leave_one_state_and_one_entry_each,
         an_assigned_alarm_is_processing_and_leaves_the_untreated_filter,
         rules_are_checked_audited_and_apply_to_later_fixes,

@@ -299,6 +299,10 @@ pub enum PlatformMessage {
         result: RegisterResult,
         auth_code: String,
     },
+    /// 0x8203: an operator dealt with the alarm; the terminal clears the
+    /// bits of `types` (0x0200 bits 0, 3, 20, 21, 22, 27, 28) of the
+    /// message `alarm_serial`, or of every message when it is 0.
+    ManualAlarmConfirm { alarm_serial: u16, types: u32 },
     /// 0x8500: lock (true) or unlock the doors.
     VehicleControl { lock: bool },
     /// 0x8800: the media arrived (`retransmit` empty) or these packages must come again.
@@ -331,6 +335,14 @@ impl PlatformMessage {
                     out.extend(to_gbk(auth_code));
                 }
                 id::REGISTER_RESPONSE
+            }
+            PlatformMessage::ManualAlarmConfirm {
+                alarm_serial,
+                types,
+            } => {
+                out.extend(alarm_serial.to_be_bytes());
+                out.extend(types.to_be_bytes());
+                id::MANUAL_ALARM_CONFIRM
             }
             PlatformMessage::VehicleControl { lock } => {
                 match version {
@@ -394,6 +406,10 @@ impl PlatformMessage {
                     auth_code: gbk(r.rest()),
                 }
             }
+            id::MANUAL_ALARM_CONFIRM => PlatformMessage::ManualAlarmConfirm {
+                alarm_serial: r.u16("alarm serial")?,
+                types: r.u32("alarm types")?,
+            },
             id::VEHICLE_CONTROL => match header.version {
                 Version::V2019 { .. } => {
                     let count = r.u16("control count")?;
@@ -556,6 +572,10 @@ mod tests {
                 },
                 PlatformMessage::VehicleControl { lock: true },
                 PlatformMessage::VehicleControl { lock: false },
+                PlatformMessage::ManualAlarmConfirm {
+                    alarm_serial: 0,
+                    types: 1,
+                },
                 PlatformMessage::MediaDataResponse {
                     media_id: 5,
                     retransmit: vec![2, 4],
@@ -567,6 +587,17 @@ mod tests {
                 assert_eq!(PlatformMessage::decode(&h, &body).unwrap(), message);
             }
         }
+    }
+
+    #[test]
+    fn a_manual_alarm_confirmation_is_the_serial_then_the_type_bits() {
+        let (id, body) = PlatformMessage::ManualAlarmConfirm {
+            alarm_serial: 0x0102,
+            types: 1 << 3 | 1,
+        }
+        .encode(Version::V2013);
+        assert_eq!(id, 0x8203);
+        assert_eq!(body, [0x01, 0x02, 0x00, 0x00, 0x00, 0x09]);
     }
 
     #[test]

@@ -62,6 +62,7 @@ pub mod id {
     // Platform → terminal.
     pub const PLATFORM_GENERAL_RESPONSE: u16 = 0x8001;
     pub const REGISTER_RESPONSE: u16 = 0x8100;
+    pub const MANUAL_ALARM_CONFIRM: u16 = 0x8203;
     pub const VEHICLE_CONTROL: u16 = 0x8500;
     pub const MEDIA_DATA_RESPONSE: u16 = 0x8800;
 }

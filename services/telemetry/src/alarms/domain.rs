@@ -69,6 +69,18 @@ pub fn terminal_bit_kind(bit: i16) -> AlarmKind {
     }
 }
 
+/// The 0x0200 bits a terminal holds until the platform confirms them with
+/// 0x8203 (JT/T 808-2019 table 24: emergency, danger warning, area, route,
+/// route time, illegal ignition, illegal displacement).
+const CONFIRMED_BY_PLATFORM: u32 = 1 | 1 << 3 | 1 << 20 | 1 << 21 | 1 << 22 | 1 << 27 | 1 << 28;
+
+/// The 0x8203 type bits that confirm an alarm of `condition`, when its
+/// terminal waits for one.
+pub fn confirmation_bits(condition: i16) -> Option<u32> {
+    let bit = u32::try_from(condition).ok().filter(|b| *b < 32)?;
+    Some(1u32 << bit).filter(|b| CONFIRMED_BY_PLATFORM & b != 0)
+}
+
 /// The bits a terminal rule may name (15-17 are reserved).
 pub fn is_terminal_bit(bit: i32) -> bool {
     (0..32).contains(&bit) && !(15..=17).contains(&bit)
@@ -360,6 +372,14 @@ mod tests {
             RuleDraft::parse(&rule).unwrap().kind,
             RuleKind::Terminal { bits: 1 | 1 << 29 }
         );
+    }
+
+    #[test]
+    fn only_the_bits_the_terminal_holds_are_confirmed() {
+        assert_eq!(confirmation_bits(0), Some(1));
+        assert_eq!(confirmation_bits(3), Some(8));
+        assert_eq!(confirmation_bits(29), None, "collision clears by itself");
+        assert_eq!(confirmation_bits(-1), None, "a platform rule");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::domain::{self, Activity, AlarmKind, AlarmState, HandleMethod, RuleDraft};
 use super::store::{self, AlarmQuery, Move};
-use super::{PERMISSION, RULE_PERMISSION, convert};
+use super::{PERMISSION, RULE_PERMISSION, confirm, convert};
 use crate::context::{Actor, Context};
 use fleetdesk_assets::vehicles;
 
@@ -130,8 +130,11 @@ pub async fn get(
 
 /// Locks the alarms, checks each may make the move, applies it and answers
 /// them as they are now. Concurrent moves of one alarm take turns on its
-/// row: each is logged, the state is the last one's.
+/// row: each is logged, the state is the last one's. The terminal alarms
+/// this move closes first that the terminal holds until confirmed are
+/// confirmed to it (0x8203), once, after the commit.
 async fn move_alarms(
+    ctx: &Context,
     actor: &Actor,
     mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
     alarm_ids: &[Uuid],
@@ -152,7 +155,28 @@ async fn move_alarms(
     }
     store::apply_move(&mut tx, actor, &alarms, &m).await?;
     let rows = store::get_many(&mut tx, actor, alarm_ids, false).await?;
+    let closing = matches!(m.to, AlarmState::Handled | AlarmState::FalseAlarm);
+    let to_confirm: Vec<(Uuid, Uuid, u32)> = alarms
+        .iter()
+        .filter(|a| {
+            closing
+                && matches!(
+                    AlarmState::try_from(a.status),
+                    Ok(AlarmState::Unhandled | AlarmState::Processing)
+                )
+        })
+        .filter_map(|a| Some((a.id, a.vehicle_id, domain::confirmation_bits(a.condition)?)))
+        .collect();
+    let phones =
+        store::terminal_phones(&mut tx, &to_confirm.iter().map(|c| c.1).collect::<Vec<_>>())
+            .await?;
     tx.commit().await?;
+    for (alarm, vehicle, bits) in to_confirm {
+        match phones.get(&vehicle) {
+            Some(phone) => confirm::send(&ctx.nats, alarm, phone, bits).await,
+            None => tracing::warn!(%alarm, %vehicle, "No terminal to confirm the alarm to."),
+        }
+    }
     tracing::info!(
         alarms = alarm_ids.len(),
         to = ?m.to,
@@ -188,7 +212,7 @@ pub async fn handle(
         attachments: files_to_json(&r.attachments),
     };
     Ok(pb::HandleRiskAlarmsResponse {
-        alarms: move_alarms(&actor, tx, &alarm_ids, m).await?,
+        alarms: move_alarms(ctx, &actor, tx, &alarm_ids, m).await?,
     })
 }
 
@@ -214,7 +238,7 @@ pub async fn assign(
         attachments: serde_json::json!([]),
     };
     Ok(pb::AssignRiskAlarmsResponse {
-        alarms: move_alarms(&actor, tx, &alarm_ids, m).await?,
+        alarms: move_alarms(ctx, &actor, tx, &alarm_ids, m).await?,
     })
 }
 

@@ -18,10 +18,13 @@
 //! for late fixes. The workflow: UNHANDLED → PROCESSING (assigned) →
 //! HANDLED or FALSE_ALARM (a reason required), batch moves of up to 250,
 //! each logged in `risk_alarm_activity` with comments and evidence views.
+//! Closing a terminal alarm the terminal holds until confirmed (emergency,
+//! danger warning, ...) sends it 0x8203 through the device edge (`confirm`).
 //!
 //! RPCs: `handlers` (validate → domain → store → response), `store`,
 //! `convert`.
 
+pub mod confirm;
 pub mod convert;
 pub mod domain;
 pub mod engine;

@@ -122,6 +122,29 @@ pub async fn get_many(
     Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
+/// The terminal phones (as the device edge subscribes them) of `vehicles`
+/// that have a terminal.
+pub async fn terminal_phones(
+    conn: &mut PgConnection,
+    vehicles: &[Uuid],
+) -> Result<std::collections::HashMap<Uuid, String>, ServiceError> {
+    if vehicles.is_empty() {
+        return Ok(std::collections::HashMap::new());
+    }
+    let rows: Vec<(Uuid, Option<String>)> =
+        sqlx::query_as("select id, terminal_sim from vehicle where id = any($1)")
+            .bind(vehicles)
+            .fetch_all(conn)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, sim)| {
+            let phone = crate::directory::domain::phone(sim.as_deref()?);
+            (!phone.is_empty()).then_some((id, phone))
+        })
+        .collect())
+}
+
 /// An operator's move of one alarm.
 #[derive(Debug, Clone)]
 pub struct Move {

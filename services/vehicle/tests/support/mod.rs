@@ -25,7 +25,7 @@ pub struct Tenant {
 
 pub struct Stack {
     _db: TestDb,
-    _nats: NatsServer,
+    pub nats: NatsServer,
     pub owner: PgPool,
     /// The service's own pool (the app role), for direct evaluation.
     pub app: PgPool,
@@ -77,7 +77,7 @@ pub async fn stack() -> Stack {
         .unwrap();
     Stack {
         _db: db,
-        _nats: nats,
+        nats,
         owner,
         app: app_pool,
         signer,
