@@ -432,10 +432,11 @@ fn week() -> String {
 #[tokio::test]
 async fn the_behaviour_analysis_reads_hours_soc_and_organisations_and_lists_vehicles() {
     let app = stack_with_sessions().await;
-    // The analysis is for enterprises on its white list only.
+    // The analysis is for enterprises on its white list only (the demo seed
+    // puts A on it).
     app.sql(
         "insert into org.enterprise_list_entry (list_type, enterprise_id) \
-         select 4, id from org.enterprise where code = 'DEMO-LOGISTICS'",
+         select 4, id from org.enterprise where code = 'DEMO-LOGISTICS' on conflict do nothing",
     )
     .await;
     let token = app.token("demo").await;
@@ -547,7 +548,13 @@ async fn the_behaviour_analysis_reads_hours_soc_and_organisations_and_lists_vehi
 async fn the_behaviour_analysis_is_refused_off_its_white_list_and_another_enterprise_sees_nothing()
 {
     let app = stack_with_sessions().await;
-    // A is not on the white list: every analysis route is refused.
+    // A taken off the white list (the demo seed puts it on): every analysis
+    // route is refused.
+    app.sql(
+        "delete from org.enterprise_list_entry where list_type = 4 and enterprise_id = \
+         (select id from org.enterprise where code = 'DEMO-LOGISTICS')",
+    )
+    .await;
     let token = app.token("demo").await;
     for (method, path) in [
         ("GET", format!("/api/v1/charging/behavior?{}", week())),

@@ -142,6 +142,32 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
                         at(to)
                     )
                 }
+                "/api/v1/risk/alarms" => {
+                    let to = chrono::Utc::now();
+                    let from = to - chrono::Duration::days(90);
+                    let day = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d");
+                    format!(
+                        "{route}?alarmTimeStart={}&alarmTimeEnd={}",
+                        day(from),
+                        day(to)
+                    )
+                }
+                "/api/v1/reports/daily-logs" => {
+                    let to = chrono::Utc::now();
+                    let from = to - chrono::Duration::days(90);
+                    let day = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d");
+                    format!(
+                        "{route}?reportDateStart={}&reportDateEnd={}",
+                        day(from),
+                        day(to)
+                    )
+                }
+                "/api/v1/reports/monthly-logs" => {
+                    let to = chrono::Utc::now();
+                    let from = to - chrono::Duration::days(300);
+                    let month = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m");
+                    format!("{route}?startMonth={}&endMonth={}", month(from), month(to))
+                }
                 "/api/v1/charging/sessions" | "/api/v1/charging/plate-scans" => {
                     let to = chrono::Utc::now();
                     let from = to - chrono::Duration::days(90);

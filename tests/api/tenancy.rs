@@ -153,6 +153,27 @@ fn body_for(route: &str) -> serde_json::Value {
             "endTime": "2027-01-01", "rent": { "monthlyRentFen": 100000, "termMonths": 12 }
         });
     }
+    if route.starts_with("/api/v1/risk/alarms") {
+        return json!({ "remark": "司机已回电", "attachments": [] });
+    }
+    if route.starts_with("/api/v1/risk/service-records") {
+        return json!({
+            "vehicleId": "", "driverId": "", "alarmId": "", "callerName": "王师傅",
+            "callerPhone": "", "channel": "PHONE", "category": "CONSULTATION", "summary": "咨询",
+            "resolution": "", "startTime": "2026-11-01 10:00:00", "durationSeconds": 60,
+            "followUpTime": "", "satisfaction": 0, "status": "OPEN"
+        });
+    }
+    if route.starts_with("/api/v1/risk/accidents") {
+        return json!({
+            "vehicleId": "", "driverId": "", "accidentTime": "2026-11-01 10:00:00",
+            "address": "", "area": null, "point": null, "description": "剐蹭",
+            "severity": "PROPERTY_ONLY", "liability": "UNDETERMINED", "injuredCount": 0,
+            "fatalityCount": 0, "estimatedLossFen": 0, "assessedLossFen": 0,
+            "fixedLossCode": "", "insurancePolicyId": "", "claimNo": "", "claimPaidFen": 0,
+            "repairOrderId": "", "images": [], "documents": [], "remark": ""
+        });
+    }
     if !(route.starts_with("/api/v1/vehicle") || route.starts_with("/api/v1/private-car")) {
         return any_body();
     }

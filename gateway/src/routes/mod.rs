@@ -4,6 +4,7 @@
 
 mod energy;
 mod monitoring;
+mod reports;
 mod risk;
 mod session;
 mod system;
@@ -40,8 +41,12 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(monitoring::monitor::router())
         .merge(monitoring::lock::router())
         .merge(monitoring::temperature::router())
+        .merge(risk::accidents::router())
         .merge(risk::alarms::router())
         .merge(risk::rules::router())
+        .merge(risk::service_records::router())
+        .merge(risk::warnings::router())
+        .merge(reports::operation_logs::router())
         .merge(energy::opening::router())
         .merge(energy::dashboard::router())
         .merge(energy::accounts::router())

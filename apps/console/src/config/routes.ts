@@ -6,7 +6,7 @@
  */
 
 /** Feature folder whose lazily loaded chunk renders the node's page. */
-export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'risk' | 'finance' | 'energy' | 'system' | 'messages' | 'account';
+export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'risk' | 'reports' | 'finance' | 'energy' | 'system' | 'messages' | 'account';
 
 export type IconName =
   | 'home' | 'car' | 'finance' | 'energy' | 'setting' | 'assets' | 'monitor' | 'report' | 'tool' | 'risk'
@@ -92,15 +92,19 @@ export const routeTree: RouteNode[] = [
         ]),
         domain: 'monitoring',
       },
-      group('assetsReport', { icon: 'report', group: 1, permissionValue: 'oss:asset:report' }, [
-        group('operationLog', { permissionValue: 'oss:asset:report' }, [
-          leaf('dailyLog', { permissionValue: 'oss:asset:report' }),
-          leaf('monthlyLog', { permissionValue: 'oss:asset:report' }),
+      {
+        // Operation logs and the safety report: the reports chunk, loaded only when a report page opens.
+        ...group('assetsReport', { icon: 'report', group: 1, permissionValue: 'oss:asset:report' }, [
+          group('operationLog', { permissionValue: 'oss:asset:report' }, [
+            leaf('dailyLog', { permissionValue: 'oss:asset:report' }),
+            leaf('monthlyLog', { permissionValue: 'oss:asset:report' }),
+          ]),
+          hidden('carSafetyReport', { permissionValue: 'oss:asset:report' }),
+          // Charging figures: rendered by the energy chunk (it needs charging opened).
+          { ...leaf('behaviorAnalyze', { permissionValue: 'as:charge:behavior', list: 'behaviorAnalysis' }), domain: 'energy' },
         ]),
-        hidden('carSafetyReport', { permissionValue: 'oss:asset:report' }),
-        // Charging figures: rendered by the energy chunk (it needs charging opened).
-        { ...leaf('behaviorAnalyze', { permissionValue: 'as:charge:behavior', list: 'behaviorAnalysis' }), domain: 'energy' },
-      ]),
+        domain: 'reports',
+      },
       group('vehicleManagement', { icon: 'tool', group: 2 }, [
         leaf('trafficViolations', { permissionValue: 'as:violation' }),
         hidden('trafficViolationsDetail', { permissionValue: 'as:violation' }),

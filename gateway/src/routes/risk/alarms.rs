@@ -76,7 +76,11 @@ pub struct AlarmFileBody {
 
 /// The files with links signed for the caller: the vehicle service answered
 /// them within the caller's enterprise, so the keys are theirs.
-fn signed(files: Vec<common::FileRef>, links: &LinkSigner, now: i64) -> Vec<AlarmFileBody> {
+pub(super) fn signed(
+    files: Vec<common::FileRef>,
+    links: &LinkSigner,
+    now: i64,
+) -> Vec<AlarmFileBody> {
     files
         .into_iter()
         .map(|f| AlarmFileBody {
@@ -349,19 +353,18 @@ async fn get_risk_alarm(
     }))
 }
 
-/// Attachments must be files the caller's enterprise uploaded (POST /files).
-async fn checked_files(
+/// Attachments must be files the caller's enterprise uploaded (POST /files);
+/// `field` names the body's key a refusal points at.
+pub(super) async fn checked_files(
     state: &AppState,
     principal: &Principal,
+    field: &str,
     files: Vec<FileRefBody>,
 ) -> Result<Vec<common::FileRef>, ApiError> {
     let prefix = format!("{}/", principal.enterprise_id);
     for f in &files {
         if !f.key.starts_with(&prefix) || !state.files.exists(&f.key).await? {
-            return Err(ApiError::invalid(
-                "attachments",
-                "附件不存在或已过期，请重新上传",
-            ));
+            return Err(ApiError::invalid(field, "附件不存在或已过期，请重新上传"));
         }
     }
     Result::Ok(files.into_iter().map(Into::into).collect())
@@ -397,7 +400,7 @@ async fn handle_risk_alarms(
         status: form.status.map_or(0, i32::from),
         handle_method: form.handle_method.map_or(0, i32::from),
         remark: form.remark,
-        attachments: checked_files(&state, &principal, form.attachments).await?,
+        attachments: checked_files(&state, &principal, "attachments", form.attachments).await?,
     };
     let answer = state
         .risk()
@@ -523,7 +526,7 @@ async fn comment_risk_alarm(
     let request = pb::CommentRiskAlarmRequest {
         alarm_id,
         remark: form.remark,
-        attachments: checked_files(&state, &principal, form.attachments).await?,
+        attachments: checked_files(&state, &principal, "attachments", form.attachments).await?,
     };
     let answer = state
         .risk()

@@ -158,7 +158,7 @@ pub async fn create(
         driver: driver.as_ref(),
         status: Status::Reported,
     };
-    store::insert(&mut tx, &actor, accident_id, &case_no, &placement, &draft).await?;
+    store::save(&mut tx, &actor, accident_id, &case_no, &placement, &draft).await?;
     store::log(
         &mut tx,
         &actor,
@@ -203,7 +203,15 @@ pub async fn update(
         driver: driver.as_ref(),
         status: to,
     };
-    store::update(&mut tx, &actor, accident_id, &placement, &draft).await?;
+    store::save(
+        &mut tx,
+        &actor,
+        accident_id,
+        &stored.case_no,
+        &placement,
+        &draft,
+    )
+    .await?;
     let before = convert::draft(&stored)?;
     let remark = domain::changes(
         &Shown {

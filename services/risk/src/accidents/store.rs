@@ -164,7 +164,10 @@ pub struct Placement<'a> {
     pub status: Status,
 }
 
-pub async fn insert(
+/// Writes an accident: a new one with its case number, or an existing
+/// one's editable fields (its case number and creator kept); moving to
+/// CLOSED sets the close time once.
+pub async fn save(
     conn: &mut PgConnection,
     actor: &Actor,
     id: Uuid,
@@ -181,65 +184,31 @@ pub async fn insert(
            updated_by_name) \
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
            $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, \
-           case when $17 = 5 then now() end, $30, $30)",
+           case when $17 = 5 then now() end, $30, $30) \
+         on conflict (id) do update set org_id = excluded.org_id, \
+           vehicle_id = excluded.vehicle_id, driver_id = excluded.driver_id, \
+           driver_name = excluded.driver_name, accident_time = excluded.accident_time, \
+           address = excluded.address, area = excluded.area, lng = excluded.lng, \
+           lat = excluded.lat, description = excluded.description, \
+           severity = excluded.severity, liability = excluded.liability, \
+           status = excluded.status, injured_count = excluded.injured_count, \
+           fatality_count = excluded.fatality_count, \
+           estimated_loss_fen = excluded.estimated_loss_fen, \
+           assessed_loss_fen = excluded.assessed_loss_fen, \
+           fixed_loss_code = excluded.fixed_loss_code, \
+           insurance_policy_id = excluded.insurance_policy_id, claim_no = excluded.claim_no, \
+           claim_paid_fen = excluded.claim_paid_fen, \
+           repair_order_id = excluded.repair_order_id, images = excluded.images, \
+           documents = excluded.documents, remark = excluded.remark, \
+           updated_by_name = excluded.updated_by_name, \
+           close_time = case when excluded.status = 5 \
+             then coalesce(accident.close_time, now()) end",
     )
     .bind(id)
     .bind(actor.enterprise_id)
     .bind(at.org_id)
     .bind(actor.user_id)
     .bind(case_no)
-    .bind(d.vehicle_id)
-    .bind(at.driver.map(|x| x.id))
-    .bind(at.driver.map(|x| x.name.as_str()).unwrap_or_default())
-    .bind(d.accident_time)
-    .bind(&d.address)
-    .bind(&d.area)
-    .bind(d.point.map(|p| p.0))
-    .bind(d.point.map(|p| p.1))
-    .bind(&d.description)
-    .bind(i16::from(d.severity))
-    .bind(i16::from(d.liability))
-    .bind(i16::from(at.status))
-    .bind(d.injured_count)
-    .bind(d.fatality_count)
-    .bind(d.estimated_loss_fen)
-    .bind(d.assessed_loss_fen)
-    .bind(&d.fixed_loss_code)
-    .bind(&d.insurance_policy_id)
-    .bind(&d.claim_no)
-    .bind(d.claim_paid_fen)
-    .bind(&d.repair_order_id)
-    .bind(&d.images)
-    .bind(&d.documents)
-    .bind(&d.remark)
-    .bind(&actor.name)
-    .execute(conn)
-    .await
-    .map_err(conflict)?;
-    Ok(())
-}
-
-/// Replaces the editable fields; moving to CLOSED sets the close time.
-pub async fn update(
-    conn: &mut PgConnection,
-    actor: &Actor,
-    id: Uuid,
-    at: &Placement<'_>,
-    d: &AccidentDraft,
-) -> Result<(), ServiceError> {
-    sqlx::query(
-        "update accident set org_id = $2, vehicle_id = $3, driver_id = $4, driver_name = $5, \
-           accident_time = $6, address = $7, area = $8, lng = $9, lat = $10, description = $11, \
-           severity = $12, liability = $13, status = $14, injured_count = $15, \
-           fatality_count = $16, estimated_loss_fen = $17, assessed_loss_fen = $18, \
-           fixed_loss_code = $19, insurance_policy_id = $20, claim_no = $21, \
-           claim_paid_fen = $22, repair_order_id = $23, images = $24, documents = $25, \
-           remark = $26, updated_by_name = $27, \
-           close_time = case when $14 = 5 then coalesce(close_time, now()) end \
-         where id = $1",
-    )
-    .bind(id)
-    .bind(at.org_id)
     .bind(d.vehicle_id)
     .bind(at.driver.map(|x| x.id))
     .bind(at.driver.map(|x| x.name.as_str()).unwrap_or_default())

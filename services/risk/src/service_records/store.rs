@@ -205,7 +205,8 @@ pub async fn update(
 ) -> Result<(), ServiceError> {
     sqlx::query(
         "update customer_service_record set org_id = $2, vehicle_id = $3, driver_id = $4, \
-           driver_name = $5, alarm_id = $6, caller_name = $7, caller_phone = $8, channel = $9, \
+           driver_name = $5, alarm_id = $6, caller_name = $7, \
+           caller_phone = coalesce(nullif($8, ''), caller_phone), channel = $9, \
            category = $10, status = $11, summary = $12, resolution = $13, start_time = $14, \
            duration_seconds = $15, follow_up_time = $16, satisfaction = $17, \
            updated_by_name = $18, \

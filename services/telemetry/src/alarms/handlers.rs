@@ -249,14 +249,15 @@ pub async fn comment(
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
     let r = req.into_inner();
     let alarm = id(&r.alarm_id)?;
-    let remark = domain::remark(&r.remark, false)?;
-    if remark.is_empty() {
-        return Err(ServiceError::invalid("remark", "请填写备注"));
-    }
+    // Not found (another tenant's, out of reach) comes before any other answer.
     store::get_many(&mut tx, &actor, &[alarm], false)
         .await?
         .pop()
         .ok_or_else(ServiceError::not_found)?;
+    let remark = domain::remark(&r.remark, false)?;
+    if remark.is_empty() {
+        return Err(ServiceError::invalid("remark", "请填写备注"));
+    }
     store::log(
         &mut tx,
         &actor,

@@ -61,7 +61,10 @@ export function UploadControl({ value = [], onChange, upload, limit = DEFAULT_FI
   const later = (fn: () => void) => setTimeout(fn, MESSAGE_DELAY_MS);
 
   const busy = hasPendingUploads(files);
-  useEffect(() => onBusyChange?.(busy), [busy, onBusyChange]);
+  // Braces: an effect may return only its clean-up, never the callback's value.
+  useEffect(() => {
+    onBusyChange?.(busy);
+  }, [busy, onBusyChange]);
 
   useEffect(() => {
     clearTimeout(release.current);

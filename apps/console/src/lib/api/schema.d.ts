@@ -1629,6 +1629,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/daily-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_daily_operation_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/monthly-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_monthly_operation_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/accidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_accidents"];
+        put?: never;
+        post: operations["create_accident"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/accidents/{accidentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_accident"];
+        put: operations["update_accident"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/risk/alarm-rules": {
         parameters: {
             query?: never;
@@ -1735,6 +1799,70 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["comment_risk_alarm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/service-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_service_records"];
+        put?: never;
+        post: operations["create_service_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/service-records/{recordId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_service_record"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/warnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_warnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/warnings/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["acknowledge_warnings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2321,6 +2449,175 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An administrative area (GB/T 2260 codes with their names). */
+        AccidentAreaBody: {
+            /** @default  */
+            cityCode: string;
+            /** @default  */
+            cityName: string;
+            /** @default  */
+            districtCode: string;
+            /** @default  */
+            districtName: string;
+            /** @default  */
+            provinceCode: string;
+            /** @default  */
+            provinceName: string;
+        };
+        /** @description A road accident of an enterprise vehicle. */
+        AccidentBody: {
+            accidentTime: string;
+            address: string;
+            area?: null | components["schemas"]["AccidentAreaBody"];
+            /**
+             * Format: int64
+             * @description The insurer's assessment (定损), fen.
+             */
+            assessedLossFen: number;
+            /** @description Generated case number. */
+            caseNo: string;
+            claimNo: string;
+            /**
+             * Format: int64
+             * @description Paid by the insurer, fen.
+             */
+            claimPaidFen: number;
+            /** @description When it was closed; empty while open. */
+            closeTime: string;
+            createTime: string;
+            createdBy: string;
+            description: string;
+            /** @description Police liability decision, claim papers. */
+            documents: components["schemas"]["AlarmFileBody"][];
+            /** @description The driver at the time (given, or the one bound to the vehicle then). */
+            driverId: string;
+            driverName: string;
+            /**
+             * Format: int64
+             * @description The enterprise's first estimate, fen.
+             */
+            estimatedLossFen: number;
+            /** Format: int32 */
+            fatalityCount: number;
+            fixedLossCode: string;
+            id: string;
+            images: components["schemas"]["AlarmFileBody"][];
+            /** Format: int32 */
+            injuredCount: number;
+            insurancePolicyId: string;
+            liability?: null | components["schemas"]["AccidentLiability"];
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            point?: null | components["schemas"]["GeoPointBody"];
+            remark: string;
+            repairOrderId: string;
+            severity?: null | components["schemas"]["AccidentSeverity"];
+            status?: null | components["schemas"]["AccidentStatus"];
+            updateTime: string;
+            updatedBy: string;
+            vehicleId: string;
+            vin: string;
+        };
+        /** @description An accident with its operation log (creation and each change, newest first). */
+        AccidentDetailBody: {
+            accident: components["schemas"]["AccidentBody"];
+            logs: components["schemas"]["AccidentLogBody"][];
+        };
+        /**
+         * @description An accident's editable fields, all replaced on save. Money in fen
+         *     (integers, 0 or more); photos and documents uploaded through POST /files.
+         */
+        AccidentForm: {
+            /**
+             * @description yyyy-MM-dd HH:mm:ss (Beijing) or RFC 3339; not in the future.
+             * @default
+             */
+            accidentTime: string;
+            /** @default  */
+            address: string;
+            area?: null | components["schemas"]["AccidentAreaBody"];
+            /**
+             * Format: int64
+             * @default 0
+             */
+            assessedLossFen: number;
+            /** @default  */
+            claimNo: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            claimPaidFen: number;
+            /** @default  */
+            description: string;
+            /** @default [] */
+            documents: components["schemas"]["FileRefBody"][];
+            /**
+             * @description Empty: the driver bound to the vehicle at the accident time, if any.
+             * @default
+             */
+            driverId: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            estimatedLossFen: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            fatalityCount: number;
+            /** @default  */
+            fixedLossCode: string;
+            /** @default [] */
+            images: components["schemas"]["FileRefBody"][];
+            /**
+             * Format: int32
+             * @default 0
+             */
+            injuredCount: number;
+            /** @default  */
+            insurancePolicyId: string;
+            liability?: null | components["schemas"]["AccidentLiability"];
+            point?: null | components["schemas"]["GeoPointBody"];
+            /** @default  */
+            remark: string;
+            /** @default  */
+            repairOrderId: string;
+            severity?: null | components["schemas"]["AccidentSeverity"];
+            status?: null | components["schemas"]["AccidentStatus"];
+            /** @default  */
+            vehicleId: string;
+        };
+        /**
+         * @description The enterprise driver's share of liability as the police decided it.
+         * @enum {string}
+         */
+        AccidentLiability: "UNDETERMINED" | "FULL" | "MAIN" | "EQUAL" | "SECONDARY" | "NONE";
+        /** @description One entry of an accident's operation log. */
+        AccidentLogBody: {
+            operName: string;
+            operTime: string;
+            /** @description What changed, field by field, in Chinese. */
+            remark: string;
+        };
+        /**
+         * @description How bad: PROPERTY_ONLY (仅财产损失), MINOR_INJURY (轻伤),
+         *     SERIOUS_INJURY (重伤), FATAL (死亡).
+         * @enum {string}
+         */
+        AccidentSeverity: "PROPERTY_ONLY" | "MINOR_INJURY" | "SERIOUS_INJURY" | "FATAL";
+        /**
+         * @description REPORTED → LOSS_ASSESSMENT → REPAIRING → CLAIMING → CLOSED (final).
+         * @enum {string}
+         */
+        AccidentStatus: "REPORTED" | "LOSS_ASSESSMENT" | "REPAIRING" | "CLAIMING" | "CLOSED";
+        /** @description The warnings to acknowledge, 1 to 250. */
+        AcknowledgeWarningsForm: {
+            /** @default [] */
+            warningIds: string[];
+        };
         /** @description A weekly window the fence is watched in (Asia/Shanghai). */
         ActiveWindowBody: {
             /**
@@ -3311,6 +3608,64 @@ export interface components {
             /** Format: int64 */
             totalFen: number;
         };
+        /** @description One vehicle's operation on one Beijing day. */
+        DailyOperationLogBody: {
+            /** Format: int32 */
+            alarmCount: number;
+            /**
+             * Format: double
+             * @description Over driving time.
+             */
+            avgSpeedKmh: number;
+            /** Format: int32 */
+            chargeCount: number;
+            /** @description Driver bound at the end of the day; empty until bindings feed it. */
+            driverName: string;
+            /**
+             * Format: int64
+             * @description Moving with ignition on.
+             */
+            drivingSeconds: number;
+            /** Format: int64 */
+            endOdometerM: number;
+            /** Format: int64 */
+            energyChargedWh: number;
+            /** Format: int64 */
+            energyConsumedWh: number;
+            /** @description First ignition-on of the day (RFC 3339); empty without one. */
+            firstStartTime: string;
+            /**
+             * Format: int64
+             * @description Stationary with ignition on.
+             */
+            idleSeconds: number;
+            /** @description Last ignition-off of the day (RFC 3339); empty without one. */
+            lastStopTime: string;
+            /** Format: double */
+            maxSpeedKmh: number;
+            /** Format: int64 */
+            mileageM: number;
+            /** Format: int64 */
+            onlineSeconds: number;
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            /** @description The Beijing day, yyyy-MM-dd. */
+            reportDate: string;
+            /** Format: int64 */
+            startOdometerM: number;
+            /** Format: int32 */
+            tripCount: number;
+            vehicleId: string;
+            vin: string;
+        };
+        /** @description A page of daily logs with the totals over every matching day. */
+        DailyOperationLogPage: {
+            list: components["schemas"]["DailyOperationLogBody"][];
+            /** Format: int64 */
+            total: number;
+            totals: components["schemas"]["OperationLogTotalsBody"];
+        };
         DecisionRequest: {
             /** @description true approves, false rejects. */
             approve: boolean;
@@ -3491,6 +3846,86 @@ export interface components {
             isSF: boolean;
             isWhiteList: boolean;
             needOpenPages: string[];
+        };
+        /** @description Every response body. */
+        Envelope_AccidentBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A road accident of an enterprise vehicle. */
+            data: {
+                accidentTime: string;
+                address: string;
+                area?: null | components["schemas"]["AccidentAreaBody"];
+                /**
+                 * Format: int64
+                 * @description The insurer's assessment (定损), fen.
+                 */
+                assessedLossFen: number;
+                /** @description Generated case number. */
+                caseNo: string;
+                claimNo: string;
+                /**
+                 * Format: int64
+                 * @description Paid by the insurer, fen.
+                 */
+                claimPaidFen: number;
+                /** @description When it was closed; empty while open. */
+                closeTime: string;
+                createTime: string;
+                createdBy: string;
+                description: string;
+                /** @description Police liability decision, claim papers. */
+                documents: components["schemas"]["AlarmFileBody"][];
+                /** @description The driver at the time (given, or the one bound to the vehicle then). */
+                driverId: string;
+                driverName: string;
+                /**
+                 * Format: int64
+                 * @description The enterprise's first estimate, fen.
+                 */
+                estimatedLossFen: number;
+                /** Format: int32 */
+                fatalityCount: number;
+                fixedLossCode: string;
+                id: string;
+                images: components["schemas"]["AlarmFileBody"][];
+                /** Format: int32 */
+                injuredCount: number;
+                insurancePolicyId: string;
+                liability?: null | components["schemas"]["AccidentLiability"];
+                orgId: string;
+                orgName: string;
+                plateNumber: string;
+                point?: null | components["schemas"]["GeoPointBody"];
+                remark: string;
+                repairOrderId: string;
+                severity?: null | components["schemas"]["AccidentSeverity"];
+                status?: null | components["schemas"]["AccidentStatus"];
+                updateTime: string;
+                updatedBy: string;
+                vehicleId: string;
+                vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_AccidentDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An accident with its operation log (creation and each change, newest first). */
+            data: {
+                accident: components["schemas"]["AccidentBody"];
+                logs: components["schemas"]["AccidentLogBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
         };
         /** @description Every response body. */
         Envelope_AlarmRuleBody: {
@@ -4101,6 +4536,23 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_DailyOperationLogPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of daily logs with the totals over every matching day. */
+            data: {
+                list: components["schemas"]["DailyOperationLogBody"][];
+                /** Format: int64 */
+                total: number;
+                totals: components["schemas"]["OperationLogTotalsBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_DriverBody: {
             /**
              * Format: int32
@@ -4463,6 +4915,23 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_MonthlyOperationLogPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of monthly logs with the totals over every matching month. */
+            data: {
+                list: components["schemas"]["MonthlyOperationLogBody"][];
+                /** Format: int64 */
+                total: number;
+                totals: components["schemas"]["OperationLogTotalsBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_NoticeBody: {
             /**
              * Format: int32
@@ -4527,6 +4996,75 @@ export interface components {
                  * @description 1 enabled, 2 disabled.
                  */
                 status: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_AccidentBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    accidentTime: string;
+                    address: string;
+                    area?: null | components["schemas"]["AccidentAreaBody"];
+                    /**
+                     * Format: int64
+                     * @description The insurer's assessment (定损), fen.
+                     */
+                    assessedLossFen: number;
+                    /** @description Generated case number. */
+                    caseNo: string;
+                    claimNo: string;
+                    /**
+                     * Format: int64
+                     * @description Paid by the insurer, fen.
+                     */
+                    claimPaidFen: number;
+                    /** @description When it was closed; empty while open. */
+                    closeTime: string;
+                    createTime: string;
+                    createdBy: string;
+                    description: string;
+                    /** @description Police liability decision, claim papers. */
+                    documents: components["schemas"]["AlarmFileBody"][];
+                    /** @description The driver at the time (given, or the one bound to the vehicle then). */
+                    driverId: string;
+                    driverName: string;
+                    /**
+                     * Format: int64
+                     * @description The enterprise's first estimate, fen.
+                     */
+                    estimatedLossFen: number;
+                    /** Format: int32 */
+                    fatalityCount: number;
+                    fixedLossCode: string;
+                    id: string;
+                    images: components["schemas"]["AlarmFileBody"][];
+                    /** Format: int32 */
+                    injuredCount: number;
+                    insurancePolicyId: string;
+                    liability?: null | components["schemas"]["AccidentLiability"];
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    point?: null | components["schemas"]["GeoPointBody"];
+                    remark: string;
+                    repairOrderId: string;
+                    severity?: null | components["schemas"]["AccidentSeverity"];
+                    status?: null | components["schemas"]["AccidentStatus"];
+                    updateTime: string;
+                    updatedBy: string;
+                    vehicleId: string;
+                    vin: string;
+                }[];
+                /** Format: int64 */
+                total: number;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -5361,6 +5899,56 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_ServiceRecordBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    agentName: string;
+                    /** @description The alarm it was created from; empty when made by hand. */
+                    alarmId: string;
+                    /** @description The caller's phone with its middle digits masked. */
+                    callerMaskedPhone: string;
+                    callerName: string;
+                    category?: null | components["schemas"]["ServiceCategory"];
+                    channel?: null | components["schemas"]["ServiceChannel"];
+                    closeTime: string;
+                    createTime: string;
+                    driverId: string;
+                    driverName: string;
+                    /** Format: int32 */
+                    durationSeconds: number;
+                    /** @description When to call back; empty when no follow-up is planned. */
+                    followUpTime: string;
+                    id: string;
+                    /** @description The vehicle's organisation when the record was made. */
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    resolution: string;
+                    /**
+                     * Format: int32
+                     * @description 1-5; 0 when not rated.
+                     */
+                    satisfaction: number;
+                    startTime: string;
+                    status?: null | components["schemas"]["ServiceRecordStatus"];
+                    summary: string;
+                    ticketNo: string;
+                    updateTime: string;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_SignInBody: {
             /**
              * Format: int32
@@ -5767,6 +6355,38 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_WarningBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    acknowledgeTime: string;
+                    /** @description Who acknowledged it; empty while unread. */
+                    acknowledgedBy: string;
+                    content: string;
+                    driverId: string;
+                    driverName: string;
+                    id: string;
+                    level?: null | components["schemas"]["RiskLevel"];
+                    orgId: string;
+                    plateNumber: string;
+                    status?: null | components["schemas"]["WarningStatus"];
+                    title: string;
+                    vehicleId: string;
+                    warnTime: string;
+                    warningType?: null | components["schemas"]["WarningType"];
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_PrivateCarBody: {
             /**
              * Format: int32
@@ -5937,6 +6557,52 @@ export interface components {
                 status: number;
                 /** Format: int32 */
                 userCount: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ServiceRecordBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A contact with customer service. */
+            data: {
+                agentName: string;
+                /** @description The alarm it was created from; empty when made by hand. */
+                alarmId: string;
+                /** @description The caller's phone with its middle digits masked. */
+                callerMaskedPhone: string;
+                callerName: string;
+                category?: null | components["schemas"]["ServiceCategory"];
+                channel?: null | components["schemas"]["ServiceChannel"];
+                closeTime: string;
+                createTime: string;
+                driverId: string;
+                driverName: string;
+                /** Format: int32 */
+                durationSeconds: number;
+                /** @description When to call back; empty when no follow-up is planned. */
+                followUpTime: string;
+                id: string;
+                /** @description The vehicle's organisation when the record was made. */
+                orgId: string;
+                orgName: string;
+                plateNumber: string;
+                resolution: string;
+                /**
+                 * Format: int32
+                 * @description 1-5; 0 when not rated.
+                 */
+                satisfaction: number;
+                startTime: string;
+                status?: null | components["schemas"]["ServiceRecordStatus"];
+                summary: string;
+                ticketNo: string;
+                updateTime: string;
+                vehicleId: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -6604,6 +7270,33 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_WarningBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                acknowledgeTime: string;
+                /** @description Who acknowledged it; empty while unread. */
+                acknowledgedBy: string;
+                content: string;
+                driverId: string;
+                driverName: string;
+                id: string;
+                level?: null | components["schemas"]["RiskLevel"];
+                orgId: string;
+                plateNumber: string;
+                status?: null | components["schemas"]["WarningStatus"];
+                title: string;
+                vehicleId: string;
+                warnTime: string;
+                warningType?: null | components["schemas"]["WarningType"];
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_VehicleBody: {
             /**
              * Format: int32
@@ -7217,6 +7910,54 @@ export interface components {
             roles: components["schemas"]["RoleRef"][];
             userName: string;
         };
+        /** @description One vehicle's operation in one month. */
+        MonthlyOperationLogBody: {
+            /** Format: int32 */
+            alarmCount: number;
+            /**
+             * Format: int64
+             * @description mileageM / operatingDays.
+             */
+            avgDailyMileageM: number;
+            /** Format: int32 */
+            chargeCount: number;
+            /** Format: int64 */
+            drivingSeconds: number;
+            /** Format: int64 */
+            energyChargedWh: number;
+            /** Format: int64 */
+            energyConsumedWh: number;
+            /**
+             * Format: int64
+             * @description Energy per 100 km; 0 without mileage.
+             */
+            energyPer100kmWh: number;
+            /** Format: int64 */
+            idleSeconds: number;
+            /** Format: int64 */
+            mileageM: number;
+            /** @description yyyy-MM. */
+            month: string;
+            /**
+             * Format: int32
+             * @description Days with any mileage.
+             */
+            operatingDays: number;
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            vehicleId: string;
+            vin: string;
+            /** Format: int32 */
+            violationCount: number;
+        };
+        /** @description A page of monthly logs with the totals over every matching month. */
+        MonthlyOperationLogPage: {
+            list: components["schemas"]["MonthlyOperationLogBody"][];
+            /** Format: int64 */
+            total: number;
+            totals: components["schemas"]["OperationLogTotalsBody"];
+        };
         NoticeBody: {
             /** @description system, approval, export (dictionary NOTICE_CATEGORY). */
             category: string;
@@ -7242,6 +7983,21 @@ export interface components {
             total: number;
             /** Format: int64 */
             totalNum: number;
+        };
+        /** @description The totals row over every matching row (not only the page). */
+        OperationLogTotalsBody: {
+            /** Format: int32 */
+            alarmCount: number;
+            /** Format: int32 */
+            chargeCount: number;
+            /** Format: int64 */
+            drivingSeconds: number;
+            /** Format: int64 */
+            energyChargedWh: number;
+            /** Format: int64 */
+            energyConsumedWh: number;
+            /** Format: int64 */
+            mileageM: number;
         };
         /** @description One organisation's figures (the sessions of its cards). */
         OrgChargingBehaviorBody: {
@@ -7870,6 +8626,110 @@ export interface components {
         SelectEnterpriseRequest: {
             enterpriseId?: string;
         };
+        /**
+         * @description What the contact was about.
+         * @enum {string}
+         */
+        ServiceCategory: "ROADSIDE_ASSISTANCE" | "FAULT_REPORT" | "ACCIDENT_REPORT" | "CONSULTATION" | "COMPLAINT" | "OTHER";
+        /**
+         * @description How the caller reached customer service.
+         * @enum {string}
+         */
+        ServiceChannel: "PHONE" | "ONLINE_CHAT" | "DRIVER_APP" | "WECOM";
+        /** @description A contact with customer service. */
+        ServiceRecordBody: {
+            agentName: string;
+            /** @description The alarm it was created from; empty when made by hand. */
+            alarmId: string;
+            /** @description The caller's phone with its middle digits masked. */
+            callerMaskedPhone: string;
+            callerName: string;
+            category?: null | components["schemas"]["ServiceCategory"];
+            channel?: null | components["schemas"]["ServiceChannel"];
+            closeTime: string;
+            createTime: string;
+            driverId: string;
+            driverName: string;
+            /** Format: int32 */
+            durationSeconds: number;
+            /** @description When to call back; empty when no follow-up is planned. */
+            followUpTime: string;
+            id: string;
+            /** @description The vehicle's organisation when the record was made. */
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            resolution: string;
+            /**
+             * Format: int32
+             * @description 1-5; 0 when not rated.
+             */
+            satisfaction: number;
+            startTime: string;
+            status?: null | components["schemas"]["ServiceRecordStatus"];
+            summary: string;
+            ticketNo: string;
+            updateTime: string;
+            vehicleId: string;
+        };
+        /** @description A record's editable fields, all replaced on save. */
+        ServiceRecordForm: {
+            /** @default  */
+            alarmId: string;
+            /** @default  */
+            callerName: string;
+            /**
+             * @description On update, empty keeps the stored number (answers show it masked).
+             * @default
+             */
+            callerPhone: string;
+            category?: null | components["schemas"]["ServiceCategory"];
+            channel?: null | components["schemas"]["ServiceChannel"];
+            /**
+             * @description Empty: the driver bound to the vehicle at startTime, if any.
+             * @default
+             */
+            driverId: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            durationSeconds: number;
+            /**
+             * @description Not before startTime; empty when no follow-up is planned.
+             * @default
+             */
+            followUpTime: string;
+            /** @default  */
+            resolution: string;
+            /**
+             * Format: int32
+             * @description 0 (not rated) or 1-5.
+             * @default 0
+             */
+            satisfaction: number;
+            /**
+             * @description yyyy-MM-dd HH:mm:ss (Beijing) or RFC 3339; not in the future.
+             * @default
+             */
+            startTime: string;
+            status?: null | components["schemas"]["ServiceRecordStatus"];
+            /**
+             * @description 1 to 500 characters.
+             * @default
+             */
+            summary: string;
+            /**
+             * @description Required unless alarmId is given (the alarm's vehicle is taken).
+             * @default
+             */
+            vehicleId: string;
+        };
+        /**
+         * @description OPEN → IN_PROGRESS → RESOLVED → CLOSED (final).
+         * @enum {string}
+         */
+        ServiceRecordStatus: "OPEN" | "IN_PROGRESS" | "RESOLVED" | "CLOSED";
         SharedTemperatureBody: {
             expiresAt: string;
             /** @description The last probe readings: a newer fix without probes keeps them. */
@@ -8509,6 +9369,34 @@ export interface components {
             viewerId: string;
             viewerName: string;
         };
+        /** @description A warning, raised once per subject and period. */
+        WarningBody: {
+            acknowledgeTime: string;
+            /** @description Who acknowledged it; empty while unread. */
+            acknowledgedBy: string;
+            content: string;
+            driverId: string;
+            driverName: string;
+            id: string;
+            level?: null | components["schemas"]["RiskLevel"];
+            orgId: string;
+            plateNumber: string;
+            status?: null | components["schemas"]["WarningStatus"];
+            title: string;
+            vehicleId: string;
+            warnTime: string;
+            warningType?: null | components["schemas"]["WarningType"];
+        };
+        /**
+         * @description UNREAD → ACKNOWLEDGED; RESOLVED when the condition cleared.
+         * @enum {string}
+         */
+        WarningStatus: "UNREAD" | "ACKNOWLEDGED" | "RESOLVED";
+        /**
+         * @description What a warning is about.
+         * @enum {string}
+         */
+        WarningType: "INSURANCE_EXPIRING" | "INSPECTION_DUE" | "MAINTENANCE_DUE" | "LICENCE_EXPIRING" | "LONG_IDLE" | "LONG_OFFLINE" | "NIGHT_DRIVING" | "ABNORMAL_ENERGY_USE" | "FREQUENT_ALARMS" | "PAYMENT_OVERDUE";
         /** @description What the console needs to show WeCom's QR frame (spec `getAppPCInfo`). */
         WeComAppInfo: {
             agentid: string;
@@ -17944,6 +18832,554 @@ export interface operations {
             };
         };
     };
+    list_daily_operation_logs: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+                /** @description Required: the first Beijing day (yyyy-MM-dd); at most 92 days with the last. */
+                reportDateStart?: string;
+                /** @description Required: the last Beijing day (yyyy-MM-dd), included. */
+                reportDateEnd?: string;
+                /** @description Only days with mileage. */
+                operatingOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Daily operation logs in the caller's data scope with the totals over every matching day; 4000 without a day range or with one over 92 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DailyOperationLogPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_monthly_operation_logs: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+                /** @description Required: the first month (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Required: the last month (yyyy-MM), inclusive; under 12 months after the first. */
+                endMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Monthly operation logs in the caller's data scope with the totals over every matching month; 4000 without both months, with the end before the start or 12 months or more apart */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MonthlyOperationLogPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_accidents: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                driverId?: string;
+                caseNo?: string;
+                statuses?: ("REPORTED" | "LOSS_ASSESSMENT" | "REPAIRING" | "CLAIMING" | "CLOSED")[];
+                severities?: ("PROPERTY_ONLY" | "MINOR_INJURY" | "SERIOUS_INJURY" | "FATAL")[];
+                /** @description Accidents from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                accidentTimeStart?: string;
+                /** @description A bare date includes the day. */
+                accidentTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accidents in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_AccidentBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_accident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccidentForm"];
+            };
+        };
+        responses: {
+            /** @description The accident as stored (REPORTED, with its case number); 4000 naming the field otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccidentBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_accident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Accident id */
+                accidentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accident and its operation log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccidentDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_accident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Accident id */
+                accidentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccidentForm"];
+            };
+        };
+        responses: {
+            /** @description The accident as stored; a CLOSED accident is not changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccidentBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_alarm_rules: {
         parameters: {
             query?: {
@@ -18729,6 +20165,457 @@ export interface operations {
             };
             /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_service_records: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                ticketNo?: string;
+                channels?: ("PHONE" | "ONLINE_CHAT" | "DRIVER_APP" | "WECOM")[];
+                categories?: ("ROADSIDE_ASSISTANCE" | "FAULT_REPORT" | "ACCIDENT_REPORT" | "CONSULTATION" | "COMPLAINT" | "OTHER")[];
+                statuses?: ("OPEN" | "IN_PROGRESS" | "RESOLVED" | "CLOSED")[];
+                /** @description Contacts started from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                startTimeStart?: string;
+                /** @description A bare date includes the day. */
+                startTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Records in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ServiceRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_service_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServiceRecordForm"];
+            };
+        };
+        responses: {
+            /** @description The record as stored, with its ticket number; 4000 naming the field otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ServiceRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_service_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id */
+                recordId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServiceRecordForm"];
+            };
+        };
+        responses: {
+            /** @description The record as stored; a CLOSED record is not changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ServiceRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_warnings: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                driverId?: string;
+                warningTypes?: ("INSURANCE_EXPIRING" | "INSPECTION_DUE" | "MAINTENANCE_DUE" | "LICENCE_EXPIRING" | "LONG_IDLE" | "LONG_OFFLINE" | "NIGHT_DRIVING" | "ABNORMAL_ENERGY_USE" | "FREQUENT_ALARMS" | "PAYMENT_OVERDUE")[];
+                levels?: ("LOW" | "MEDIUM" | "HIGH")[];
+                statuses?: ("UNREAD" | "ACKNOWLEDGED" | "RESOLVED")[];
+                /** @description Warnings raised from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                warnTimeStart?: string;
+                /** @description A bare date includes the day. */
+                warnTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Warnings in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_WarningBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    acknowledge_warnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcknowledgeWarningsForm"];
+            };
+        };
+        responses: {
+            /** @description The warnings as they are now (ACKNOWLEDGED); 4000 on warningIds when none or over 250 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_WarningBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

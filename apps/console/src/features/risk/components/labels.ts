@@ -8,6 +8,14 @@ export type AlarmType = Schemas['AlarmType'];
 export type AlarmStatus = Schemas['AlarmStatus'];
 export type AlarmHandleMethod = Schemas['AlarmHandleMethod'];
 export type AlarmRuleKind = Schemas['AlarmRuleKind'];
+export type AccidentSeverity = Schemas['AccidentSeverity'];
+export type AccidentLiability = Schemas['AccidentLiability'];
+export type AccidentStatus = Schemas['AccidentStatus'];
+export type ServiceChannel = Schemas['ServiceChannel'];
+export type ServiceCategory = Schemas['ServiceCategory'];
+export type ServiceRecordStatus = Schemas['ServiceRecordStatus'];
+export type WarningType = Schemas['WarningType'];
+export type WarningStatus = Schemas['WarningStatus'];
 
 export const RISK_LEVELS = enumValues<RiskLevel>()('LOW', 'MEDIUM', 'HIGH');
 export const ALARM_TYPES = enumValues<AlarmType>()(
@@ -19,6 +27,17 @@ export const ALARM_TYPES = enumValues<AlarmType>()(
 export const ALARM_STATUSES = enumValues<AlarmStatus>()('UNHANDLED', 'PROCESSING', 'HANDLED', 'FALSE_ALARM');
 export const HANDLE_METHODS = enumValues<AlarmHandleMethod>()('VOICE_PROMPT', 'PHONE_CALL', 'TEXT_MESSAGE', 'NO_ACTION');
 export const RULE_KINDS = enumValues<AlarmRuleKind>()('OVERSPEED', 'FATIGUE', 'NIGHT_DRIVING', 'LOW_SOC', 'TERMINAL');
+export const ACCIDENT_SEVERITIES = enumValues<AccidentSeverity>()('PROPERTY_ONLY', 'MINOR_INJURY', 'SERIOUS_INJURY', 'FATAL');
+export const ACCIDENT_LIABILITIES = enumValues<AccidentLiability>()('UNDETERMINED', 'FULL', 'MAIN', 'EQUAL', 'SECONDARY', 'NONE');
+export const ACCIDENT_STATUSES = enumValues<AccidentStatus>()('REPORTED', 'LOSS_ASSESSMENT', 'REPAIRING', 'CLAIMING', 'CLOSED');
+export const SERVICE_CHANNELS = enumValues<ServiceChannel>()('PHONE', 'ONLINE_CHAT', 'DRIVER_APP', 'WECOM');
+export const SERVICE_CATEGORIES = enumValues<ServiceCategory>()('ROADSIDE_ASSISTANCE', 'FAULT_REPORT', 'ACCIDENT_REPORT', 'CONSULTATION', 'COMPLAINT', 'OTHER');
+export const SERVICE_STATUSES = enumValues<ServiceRecordStatus>()('OPEN', 'IN_PROGRESS', 'RESOLVED', 'CLOSED');
+export const WARNING_TYPES = enumValues<WarningType>()(
+  'INSURANCE_EXPIRING', 'INSPECTION_DUE', 'MAINTENANCE_DUE', 'LICENCE_EXPIRING', 'LONG_IDLE', 'LONG_OFFLINE', 'NIGHT_DRIVING',
+  'ABNORMAL_ENERGY_USE', 'FREQUENT_ALARMS', 'PAYMENT_OVERDUE',
+);
+export const WARNING_STATUSES = enumValues<WarningStatus>()('UNREAD', 'ACKNOWLEDGED', 'RESOLVED');
 
 /** The list opens on the alarms still to work on. */
 export const OPEN_STATUSES: AlarmStatus[] = ['UNHANDLED', 'PROCESSING'];

@@ -79,12 +79,13 @@ export default function RiskAlarmRecordPage() {
     { prop: 'plateNumber', label: t('risk:fields.plateNumber'), width: 120, fixed: 'left' },
     { prop: 'alarmType', label: t('risk:fields.alarmType'), width: 120, formatter: (row) => typeText(t, row) },
     { prop: 'level', label: t('risk:fields.level'), width: 80, render: (row) => levelTag(t, row) },
+    // Where it stands, on the first screen: the list exists to work alarms to closure.
+    { prop: 'status', label: t('risk:fields.status'), width: 90, render: (row) => statusTag(t, row) },
     { prop: 'alarmTime', label: t('risk:fields.startTime'), width: 170, formatter: (row) => formatTime(row.alarmTime) },
     { prop: 'endTime', label: t('risk:fields.endTime'), width: 170, formatter: (row) => endText(t, row) },
     { prop: 'durationSeconds', label: t('risk:fields.duration'), width: 110, formatter: (row) => durationCell(t, row) },
     { prop: 'speedKmh', label: t('risk:fields.peakSpeed'), width: 120, align: 'right', formatter: (row) => speedCell(row) },
     { prop: 'orgName', label: t('risk:fields.org'), width: 150, showOverflowTooltip: true },
-    { prop: 'status', label: t('risk:fields.status'), width: 90, render: (row) => statusTag(t, row) },
     { prop: 'assigneeName', label: t('risk:fields.assignee'), width: 100 },
     { prop: 'handleSeconds', label: t('risk:fields.handleTime'), width: 110, formatter: (row) => handleTimeCell(t, row) },
     {

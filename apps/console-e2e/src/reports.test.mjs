@@ -1,0 +1,59 @@
+// Operation logs in the browser (issue 21): the demo's three weeks of rounds
+// went through ingest, which kept each van's days and months; the monthly log
+// of one van shows its kilometres, and its daily log the days that add up to them.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { callApi, launch, newPage, screenshot, sessionToken, signIn } from './support.mjs';
+
+const LOGS = '/carManagement/assetsReport/operationLog';
+
+/** "1,234.5" → 1234.5 */
+function km(text) {
+  return Number(text.replace(/[^\d.]/g, ''));
+}
+
+describe('operation logs', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it("reads a van's monthly log and finds its days in the daily log", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'demo');
+    await page.goto(`${LOGS}/monthlyLog`);
+    const monthly = page.getByTestId('monthly-log-list');
+    const first = monthly.locator('.ant-table-row').first();
+    await first.waitFor();
+    assert.ok(km(await monthly.getByTestId('totals-mileage').innerText()) > 0, 'the month has kilometres');
+
+    // One van of the rounds (the live fleet's vans have only today): its month, by plate.
+    const month = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 7);
+    const answer = await callApi('GET', `/api/v1/reports/monthly-logs?startMonth=${month}&endMonth=${month}&size=100`, {
+      token: await sessionToken(context),
+    });
+    assert.equal(answer.code, 200, answer.msg);
+    const van = answer.data.list.find((r) => r.operatingDays >= 3) ?? answer.data.list.find((r) => r.mileageM > 0);
+    assert.ok(van, 'a van with kilometres this month');
+    const plate = van.plateNumber;
+    await page.goto(`${LOGS}/monthlyLog?plateNumbers=${encodeURIComponent(plate)}`);
+    const rows = monthly.locator('.ant-table-row');
+    await rows.first().waitFor();
+    const texts = await rows.allInnerTexts();
+    assert.ok(texts.every((t) => t.includes(plate)), texts.join('\n'));
+    assert.equal(km(await monthly.getByTestId('totals-mileage').innerText()), Math.round(van.mileageM / 100) / 10);
+    await screenshot(page, 'monthly-log');
+
+    // Its days of the last week, each with kilometres.
+    await page.goto(`${LOGS}/dailyLog?plateNumbers=${encodeURIComponent(plate)}`);
+    const daily = page.getByTestId('daily-log-list');
+    await daily.locator('.ant-table-row').first().waitFor();
+    const days = await daily.locator('.ant-table-row').count();
+    assert.ok(days >= Math.min(3, van.operatingDays), `${days} days`);
+    assert.ok(km(await daily.getByTestId('totals-mileage').innerText()) > 0);
+    await context.close();
+  });
+});

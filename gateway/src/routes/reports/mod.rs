@@ -1,0 +1,3 @@
+//! Asset reports (assetsReport): the daily and monthly operation logs.
+
+pub mod operation_logs;
