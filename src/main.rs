@@ -196,6 +196,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk_seed::vehicles(&common).await?;
                 fleetdesk_seed::energy(&common).await?;
                 fleetdesk_seed::telemetry(&common).await?;
+                fleetdesk_seed::records(&common).await?;
                 fleetdesk_seed::charging_history(&common).await?;
                 fleetdesk_seed::driver_images(&common, &object_store_dir).await?;
             }
@@ -281,6 +282,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             fleetdesk_seed::vehicles(&common).await?;
             fleetdesk_seed::energy(&common).await?;
             fleetdesk_seed::telemetry(&common).await?;
+            fleetdesk_seed::records(&common).await?;
             fleetdesk_seed::charging_history(&common).await?;
             match vehicles {
                 Some(n) => fleetdesk_seed::scale(&common, n).await,

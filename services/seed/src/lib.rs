@@ -13,6 +13,7 @@ pub mod charging_history;
 pub mod driver_images;
 pub mod energy;
 pub mod org;
+pub mod records;
 pub mod risk;
 pub mod telemetry;
 pub mod vehicle;
@@ -129,6 +130,19 @@ pub async fn telemetry(common: &CommonConfig) -> anyhow::Result<()> {
     telemetry::run(&vehicle, chrono::Utc::now())
         .await
         .context("seed telemetry")?;
+    Ok(())
+}
+
+/// The demo enterprise's records the history does not produce (idempotent):
+/// private cars, temperature share links, lock commands, customer-service
+/// records, accidents and a warnings round. `seed` and `all --demo` load
+/// them after [`telemetry`] (service records name its alarms).
+pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    records::run(&vehicle, chrono::Utc::now())
+        .await
+        .context("seed records")?;
     Ok(())
 }
 

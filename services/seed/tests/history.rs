@@ -11,7 +11,7 @@ use fleetdesk_kit::{db, demo_id};
 use fleetdesk_testkit::TestDb;
 use sqlx::PgPool;
 
-const VEHICLE_COUNTS: [&str; 21] = [
+const VEHICLE_COUNTS: [&str; 35] = [
     "select count(*) from geofence",
     "select count(*) from geofence_crossing",
     "select count(*) from sign_in",
@@ -34,6 +34,24 @@ const VEHICLE_COUNTS: [&str; 21] = [
     "select count(*) from risk_alarm_activity",
     "select count(*) from operation_day where mileage_m > 0",
     "select count(*) from operation_month",
+    // The records pages: private cars, share links, lock commands,
+    // customer-service records, accidents and warnings, in their states.
+    "select count(*) from private_car",
+    "select count(*) from private_car where status = 3",
+    "select count(*) from temperature_share",
+    "select count(*) from temperature_share where revoked_at is not null",
+    "select count(*) from temperature_share where expires_at < now()",
+    "select count(*) from lock_command where state = 3",
+    "select count(*) from lock_command where state = 4",
+    "select count(*) from lock_command where state = 6",
+    "select count(*) from customer_service_record where alarm_id is not null",
+    "select count(*) from customer_service_record where alarm_id is null",
+    "select count(*) from accident where status = 5 and close_time is not null",
+    // Who drove: the driver bound at the accident's time.
+    "select count(*) from accident where driver_id is not null and driver_name <> ''",
+    "select count(*) from customer_service_record where status in (3, 4) \
+     and close_time is not null",
+    "select count(*) from risk_warning",
 ];
 
 const ENERGY_COUNTS: [&str; 7] = [
@@ -74,6 +92,7 @@ async fn seed(common: &CommonConfig, objects: &std::path::Path) {
     fleetdesk_seed::vehicles(common).await.unwrap();
     fleetdesk_seed::energy(common).await.unwrap();
     fleetdesk_seed::telemetry(common).await.unwrap();
+    fleetdesk_seed::records(common).await.unwrap();
     fleetdesk_seed::charging_history(common).await.unwrap();
     fleetdesk_seed::driver_images(common, objects)
         .await
@@ -112,6 +131,9 @@ async fn the_demo_history_is_loaded_once_and_consistent() {
     fleetdesk_seed::telemetry(&common).await.unwrap();
     let telemetry_s = started.elapsed().as_secs_f64();
     let started = Instant::now();
+    fleetdesk_seed::records(&common).await.unwrap();
+    let records_s = started.elapsed().as_secs_f64();
+    let started = Instant::now();
     fleetdesk_seed::charging_history(&common).await.unwrap();
     let charging_s = started.elapsed().as_secs_f64();
     let started = Instant::now();
@@ -120,7 +142,7 @@ async fn the_demo_history_is_loaded_once_and_consistent() {
         .unwrap();
     let images_s = started.elapsed().as_secs_f64();
     println!(
-        "demo history: telemetry {telemetry_s:.1} s, charging {charging_s:.1} s, images {images_s:.1} s"
+        "demo history: telemetry {telemetry_s:.1} s, records {records_s:.2} s, charging {charging_s:.1} s, images {images_s:.1} s"
     );
 
     let vehicle = db::connect_owner(&test_db.url, fleetdesk_vehicle::SCHEMA.name, 2)

@@ -53,6 +53,11 @@ const zonedParts = new Map<string, Intl.DateTimeFormat>();
  * `formatTime` on the wall clock of `timeZone` (default Asia/Shanghai) whatever the
  * browser's zone: a day the server sends as its 00:00 +08:00 instant stays that day.
  */
+/** Today's date on the service's calendar (Asia/Shanghai), whatever the browser's zone. */
+export function serviceToday(now: Date | number = Date.now()): string {
+  return formatTimeIn(now, '{y}-{m}-{d}');
+}
+
 export function formatTimeIn(value: Date | number | string | null | undefined, pattern = '{y}-{m}-{d} {h}:{i}:{s}', timeZone = SERVICE_TIME_ZONE): string {
   const date = toDate(value);
   if (!date) return '';

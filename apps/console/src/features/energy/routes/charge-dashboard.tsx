@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '@/components/chart/echart';
 import { LoadErrorBanner } from '@/components/load-error';
-import { BLANK, DATE_FORMAT } from '@/lib/format';
+import { BLANK, DATE_FORMAT, serviceToday } from '@/lib/format';
 import { yuan } from '@/lib/money';
 import { useOrgTreeOptions } from '@/lib/org-options';
 import '../messages';
@@ -35,7 +35,11 @@ function Stat({ label, value, testId }: { label: string; value: string | number;
 export default function ChargeDashboardPage() {
   const { t } = useTranslation();
   const orgs = useOrgTreeOptions();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().startOf('month'), dayjs()]);
+  // This month so far on the service's calendar: a browser west of Beijing is still on yesterday.
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => {
+    const today = dayjs(serviceToday());
+    return [today.startOf('month'), today];
+  });
   const [orgIds, setOrgIds] = useState<string[]>([]);
   const query = useMemo(() => ({ orgId: orgIds, timeRangeStart: range[0].format(DATE_FORMAT), timeRangeEnd: range[1].format(DATE_FORMAT) }), [orgIds, range]);
   const dashboard = useChargingDashboard(query);
