@@ -8,150 +8,23 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
-use fleetdesk_kit::internal_token::{Claims, TokenSigner};
-use fleetdesk_kit::reach::ReachClaim;
-use fleetdesk_kit::{ErrorCode, ServiceError, Shutdown, db, grpc};
+use fleetdesk_kit::{ErrorCode, ServiceError, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::telematics::v1 as tpb;
 use fleetdesk_proto::vehicle::v1 as pb;
-use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
 use fleetdesk_telemetry::geofences::engine::Fix;
 use fleetdesk_telemetry::ingest::consumer::Pipeline;
 use fleetdesk_telemetry::ingest::domain::FixRow;
-use fleetdesk_testkit::{NatsServer, TestDb};
 use prost::Message as _;
-use sqlx::PgPool;
-use tonic::transport::Channel;
 use uuid::Uuid;
 
-/// One tenant: an enterprise with one organisation, a user and vehicles.
-#[derive(Debug, Clone)]
-struct Tenant {
-    enterprise: Uuid,
-    org: Uuid,
-    user: Uuid,
-    vehicles: Vec<Uuid>,
-}
+mod support;
 
-struct Stack {
-    _db: TestDb,
-    nats: NatsServer,
-    owner: PgPool,
-    /// The service's own pool (the app role), for direct evaluation.
-    app: PgPool,
-    signer: TokenSigner,
-    client: TelemetryServiceClient<Channel>,
-    shutdown: Shutdown,
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        self.shutdown.trigger();
-    }
-}
-
-async fn tenant(owner: &PgPool, vehicles: usize) -> Tenant {
-    let t = Tenant {
-        enterprise: Uuid::new_v4(),
-        org: Uuid::new_v4(),
-        user: Uuid::new_v4(),
-        vehicles: (0..vehicles).map(|_| Uuid::new_v4()).collect(),
-    };
-    let mut tx = db::begin_service(owner).await.unwrap();
-    sqlx::query(
-        "insert into org_unit (id, enterprise_id, name, path, version) values ($1, $2, '总部', $3, 1)",
-    )
-    .bind(t.org)
-    .bind(t.enterprise)
-    .bind(format!("/{}/", t.org))
-    .execute(&mut *tx)
-    .await
-    .unwrap();
-    for (i, v) in t.vehicles.iter().enumerate() {
-        sqlx::query(
-            "insert into vehicle (id, enterprise_id, org_id, plate_number, plate_color, vin, brand, \
-             model, category, energy_type, ownership_type, status) \
-             values ($1, $2, $3, $4, 3, $5, '东风', 'EV', 2, 1, 1, 1)",
-        )
-        .bind(v)
-        .bind(t.enterprise)
-        .bind(t.org)
-        .bind(format!("粤B{:05}", i))
-        .bind(format!("LVIN{:013}", i))
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    }
-    tx.commit().await.unwrap();
-    t
-}
-
-async fn stack() -> Stack {
-    fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
-    let nats = NatsServer::start().await;
-    let owner = db::connect_owner(&db.url, fleetdesk_vehicle::SCHEMA.name, 2)
-        .await
-        .unwrap();
-    fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
-    let signer = TokenSigner::generate();
-    let config = ServiceConfig {
-        common: CommonConfig {
-            database_url: db.url.clone(),
-            nats_url: nats.url(),
-            internal_signing_key: None,
-            environment: Environment::Development,
-            db_max_connections: 5,
-        },
-        grpc_addr: "127.0.0.1:0".to_owned(),
-        migrate_on_start: false,
-        object_store_dir: std::env::temp_dir().join(format!("fd-fences-{}", Uuid::new_v4())),
-    };
-    let app = fleetdesk_vehicle::Application::build(config, signer.verifier())
-        .await
-        .unwrap();
-    let port = app.port();
-    let shutdown = Shutdown::new();
-    tokio::spawn(app.run_until_stopped(shutdown.clone()));
-    let client = TelemetryServiceClient::connect(format!("http://127.0.0.1:{port}"))
-        .await
-        .unwrap();
-    let app_pool = db::connect(&db.url, fleetdesk_vehicle::SCHEMA.name, 3)
-        .await
-        .unwrap();
-    Stack {
-        _db: db,
-        nats,
-        owner,
-        app: app_pool,
-        signer,
-        client,
-        shutdown,
-    }
-}
+use support::{Stack, Tenant};
 
 impl Stack {
-    /// A tenant of one scenario, with `vehicles` vehicles.
-    async fn tenant(&self, vehicles: usize) -> Tenant {
-        tenant(&self.owner, vehicles).await
-    }
-
     fn req<T>(&self, t: &Tenant, message: T) -> tonic::Request<T> {
-        let claims = Claims {
-            iss: "gateway".into(),
-            sub: format!("user:{}", t.user),
-            ent: Some(t.enterprise.to_string()),
-            acc: None,
-            perms: vec!["as:fence".into()],
-            reach: Some(ReachClaim {
-                all: true,
-                ..ReachClaim::default()
-            }),
-            iat: 0,
-            exp: 0,
-        };
-        grpc::outgoing(message, &self.signer, &claims)
+        self.req_as(t, t.user, &["as:fence"], message)
     }
 
     async fn create(
@@ -178,7 +51,7 @@ impl Stack {
             req.metadata_mut()
                 .insert("idempotency-key", key.parse().unwrap());
         }
-        self.client
+        self.telemetry
             .clone()
             .create_geofence(req)
             .await
@@ -194,7 +67,7 @@ impl Stack {
                 ..Default::default()
             },
         );
-        self.client
+        self.telemetry
             .clone()
             .list_geofences(req)
             .await
@@ -213,7 +86,7 @@ impl Stack {
             },
         );
         let mut list = self
-            .client
+            .telemetry
             .clone()
             .list_geofence_crossings(req)
             .await
@@ -405,7 +278,7 @@ async fn fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused
     let mut edited = circle(a.org, "一号仓（扩建）", 31.0, 121.0, 800, 0);
     edited.enabled = false;
     let updated = s
-        .client
+        .telemetry
         .clone()
         .update_geofence(s.req(
             &a,
@@ -421,7 +294,7 @@ async fn fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused
         .unwrap();
     assert_eq!(updated.name, "一号仓（扩建）");
     assert_eq!((updated.radius_m, updated.enabled), (800, false));
-    s.client
+    s.telemetry
         .clone()
         .delete_geofence(s.req(
             &a,
@@ -432,7 +305,7 @@ async fn fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused
         .await
         .unwrap();
     let gone = s
-        .client
+        .telemetry
         .clone()
         .get_geofence(s.req(
             &a,
@@ -519,7 +392,7 @@ async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_s
     );
     // The sign-in point has no dwell: the brief visit at 60 s counts too.
     let sign_ins = s
-        .client
+        .telemetry
         .clone()
         .list_geofence_sign_ins(s.req(
             &a,
@@ -537,7 +410,7 @@ async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_s
     assert_eq!(times, [at(60), at(80)]);
     assert_eq!(sign_ins[0].point_name, "签到点");
     let alarms = s
-        .client
+        .telemetry
         .clone()
         .list_geofence_alarms(s.req(&a, pb::ListGeofenceAlarmsRequest::default()))
         .await
@@ -558,7 +431,7 @@ async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_s
     );
     // Outside at the end: nobody inside.
     let inside = s
-        .client
+        .telemetry
         .clone()
         .list_vehicles_in_geofence(s.req(
             &a,
@@ -572,7 +445,7 @@ async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_s
         .vehicles;
     assert!(inside.is_empty());
     let dashboard = s
-        .client
+        .telemetry
         .clone()
         .get_geofence_dashboard(s.req(
             &a,
@@ -606,7 +479,7 @@ async fn published_fixes_enter_and_exit_only_after_the_dwell_with_sign_ins_and_s
     s.publish(&a, v, &back, false).await;
     s.wait_for_fixes(v, (fixes.len() + back.len()) as i64).await;
     let inside = s
-        .client
+        .telemetry
         .clone()
         .list_vehicles_in_geofence(s.req(
             &a,
@@ -883,7 +756,7 @@ async fn a_thousand_fences_in_an_enterprise_still_find_the_right_ones(s: &Stack)
         .await
         .unwrap();
     assert_eq!(
-        s.client
+        s.telemetry
             .clone()
             .list_geofences(s.req(&a, pb::ListGeofencesRequest::default()))
             .await
@@ -954,7 +827,7 @@ async fn another_tenant_sees_none_of_the_fences_or_crossings_and_cannot_change_t
             ErrorCode::NotFound
         );
     };
-    let mut client = s.client.clone();
+    let mut client = s.telemetry.clone();
     not_found(
         client
             .get_geofence(s.req(
@@ -1026,7 +899,7 @@ async fn a_stay_past_the_max_raises_one_overstay_and_a_backfilled_earlier_exit_r
         ))
     };
     let overstays = || async {
-        s.client
+        s.telemetry
             .clone()
             .list_geofence_alarms(s.req(
                 &a,
@@ -1120,7 +993,7 @@ async fn the_dashboard_counts_only_the_fences_of_the_chosen_organisations(s: &St
     }
     let a = &a;
     let dashboard = |orgs: Vec<Uuid>| async move {
-        s.client
+        s.telemetry
             .clone()
             .get_geofence_dashboard(s.req(
                 a,
@@ -1170,7 +1043,7 @@ async fn the_dashboard_counts_only_the_fences_of_the_chosen_organisations(s: &St
 
 #[tokio::test]
 async fn geofences_on_one_stack() {
-    let s = stack().await;
+    let s = support::stack().await;
     fleetdesk_testkit::scenarios!(&s;
         fences_are_created_listed_edited_and_deleted_and_bad_shapes_are_refused_in_chinese,
         an_idempotency_key_creates_once_and_refuses_another_body,

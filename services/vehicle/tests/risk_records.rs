@@ -3,8 +3,6 @@
 //! usage records written as their own modules leave them; the warnings job
 //! run as the daily task runs it.
 
-// The stack's fix helpers serve the alarm tests, not these.
-#[allow(dead_code)]
 mod support;
 
 use chrono::{DateTime, Duration, Utc};

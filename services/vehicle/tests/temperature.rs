@@ -8,138 +8,17 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
-use fleetdesk_kit::internal_token::{Claims, TokenSigner};
-use fleetdesk_kit::reach::ReachClaim;
-use fleetdesk_kit::{ErrorCode, ServiceError, Shutdown, db, grpc};
+use fleetdesk_kit::{ErrorCode, ServiceError, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::telematics::v1 as tpb;
 use fleetdesk_proto::vehicle::v1 as pb;
-use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
 use fleetdesk_telemetry::temperature::evaluate::{self, ReadingIn};
-use fleetdesk_testkit::{NatsServer, TestDb};
 use prost::Message as _;
-use sqlx::PgPool;
-use tonic::transport::Channel;
 use uuid::Uuid;
 
-#[derive(Debug, Clone)]
-struct Tenant {
-    enterprise: Uuid,
-    org: Uuid,
-    user: Uuid,
-    vehicles: Vec<Uuid>,
-}
+mod support;
 
-struct Stack {
-    _db: TestDb,
-    nats: NatsServer,
-    owner: PgPool,
-    app: PgPool,
-    signer: TokenSigner,
-    client: TelemetryServiceClient<Channel>,
-    shutdown: Shutdown,
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        self.shutdown.trigger();
-    }
-}
-
-async fn tenant(owner: &PgPool, vehicles: usize, prefix: &str) -> Tenant {
-    let t = Tenant {
-        enterprise: Uuid::new_v4(),
-        org: Uuid::new_v4(),
-        user: Uuid::new_v4(),
-        vehicles: (0..vehicles).map(|_| Uuid::new_v4()).collect(),
-    };
-    let mut tx = db::begin_service(owner).await.unwrap();
-    sqlx::query(
-        "insert into org_unit (id, enterprise_id, name, path, version) values ($1, $2, '总部', $3, 1)",
-    )
-    .bind(t.org)
-    .bind(t.enterprise)
-    .bind(format!("/{}/", t.org))
-    .execute(&mut *tx)
-    .await
-    .unwrap();
-    for (i, v) in t.vehicles.iter().enumerate() {
-        sqlx::query(
-            "insert into vehicle (id, enterprise_id, org_id, plate_number, plate_color, vin, brand, \
-             model, category, energy_type, ownership_type, status) \
-             values ($1, $2, $3, $4, 3, $5, '东风', '冷藏', 2, 1, 1, 1)",
-        )
-        .bind(v)
-        .bind(t.enterprise)
-        .bind(t.org)
-        .bind(format!("{prefix}{i:05}"))
-        .bind(format!("L{prefix}{i:013}"))
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    }
-    tx.commit().await.unwrap();
-    t
-}
-
-async fn stack() -> Stack {
-    fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
-    let nats = NatsServer::start().await;
-    let owner = db::connect_owner(&db.url, fleetdesk_vehicle::SCHEMA.name, 2)
-        .await
-        .unwrap();
-    fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
-    let signer = TokenSigner::generate();
-    let config = ServiceConfig {
-        common: CommonConfig {
-            database_url: db.url.clone(),
-            nats_url: nats.url(),
-            internal_signing_key: None,
-            environment: Environment::Development,
-            db_max_connections: 5,
-        },
-        grpc_addr: "127.0.0.1:0".to_owned(),
-        migrate_on_start: false,
-        object_store_dir: std::env::temp_dir().join(format!("fd-temp-{}", Uuid::new_v4())),
-    };
-    let app = fleetdesk_vehicle::Application::build(config, signer.verifier())
-        .await
-        .unwrap();
-    let port = app.port();
-    let shutdown = Shutdown::new();
-    tokio::spawn(app.run_until_stopped(shutdown.clone()));
-    let client = TelemetryServiceClient::connect(format!("http://127.0.0.1:{port}"))
-        .await
-        .unwrap();
-    let app_pool = db::connect(&db.url, fleetdesk_vehicle::SCHEMA.name, 3)
-        .await
-        .unwrap();
-    // Ingest takes only fixes published after its consumer exists.
-    let js = async_nats::jetstream::new(async_nats::connect(nats.url()).await.unwrap());
-    let stream = fleetdesk_telemetry::ingest::ensure_stream(&js)
-        .await
-        .unwrap();
-    let durable = fleetdesk_telemetry::ingest::consumer::durable_name(&db.name);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while stream.consumer_info(&durable).await.is_err() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no consumer {durable}"
-        );
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    Stack {
-        _db: db,
-        nats,
-        owner,
-        app: app_pool,
-        signer,
-        client,
-        shutdown,
-    }
-}
+use support::{Stack, Tenant};
 
 fn err(s: &tonic::Status) -> ServiceError {
     ServiceError::from_status(s)
@@ -186,30 +65,17 @@ impl Stack {
     /// A scenario's own tenants: `a` with two vehicles (粤B…), `b` with one (沪A…).
     async fn tenants(&self) -> (Tenant, Tenant) {
         (
-            tenant(&self.owner, 2, "粤B").await,
-            tenant(&self.owner, 1, "沪A").await,
+            self.tenant_with_plates(2, "粤B").await,
+            self.tenant_with_plates(1, "沪A").await,
         )
     }
 
     fn req<T>(&self, t: &Tenant, message: T) -> tonic::Request<T> {
-        let claims = Claims {
-            iss: "gateway".into(),
-            sub: format!("user:{}", t.user),
-            ent: Some(t.enterprise.to_string()),
-            acc: None,
-            perms: vec!["as:temperature".into()],
-            reach: Some(ReachClaim {
-                all: true,
-                ..ReachClaim::default()
-            }),
-            iat: 0,
-            exp: 0,
-        };
-        grpc::outgoing(message, &self.signer, &claims)
+        self.req_as(t, t.user, &["as:temperature"], message)
     }
 
     async fn set_band(&self, t: &Tenant, vehicle: Uuid) -> Result<(), ServiceError> {
-        self.client
+        self.telemetry
             .clone()
             .set_temperature_threshold(self.req(
                 t,
@@ -229,7 +95,7 @@ impl Stack {
     }
 
     async fn alarms(&self, t: &Tenant) -> Vec<pb::TemperatureAlarm> {
-        self.client
+        self.telemetry
             .clone()
             .list_temperature_alarms(self.req(
                 t,
@@ -245,7 +111,7 @@ impl Stack {
     }
 
     async fn readings(&self, t: &Tenant) -> Vec<pb::TemperatureReading> {
-        self.client
+        self.telemetry
             .clone()
             .list_temperature_readings(self.req(
                 t,
@@ -362,7 +228,7 @@ impl Stack {
         vehicle: Uuid,
         days: i64,
     ) -> Result<(String, String), ServiceError> {
-        self.client
+        self.telemetry
             .clone()
             .create_temperature_share(self.req(
                 t,
@@ -387,7 +253,7 @@ impl Stack {
         caller: &Tenant,
         token: &str,
     ) -> Result<pb::GetSharedTemperatureResponse, ServiceError> {
-        self.client
+        self.telemetry
             .clone()
             .get_shared_temperature(self.req(
                 caller,
@@ -439,7 +305,7 @@ async fn short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band(
     // The vehicle list shows the probe and no open alarm any more.
     s.wait_for("latest_position", v, 1).await;
     let list = s
-        .client
+        .telemetry
         .clone()
         .list_temperature_vehicles(s.req(
             &a,
@@ -513,7 +379,7 @@ async fn tenant_b_sees_none_of_a(s: &Stack) {
     assert!(s.alarms(&b).await.is_empty());
     assert!(s.readings(&b).await.is_empty());
     let shares = s
-        .client
+        .telemetry
         .clone()
         .list_temperature_shares(s.req(
             &b,
@@ -535,7 +401,7 @@ async fn tenant_b_sees_none_of_a(s: &Stack) {
         ErrorCode::NotFound
     );
     let series = s
-        .client
+        .telemetry
         .clone()
         .list_temperature_series(s.req(
             &b,
@@ -585,7 +451,7 @@ async fn share_link_shows_its_vehicle_until_revoked_or_expired(s: &Stack) {
         ErrorCode::NotFound
     );
     // Revoked: gone.
-    s.client
+    s.telemetry
         .clone()
         .revoke_temperature_share(s.req(&a, pb::RevokeTemperatureShareRequest { share_id: id }))
         .await
@@ -633,7 +499,7 @@ async fn the_alarm_export_writes_the_lists_rows_under_the_callers_reach(s: &Stac
                 }),
             },
         );
-        let mut client = s.client.clone();
+        let mut client = s.telemetry.clone();
         async move {
             let job = client
                 .export_temperature_alarms(request)
@@ -697,7 +563,7 @@ async fn the_alarm_export_writes_the_lists_rows_under_the_callers_reach(s: &Stac
 
 #[tokio::test]
 async fn temperature_on_one_stack() {
-    let s = stack().await;
+    let s = support::stack().await;
     fleetdesk_testkit::scenarios!(&s;
         short_excursion_raises_nothing_long_one_raises_one_closed_back_in_band,
         reordered_and_duplicated_fixes_give_the_same_alarms,

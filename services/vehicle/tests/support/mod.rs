@@ -1,12 +1,15 @@
 //! One vehicle service for a whole test file: gRPC on port 0, a fresh
 //! PostgreSQL database and a private JetStream server; each scenario makes
 //! its own tenants on it, and hands fixes to ingest's pipeline directly.
+//! Each test binary uses part of it.
+#![allow(dead_code)]
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
 use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_kit::{Shutdown, db, grpc};
+use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
 use fleetdesk_telemetry::ingest::consumer::Pipeline;
 use fleetdesk_telemetry::ingest::domain::FixRow;
 use fleetdesk_testkit::{NatsServer, TestDb};
@@ -31,6 +34,7 @@ pub struct Stack {
     pub app: PgPool,
     signer: TokenSigner,
     pub channel: Channel,
+    pub telemetry: TelemetryServiceClient<Channel>,
     shutdown: Shutdown,
 }
 
@@ -75,20 +79,40 @@ pub async fn stack() -> Stack {
     let app_pool = db::connect(&db.url, fleetdesk_vehicle::SCHEMA.name, 3)
         .await
         .unwrap();
+    // Ingest takes only fixes published after its consumer exists.
+    let js = async_nats::jetstream::new(async_nats::connect(nats.url()).await.unwrap());
+    let stream = fleetdesk_telemetry::ingest::ensure_stream(&js)
+        .await
+        .unwrap();
+    let durable = fleetdesk_telemetry::ingest::consumer::durable_name(&db.name);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    while stream.consumer_info(&durable).await.is_err() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no consumer {durable}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
     Stack {
         _db: db,
         nats,
         owner,
         app: app_pool,
         signer,
+        telemetry: TelemetryServiceClient::new(channel.clone()),
         channel,
         shutdown,
     }
 }
 
 impl Stack {
-    /// A tenant of one scenario, with `vehicles` vehicles.
+    /// A tenant of one scenario, with `vehicles` vehicles (粤B00000, …).
     pub async fn tenant(&self, vehicles: usize) -> Tenant {
+        self.tenant_with_plates(vehicles, "粤B").await
+    }
+
+    /// A tenant whose plates start with `prefix`.
+    pub async fn tenant_with_plates(&self, vehicles: usize, prefix: &str) -> Tenant {
         let t = Tenant {
             enterprise: Uuid::new_v4(),
             org: Uuid::new_v4(),
@@ -115,8 +139,8 @@ impl Stack {
             .bind(v)
             .bind(t.enterprise)
             .bind(t.org)
-            .bind(format!("粤B{:05}", i))
-            .bind(format!("LVIN{:013}", i))
+            .bind(format!("{prefix}{i:05}"))
+            .bind(format!("LVIN{i:013}"))
             .execute(&mut *tx)
             .await
             .unwrap();
