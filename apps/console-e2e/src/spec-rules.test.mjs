@@ -153,10 +153,16 @@ describe('console spec rules (issue 20) for the demo admin', () => {
     const form = page.locator('.ant-modal:visible').filter({ hasText: '新增规则' });
     // A time outside 00:00–23:59: a number field cannot be used, antd's InputNumber never
     // hands an out-of-range typed value to the form (it clamps it on blur instead).
-    await form.getByLabel('规则类型').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '夜间行驶' }).click();
     const start = form.getByLabel('开始时间');
-    await start.waitFor();
+    // Picked again while the kind's fields have not appeared (a click can land on a
+    // dropdown still animating in under load).
+    await until('the night-driving fields', async () => {
+      if (await start.isVisible()) return true;
+      await form.getByLabel('规则类型').click();
+      const option = page.locator('.ant-select-dropdown:visible').last().locator('.ant-select-item-option', { hasText: '夜间行驶' });
+      await option.click({ timeout: 5_000 }).catch(() => undefined);
+      return start.isVisible();
+    }, 30_000, 500);
     // Timed in the page: when the last keystroke landed and when the message appeared.
     await start.evaluate((input) => {
       window.__typed = 0;
