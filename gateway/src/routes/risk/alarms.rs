@@ -387,7 +387,7 @@ pub struct HandleRiskAlarmsForm {
 #[utoipa::path(
     post, path = "/risk/alarms/handle", tag = "risk",
     request_body = HandleRiskAlarmsForm,
-    responses((status = 200, description = "The alarms as they are now; 4009 when one of them is closed already (nothing changes)", body = Envelope<Vec<RiskAlarmBody>>)),
+    responses((status = 200, description = "The alarms as they are now. A closed alarm may be closed again (a correction or a second answer: each is logged, the last stands); 4000 on remark (请填写误报原因) for FALSE_ALARM without a reason", body = Envelope<Vec<RiskAlarmBody>>)),
     security(("token" = ["as:alarm"]))
 )]
 async fn handle_risk_alarms(

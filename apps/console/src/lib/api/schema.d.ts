@@ -19933,7 +19933,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The alarms as they are now; 4009 when one of them is closed already (nothing changes) */
+            /** @description The alarms as they are now. A closed alarm may be closed again (a correction or a second answer: each is logged, the last stands); 4000 on remark (请填写误报原因) for FALSE_ALARM without a reason */
             200: {
                 headers: {
                     [name: string]: unknown;
