@@ -103,7 +103,13 @@ describe('console spec rules (issue 20) for the demo admin', () => {
       await page.goto(path);
       await page.locator(ROWS).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
       await page.locator('.ant-table-thead th').first().waitFor();
-      const problems = await page.evaluate(firstScreenProblems, labels);
+      // antd mounts the sticky scrollbar after its resize observer has measured the
+      // table, so a first look may come before it: look again until the layout settles.
+      let problems = await page.evaluate(firstScreenProblems, labels);
+      for (let tries = 0; problems.length && tries < 20; tries++) {
+        await page.waitForTimeout(250);
+        problems = await page.evaluate(firstScreenProblems, labels);
+      }
       if (problems.length) await screenshot(page, `first-screen${path.replaceAll('/', '-')}`);
       assert.deepEqual(problems, []);
     });
