@@ -12,7 +12,7 @@
 # nats-server, so the bench's 100,000s of fixes never reach the telemetry
 # stream other stacks on the machine read.
 #
-# BENCH_ONLY=f,g,h runs just those figures (letters a-j; default all).
+# BENCH_ONLY=f,g,h runs just those figures (letters a-l; default all).
 set -euo pipefail
 # shellcheck source=deploy/stack.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
@@ -22,14 +22,14 @@ SECONDS_PER_RUN="${BENCH_SECONDS:-8}"
 ROUNDS="${BENCH_ROUNDS:-2}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 DB=fleetdesk_bench
-ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h,i,j}"
+ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h,i,j,k,l}"
 # want LETTER: the figure is asked for.
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
 
 bootstrap_services
 ensure_rust
 have wrk || apt_install wrk
-have psql || apt_install postgresql-client
+have psql && have pgbench || apt_install postgresql-client
 
 target="${CARGO_TARGET_DIR:-$REPO/target}"
 log "release build"
@@ -248,10 +248,14 @@ fi
 # The demo fleet's first BENCH_FLEET vehicles report every 10 s to the
 # stack's stream; its vehicle process stores history and latest positions
 # and evaluates 1,000 fences of the enterprise.
+# (l) runs each round twice, with the demo's alarm rules and without.
 FLEET="${BENCH_FLEET:-10000}"
-if want f; then
+if want f || want l; then
+    compare=()
+    want l && compare=(--compare-rules)
     "$bench_bin" ingest --database-url "$db_url" --nats-url "$NATS_URL" --vehicles "$FLEET" \
-        --fixes "${BENCH_INGEST_FIXES:-10}" --fences 1000 --vehicle-pid "$pid_vehicle" --rounds "$ROUNDS" || die "(f) failed"
+        --fixes "${BENCH_INGEST_FIXES:-10}" --fences 1000 --vehicle-pid "$pid_vehicle" --rounds "$ROUNDS" \
+        "${compare[@]}" || die "(f)/(l) failed"
 fi
 
 # --- (g) one vehicle's 7-day track through the edge vs the bare select ----
@@ -289,4 +293,12 @@ if want j; then
     "$bench_bin" energy-allocations --database-url "$db_url" --energy-url "$FLEETDESK_ENERGY_URL" \
         --moves "${BENCH_ALLOCATIONS:-1000}" --in-flight "${BENCH_ALLOCATIONS_IN_FLIGHT:-64}" \
         --rounds "$ROUNDS" || die "(j) failed"
+fi
+
+# --- (k) the monthly operation log vs pgbench of its own transaction -----
+if want k; then
+    "$bench_bin" monthly-log --database-url "$db_url" --base-url "$base" --token "$token_admin" \
+        --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" \
+        --connections "${FLEETDESK_DB_MAX_CONNECTIONS}" --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" ||
+        die "(k) failed"
 fi

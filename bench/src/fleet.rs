@@ -152,12 +152,15 @@ pub fn percentiles(mut values: Vec<f64>) -> (f64, f64) {
     (at(0.50), at(0.99))
 }
 
-/// User plus system CPU time a process has used so far (from
-/// /proc/<pid>/stat, in USER_HZ = 100 ticks a second on Linux).
+/// User plus system CPU time a process has used so far, with that of its
+/// children that ended and were waited for (from /proc/<pid>/stat, in
+/// USER_HZ = 100 ticks a second on Linux): Postgres backends and parallel
+/// workers that exit inside a timed window (pgbench's connections, a
+/// query's workers) count through the postmaster that reaped them.
 pub fn cpu_time(pid: u32) -> anyhow::Result<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
     // Fields after the command name, which may hold spaces: state is the
-    // first, utime the 12th and stime the 13th.
+    // first, utime the 12th, stime the 13th, cutime and cstime the next two.
     let rest = stat
         .rsplit_once(')')
         .map(|(_, r)| r)
@@ -166,7 +169,9 @@ pub fn cpu_time(pid: u32) -> anyhow::Result<Duration> {
     let ticks = |i: usize| -> anyhow::Result<u64> {
         Ok(fields.get(i).context("a stat field")?.parse::<u64>()?)
     };
-    Ok(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
+    Ok(Duration::from_millis(
+        (ticks(11)? + ticks(12)? + ticks(13)? + ticks(14)?) * 10,
+    ))
 }
 
 /// CPU time every process named `name` has used so far (those that ended

@@ -17,6 +17,13 @@
 //! position table (same columns, defaults and unique key, logged like the
 //! real one; no partitions, no tenant policy). An unlogged copy is measured
 //! too, for reference: no durable store can write faster than that.
+//!
+//! (l) With `compare_rules`, every round runs twice, once with the
+//! enterprise's alarm rules (the demo's) enabled and once with them
+//! disabled, in alternating order, and the rules' cost is printed as the
+//! share of ingest throughput they take. The bench flips `enabled` as the
+//! database owner (no audit row: this is the bench's database); ingest
+//! reads the enabled rules in each batch, so a flip applies at once.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -56,6 +63,7 @@ pub struct Args {
     pub fences: usize,
     pub vehicle_pid: Option<u32>,
     pub rounds: usize,
+    pub compare_rules: bool,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
@@ -90,8 +98,15 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             .bind(&ids)
             .fetch_one(&pool)
             .await?;
+    let rules = Rules::enabled(&pool, enterprise).await?;
+    anyhow::ensure!(
+        !args.compare_rules || !rules.0.is_empty(),
+        "(l) needs the enterprise's alarm rules (the demo seed's); it has none enabled"
+    );
+    let phases = if args.compare_rules { 2 } else { 1 };
+    let runs = args.rounds * phases;
     let per_round = chrono::Duration::seconds(args.fixes as i64 * REPORT_SECS);
-    let span = per_round * i32::try_from(args.rounds)?;
+    let span = per_round * i32::try_from(runs)?;
     let now = DateTime::from_timestamp(Utc::now().timestamp(), 0).context("now")?;
     let mut start = now - span - chrono::Duration::seconds(REPORT_SECS);
     if let Some(latest) = latest {
@@ -105,55 +120,81 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let mut fleet = Fleet::new(enterprise, &vehicles, 0xF1EE7);
     let mut copy_s = [0.0f64; 2];
     let (mut ingest_s, mut publish_s) = (0.0, 0.0);
+    // (l): ingest seconds, fixes and CPU with the rules off.
+    let (mut bare_s, mut bare_total, mut bare_cpu) = (0.0, 0usize, Cpu::default());
     let mut parts: BTreeMap<String, f64> = BTreeMap::new();
     let mut cpu = Cpu::default();
     let mut total = 0usize;
-    for round in 0..args.rounds {
-        let from = start + per_round * i32::try_from(round)?;
-        let fixes = round_fixes(&mut fleet, args.fixes, from);
-        total += fixes.len();
-        let rows = history_rows(&fixes);
-        let mut conn = pool.acquire().await?;
-        for (i, (table, _)) in COPIES.iter().enumerate() {
-            sqlx::query(&format!("truncate {table}"))
-                .execute(&mut *conn)
-                .await?;
-            let t = Instant::now();
-            seed::copy(&mut conn, table, HISTORY_COLUMNS, &rows).await?;
-            copy_s[i] += t.elapsed().as_secs_f64();
-        }
-        drop(conn);
+    let result = async {
+        for run in 0..runs {
+            // Round r runs on-then-off when even, off-then-on when odd, so
+            // drift hits both.
+            let rules_on = phases == 1 || (run % 2 == 0) == ((run / 2) % 2 == 0);
+            rules.set(&pool, rules_on).await?;
+            let from = start + per_round * i32::try_from(run)?;
+            let fixes = round_fixes(&mut fleet, args.fixes, from);
+            let fix_count = fixes.len();
+            // The baseline's COPY: once per round, beside the run with rules.
+            let rows = if rules_on {
+                history_rows(&fixes)
+            } else {
+                String::new()
+            };
+            let mut conn = pool.acquire().await?;
+            for (i, (table, _)) in COPIES.iter().enumerate().filter(|_| rules_on) {
+                sqlx::query(&format!("truncate {table}"))
+                    .execute(&mut *conn)
+                    .await?;
+                let t = Instant::now();
+                seed::copy(&mut conn, table, HISTORY_COLUMNS, &rows).await?;
+                copy_s[i] += t.elapsed().as_secs_f64();
+            }
+            drop(conn);
 
-        let payloads: Vec<_> = fixes
-            .into_iter()
-            .map(|o| (o.subject, o.msg_id, o.fix.encode_to_vec().into()))
-            .collect();
-        // The vehicle process paused while the round is published: its
-        // consumers then start on a full stream, and the figure is theirs
-        // alone, not bounded by how fast this one publisher sends.
-        let paused = args.vehicle_pid.map(Paused::new).transpose()?;
-        let published = Instant::now();
-        fleet::publish_all(&js, payloads, 4096).await?;
-        publish_s += published.elapsed().as_secs_f64();
-        let cpu_before = Cpu::now(args.vehicle_pid);
-        drop(paused);
-        let started = Instant::now();
-        let expected = (args.vehicles * args.fixes) as i64;
-        let window = (from, from + per_round);
-        // History, latest positions and evaluation commit together.
-        let last_fix = from + chrono::Duration::seconds((args.fixes as i64 - 1) * REPORT_SECS);
-        let history = stored(&pool, &ids, last_fix, window, expected, started).await?;
-        let acked = drained(&stream, started, Duration::from_secs(900)).await?;
-        let all = acked.values().fold(history, |a, d| a.max(*d));
-        ingest_s += all.as_secs_f64();
-        cpu.add(&Cpu::now(args.vehicle_pid).since(&cpu_before));
-        for (part, d) in [("stored and evaluated", history)]
-            .into_iter()
-            .chain(acked.iter().map(|(n, d)| (n.as_str(), *d)))
-        {
-            *parts.entry(part.to_owned()).or_default() += d.as_secs_f64();
+            let payloads: Vec<_> = fixes
+                .into_iter()
+                .map(|o| (o.subject, o.msg_id, o.fix.encode_to_vec().into()))
+                .collect();
+            // The vehicle process paused while the round is published: its
+            // consumers then start on a full stream, and the figure is theirs
+            // alone, not bounded by how fast this one publisher sends.
+            let paused = args.vehicle_pid.map(Paused::new).transpose()?;
+            let published = Instant::now();
+            fleet::publish_all(&js, payloads, 4096).await?;
+            publish_s += published.elapsed().as_secs_f64();
+            let cpu_before = Cpu::now(args.vehicle_pid);
+            drop(paused);
+            let started = Instant::now();
+            let expected = (args.vehicles * args.fixes) as i64;
+            let window = (from, from + per_round);
+            // History, latest positions and evaluation commit together.
+            let last_fix = from + chrono::Duration::seconds((args.fixes as i64 - 1) * REPORT_SECS);
+            let history = stored(&pool, &ids, last_fix, window, expected, started).await?;
+            let acked = drained(&stream, started, Duration::from_secs(900)).await?;
+            let all = acked.values().fold(history, |a, d| a.max(*d));
+            let used = Cpu::now(args.vehicle_pid).since(&cpu_before);
+            if !rules_on {
+                bare_s += all.as_secs_f64();
+                bare_total += fix_count;
+                bare_cpu.add(&used);
+                continue;
+            }
+            total += fix_count;
+            ingest_s += all.as_secs_f64();
+            cpu.add(&used);
+            for (part, d) in [("stored and evaluated", history)]
+                .into_iter()
+                .chain(acked.iter().map(|(n, d)| (n.as_str(), *d)))
+            {
+                *parts.entry(part.to_owned()).or_default() += d.as_secs_f64();
+            }
         }
+        anyhow::Ok(())
     }
+    .await;
+    // The rules as they were, whatever happened.
+    rules.set(&pool, true).await?;
+    result?;
     for (table, _) in COPIES {
         sqlx::query(&format!("truncate {table}"))
             .execute(&pool)
@@ -195,7 +236,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     println!(
         "{:<58} {:>9.0}",
         "(f) publishing alone (acked, 4096 in flight)",
-        rate(publish_s)
+        (total + bare_total) as f64 / publish_s
     );
     for (part, s) in parts {
         println!("{:<58} {:>9.0}", format!("(f) {part}"), rate(s));
@@ -209,6 +250,26 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         per_fix(cpu.nats),
         2.0 * ingest_s * 1e6 / total as f64
     );
+    if args.compare_rules {
+        let with = rate(ingest_s);
+        let without = bare_total as f64 / bare_s;
+        println!(
+            "{:<58} {:>9.0} {:>7.3}",
+            "(l) the same ingest with the alarm rules disabled",
+            without,
+            copy_s[0] / bare_s * bare_total as f64 / total as f64,
+        );
+        println!(
+            "{:<58} {:>8.1}%  <15%   (vehicle process {:.1} µs per fix with them, {:.1} µs without)",
+            format!(
+                "(l) cost of the {} demo alarm rules in ingest",
+                rules.0.len()
+            ),
+            (1.0 - with / without) * 100.0,
+            per_fix(cpu.vehicle),
+            bare_cpu.vehicle.as_secs_f64() * 1e6 / bare_total as f64,
+        );
+    }
 
     Ok(())
 }
@@ -245,6 +306,30 @@ impl Cpu {
         self.vehicle += other.vehicle;
         self.postgres += other.postgres;
         self.nats += other.nats;
+    }
+}
+
+/// The enterprise's alarm rules that were enabled when the bench began.
+struct Rules(Vec<Uuid>);
+
+impl Rules {
+    async fn enabled(pool: &PgPool, enterprise: Uuid) -> anyhow::Result<Rules> {
+        let ids = sqlx::query_scalar(
+            "select id from alarm_rule where enterprise_id = $1 and enabled and not deleted",
+        )
+        .bind(enterprise)
+        .fetch_all(pool)
+        .await?;
+        Ok(Rules(ids))
+    }
+
+    async fn set(&self, pool: &PgPool, enabled: bool) -> anyhow::Result<()> {
+        sqlx::query("update alarm_rule set enabled = $2 where id = any($1)")
+            .bind(&self.0)
+            .bind(enabled)
+            .execute(pool)
+            .await?;
+        Ok(())
     }
 }
 
@@ -327,7 +412,8 @@ fn history_rows(fixes: &[Outgoing]) -> String {
 /// Waits until every one of `vehicles` has its latest position at or after
 /// `last_fix` (the round's last fixes), asking the database every 200 ms
 /// with one primary-key probe per vehicle, then checks that the history
-/// holds exactly `expected` rows in `window` (only the bench writes there);
+/// holds exactly `expected` rows of theirs in `window` (the demo's own
+/// history may reach into it on a database seeded minutes ago);
 /// answers when, from `since`. Counting the history itself on every ask
 /// scans the day's partition and would take the CPU it is timing; asking
 /// NATS that often would load the server (it counts each filtered
@@ -350,10 +436,12 @@ async fn stored(
         .await?;
         if moved == vehicles.len() as i64 {
             let n: i64 = sqlx::query_scalar(
-                "select count(*) from position where fix_time >= $1 and fix_time < $2",
+                "select count(*) from position where fix_time >= $1 and fix_time < $2 \
+                 and vehicle_id = any($3)",
             )
             .bind(window.0)
             .bind(window.1)
+            .bind(vehicles)
             .fetch_one(pool)
             .await?;
             anyhow::ensure!(n <= expected, "position: {n} rows of {expected} fixes");

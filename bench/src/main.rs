@@ -6,12 +6,14 @@
 //! measured: no auth, no gRPC, no database — the floor the gateway stands on.
 //! The telemetry figures (f)–(h) bring their own baselines (`ingest`,
 //! `track`, `sse` with its `relay`), the energy figures (i)–(j) a bare
-//! hot-row update (`energy-captures`, `energy-allocations`).
+//! hot-row update (`energy-captures`, `energy-allocations`); the report
+//! figure (k) pgbench of its own transaction (`monthly-log`).
 
 mod energy;
 mod fleet;
 mod ingest;
 mod jt808;
+mod reports;
 mod sse;
 mod track;
 
@@ -85,6 +87,10 @@ enum Command {
         vehicle_pid: Option<u32>,
         #[arg(long, default_value_t = 2)]
         rounds: usize,
+        /// (l) Every round also with the enterprise's alarm rules disabled,
+        /// and the rules' share of ingest throughput printed.
+        #[arg(long)]
+        compare_rules: bool,
     },
     /// (g) One vehicle's 7-day track through the edge against the bare select.
     Track {
@@ -169,6 +175,27 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         rounds: usize,
     },
+    /// (k) The monthly operation log of the 100,000-vehicle enterprise
+    /// through the edge against pgbench of the same transaction.
+    MonthlyLog {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        #[arg(long)]
+        base_url: String,
+        #[arg(long)]
+        token: String,
+        #[arg(long)]
+        gateway_pid: u32,
+        #[arg(long)]
+        vehicle_pid: u32,
+        /// Clients of both sides (the vehicle process's pool).
+        #[arg(long, default_value_t = 16)]
+        connections: usize,
+        #[arg(long, default_value_t = 8)]
+        seconds: u64,
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+    },
     /// The baseline of (h): a bare SSE relay of one enterprise's fixes.
     Relay {
         #[arg(long)]
@@ -208,6 +235,7 @@ async fn main() -> std::io::Result<()> {
             fences,
             vehicle_pid,
             rounds,
+            compare_rules,
         } => ingest::run(ingest::Args {
             database_url,
             nats_url,
@@ -216,6 +244,7 @@ async fn main() -> std::io::Result<()> {
             fences,
             vehicle_pid,
             rounds: rounds.max(1),
+            compare_rules,
         })
         .await
         .map_err(io),
@@ -295,6 +324,27 @@ async fn main() -> std::io::Result<()> {
             moves: moves.max(1),
             in_flight: in_flight.max(1),
             pool: pool.max(1),
+            rounds: rounds.max(1),
+        })
+        .await
+        .map_err(io),
+        Command::MonthlyLog {
+            database_url,
+            base_url,
+            token,
+            gateway_pid,
+            vehicle_pid,
+            connections,
+            seconds,
+            rounds,
+        } => reports::run(reports::Args {
+            database_url,
+            base_url,
+            token,
+            gateway_pid,
+            vehicle_pid,
+            connections: connections.max(1),
+            seconds,
             rounds: rounds.max(1),
         })
         .await

@@ -252,20 +252,20 @@ pub struct Load {
 }
 
 impl Load {
-    fn add(&mut self, other: Load) {
+    pub fn add(&mut self, other: Load) {
         self.done += other.done;
         self.seconds += other.seconds;
         self.latencies_ms.extend(other.latencies_ms);
     }
 
-    fn rate(&self) -> f64 {
+    pub fn rate(&self) -> f64 {
         self.done as f64 / self.seconds
     }
 }
 
 /// Runs `once` back to back on `connections` tasks (each on the runtime's
 /// threads, as separate clients would be) for `duration`.
-async fn load<F, Fut>(connections: usize, duration: Duration, once: F) -> anyhow::Result<Load>
+pub async fn load<F, Fut>(connections: usize, duration: Duration, once: F) -> anyhow::Result<Load>
 where
     F: Fn() -> Fut + Clone + Send + 'static,
     Fut: std::future::Future<Output = anyhow::Result<()>> + Send,

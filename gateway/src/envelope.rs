@@ -142,8 +142,14 @@ impl IntoResponse for ApiError {
         let err = self.0;
         let status = StatusCode::from_u16(err.code.http_status())
             .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        // A 4000 always lists its fields; a 4009 when it names the value
+        // that is taken (an account name, an organisation code), so a form
+        // can mark that field as it marks a 4000's.
         let data = match err.code {
             ErrorCode::BadRequest => serde_json::json!({ "fields": fields_body(&err.fields) }),
+            ErrorCode::Conflict if !err.fields.is_empty() => {
+                serde_json::json!({ "fields": fields_body(&err.fields) })
+            }
             _ => serde_json::Value::Null,
         };
         let body = Envelope {

@@ -79,7 +79,10 @@ fn answers_of(path: &str, method: &str, op: &Value) -> Vec<(u16, &'static str)> 
     // (an export that failed has no file). Public writes (sign-in, SMS codes)
     // change no shared state that could conflict.
     if (write || has_path_param) && access != Access::Public {
-        answers.push((409, "4009: the state changed or the value is taken"));
+        answers.push((
+            409,
+            "4009: the state changed or the value is taken (data.fields names a taken value)",
+        ));
     }
     if limited {
         answers.push((
@@ -140,7 +143,7 @@ pub fn document(doc: &mut Value) {
             "msg": { "type": "string" },
             "data": {
                 "type": ["object", "null"],
-                "description": "For 4000, {fields: [{field, message}]}; otherwise null."
+                "description": "For 4000, {fields: [{field, message}]}; for a 4009 naming the value that is taken, the same; otherwise null."
             }
         }
     });

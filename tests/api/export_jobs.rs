@@ -279,3 +279,47 @@ fn book_range(book: &mut calamine::Sheets<std::io::Cursor<Vec<u8>>>) -> (usize, 
         .collect();
     (range.height(), header)
 }
+
+#[tokio::test]
+async fn the_approvals_list_exports_with_its_filter() {
+    let app = spawn_app().await;
+    let token = app.token("demo").await;
+    // The list's pending approvals, as the export must count them.
+    let (status, list) = app
+        .get("/api/v1/approvals?status=1&size=100", Some(&token))
+        .await;
+    assert_eq!(status, 200, "{list}");
+    let pending = list["data"]["total"].as_u64().unwrap() as usize;
+    assert!(pending > 0, "the demo has pending approvals: {list}");
+
+    let (status, body) = app
+        .post("/api/v1/approvals/export?status=1", Some(&token), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["name"], "审批列表");
+    let id = body["data"]["id"].as_str().unwrap().to_owned();
+    let done = record_with_status(&app, &token, &id, 3).await;
+    assert_eq!(done["rowCount"], pending, "{done}");
+
+    let (status, link) = app
+        .get(&format!("/api/v1/export-records/{id}/file"), Some(&token))
+        .await;
+    assert_eq!(status, 200, "{link}");
+    let bytes = app
+        .http
+        .get(format!(
+            "{}{}",
+            app.base,
+            link["data"]["url"].as_str().unwrap()
+        ))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let mut book = calamine_book(&bytes);
+    let (rows, header) = book_range(&mut book);
+    assert_eq!(rows, pending + 1);
+    assert_eq!(header[0], "审批事项");
+}

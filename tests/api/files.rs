@@ -134,7 +134,7 @@ async fn an_upload_downloads_through_its_signed_link_only() {
 async fn uploads_follow_the_upload_controls_rules() {
     let app = spawn_app().await;
     let token = app.token("demo_ops").await;
-    let cases: [(&str, &str, Vec<u8>, &str, &str); 9] = [
+    let cases: [(&str, &str, Vec<u8>, &str, &str); 11] = [
         (
             "feedback",
             "a,b.png",
@@ -182,7 +182,7 @@ async fn uploads_follow_the_upload_controls_rules() {
             "a.png",
             PNG.to_vec(),
             "purpose",
-            "用途只能是 feedback、import 或 avatar",
+            "用途只能是 feedback、import、avatar、driver、evidence、document",
         ),
         // The content decides, not the name: a program renamed .png, a JPEG named .png.
         (
@@ -198,6 +198,22 @@ async fn uploads_follow_the_upload_controls_rules() {
             JPEG.to_vec(),
             "file",
             "文件内容与扩展名不符，请上传真实格式的图片",
+        ),
+        // Each kind of file its own purpose: a driver's images are images,
+        // a document may be a PDF but must be one.
+        (
+            "driver",
+            "驾驶证.pdf",
+            b"%PDF-1.7 ...".to_vec(),
+            "file",
+            "上传文件只能是 png/jpeg/jpg/webp/gif 格式!",
+        ),
+        (
+            "document",
+            "事故认定书.pdf",
+            b"MZ\x90\0 not a pdf".to_vec(),
+            "file",
+            "文件内容不是 PDF，请上传真实的 PDF 文件",
         ),
     ];
     for (purpose, name, bytes, field, message) in cases {
@@ -234,6 +250,22 @@ async fn uploads_follow_the_upload_controls_rules() {
     let (status, body) = envelope(response).await;
     assert_eq!(status, 400);
     assert_eq!(body["data"]["fields"][0]["message"], "请先选择上传文件");
+    // A real PDF is a document, and evidence takes images.
+    let (status, body) = upload(
+        &app,
+        &token,
+        "document",
+        "事故认定书.pdf",
+        b"%PDF-1.7\n...".to_vec(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body["data"]["key"].as_str().unwrap().contains("/document/"),
+        "{body}"
+    );
+    let (status, body) = upload(&app, &token, "evidence", "现场.png", PNG.to_vec()).await;
+    assert_eq!(status, 200, "{body}");
     // An import file up to 10 MB is fine.
     let (status, body) = upload(&app, &token, "import", "车辆.xlsx", vec![7; 1024 * 1024]).await;
     assert_eq!(status, 200, "{body}");

@@ -152,7 +152,10 @@ async fn enterprise_b_cannot_read_enterprise_a_through_any_route() {
                         day(to)
                     )
                 }
-                "/api/v1/reports/daily-logs" => {
+                "/api/v1/reports/daily-logs"
+                | "/api/v1/reports/safety/summary"
+                | "/api/v1/reports/safety/ranking"
+                | "/api/v1/reports/safety/trend" => {
                     let to = chrono::Utc::now();
                     let from = to - chrono::Duration::days(90);
                     let day = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d");

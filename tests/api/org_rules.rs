@@ -285,8 +285,12 @@ async fn a_member_that_cannot_be_added_leaves_no_account_behind() {
         )
         .await;
     assert_eq!(
-        (status, body["msg"].as_str()),
-        (409, Some("账号已存在")),
+        (
+            status,
+            body["msg"].as_str(),
+            body["data"]["fields"][0]["field"].as_str()
+        ),
+        (409, Some("账号已存在"), Some("userName")),
         "{body}"
     );
     let left = app

@@ -124,6 +124,8 @@ async fn an_organisation_tree_grows_moves_and_disables_but_never_loops() {
         (status, body["code"].as_u64(), body["msg"].as_str()),
         (409, Some(4009), Some("组织编码已存在"))
     );
+    // The taken value's field is named as a 4000 names its fields.
+    assert_eq!(field(&body), "orgCode", "{body}");
 
     // Moving takes the subtree along and renumbers levels.
     let (status, moved) = app

@@ -1,6 +1,7 @@
 // Operation logs in the browser (issue 21): the demo's three weeks of rounds
 // went through ingest, which kept each van's days and months; the monthly log
-// of one van shows its kilometres, and its daily log the days that add up to them.
+// of one van shows its kilometres, and its daily log the days that add up to them;
+// the safety report ranks the vans by score.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callApi, launch, newPage, screenshot, sessionToken, signIn } from './support.mjs';
@@ -54,6 +55,29 @@ describe('operation logs', () => {
     const days = await daily.locator('.ant-table-row').count();
     assert.ok(days >= Math.min(3, van.operatingDays), `${days} days`);
     assert.ok(km(await daily.getByTestId('totals-mileage').innerText()) > 0);
+    await context.close();
+  });
+
+  it("opens the safety report's ranking", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'demo');
+    // Hidden from the menu: reached from the operation log's button.
+    await page.goto(`${LOGS}/dailyLog`);
+    await page.getByTestId('safety-report-link').click();
+    await page.waitForURL(/\/carManagement\/assetsReport\/carSafetyReport/);
+    const report = page.getByTestId('safety-report');
+    // The ranking's rows (the banner's per-type table has rows of its own).
+    const rows = report.locator('.ant-table-row').filter({ has: page.getByTestId('safety-score') });
+    await rows.first().waitFor();
+    // Worst first: ranked from 1, the vans that drove enough with a score.
+    const scored = report.getByTestId('safety-score').filter({ hasText: /^\d+\.\d$/ });
+    await scored.first().waitFor();
+    const first = await rows.first().innerText();
+    assert.match(first, /^1\s/, first);
+    const scores = (await scored.allInnerTexts()).map(Number);
+    assert.ok(scores.every((s) => s >= 0 && s <= 100), scores.join(','));
+    assert.deepEqual(scores, [...scores].sort((a, b) => a - b), 'worst first');
+    await screenshot(page, 'safety-report');
     await context.close();
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { launch, newPage, pickFirstTreeNode, screenshot, signIn, toast, vinFor } from './support.mjs';
+import { callApi, launch, newPage, pickFirstTreeNode, screenshot, sessionToken, signIn, toast, vinFor } from './support.mjs';
 
 const suffix = `${Date.now()}`.slice(-5);
 const PLATE = `苏ED${suffix}`;
@@ -150,5 +150,42 @@ describe('vehicle assets', () => {
     assert.ok(size > 1000, `an xlsx, not an error page (${size} bytes)`);
     await screenshot(page, 'vehicle-export-record');
     await context.close();
+  });
+
+  it('views a driver licence image through the file-link viewer, which reads 暂无文件访问权限 without the permission', async () => {
+    // A demo driver whose documents were uploaded (the seed gives the first
+    // drivers images), within the operator's reach too.
+    const ops = await newPage(browser);
+    await signIn(ops.page, 'demo_ops');
+    const drivers = await callApi('GET', '/api/v1/drivers?page=1&size=100', { token: await sessionToken(ops.context) });
+    const driver = drivers.data.list.find((d) => d.licenceFront?.name);
+    assert.ok(driver, 'a demo driver with a licence image that demo_ops reaches');
+    const path = `/carManagement/assetsData/driverManagement?name=${encodeURIComponent(driver.name)}`;
+
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'demo');
+    await page.goto(path);
+    await page.getByTestId('driver-name').filter({ hasText: driver.name }).first().click();
+    const detail = page.getByTestId('driver-detail');
+    await detail.getByTestId('driver-image').first().click();
+    await page.getByText('查看证件信息将被记录，确定查看吗？').waitFor();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    const preview = page.locator('.ant-image-preview img');
+    await preview.waitFor();
+    // The signed link serves the stored image: the browser decoded it.
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.ant-image-preview img');
+      return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
+    });
+    await screenshot(page, 'driver-licence-viewer');
+    await context.close();
+
+    // An operator without as:sensitive:view sees the button disabled with the spec's text.
+    await ops.page.goto(path);
+    await ops.page.getByTestId('driver-name').filter({ hasText: driver.name }).first().click();
+    const denied = ops.page.getByTestId('driver-detail').getByRole('button', { name: '暂无文件访问权限' }).first();
+    await denied.waitFor();
+    assert.equal(await denied.isDisabled(), true);
+    await ops.context.close();
   });
 });

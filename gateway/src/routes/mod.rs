@@ -47,6 +47,7 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(risk::service_records::router())
         .merge(risk::warnings::router())
         .merge(reports::operation_logs::router())
+        .merge(reports::safety::router())
         .merge(energy::opening::router())
         .merge(energy::dashboard::router())
         .merge(energy::accounts::router())

@@ -195,6 +195,15 @@ impl ServiceError {
         }
     }
 
+    /// A value that is taken (a duplicate name, code or number): a 4009
+    /// that names its field as [`ServiceError::invalid`] names a 4000's.
+    pub fn taken(field: &str, message: impl Into<String>) -> Self {
+        ServiceError {
+            code: ErrorCode::Conflict,
+            ..ServiceError::invalid(field, message)
+        }
+    }
+
     /// A logged internal error; the user sees only the generic text.
     pub fn internal(cause: &(dyn std::error::Error + 'static)) -> Self {
         tracing::error!(error = %display_chain(cause), "Internal error.");

@@ -14,12 +14,30 @@ pub const ORG_UNIT_CHANGED: &str = "fleetdesk.org.unit.changed";
 /// `org.v1.ApprovalDecided`: an approval step was decided.
 pub const ORG_APPROVAL_DECIDED: &str = "fleetdesk.org.approval.decided";
 
+/// `org.v1.NoticeRequested` of every domain: what org's notice consumer takes.
+pub const NOTICE_REQUESTED_ALL: &str = "fleetdesk.*.notice.requested";
+
+/// `org.v1.NoticeRequested`: `domain` asks org to publish a notice.
+pub fn notice_requested(domain: &str) -> String {
+    format!("fleetdesk.{domain}.notice.requested")
+}
+
+/// `org.v1.ApprovalRequested` of every domain: what org's approval consumer takes.
+pub const APPROVAL_REQUESTED_ALL: &str = "fleetdesk.*.approval.requested";
+
+/// `org.v1.ApprovalRequested`: `domain` raises an approval in org; org
+/// answers with [`ORG_APPROVAL_DECIDED`] when it is decided.
+pub fn approval_requested(domain: &str) -> String {
+    format!("fleetdesk.{domain}.approval.requested")
+}
+
 /// `energy.v1.ChargingOpenChanged`: an enterprise's charging state changed
 /// (applied, opened, rejected); org keeps the enterprise flags by it.
 pub const ENERGY_OPENING_CHANGED: &str = "fleetdesk.energy.opening.changed";
 
 /// `energy.v1.ChargingSessionSettled`: a charging session was settled from
-/// its CDR (captured, the rest released).
+/// its CDR (captured, the rest released). The vehicle target's operation
+/// log consumes it (charged energy and charge counts per vehicle and day).
 pub const ENERGY_SESSION_SETTLED: &str = "fleetdesk.energy.session.settled";
 
 /// `common.v1.ExportJobEvent`: every export job event of every domain

@@ -34,6 +34,7 @@ mod sql;
 mod startup;
 pub mod users;
 mod validate;
+pub mod workflow;
 
 pub use config::{Config, CustomerServiceConfig};
 pub use startup::{Application, MIGRATOR, SCHEMA};

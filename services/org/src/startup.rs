@@ -11,7 +11,7 @@ use sqlx::migrate::Migrator;
 use crate::auth_link::AuthLink;
 use crate::config::CustomerServiceConfig;
 use crate::context::Context;
-use crate::{Config, catalogue, charging, exports, users};
+use crate::{Config, approvals, catalogue, charging, exports, users, workflow};
 
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 pub const SCHEMA: Schema = Schema {
@@ -30,6 +30,9 @@ pub struct Application {
     export_records: events::Consumer<exports::jobs::ExportRecords>,
     /// Org's consumer of energy's charging states (enterprise flags).
     charging_states: events::Consumer<charging::consumer::ChargingStates>,
+    /// Org's consumers of other services' notice and approval requests.
+    notice_requests: events::Consumer<workflow::notices::NoticeRequests>,
+    approval_requests: events::Consumer<workflow::approvals::ApprovalRequests>,
 }
 
 impl Application {
@@ -44,6 +47,10 @@ impl Application {
             exports::jobs::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
         let charging_states =
             charging::consumer::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
+        let notice_requests =
+            workflow::notices::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
+        let approval_requests =
+            workflow::approvals::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
         // Best effort: a NATS server not up yet is retried by the consumer's run.
         if let Err(err) = export_records.ensure().await {
             tracing::warn!(error = %format!("{err:#}"), "Export records consumer not ready yet.");
@@ -51,12 +58,20 @@ impl Application {
         if let Err(err) = charging_states.ensure().await {
             tracing::warn!(error = %format!("{err:#}"), "Charging states consumer not ready yet.");
         }
+        if let Err(err) = notice_requests.ensure().await {
+            tracing::warn!(error = %format!("{err:#}"), "Notice requests consumer not ready yet.");
+        }
+        if let Err(err) = approval_requests.ensure().await {
+            tracing::warn!(error = %format!("{err:#}"), "Approval requests consumer not ready yet.");
+        }
         Ok(Application {
             runtime,
             auth,
             customer_service: config.customer_service,
             export_records,
             charging_states,
+            notice_requests,
+            approval_requests,
         })
     }
 
@@ -84,15 +99,20 @@ impl Application {
             self.runtime.files.clone(),
             exports::DOMAIN,
         )
-        .kind(users::export::KIND, users::export::UsersExport);
+        .kind(users::export::KIND, users::export::UsersExport)
+        .kind(approvals::export::KIND, approvals::export::ApprovalsExport);
         let records = tokio::spawn(self.export_records.run(shutdown.clone()));
         let charging_states = tokio::spawn(self.charging_states.run(shutdown.clone()));
+        let notice_requests = tokio::spawn(self.notice_requests.run(shutdown.clone()));
+        let approval_requests = tokio::spawn(self.approval_requests.run(shutdown.clone()));
         let served = self
             .runtime
             .run_with_exports(services, worker, shutdown)
             .await;
         records.await.ok();
         charging_states.await.ok();
+        notice_requests.await.ok();
+        approval_requests.await.ok();
         served
     }
 }

@@ -1,7 +1,7 @@
-//! Checks of request input every subject shares: text lengths and the
-//! 4009 answer of a duplicate that names its field.
+//! Checks of request input every subject shares: text lengths and mobile
+//! numbers.
 
-use fleetdesk_kit::{ErrorCode, FieldError, ServiceError};
+use fleetdesk_kit::ServiceError;
 
 /// Rejects text longer than `max` characters.
 pub fn limit(field: &str, value: &str, max: usize) -> Result<(), ServiceError> {
@@ -25,16 +25,6 @@ pub fn at_most(field: &str, value: &str, max: usize, label: &str) -> Result<(), 
     } else {
         Ok(())
     }
-}
-
-/// A duplicate: 4009 naming the field.
-pub fn conflict(field: &str, message: &str) -> ServiceError {
-    let mut err = ServiceError::new(ErrorCode::Conflict, message);
-    err.fields.push(FieldError {
-        field: field.to_owned(),
-        message: message.to_owned(),
-    });
-    err
 }
 
 /// A mainland mobile number: 11 digits starting with 1.

@@ -23,7 +23,7 @@ use crate::vehicle::Rng;
 pub const DRIVERS_WITH_IMAGES: usize = 40;
 
 /// The upload purpose the driver form stores document images under.
-const PURPOSE: &str = "feedback";
+const PURPOSE: &str = "driver";
 
 /// A document side: the driver column, the stored name, and its card's
 /// colours (background, header band) as RGB.

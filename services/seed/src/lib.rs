@@ -148,12 +148,28 @@ pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
 
 /// The demo enterprise's charging sessions of the last month (idempotent),
 /// through energy's session path; `seed` and `all --demo` load it after
-/// [`energy`].
+/// [`energy`]. The settled sessions' events wait in energy's outbox until
+/// the stack runs, which may be after the vehicle target's consumer of them
+/// was first made (it takes only events published after it): the operation
+/// log takes them here, by their event ids, so each counts once whichever
+/// path sees it first.
 pub async fn charging_history(common: &CommonConfig) -> anyhow::Result<()> {
     let energy = connect_bulk(common, fleetdesk_energy::SCHEMA.name, 4).await?;
     charging_history::run(&energy, chrono::Utc::now())
         .await
         .context("seed charging history")?;
+    let settled: Vec<(uuid::Uuid, Vec<u8>)> =
+        sqlx::query_as("select id, payload from outbox where subject = $1 order by created_at")
+            .bind(fleetdesk_kit::subjects::ENERGY_SESSION_SETTLED)
+            .fetch_all(&energy)
+            .await
+            .context("read settled sessions")?;
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    let applied = fleetdesk_telemetry::operation::charging::catch_up(&vehicle, &settled)
+        .await
+        .context("seed operation log charges")?;
+    tracing::info!(applied, "Settled sessions counted in the operation log.");
     Ok(())
 }
 

@@ -12,7 +12,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// Alarm rules of the demo enterprise: (key, name, level, kind).
-fn rules() -> [(&'static str, &'static str, i16, RuleKind); 5] {
+fn rules() -> [(&'static str, &'static str, i16, RuleKind); 8] {
     [
         (
             "overspeed",
@@ -30,6 +30,7 @@ fn rules() -> [(&'static str, &'static str, i16, RuleKind); 5] {
             RuleKind::Fatigue {
                 max_drive_s: 4 * 3600,
                 rest_s: 20 * 60,
+                daily_s: None,
             },
         ),
         (
@@ -59,6 +60,31 @@ fn rules() -> [(&'static str, &'static str, i16, RuleKind); 5] {
             RuleKind::Terminal {
                 bits: 1 | 1 << 3 | 1 << 8 | 1 << 29 | 1 << 30 | 1 << 31,
             },
+        ),
+        (
+            "cold-chain",
+            "冷链温度异常",
+            2,
+            RuleKind::Temperature { min_s: 10 * 60 },
+        ),
+        (
+            "night-fence",
+            "夜间出入围栏",
+            1,
+            // Every fence of the enterprise, 22:00-06:00 Beijing time.
+            RuleKind::FenceWindow {
+                fences: Vec::new(),
+                on_enter: true,
+                on_exit: true,
+                from_minute: 22 * 60,
+                to_minute: 6 * 60,
+            },
+        ),
+        (
+            "offline",
+            "终端离线超过24小时",
+            1,
+            RuleKind::Offline { hours: 24 },
         ),
     ]
 }

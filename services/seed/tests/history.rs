@@ -11,7 +11,7 @@ use fleetdesk_kit::{db, demo_id};
 use fleetdesk_testkit::TestDb;
 use sqlx::PgPool;
 
-const VEHICLE_COUNTS: [&str; 35] = [
+const VEHICLE_COUNTS: [&str; 38] = [
     "select count(*) from geofence",
     "select count(*) from geofence_crossing",
     "select count(*) from sign_in",
@@ -34,6 +34,11 @@ const VEHICLE_COUNTS: [&str; 35] = [
     "select count(*) from risk_alarm_activity",
     "select count(*) from operation_day where mileage_m > 0",
     "select count(*) from operation_month",
+    // The safety report's drivers: each day of the rounds kept its bound driver.
+    "select count(*) from operation_day where driver_id is not null and mileage_m > 0",
+    // Charged energy from energy's settled sessions, and energy used from the SOC.
+    "select coalesce(sum(charge_count), 0)::int8 from operation_day where energy_charged_wh > 0",
+    "select count(*) from operation_day where soc_drop_pct > 0",
     // The records pages: private cars, share links, lock commands,
     // customer-service records, accidents and warnings, in their states.
     "select count(*) from private_car",

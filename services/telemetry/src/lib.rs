@@ -23,4 +23,5 @@ pub mod ingest;
 pub mod lock;
 pub mod operation;
 pub mod positions;
+pub mod safety;
 pub mod temperature;

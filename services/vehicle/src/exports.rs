@@ -5,7 +5,7 @@
 use fleetdesk_assets::{bindings, drivers, private_cars, usage, vehicles};
 use fleetdesk_kit::export::ExportWorker;
 use fleetdesk_kit::files::FileStore;
-use fleetdesk_telemetry::{geofences, positions, temperature};
+use fleetdesk_telemetry::{alarms, geofences, operation, positions, safety, temperature};
 use sqlx::PgPool;
 
 pub use fleetdesk_assets::exports::DOMAIN;
@@ -25,6 +25,16 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
         .kind(
             temperature::export::KIND,
             temperature::export::TemperatureAlarmsExport,
+        )
+        .kind(safety::export::KIND, safety::export::SafetyRankingExport)
+        .kind(alarms::export::KIND, alarms::export::AlarmsExport)
+        .kind(
+            operation::export::DAILY_KIND,
+            operation::export::LogsExport::<operation::export::Daily>::new(),
+        )
+        .kind(
+            operation::export::MONTHLY_KIND,
+            operation::export::LogsExport::<operation::export::Monthly>::new(),
         );
     for (name, kind) in usage::export::kinds() {
         worker = worker.kind(name, kind);

@@ -11,7 +11,7 @@ use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use fleetdesk_telemetry::ingest::{self, Ingest};
-use fleetdesk_telemetry::{lock, positions};
+use fleetdesk_telemetry::{lock, operation, positions};
 use sqlx::migrate::Migrator;
 
 use crate::{exports, grpc};
@@ -81,6 +81,11 @@ impl Application {
         if let Err(err) = ingest::drop_retired_consumers(&pool, nats.clone()).await {
             tracing::warn!(error = %format!("{err:#}"), "Retired telemetry consumers not dropped.");
         }
+        // The operation log's charges: energy's settled sessions.
+        let charges = operation::charging::consumer(pool.clone(), nats.clone()).await?;
+        if let Err(err) = charges.ensure().await {
+            tracing::warn!(error = %format!("{err:#}"), "Settled sessions consumer not ready yet.");
+        }
         let risk = fleetdesk_risk::context::Context { pool: pool.clone() };
         let background = [
             tokio::spawn(fleetdesk_risk::warnings::job::run(
@@ -88,6 +93,11 @@ impl Application {
                 shutdown.clone(),
             )),
             tokio::spawn(ingest.run(shutdown.clone())),
+            tokio::spawn(fleetdesk_telemetry::alarms::offline::run(
+                pool.clone(),
+                shutdown.clone(),
+            )),
+            tokio::spawn(charges.run(shutdown.clone())),
             tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
             tokio::spawn(results.run(shutdown.clone())),
             tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),

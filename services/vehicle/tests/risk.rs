@@ -773,6 +773,7 @@ async fn daily_logs_equal_a_recomputation_from_history_and_months_their_sum(s: &
                 time,
                 speed_dkmh,
                 odometer_m,
+                soc: None,
             });
         }
         let want = day.totals();

@@ -55,6 +55,13 @@ describe('request client (console spec §8, docs/ARCHITECTURE.md §3)', () => {
     expect(err.fields).toEqual([{ field: 'username', message: '请输入账号' }]);
   });
 
+  it('keeps the field a 4009 names as taken', async () => {
+    fetchMock.mockReturnValue(answer(409, { code: 4009, msg: '账号已存在', data: { fields: [{ field: 'userName', message: '账号已存在' }] } }));
+    const err = (await api.post('/api/v1/system/users', { body: {} as never }).catch((e: unknown) => e)) as ApiError;
+    expect(err.code).toBe(Code.Conflict);
+    expect(err.fields).toEqual([{ field: 'userName', message: '账号已存在' }]);
+  });
+
   it('shows the no-permission message for 9999', async () => {
     fetchMock.mockReturnValue(answer(403, { code: 9999, msg: 'forbidden', data: null }));
     await expect(api.get('/api/v1/me')).rejects.toBeInstanceOf(ApiError);

@@ -34,7 +34,7 @@ export function isTransportFailure(error: ApiError): boolean {
   return error.code === Code.Network || error.code === Code.Internal || error.code === Code.Unavailable;
 }
 
-/** A field error of a 4000 answer (`data.fields`, docs/ARCHITECTURE.md §3). */
+/** A field error of a 4000 answer, or of a 4009 naming a taken value (`data.fields`, docs/ARCHITECTURE.md §3). */
 export interface FieldError {
   field: string;
   message: string;
@@ -229,7 +229,7 @@ async function call(method: Method, path: string, init: AnyInit = {}): Promise<u
   const code = Number(envelope.code);
   if (code === Code.Ok) return envelope.data;
   const msg = typeof envelope.msg === 'string' ? envelope.msg : typeof envelope.message === 'string' ? envelope.message : '';
-  const fields = code === Code.Validation ? ((envelope.data as { fields?: FieldError[] } | null)?.fields ?? []) : [];
+  const fields = code === Code.Validation || code === Code.Conflict ? ((envelope.data as { fields?: FieldError[] } | null)?.fields ?? []) : [];
   const retryAfter = code === Code.RateLimited ? parseRetryAfter(response.headers.get('Retry-After')) : undefined;
   try {
     return fail(Number.isFinite(code) ? code : response.status >= 500 ? Code.Internal : Code.Network, msg, fields, init, retryAfter);

@@ -8,11 +8,19 @@ import { postForm, type ApiData } from './api-client';
 
 export type UploadedFile = ApiData<'/api/v1/files', 'post'>;
 
-/** What an upload is for; each purpose has its own types and size limit on the server. */
-export type UploadPurpose = 'feedback' | 'import' | 'avatar';
+/**
+ * What an upload is for; each purpose has its own types and size limit on the
+ * server, and each kind of file its own purpose (the key says what it holds):
+ * driver ID and licence images, risk evidence (alarm handling, accident
+ * photos), documents (images and PDF).
+ */
+export type UploadPurpose = 'feedback' | 'import' | 'avatar' | 'driver' | 'evidence' | 'document';
 
 /** Feedback attachments: images under 5 MB, at most 10 (the gateway's feedback purpose). */
 export const FEEDBACK_ATTACHMENTS = { types: IMAGE_TYPES, maxSizeMb: 5, limit: 10 } as const;
+
+/** Documents of a record: images and PDF under 10 MB (the gateway's document purpose). */
+export const DOCUMENT_ATTACHMENTS = { types: [...IMAGE_TYPES, 'pdf'], maxSizeMb: 10, limit: 10 } as const;
 
 /** Sends one file; the failure message is the server's (the control shows it). */
 export function uploadFile(file: File, purpose: UploadPurpose): Promise<UploadedFile> {

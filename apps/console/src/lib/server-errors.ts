@@ -1,7 +1,8 @@
 /**
  * The server's refusals shown on the form fields they name. A 4000 answer lists
  * its fields (`data.fields`, dotted for nested terms: `rent.monthlyRentFen`); a
- * 4009 answer carries only its message, so the form names the field it concerns.
+ * 4009 lists the field whose value is taken the same way, and one that names
+ * none (a state that changed) is placed by the form's `conflictField`.
  */
 import type { FormInstance } from 'antd';
 import { ApiError, Code } from '@/lib/api-client';
@@ -20,12 +21,13 @@ export function showServerErrors(
 ): boolean {
   if (!(err instanceof ApiError)) return false;
   const fields: { name: FieldPath; errors: string[] }[] = [];
-  if (err.code === Code.Validation) {
+  if (err.code === Code.Validation || err.code === Code.Conflict) {
     for (const f of err.fields) {
       const name = toField(f.field);
       if (name !== undefined) fields.push({ name, errors: [f.message] });
     }
-  } else if (err.code === Code.Conflict && conflictField) {
+  }
+  if (!fields.length && err.code === Code.Conflict && conflictField) {
     const message = err.serverMessage || err.message;
     const name = conflictField(message);
     if (name !== undefined) fields.push({ name, errors: [message] });

@@ -1,3 +1,5 @@
-//! Asset reports (assetsReport): the daily and monthly operation logs.
+//! Asset reports (assetsReport): the daily and monthly operation logs and
+//! the safety report.
 
 pub mod operation_logs;
+pub mod safety;

@@ -1,8 +1,11 @@
 //! Operation logs (operationLog → dailyLog, monthlyLog; permission
 //! `oss:asset:report`): per vehicle per Beijing day, over at most 92 days,
 //! and per vehicle per month, over at most 12 months, each page with the
-//! totals row over every matching row. Distances in metres, durations in
-//! seconds, energy in Wh (filled once energy's session events arrive).
+//! totals row over every matching row, and each log's export with the
+//! list's filters. Distances in metres, durations in seconds, energy in Wh:
+//! charged energy and charges from energy's settled sessions (on the day the
+//! charging ended), energy used from the state of charge's drop times the
+//! battery's capacity (null when either is unknown).
 
 use axum::extract::State;
 use chrono::{FixedOffset, NaiveDate};
@@ -15,10 +18,11 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::paging::paging;
-use crate::edge::query::{EdgeQuery, batch, time_range};
+use crate::edge::query::{EdgeQuery, ExportQuery, batch, time_range};
 use crate::edge::time::{instant, rfc3339};
-use crate::envelope::{ApiResult, Envelope, Ok};
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith};
 use crate::routes::energy::convert::{month, month_text};
 use crate::session::Principal;
 use crate::state::AppState;
@@ -26,7 +30,9 @@ use crate::state::AppState;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_daily_operation_logs))
+        .routes(routes!(export_daily_operation_logs))
         .routes(routes!(list_monthly_operation_logs))
+        .routes(routes!(export_monthly_operation_logs))
 }
 
 /// What a value that is no `yyyy-MM-dd` is refused with.
@@ -95,7 +101,8 @@ pub struct DailyOperationLogBody {
     pub vin: String,
     pub org_id: String,
     pub org_name: String,
-    /// Driver bound at the end of the day; empty until bindings feed it.
+    /// The day's driver: the vehicle's bound driver when the day's first
+    /// fixes were counted; empty without one.
     pub driver_name: String,
     /// The Beijing day, yyyy-MM-dd.
     pub report_date: String,
@@ -111,7 +118,10 @@ pub struct DailyOperationLogBody {
     pub max_speed_kmh: f64,
     /// Over driving time.
     pub avg_speed_kmh: f64,
-    pub energy_consumed_wh: i64,
+    /// The state of charge's drop over the day times the battery's
+    /// capacity; null without a SOC in the day's fixes or a capacity.
+    pub energy_consumed_wh: Option<i64>,
+    /// Energy of the sessions whose charging ended this day.
     pub energy_charged_wh: i64,
     pub charge_count: i32,
     pub alarm_count: i32,
@@ -140,7 +150,7 @@ impl From<pb::DailyOperationReport> for DailyOperationLogBody {
             trip_count: r.trip_count,
             max_speed_kmh: r.max_speed_kmh,
             avg_speed_kmh: r.avg_speed_kmh,
-            energy_consumed_wh: r.energy_consumed_wh,
+            energy_consumed_wh: r.energy_consumed_known.then_some(r.energy_consumed_wh),
             energy_charged_wh: r.energy_charged_wh,
             charge_count: r.charge_count,
             alarm_count: r.alarm_count,
@@ -166,14 +176,15 @@ pub struct MonthlyOperationLogBody {
     pub operating_days: i32,
     pub driving_seconds: i64,
     pub idle_seconds: i64,
-    pub energy_consumed_wh: i64,
+    /// The sum of the days' energy used; null while no day has one.
+    pub energy_consumed_wh: Option<i64>,
     pub energy_charged_wh: i64,
     pub charge_count: i32,
     pub alarm_count: i32,
     pub violation_count: i32,
     /// mileageM / operatingDays.
     pub avg_daily_mileage_m: i64,
-    /// Energy per 100 km; 0 without mileage.
+    /// Energy used per 100 km; 0 without mileage or energy used.
     pub energy_per_100km_wh: i64,
 }
 
@@ -190,7 +201,7 @@ impl From<pb::MonthlyOperationReport> for MonthlyOperationLogBody {
             operating_days: r.operating_days,
             driving_seconds: r.driving_seconds,
             idle_seconds: r.idle_seconds,
-            energy_consumed_wh: r.energy_consumed_wh,
+            energy_consumed_wh: r.energy_consumed_known.then_some(r.energy_consumed_wh),
             energy_charged_wh: r.energy_charged_wh,
             charge_count: r.charge_count,
             alarm_count: r.alarm_count,
@@ -251,6 +262,20 @@ pub struct DailyOperationLogParams {
     pub operating_only: bool,
 }
 
+impl DailyOperationLogParams {
+    /// The daily log's filter (the list and its export).
+    fn filter(self) -> Result<pb::ListDailyOperationReportsRequest, ApiError> {
+        Result::Ok(pb::ListDailyOperationReportsRequest {
+            page: Some(paging(self.page, self.size)?),
+            plate_numbers: self.plate_numbers,
+            vins: self.vins,
+            org_ids: self.org_ids,
+            report_date: time_range(self.report_date_start, self.report_date_end),
+            operating_only: self.operating_only,
+        })
+    }
+}
+
 #[utoipa::path(
     get, path = "/reports/daily-logs", tag = "reports",
     params(DailyOperationLogParams),
@@ -262,17 +287,9 @@ async fn list_daily_operation_logs(
     principal: Principal,
     EdgeQuery(query): EdgeQuery<DailyOperationLogParams>,
 ) -> ApiResult<DailyOperationLogPage> {
-    let request = pb::ListDailyOperationReportsRequest {
-        page: Some(paging(query.page, query.size)?),
-        plate_numbers: query.plate_numbers,
-        vins: query.vins,
-        org_ids: query.org_ids,
-        report_date: time_range(query.report_date_start, query.report_date_end),
-        operating_only: query.operating_only,
-    };
     let answer = state
         .telemetry()
-        .list_daily_operation_reports(state.as_user(&principal, request))
+        .list_daily_operation_reports(state.as_user(&principal, query.filter()?))
         .await?
         .into_inner();
     Result::Ok(Ok(DailyOperationLogPage {
@@ -280,6 +297,28 @@ async fn list_daily_operation_logs(
         total: answer.page.map_or(0, |p| p.total),
         totals: answer.totals.unwrap_or_default().into(),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/reports/daily-logs/export", tag = "reports",
+    params(DailyOperationLogParams),
+    responses((status = 200, description = "The export record of the daily logs with the list's filters and data scope (paging ignored; newest day first, then vehicle); 4000 without a day range or with one over 92 days", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["oss:asset:report"]))
+)]
+async fn export_daily_operation_logs(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<DailyOperationLogParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportDailyOperationReportsRequest {
+        filter: Some(query.filter()?),
+    };
+    let answer = state
+        .telemetry()
+        .export_daily_operation_reports(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 /// Filters of the monthly log (repeat a key for several values).
@@ -311,6 +350,20 @@ pub struct MonthlyOperationLogParams {
     pub end_month: Option<common::YearMonth>,
 }
 
+impl MonthlyOperationLogParams {
+    /// The monthly log's filter (the list and its export).
+    fn filter(self) -> Result<pb::ListMonthlyOperationReportsRequest, ApiError> {
+        Result::Ok(pb::ListMonthlyOperationReportsRequest {
+            page: Some(paging(self.page, self.size)?),
+            plate_numbers: self.plate_numbers,
+            vins: self.vins,
+            org_ids: self.org_ids,
+            start_month: self.start_month,
+            end_month: self.end_month,
+        })
+    }
+}
+
 #[utoipa::path(
     get, path = "/reports/monthly-logs", tag = "reports",
     params(MonthlyOperationLogParams),
@@ -322,17 +375,9 @@ async fn list_monthly_operation_logs(
     principal: Principal,
     EdgeQuery(query): EdgeQuery<MonthlyOperationLogParams>,
 ) -> ApiResult<MonthlyOperationLogPage> {
-    let request = pb::ListMonthlyOperationReportsRequest {
-        page: Some(paging(query.page, query.size)?),
-        plate_numbers: query.plate_numbers,
-        vins: query.vins,
-        org_ids: query.org_ids,
-        start_month: query.start_month,
-        end_month: query.end_month,
-    };
     let answer = state
         .telemetry()
-        .list_monthly_operation_reports(state.as_user(&principal, request))
+        .list_monthly_operation_reports(state.as_user(&principal, query.filter()?))
         .await?
         .into_inner();
     Result::Ok(Ok(MonthlyOperationLogPage {
@@ -340,6 +385,28 @@ async fn list_monthly_operation_logs(
         total: answer.page.map_or(0, |p| p.total),
         totals: answer.totals.unwrap_or_default().into(),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/reports/monthly-logs/export", tag = "reports",
+    params(MonthlyOperationLogParams),
+    responses((status = 200, description = "The export record of the monthly logs with the list's filters and data scope (paging ignored; newest month first, then vehicle); 4000 as the list", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["oss:asset:report"]))
+)]
+async fn export_monthly_operation_logs(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<MonthlyOperationLogParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportMonthlyOperationReportsRequest {
+        filter: Some(query.filter()?),
+    };
+    let answer = state
+        .telemetry()
+        .export_monthly_operation_reports(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 #[cfg(test)]

@@ -16,11 +16,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::edge::enums::{codes, edge_enum};
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::file_ref::FileRefBody;
 use crate::edge::paging::paging;
-use crate::edge::query::{EdgeQuery, batch, end_time, start_time, time_range};
+use crate::edge::query::{EdgeQuery, ExportQuery, batch, end_time, start_time, time_range};
 use crate::edge::time::rfc3339;
-use crate::envelope::{ApiError, ApiResult, Envelope, Ok, Page};
+use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::files::{LinkSigner, key_name};
 use crate::routes::monitoring::geofences::GeoPointBody;
@@ -30,6 +31,7 @@ use crate::state::AppState;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_risk_alarms))
+        .routes(routes!(export_risk_alarms))
         .routes(routes!(get_risk_alarm))
         .routes(routes!(handle_risk_alarms))
         .routes(routes!(assign_risk_alarms))
@@ -319,6 +321,28 @@ async fn list_risk_alarms(
         list: alarm_bodies(answer.alarms, &state.links),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/risk/alarms/export", tag = "risk",
+    params(RiskAlarmListParams),
+    responses((status = 200, description = "The export record of the alarms with the list's filters and data scope (paging ignored, newest first); 4000 as the list", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:alarm"]))
+)]
+async fn export_risk_alarms(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<RiskAlarmListParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportRiskAlarmsRequest {
+        filter: Some(query.filter()?),
+    };
+    let answer = state
+        .risk()
+        .export_risk_alarms(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 #[utoipa::path(

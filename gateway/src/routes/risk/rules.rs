@@ -27,10 +27,17 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 edge_enum!(
     /// What a rule watches, and so which of its parameters count:
-    /// OVERSPEED (limitKmh, minDurationSeconds), FATIGUE (maxDriveMinutes,
-    /// restMinutes), NIGHT_DRIVING (windowStartMinute, windowEndMinute),
-    /// LOW_SOC (socBelowPercent, minDurationSeconds), TERMINAL (terminalBits).
-    AlarmRuleKind => pb::AlarmRuleKind { Overspeed, Fatigue, NightDriving, LowSoc, Terminal }
+    /// OVERSPEED (limitKmh, minDurationSeconds; inside fences with their own
+    /// speed limit, the lowest of those instead), FATIGUE (maxDriveMinutes,
+    /// restMinutes, dailyDriveMinutes), NIGHT_DRIVING (windowStartMinute,
+    /// windowEndMinute), LOW_SOC (socBelowPercent, minDurationSeconds),
+    /// TERMINAL (terminalBits), FENCE_WINDOW (fenceIds, fenceOnEnter,
+    /// fenceOnExit, windowStartMinute, windowEndMinute), TEMPERATURE
+    /// (minDurationSeconds: a probe outside its cold-chain range that long),
+    /// OFFLINE (offlineHours).
+    AlarmRuleKind => pb::AlarmRuleKind {
+        Overspeed, Fatigue, NightDriving, LowSoc, Terminal, FenceWindow, Temperature, Offline,
+    }
 );
 
 /// An enterprise's alarm rule.
@@ -55,6 +62,15 @@ pub struct AlarmRuleBody {
     pub soc_below_percent: i32,
     /// 0x0200 alarm bits, e.g. 0 (emergency), 29 (collision).
     pub terminal_bits: Vec<i32>,
+    /// FATIGUE: minutes of driving in one Beijing day that raise one alarm
+    /// for the day; 0 for none.
+    pub daily_drive_minutes: i32,
+    /// FENCE_WINDOW: the fences watched; empty for every fence.
+    pub fence_ids: Vec<String>,
+    pub fence_on_enter: bool,
+    pub fence_on_exit: bool,
+    /// OFFLINE: hours without a fix.
+    pub offline_hours: i32,
     /// A HIGH alarm of this rule notifies at most once per this many minutes per vehicle.
     pub quiet_minutes: i32,
     pub created_by: String,
@@ -82,6 +98,11 @@ impl From<pb::AlarmRule> for AlarmRuleBody {
             window_end_minute: r.window_end_minute,
             soc_below_percent: r.soc_below_percent,
             terminal_bits: r.terminal_bits,
+            daily_drive_minutes: r.daily_drive_minutes,
+            fence_ids: r.fence_ids,
+            fence_on_enter: r.fence_on_enter,
+            fence_on_exit: r.fence_on_exit,
+            offline_hours: r.offline_hours,
             quiet_minutes: r.quiet_minutes,
             created_by: audit.created_by,
             create_time: rfc3339(audit.create_time.as_ref()),
@@ -143,6 +164,11 @@ pub struct AlarmRuleForm {
     pub window_end_minute: i32,
     pub soc_below_percent: i32,
     pub terminal_bits: Vec<i32>,
+    pub daily_drive_minutes: i32,
+    pub fence_ids: Vec<String>,
+    pub fence_on_enter: bool,
+    pub fence_on_exit: bool,
+    pub offline_hours: i32,
     pub quiet_minutes: i32,
 }
 
@@ -164,6 +190,11 @@ impl AlarmRuleForm {
             window_end_minute: self.window_end_minute,
             soc_below_percent: self.soc_below_percent,
             terminal_bits: self.terminal_bits,
+            daily_drive_minutes: self.daily_drive_minutes,
+            fence_ids: self.fence_ids,
+            fence_on_enter: self.fence_on_enter,
+            fence_on_exit: self.fence_on_exit,
+            offline_hours: self.offline_hours,
             quiet_minutes: self.quiet_minutes,
             audit: None,
         }

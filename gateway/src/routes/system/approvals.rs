@@ -8,6 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::paging::paging;
 use crate::edge::time::rfc3339;
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
@@ -19,6 +20,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(pending_count))
         .routes(routes!(list_approvals))
+        .routes(routes!(export_approvals))
         .routes(routes!(list_vehicle_allotments))
         .routes(routes!(get_approval))
         .routes(routes!(decide))
@@ -148,6 +150,29 @@ async fn list_approvals(
             .collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/approvals/export", tag = "approvals",
+    params(ApprovalQuery),
+    responses((status = 200, description = "The export record of the approvals list with the list's filters (paging ignored; /approval/export); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:approval:pageInfo"]))
+)]
+async fn export_approvals(
+    State(state): State<AppState>,
+    principal: Principal,
+    TrimmedQuery(query): TrimmedQuery<ApprovalQuery>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportApprovalsRequest {
+        status: query.status.unwrap_or(0),
+        kind: query.kind.unwrap_or(0),
+    };
+    let answer = state
+        .org()
+        .export_approvals(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

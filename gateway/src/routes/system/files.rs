@@ -39,8 +39,10 @@ pub struct UploadForm {
     /// The file; its name must not contain `,` or `+`.
     #[schema(value_type = String, format = Binary)]
     pub file: Vec<u8>,
-    /// feedback (png/jpeg/jpg/webp/gif, < 5 MB), import (xls/xlsx, < 10 MB)
-    /// or avatar (png/jpeg/jpg/webp/gif, < 2 MB).
+    /// feedback (png/jpeg/jpg/webp/gif, < 5 MB), import (xls/xlsx, < 10 MB),
+    /// avatar (images, < 2 MB), driver (ID card and licence images, < 5 MB),
+    /// evidence (alarm and accident images, < 5 MB) or document (images and
+    /// pdf, < 10 MB).
     pub purpose: String,
 }
 
@@ -126,7 +128,9 @@ async fn upload(
     let purpose = purpose_name
         .as_deref()
         .and_then(files::purpose)
-        .ok_or_else(|| ApiError::invalid("purpose", "用途只能是 feedback、import 或 avatar"))?;
+        .ok_or_else(|| {
+            ApiError::invalid("purpose", format!("用途只能是 {}", files::purpose_names()))
+        })?;
     let (name, bytes) = file.ok_or_else(no_file)?;
     purpose.check_name(&name)?;
     if bytes.len() as u64 >= purpose.max_bytes() {

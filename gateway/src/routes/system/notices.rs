@@ -28,12 +28,15 @@ pub struct NoticeBody {
     pub id: String,
     pub title: String,
     pub content: String,
-    /// system, approval, export (dictionary NOTICE_CATEGORY).
+    /// system, approval, export, alarm (dictionary NOTICE_CATEGORY).
     pub category: String,
     pub read: bool,
     pub publish_time: String,
     /// Empty while unread.
     pub read_time: String,
+    /// The console path the notice points at (e.g. the alarm of an alarm
+    /// notice); empty: none.
+    pub link: String,
 }
 
 impl From<pb::Notice> for NoticeBody {
@@ -46,6 +49,7 @@ impl From<pb::Notice> for NoticeBody {
             read: n.read,
             publish_time: rfc3339(n.publish_time.as_ref()),
             read_time: rfc3339(n.read_time.as_ref()),
+            link: n.link,
         }
     }
 }

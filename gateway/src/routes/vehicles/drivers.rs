@@ -359,6 +359,9 @@ pub struct DriverRevealBody {
     pub value: String,
     /// ID and licence images (types 4, 5, 6, 7, 10): confirm before showing.
     pub needs_confirmation: bool,
+    /// For an image: a signed link to view it, valid for 10 minutes (empty
+    /// for text values, or a file that is not the enterprise's).
+    pub url: String,
     /// The sensitive-view audit row written with this answer.
     pub log_id: String,
 }
@@ -408,10 +411,19 @@ async fn reveal_driver(
         ))
         .await?
         .into_inner();
+    // The link is issued only for a key of the caller's enterprise.
+    let image = matches!(body.sensitive_type, 4 | 5 | 6 | 7 | 10);
+    let own = value.split('/').next() == Some(principal.enterprise_id.as_str());
+    let url = if image && own {
+        state.links.link(&value, chrono::Utc::now().timestamp())
+    } else {
+        String::new()
+    };
     Result::Ok(Ok(DriverRevealBody {
         value,
         needs_confirmation: audit.needs_confirmation,
         log_id: audit.log_id,
+        url,
     }))
 }
 

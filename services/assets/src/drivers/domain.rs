@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ids::{IdNumber, Phone};
-use fleetdesk_kit::{ErrorCode, FieldError, ServiceError, mask};
+use fleetdesk_kit::{ErrorCode, ServiceError, mask};
 use fleetdesk_proto::common::v1::FileRef;
 use fleetdesk_proto::vehicle::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -272,26 +272,14 @@ pub fn masked_address(address: &str) -> String {
     mask::end(address)
 }
 
-fn conflict(field: &str, message: &str) -> ServiceError {
-    ServiceError {
-        code: ErrorCode::Conflict,
-        message: message.to_owned(),
-        fields: vec![FieldError {
-            field: field.to_owned(),
-            message: message.to_owned(),
-        }],
-        retry_after_secs: None,
-    }
-}
-
 /// The refusal of a phone already on another driver of the enterprise.
 pub fn phone_taken() -> ServiceError {
-    conflict("phone", "该手机号已被其他司机使用")
+    ServiceError::taken("phone", "该手机号已被其他司机使用")
 }
 
 /// The refusal of an ID number already on another driver of the enterprise.
 pub fn id_number_taken() -> ServiceError {
-    conflict("idNumber", "该身份证号已被其他司机使用")
+    ServiceError::taken("idNumber", "该身份证号已被其他司机使用")
 }
 
 fn image_key(image: &Option<Image>) -> &str {

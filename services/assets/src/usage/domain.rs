@@ -390,15 +390,7 @@ pub mod state {
 
 /// The refusal of a second open record for a vehicle.
 pub fn vehicle_in_use() -> ServiceError {
-    ServiceError {
-        code: ErrorCode::Conflict,
-        message: "该车辆已有未结束的使用记录，请先结束后再新增".to_owned(),
-        fields: vec![fleetdesk_kit::FieldError {
-            field: "vehicleId".to_owned(),
-            message: "该车辆已有未结束的使用记录，请先结束后再新增".to_owned(),
-        }],
-        retry_after_secs: None,
-    }
+    ServiceError::taken("vehicleId", "该车辆已有未结束的使用记录，请先结束后再新增")
 }
 
 /// The operation-log remark of an edit: each changed field.

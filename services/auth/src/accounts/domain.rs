@@ -1,7 +1,7 @@
 //! The rules of an account: its stored status, the form org sends for a
 //! new one, whom an existing account belongs to, and a new password.
 
-use fleetdesk_kit::{ErrorCode, FieldError, ServiceError};
+use fleetdesk_kit::ServiceError;
 use fleetdesk_proto::auth::v1 as pb;
 
 use super::store::AccountRow;
@@ -73,16 +73,6 @@ pub fn check_form(
     Ok((username.to_owned(), name.to_owned(), phone))
 }
 
-/// A duplicate: 4009 naming the field.
-pub fn conflict(field: &str, message: &str) -> ServiceError {
-    let mut err = ServiceError::new(ErrorCode::Conflict, message);
-    err.fields.push(FieldError {
-        field: field.to_owned(),
-        message: message.to_owned(),
-    });
-    err
-}
-
 /// The account the user name and the phone point at, when both that exist
 /// point at one account; CONFLICT when they belong to two people.
 pub fn existing_person(
@@ -90,7 +80,7 @@ pub fn existing_person(
     by_phone: Option<AccountRow>,
 ) -> Result<Option<AccountRow>, ServiceError> {
     match (by_name, by_phone) {
-        (Some(a), Some(b)) if a.id != b.id => Err(conflict(
+        (Some(a), Some(b)) if a.id != b.id => Err(ServiceError::taken(
             "phone",
             "账号和手机号分属两个不同的人，请核对后重试",
         )),
@@ -101,6 +91,7 @@ pub fn existing_person(
 
 #[cfg(test)]
 mod tests {
+    use fleetdesk_kit::ErrorCode;
     use uuid::Uuid;
 
     use super::*;

@@ -9,7 +9,7 @@ use tonic::Request;
 use uuid::Uuid;
 
 use super::convert::account;
-use super::domain::{check_form, conflict, existing_person};
+use super::domain::{check_form, existing_person};
 use super::store::{self, AccountRow};
 use crate::context::Context;
 use crate::credentials::hash_error;
@@ -50,8 +50,8 @@ impl Context {
         )
         .await
         .on_constraint(|name| match name {
-            "account_username_key" => Some(conflict("userName", "账号已存在")),
-            "account_phone_key" => Some(conflict("phone", "手机号已被其他账号使用")),
+            "account_username_key" => Some(ServiceError::taken("userName", "账号已存在")),
+            "account_phone_key" => Some(ServiceError::taken("phone", "手机号已被其他账号使用")),
             _ => None,
         })?;
         tracing::info!(account_id = %id, "Account created.");
@@ -94,7 +94,8 @@ impl Context {
             .execute(&self.pool)
             .await
             .on_constraint(|name| {
-                (name == "account_phone_key").then(|| conflict("phone", "手机号已被其他账号使用"))
+                (name == "account_phone_key")
+                    .then(|| ServiceError::taken("phone", "手机号已被其他账号使用"))
             })?
             .rows_affected();
         if updated == 0 {

@@ -2,8 +2,8 @@
 //! name from the replica), its station restrictions, and the card list.
 
 use chrono::{DateTime, Utc};
+use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
-use fleetdesk_kit::{ErrorCode, ServiceError};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -82,9 +82,9 @@ pub struct Holder {
 
 fn conflict(err: sqlx::Error) -> ServiceError {
     fleetdesk_kit::on_constraint(err, |name| match name {
-        "charging_card_no_key" => Some(ServiceError::new(ErrorCode::Conflict, "该卡号已存在")),
-        "charging_card_plate_key" => Some(ServiceError::new(
-            ErrorCode::Conflict,
+        "charging_card_no_key" => Some(ServiceError::taken("cardNo", "该卡号已存在")),
+        "charging_card_plate_key" => Some(ServiceError::taken(
+            "vehicleId",
             "该车辆已绑定一张可用的充电卡",
         )),
         _ => None,

@@ -8,7 +8,7 @@ use tonic::Request;
 
 use super::domain::{self, Kind, MAX_COMMENT, MAX_PLATES, State};
 use super::store::{self, ApprovalFilter, Step};
-use super::{PERM_APPROVALS, PERM_DECIDE, convert};
+use super::{PERM_APPROVALS, PERM_DECIDE, convert, export};
 use crate::context::{self, Actor, Context};
 use crate::validate::limit;
 
@@ -184,4 +184,25 @@ pub async fn decide(
     Ok(pb::DecideApprovalResponse {
         approval: Some(convert::approval(row, steps)),
     })
+}
+
+/// `ExportApprovals`: queues the export of the list's filter and answers the
+/// job at once.
+pub async fn export(
+    ctx: &Context,
+    request: Request<pb::ExportApprovalsRequest>,
+) -> Result<pb::ExportApprovalsResponse, ServiceError> {
+    grpc::require_permission(&request, PERM_APPROVALS)?;
+    let mut actor = context::actor(&request)?;
+    let pb::ExportApprovalsRequest { status, kind } = request.into_inner();
+    let filter = export::ApprovalsFilter {
+        status: convert::filter("status", status, State::from_pb)?.map(i16::from),
+        kind: convert::filter("kind", kind, Kind::from_pb)?.map(i16::from),
+    };
+    let filters_json = serde_json::json!({ "status": status, "kind": kind });
+    let mut tx = db::begin_tenant(&ctx.pool, actor.enterprise_id).await?;
+    context::resolve(&mut tx, &mut actor).await?;
+    let job = export::start(&mut tx, &actor, filter, filters_json).await?;
+    tx.commit().await?;
+    Ok(pb::ExportApprovalsResponse { job: Some(job) })
 }

@@ -7,6 +7,7 @@
 
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
 pub mod store;
 

@@ -12,6 +12,7 @@ pub mod convert;
 pub mod domain;
 pub mod handlers;
 pub mod jobs;
+pub mod kinds;
 pub mod store;
 
 /// The domain whose events announce org's own jobs.

@@ -272,6 +272,13 @@ impl OrgService for OrgApi {
         respond(approvals::handlers::list_vehicle_allotments(&self.0, req).await)
     }
 
+    async fn export_approvals(
+        &self,
+        req: Request<pb::ExportApprovalsRequest>,
+    ) -> Answer<pb::ExportApprovalsResponse> {
+        respond(approvals::handlers::export(&self.0, req).await)
+    }
+
     async fn list_export_records(
         &self,
         req: Request<pb::ListExportRecordsRequest>,

@@ -12,9 +12,13 @@
 //! 5. SF (never b2b): drop bill settlement and refund management;
 //! 6. charging behaviour analysis only on its white list;
 //! 7. lock management only on the lock-car white list, an empty list meaning everyone;
-//! 8. the charge blacklist loses every charging value (energy menus);
-//! 9. the insurance blacklist loses insurance (routes flagged noBlackList);
-//! 10. B2B-only values (page pay, reconciliation) only for b2b.
+//! 8. the insurance blacklist loses insurance (routes flagged noBlackList);
+//! 9. B2B-only values (page pay, reconciliation) only for b2b.
+//!
+//! The charge blacklist takes no value away: §6 names no effect on
+//! permissions, and the energy menu must stay so that its introduction shows
+//! the enterprise why it cannot apply (energy's open status says so and
+//! refuses the application).
 
 use std::collections::BTreeSet;
 
@@ -39,11 +43,6 @@ const BILL_VALUES: [&str; 7] = [
     B2B_BILL_RECOVER,
     BILL_RECOVER,
 ];
-
-/// Charging values (rule 8).
-fn is_charging(value: &str) -> bool {
-    value == "oss:pc:energy:management" || value == "as:charge" || value.starts_with("as:charge:")
-}
 
 /// Which lists an enterprise is on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -104,7 +103,6 @@ pub fn effective_permissions<'a>(
                 || (g.sf && (v == BILL_SETTLEMENT || v == REFUND))
                 || (v == BEHAVIOR_ANALYSIS && !lists.behavior_analysis)
                 || (v == LOCK_CAR && !(lists.lock_car_list_empty || lists.lock_car))
-                || (lists.charge_blacklist && is_charging(v))
                 || (lists.insurance_blacklist && v == INSURANCE)
                 || (!g.b2b && (v == BILL_PAGE_PAY || v == BILL_RECONCILIATION));
             !dropped
@@ -253,23 +251,19 @@ mod tests {
     }
 
     #[test]
-    fn rule8_charge_blacklist_loses_charging() {
+    fn the_charge_blacklist_keeps_the_energy_menu_for_its_introduction() {
         let e = effective(open(on(&[ChargeBlacklist])));
-        assert!(!has(&e, "oss:pc:energy:management") && !has(&e, "as:charge:card"));
-        assert!(has(
-            &effective(open(ListMembership::default())),
-            "as:charge:card"
-        ));
+        assert!(has(&e, "oss:pc:energy:management") && has(&e, "as:charge:card"));
     }
 
     #[test]
-    fn rule9_insurance_blacklist_loses_insurance() {
+    fn rule8_insurance_blacklist_loses_insurance() {
         assert!(!has(&effective(open(on(&[InsuranceBlacklist]))), INSURANCE));
         assert!(has(&effective(open(ListMembership::default())), INSURANCE));
     }
 
     #[test]
-    fn rule10_b2b_only_values_need_b2b() {
+    fn rule9_b2b_only_values_need_b2b() {
         let b2b = effective(open(ListMembership::default()));
         assert!(has(&b2b, BILL_PAGE_PAY) && has(&b2b, BILL_RECONCILIATION));
         let mt = effective(open(on(&[Mt])));

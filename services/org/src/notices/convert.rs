@@ -12,6 +12,7 @@ pub fn notice(row: NoticeRow) -> pb::Notice {
         title,
         content,
         category,
+        link,
         published_at,
         read_at,
     } = row;
@@ -24,5 +25,6 @@ pub fn notice(row: NoticeRow) -> pb::Notice {
         read: read_at.is_some(),
         publish_time: Some(timestamp(published_at)),
         read_time: read_at.map(timestamp),
+        link,
     }
 }

@@ -9,7 +9,7 @@ use uuid::Uuid;
 /// Notices the member may see: theirs and the enterprise-wide ones.
 const VISIBLE: &str = "n.enterprise_id = $1 and (n.recipient_id is null or n.recipient_id = $2)";
 
-const SELECT: &str = "select n.id, n.enterprise_id, n.title, n.content, n.category, n.published_at, r.read_at \
+const SELECT: &str = "select n.id, n.enterprise_id, n.title, n.content, n.category, n.link, n.published_at, r.read_at \
      from notice n left join notice_read r on r.notice_id = n.id and r.member_id = $2";
 
 #[derive(Debug, FromRow)]
@@ -19,6 +19,7 @@ pub struct NoticeRow {
     pub title: String,
     pub content: String,
     pub category: String,
+    pub link: String,
     pub published_at: DateTime<Utc>,
     pub read_at: Option<DateTime<Utc>>,
 }

@@ -9,7 +9,6 @@ use uuid::Uuid;
 
 use crate::codes::Status;
 use crate::scope::domain::sees_org;
-use crate::validate::conflict;
 
 #[derive(Debug, Clone, FromRow)]
 pub struct OrgUnitRow {
@@ -69,8 +68,10 @@ pub async fn get(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<OrgUnitRow> 
 /// Unique violations of the code or of the name among siblings, as 4009 naming the field.
 fn code_taken(name: &str) -> Option<ServiceError> {
     match name {
-        "org_unit_code_key" => Some(conflict("orgCode", "组织编码已存在")),
-        "org_unit_sibling_name_key" => Some(conflict("name", "同一上级组织下已有同名组织")),
+        "org_unit_code_key" => Some(ServiceError::taken("orgCode", "组织编码已存在")),
+        "org_unit_sibling_name_key" => {
+            Some(ServiceError::taken("name", "同一上级组织下已有同名组织"))
+        }
         _ => None,
     }
 }

@@ -8,7 +8,6 @@ use uuid::Uuid;
 
 use super::domain::RoleForm;
 use crate::sql::like_pattern;
-use crate::validate::conflict;
 
 #[derive(Debug, Clone, FromRow)]
 pub struct RoleRow {
@@ -104,7 +103,7 @@ pub async fn known_permissions(
 
 /// A duplicate name among the tenant's roles, as 4009 naming the field.
 fn name_taken(name: &str) -> Option<ServiceError> {
-    (name == "role_name_key").then(|| conflict("name", "角色名称已存在"))
+    (name == "role_name_key").then(|| ServiceError::taken("name", "角色名称已存在"))
 }
 
 pub async fn insert(

@@ -3,9 +3,8 @@
 //! the job; the worker reads the members in the list's order
 //! (`created_at, id`) by keyset pages.
 
-use chrono::{DateTime, FixedOffset, Utc};
-use fleetdesk_kit::export::{self, Cell, ExportKind, JobScope, NewExport, Page};
-use fleetdesk_kit::reach::ResolvedReach;
+use chrono::{DateTime, Utc};
+use fleetdesk_kit::export::{Cell, ExportKind, JobScope, Page};
 use fleetdesk_kit::{ServiceError, mask};
 use fleetdesk_proto::common::v1 as common;
 use futures::future::BoxFuture;
@@ -15,7 +14,7 @@ use uuid::Uuid;
 
 use crate::codes::Status;
 use crate::context::Actor;
-use crate::exports::DOMAIN;
+use crate::exports::kinds::{self, Named, StoredReach, shanghai};
 use crate::scope::domain::Reach;
 use crate::sql::like_pattern;
 
@@ -32,14 +31,6 @@ pub struct UsersFilter {
     pub status: Option<i16>,
 }
 
-/// The requester's reach as the job keeps it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-struct StoredReach {
-    all: bool,
-    orgs: Vec<Uuid>,
-    own: Option<Uuid>,
-}
-
 /// Queues the export of `filter` under the actor's (resolved) reach.
 pub async fn start(
     tx: &mut PgConnection,
@@ -47,27 +38,12 @@ pub async fn start(
     filter: UsersFilter,
     filters_json: serde_json::Value,
 ) -> Result<common::ExportJob, ServiceError> {
-    let ResolvedReach { all, org_ids, own } = &actor.reach;
-    let stored = StoredReach {
-        all: *all,
-        orgs: org_ids.clone(),
-        own: *own,
+    let named = Named {
+        kind: KIND,
+        name: "用户列表",
+        module: "userManagement",
     };
-    export::start(
-        tx,
-        DOMAIN,
-        actor.enterprise_id,
-        actor.user_id,
-        NewExport {
-            kind: KIND,
-            name: "用户列表".to_owned(),
-            module: "userManagement".to_owned(),
-            filter: serde_json::to_vec(&filter).map_err(|e| ServiceError::internal(&e))?,
-            filters_json: filters_json.to_string(),
-            reach: serde_json::to_value(&stored).map_err(|e| ServiceError::internal(&e))?,
-        },
-    )
-    .await
+    kinds::start(tx, actor, named, &filter, filters_json).await
 }
 
 /// The users list as an export kind.
@@ -84,17 +60,6 @@ struct Row {
     role_names: Vec<String>,
     status: i16,
     created_at: DateTime<Utc>,
-}
-
-fn decode(job: &JobScope) -> Result<(UsersFilter, StoredReach), ServiceError> {
-    let filter: UsersFilter =
-        serde_json::from_slice(&job.filter).map_err(|e| ServiceError::internal(&e))?;
-    let mut stored: StoredReach =
-        serde_json::from_value(job.reach.clone()).map_err(|e| ServiceError::internal(&e))?;
-    // Kept sorted and unique, as a reach's organisations are.
-    stored.orgs.sort_unstable();
-    stored.orgs.dedup();
-    Ok((filter, stored))
 }
 
 /// The list's conditions, binding $1..$9 (see [`bind`]).
@@ -124,29 +89,6 @@ fn bind<'q, O>(
         .bind(reach.all)
         .bind(reach.orgs.clone())
         .bind(reach.own)
-}
-
-/// `<microseconds since the epoch>,<id>`: the last row's sort key.
-fn cursor(row: &Row) -> String {
-    format!("{},{}", row.created_at.timestamp_micros(), row.id)
-}
-
-fn parse_cursor(after: &str) -> Result<(DateTime<Utc>, Uuid), ServiceError> {
-    let bad = || ServiceError::invalid("after", "分页位置无效");
-    let (micros, id) = after.split_once(',').ok_or_else(bad)?;
-    let at = micros
-        .parse::<i64>()
-        .ok()
-        .and_then(DateTime::from_timestamp_micros)
-        .ok_or_else(bad)?;
-    Ok((at, Uuid::parse_str(id).map_err(|_| bad())?))
-}
-
-fn shanghai(at: DateTime<Utc>) -> String {
-    let offset = FixedOffset::east_opt(8 * 3600).expect("a valid offset");
-    at.with_timezone(&offset)
-        .format("%Y-%m-%d %H:%M:%S")
-        .to_string()
 }
 
 fn cells(row: Row) -> Vec<Cell> {
@@ -196,7 +138,7 @@ impl ExportKind for UsersExport {
         job: &'a JobScope,
     ) -> BoxFuture<'a, Result<i64, ServiceError>> {
         Box::pin(async move {
-            let (filter, reach) = decode(job)?;
+            let (filter, reach): (UsersFilter, StoredReach) = kinds::decode(job)?;
             let sql = format!("select count(*) from member m where {}", conditions());
             let (count,): (i64,) = bind(sqlx::query_as(&sql), job, &filter, &reach)
                 .fetch_one(conn)
@@ -213,14 +155,8 @@ impl ExportKind for UsersExport {
         limit: i64,
     ) -> BoxFuture<'a, Result<Page, ServiceError>> {
         Box::pin(async move {
-            let (filter, reach) = decode(job)?;
-            let (after_at, after_id) = match after {
-                Some(after) => {
-                    let (at, id) = parse_cursor(after)?;
-                    (Some(at), Some(id))
-                }
-                None => (None, None),
-            };
+            let (filter, reach): (UsersFilter, StoredReach) = kinds::decode(job)?;
+            let (after_at, after_id) = kinds::parse_cursor(after)?;
             let sql = format!(
                 "select m.id, m.user_name, m.name, m.phone, coalesce((select o.name from org_unit o where o.id = m.org_id), '') as org_name, \
                  coalesce((select array_agg(r.name order by r.name, r.id) from member_role mr \
@@ -237,7 +173,7 @@ impl ExportKind for UsersExport {
                 .bind(limit)
                 .fetch_all(conn)
                 .await?;
-            let next = rows.last().map(cursor);
+            let next = rows.last().map(|r| kinds::cursor(r.created_at, r.id));
             Ok(Page {
                 rows: rows.into_iter().map(cells).collect(),
                 next,

@@ -9,7 +9,6 @@ use uuid::Uuid;
 
 use crate::codes::Status;
 use crate::scope::domain::{DataScope, sees_org};
-use crate::validate::conflict;
 
 #[derive(Debug, Clone, FromRow)]
 pub struct UserRow {
@@ -237,7 +236,7 @@ async fn check_not_member(
     .fetch_one(conn)
     .await?;
     if taken {
-        return Err(conflict("phone", "该人员已是本企业成员"));
+        return Err(ServiceError::taken("phone", "该人员已是本企业成员"));
     }
     Ok(())
 }
@@ -284,7 +283,7 @@ pub async fn add_member(tx: &mut PgConnection, new: NewMember<'_>) -> Result<Uui
     .execute(&mut *tx)
     .await
     .on_constraint(|name| {
-        (name == "member_user_name_key").then(|| conflict("userName", "账号已存在"))
+        (name == "member_user_name_key").then(|| ServiceError::taken("userName", "账号已存在"))
     })?;
     write_roles(tx, tenant, id, roles).await?;
     Ok(id)

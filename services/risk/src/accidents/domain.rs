@@ -4,7 +4,6 @@
 use chrono::{DateTime, Duration, Utc};
 use fleetdesk_assets::oplog::Changes;
 use fleetdesk_assets::vehicles::domain::Problems;
-use fleetdesk_kit::error::FieldError;
 use fleetdesk_kit::{ErrorCode, ServiceError};
 use fleetdesk_proto::vehicle::v1 as pb;
 use uuid::Uuid;
@@ -369,16 +368,7 @@ pub fn created(case_no: &str, plate_number: &str) -> String {
 
 /// Unique violations as the user's field errors.
 pub fn fixed_loss_code_taken() -> ServiceError {
-    let message = "定损编号已被其他事故使用";
-    ServiceError {
-        code: ErrorCode::Conflict,
-        message: message.to_owned(),
-        fields: vec![FieldError {
-            field: "fixedLossCode".to_owned(),
-            message: message.to_owned(),
-        }],
-        retry_after_secs: None,
-    }
+    ServiceError::taken("fixedLossCode", "定损编号已被其他事故使用")
 }
 
 #[cfg(test)]

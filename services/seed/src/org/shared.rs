@@ -12,6 +12,7 @@ const DICTS: &[(&str, &str, &str)] = &[
     ("NOTICE_CATEGORY", "system", "系统通知"),
     ("NOTICE_CATEGORY", "approval", "审批通知"),
     ("NOTICE_CATEGORY", "export", "导出通知"),
+    ("NOTICE_CATEGORY", "alarm", "告警通知"),
     ("APPROVAL_KIND", "1", "车辆调拨"),
     ("APPROVAL_KIND", "2", "充电额度分配"),
     ("APPROVAL_KIND", "3", "退款"),

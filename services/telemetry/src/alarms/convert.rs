@@ -4,6 +4,7 @@ use fleetdesk_assets::vehicles::convert::files_from_json;
 use fleetdesk_kit::convert::timestamp;
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
+use uuid::Uuid;
 
 use super::domain::{Activity, AlarmKind, AlarmState, HandleMethod, RuleKind};
 use super::store::{ActivityRow, AlarmRow, RuleRow, TrackRow};
@@ -66,7 +67,8 @@ pub fn alarm(r: AlarmRow) -> pb::RiskAlarm {
             (true, Some(at)) => (at - r.started_at).num_seconds().max(0),
             _ => 0,
         },
-        terminal_bit: i32::from(r.condition),
+        // Platform conditions are negative (see the module doc): -1.
+        terminal_bit: i32::from(r.condition.max(-1)),
         ongoing: r.ended_at.is_none(),
         ..Default::default()
     }
@@ -127,9 +129,11 @@ pub fn rule(r: RuleRow) -> pb::AlarmRule {
         RuleKind::Fatigue {
             max_drive_s,
             rest_s,
+            daily_s,
         } => {
             out.max_drive_minutes = max_drive_s / 60;
             out.rest_minutes = rest_s / 60;
+            out.daily_drive_minutes = daily_s.unwrap_or_default() / 60;
         }
         RuleKind::NightDriving {
             from_minute,
@@ -147,6 +151,21 @@ pub fn rule(r: RuleRow) -> pb::AlarmRule {
         RuleKind::Terminal { bits } => {
             out.terminal_bits = (0..32).filter(|b| bits >> b & 1 == 1).collect();
         }
+        RuleKind::FenceWindow {
+            fences,
+            on_enter,
+            on_exit,
+            from_minute,
+            to_minute,
+        } => {
+            out.fence_ids = fences.iter().map(Uuid::to_string).collect();
+            out.fence_on_enter = on_enter;
+            out.fence_on_exit = on_exit;
+            out.window_start_minute = from_minute;
+            out.window_end_minute = to_minute;
+        }
+        RuleKind::Temperature { min_s } => out.min_duration_seconds = min_s,
+        RuleKind::Offline { hours } => out.offline_hours = hours,
     }
     out
 }

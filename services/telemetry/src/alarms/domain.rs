@@ -43,6 +43,7 @@ stored_code!(
     /// What a rule watches (codes as AlarmRuleKind).
     RuleKindCode => pb::AlarmRuleKind {
         Overspeed = 1, Fatigue = 2, NightDriving = 3, LowSoc = 4, Terminal = 5,
+        FenceWindow = 6, Temperature = 7, Offline = 8,
     }
 );
 
@@ -86,10 +87,25 @@ pub fn is_terminal_bit(bit: i32) -> bool {
     (0..32).contains(&bit) && !(15..=17).contains(&bit)
 }
 
+/// The `condition` of a fatigue rule's daily-limit alarm (its continuous
+/// driving alarm is -1).
+pub const DAILY_CONDITION: i16 = -2;
+/// The `condition` of a fence-window alarm: entering, leaving.
+pub const ENTER_CONDITION: i16 = -3;
+pub const EXIT_CONDITION: i16 = -4;
+
+/// The `condition` of a temperature alarm of `probe` (0-255): -100 - probe,
+/// so every platform condition is negative and a terminal bit never is.
+pub fn probe_condition(probe: i16) -> i16 {
+    -100 - probe
+}
+
 /// What a rule watches, with its parameters in the units the engine uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RuleKind {
+    /// Inside fences with a speed limit, the lowest of theirs replaces
+    /// `limit_dkmh`.
     Overspeed {
         limit_dkmh: i32,
         min_s: i32,
@@ -97,6 +113,9 @@ pub enum RuleKind {
     Fatigue {
         max_drive_s: i32,
         rest_s: i32,
+        /// Driving in one Beijing day past this raises one alarm for the day.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        daily_s: Option<i32>,
     },
     NightDriving {
         from_minute: i32,
@@ -110,6 +129,80 @@ pub enum RuleKind {
     Terminal {
         bits: u32,
     },
+    /// Crossings of `fences` (every fence when empty) in a Beijing-time
+    /// window: instant alarms, from the crossings fence evaluation found.
+    FenceWindow {
+        fences: Vec<Uuid>,
+        on_enter: bool,
+        on_exit: bool,
+        from_minute: i32,
+        to_minute: i32,
+    },
+    /// A probe outside its cold-chain band for at least `min_s` (seen
+    /// outside from its first to its last reading out of range).
+    Temperature {
+        min_s: i32,
+    },
+    /// No fix for `hours` (the periodic job of `offline`).
+    Offline {
+        hours: i32,
+    },
+}
+
+/// Whether `minute` of the day lies in [from, to), a window that may cross
+/// midnight.
+pub fn in_window(minute: i32, from: i32, to: i32) -> bool {
+    if from <= to {
+        (from..to).contains(&minute)
+    } else {
+        minute >= from || minute < to
+    }
+}
+
+/// The minute of the Beijing day of `time`.
+pub fn beijing_minute(time: chrono::DateTime<chrono::Utc>) -> i32 {
+    use chrono::Timelike;
+    let local = time.with_timezone(&beijing());
+    (local.hour() * 60 + local.minute()) as i32
+}
+
+/// The Beijing midnight that began the day of `time`.
+pub fn beijing_day_start(time: chrono::DateTime<chrono::Utc>) -> chrono::DateTime<chrono::Utc> {
+    let local = time.with_timezone(&beijing());
+    local
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_local_timezone(beijing()).single())
+        .map_or(time, |t| t.with_timezone(&chrono::Utc))
+}
+
+/// UTC+8, the time of every window and day of the rules.
+pub fn beijing() -> chrono::FixedOffset {
+    chrono::FixedOffset::east_opt(8 * 3600).expect("UTC+8 is a valid offset")
+}
+
+/// Whether a fence-window rule alarms on a crossing of `fence` (entering
+/// when `enter`) at `time`.
+pub fn window_crossing(
+    kind: &RuleKind,
+    fence: Uuid,
+    enter: bool,
+    time: chrono::DateTime<chrono::Utc>,
+) -> bool {
+    match kind {
+        RuleKind::FenceWindow {
+            fences,
+            on_enter,
+            on_exit,
+            from_minute,
+            to_minute,
+        } => {
+            (fences.is_empty() || fences.contains(&fence))
+                && (if enter { *on_enter } else { *on_exit })
+                && in_window(beijing_minute(time), *from_minute, *to_minute)
+        }
+        _ => false,
+    }
 }
 
 impl RuleKind {
@@ -120,6 +213,9 @@ impl RuleKind {
             RuleKind::NightDriving { .. } => RuleKindCode::NightDriving,
             RuleKind::LowSoc { .. } => RuleKindCode::LowSoc,
             RuleKind::Terminal { .. } => RuleKindCode::Terminal,
+            RuleKind::FenceWindow { .. } => RuleKindCode::FenceWindow,
+            RuleKind::Temperature { .. } => RuleKindCode::Temperature,
+            RuleKind::Offline { .. } => RuleKindCode::Offline,
         }
     }
 
@@ -128,8 +224,12 @@ impl RuleKind {
         match *self {
             RuleKind::Overspeed { min_s, .. }
             | RuleKind::NightDriving { min_s, .. }
-            | RuleKind::LowSoc { min_s, .. } => min_s,
-            RuleKind::Fatigue { .. } | RuleKind::Terminal { .. } => 0,
+            | RuleKind::LowSoc { min_s, .. }
+            | RuleKind::Temperature { min_s } => min_s,
+            RuleKind::Fatigue { .. }
+            | RuleKind::Terminal { .. }
+            | RuleKind::FenceWindow { .. }
+            | RuleKind::Offline { .. } => 0,
         }
     }
 
@@ -141,6 +241,9 @@ impl RuleKind {
             RuleKind::NightDriving { .. } => AlarmKind::NightDriving,
             RuleKind::LowSoc { .. } => AlarmKind::LowBattery,
             RuleKind::Terminal { .. } => terminal_bit_kind(condition),
+            RuleKind::FenceWindow { .. } => AlarmKind::Geofence,
+            RuleKind::Temperature { .. } => AlarmKind::Temperature,
+            RuleKind::Offline { .. } => AlarmKind::Offline,
         }
     }
 }
@@ -191,6 +294,29 @@ fn within(
     }
 }
 
+/// A rule's Beijing-time window: minutes of the day, start and end apart.
+fn window(rule: &pb::AlarmRule) -> Result<(i32, i32), ServiceError> {
+    let from = within(
+        "windowStartMinute",
+        rule.window_start_minute,
+        0..=1439,
+        "开始时间",
+    )?;
+    let to = within(
+        "windowEndMinute",
+        rule.window_end_minute,
+        0..=1439,
+        "结束时间",
+    )?;
+    if from == to {
+        return Err(ServiceError::invalid(
+            "windowEndMinute",
+            "结束时间不能与开始时间相同",
+        ));
+    }
+    Ok((from, to))
+}
+
 impl RuleDraft {
     pub fn parse(rule: &pb::AlarmRule) -> Result<RuleDraft, ServiceError> {
         let name = rule.name.trim().to_owned();
@@ -227,26 +353,13 @@ impl RuleDraft {
                     "连续驾驶时长",
                 )? * 60,
                 rest_s: within("restMinutes", rule.rest_minutes, 5..=240, "休息时长")? * 60,
+                daily_s: match rule.daily_drive_minutes {
+                    0 => None,
+                    m => Some(within("dailyDriveMinutes", m, 60..=1440, "每日驾驶时长")? * 60),
+                },
             },
             Ok(pb::AlarmRuleKind::NightDriving) => {
-                let from = within(
-                    "windowStartMinute",
-                    rule.window_start_minute,
-                    0..=1439,
-                    "开始时间",
-                )?;
-                let to = within(
-                    "windowEndMinute",
-                    rule.window_end_minute,
-                    0..=1439,
-                    "结束时间",
-                )?;
-                if from == to {
-                    return Err(ServiceError::invalid(
-                        "windowEndMinute",
-                        "结束时间不能与开始时间相同",
-                    ));
-                }
+                let (from, to) = window(rule)?;
                 RuleKind::NightDriving {
                     from_minute: from,
                     to_minute: to,
@@ -285,6 +398,45 @@ impl RuleDraft {
                 }
                 RuleKind::Terminal { bits }
             }
+            Ok(pb::AlarmRuleKind::FenceWindow) => {
+                let (from_minute, to_minute) = window(rule)?;
+                if !rule.fence_on_enter && !rule.fence_on_exit {
+                    return Err(ServiceError::invalid(
+                        "fenceOnEnter",
+                        "请选择进围栏或出围栏",
+                    ));
+                }
+                if rule.fence_ids.len() > 100 {
+                    return Err(ServiceError::invalid("fenceIds", "最多选择 100 个围栏"));
+                }
+                let mut fences = Vec::with_capacity(rule.fence_ids.len());
+                for id in &rule.fence_ids {
+                    let id = Uuid::parse_str(id.trim())
+                        .map_err(|_| ServiceError::invalid("fenceIds", "围栏编号无效"))?;
+                    if !fences.contains(&id) {
+                        fences.push(id);
+                    }
+                }
+                fences.sort_unstable();
+                RuleKind::FenceWindow {
+                    fences,
+                    on_enter: rule.fence_on_enter,
+                    on_exit: rule.fence_on_exit,
+                    from_minute,
+                    to_minute,
+                }
+            }
+            Ok(pb::AlarmRuleKind::Temperature) => RuleKind::Temperature {
+                min_s: within(
+                    "minDurationSeconds",
+                    rule.min_duration_seconds,
+                    60..=86_400,
+                    "超温持续时间",
+                )?,
+            },
+            Ok(pb::AlarmRuleKind::Offline) => RuleKind::Offline {
+                hours: within("offlineHours", rule.offline_hours, 1..=720, "离线时长")?,
+            },
             _ => return Err(ServiceError::invalid("kind", "请选择规则类型")),
         };
         Ok(RuleDraft {
@@ -371,6 +523,137 @@ mod tests {
         assert_eq!(
             RuleDraft::parse(&rule).unwrap().kind,
             RuleKind::Terminal { bits: 1 | 1 << 29 }
+        );
+    }
+
+    #[test]
+    fn the_new_kinds_are_checked_with_their_own_fields() {
+        let mut rule = pb::AlarmRule {
+            name: "每日驾驶".into(),
+            kind: pb::AlarmRuleKind::Fatigue.into(),
+            level: pb::RiskLevel::Medium.into(),
+            max_drive_minutes: 240,
+            rest_minutes: 20,
+            daily_drive_minutes: 480,
+            ..Default::default()
+        };
+        assert_eq!(
+            RuleDraft::parse(&rule).unwrap().kind,
+            RuleKind::Fatigue {
+                max_drive_s: 240 * 60,
+                rest_s: 20 * 60,
+                daily_s: Some(480 * 60)
+            }
+        );
+        rule.daily_drive_minutes = 30;
+        let err = RuleDraft::parse(&rule).unwrap_err();
+        assert_eq!(err.fields[0].field, "dailyDriveMinutes");
+        assert_eq!(err.message, "每日驾驶时长应在 60 到 1440 之间");
+        rule.kind = pb::AlarmRuleKind::FenceWindow.into();
+        rule.window_start_minute = 22 * 60;
+        rule.window_end_minute = 6 * 60;
+        assert_eq!(
+            RuleDraft::parse(&rule).unwrap_err().message,
+            "请选择进围栏或出围栏"
+        );
+        rule.fence_on_enter = true;
+        rule.fence_ids = vec!["x".into()];
+        assert_eq!(RuleDraft::parse(&rule).unwrap_err().message, "围栏编号无效");
+        rule.fence_ids = vec![
+            Uuid::from_u128(2).to_string(),
+            Uuid::from_u128(1).to_string(),
+        ];
+        assert!(matches!(
+            RuleDraft::parse(&rule).unwrap().kind,
+            RuleKind::FenceWindow { ref fences, on_enter: true, on_exit: false, .. }
+                if fences == &[Uuid::from_u128(1), Uuid::from_u128(2)]
+        ));
+        rule.kind = pb::AlarmRuleKind::Temperature.into();
+        rule.min_duration_seconds = 30;
+        assert!(RuleDraft::parse(&rule).is_err());
+        rule.min_duration_seconds = 900;
+        assert_eq!(
+            RuleDraft::parse(&rule).unwrap().kind,
+            RuleKind::Temperature { min_s: 900 }
+        );
+        rule.kind = pb::AlarmRuleKind::Offline.into();
+        assert_eq!(
+            RuleDraft::parse(&rule).unwrap_err().message,
+            "离线时长应在 1 到 720 之间"
+        );
+        rule.offline_hours = 24;
+        assert_eq!(
+            RuleDraft::parse(&rule).unwrap().kind,
+            RuleKind::Offline { hours: 24 }
+        );
+    }
+
+    #[test]
+    fn a_fence_window_alarms_inside_its_beijing_window_even_across_midnight() {
+        let fence = Uuid::from_u128(1);
+        let kind = RuleKind::FenceWindow {
+            fences: vec![fence],
+            on_enter: true,
+            on_exit: false,
+            from_minute: 22 * 60,
+            to_minute: 6 * 60,
+        };
+        let utc = |s: &str| {
+            chrono::DateTime::parse_from_rfc3339(s)
+                .unwrap()
+                .with_timezone(&chrono::Utc)
+        };
+        // 23:30 and 01:00 Beijing are inside; 12:00 and 06:00 are not.
+        assert!(window_crossing(
+            &kind,
+            fence,
+            true,
+            utc("2026-11-28T15:30:00Z")
+        ));
+        assert!(window_crossing(
+            &kind,
+            fence,
+            true,
+            utc("2026-11-28T17:00:00Z")
+        ));
+        assert!(!window_crossing(
+            &kind,
+            fence,
+            true,
+            utc("2026-11-28T04:00:00Z")
+        ));
+        assert!(!window_crossing(
+            &kind,
+            fence,
+            true,
+            utc("2026-11-28T22:00:00Z")
+        ));
+        assert!(
+            !window_crossing(&kind, fence, false, utc("2026-11-28T17:00:00Z")),
+            "exits not watched"
+        );
+        assert!(!window_crossing(
+            &kind,
+            Uuid::from_u128(2),
+            true,
+            utc("2026-11-28T17:00:00Z")
+        ));
+    }
+
+    #[test]
+    fn a_beijing_day_starts_at_16_utc() {
+        let utc = |s: &str| {
+            chrono::DateTime::parse_from_rfc3339(s)
+                .unwrap()
+                .with_timezone(&chrono::Utc)
+        };
+        assert_eq!(
+            beijing_day_start(utc("2026-11-28T15:59:00Z")),
+            utc("2026-11-27T16:00:00Z")
+        );
+        assert_eq!(
+            beijing_day_start(utc("2026-11-28T16:00:00Z")),
+            utc("2026-11-28T16:00:00Z")
         );
     }
 

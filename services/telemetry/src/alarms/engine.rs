@@ -9,6 +9,17 @@
 //! the rule's minimum duration; across a silence longer than [`MAX_GAP`]
 //! nothing is held, and an open span ends at the last fix that showed it.
 //!
+//! Overspeed reads each fix's `fence_limit_dkmh` (the lowest speed limit of
+//! the fences the fix is inside, found by `evaluate`) before the rule's own
+//! limit. A fatigue rule with a daily limit also adds up each Beijing day's
+//! driving (the time from a moving fix to the next, across silences of at
+//! most [`MAX_GAP`], split at midnight): the moment the day's total passes
+//! the limit starts that day's one alarm (condition
+//! [`DAILY_CONDITION`](super::domain::DAILY_CONDITION)), which ends at the
+//! day's last driving, once a fix of a later day shows the day is over.
+//! Fence-window, temperature and offline rules are not fix conditions: the
+//! machine skips them (`evaluate` and `offline` find those).
+//!
 //! [`Track`] is what the machine remembers of a vehicle between batches,
 //! and `clear_at`, the last fix after which nothing was open: a late fix is
 //! evaluated by running the machine again from there over the stored
@@ -16,11 +27,13 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, Duration, FixedOffset, Timelike, Utc};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::domain::{AlarmKind, Rule, RuleKind};
+use super::domain::{
+    AlarmKind, DAILY_CONDITION, Rule, RuleKind, beijing, beijing_minute, in_window,
+};
 
 /// Moving at or above 5 km/h (below it is GNSS drift at a standstill).
 pub const MOVING_DKMH: i32 = 50;
@@ -36,6 +49,9 @@ pub struct Sample {
     pub speed_dkmh: i32,
     pub alarm_bits: i64,
     pub soc: Option<i16>,
+    /// The lowest speed limit of the fences the fix is inside, if any has
+    /// one (it replaces an overspeed rule's own limit).
+    pub fence_limit_dkmh: Option<i32>,
 }
 
 /// What the machine knows of one alarm: found, still holding (`end` none)
@@ -81,6 +97,65 @@ struct Stretch {
     peak_dkmh: i32,
 }
 
+/// One Beijing day's driving under a fatigue rule's daily limit.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+struct Day {
+    rule: Uuid,
+    day: NaiveDate,
+    driven_s: i64,
+    /// When the day's driving passed the limit.
+    over_at: Option<DateTime<Utc>>,
+    /// The end of the day's last driving counted.
+    last_moving: DateTime<Utc>,
+    /// The previous fix, and whether it was moving.
+    prev: DateTime<Utc>,
+    prev_moving: bool,
+    lat: f64,
+    lng: f64,
+    peak_dkmh: i32,
+}
+
+impl Day {
+    fn new(rule: Uuid, s: &Sample) -> Day {
+        Day {
+            rule,
+            day: beijing_day(s.time),
+            driven_s: 0,
+            over_at: None,
+            last_moving: s.time,
+            prev: s.time,
+            prev_moving: s.speed_dkmh >= MOVING_DKMH,
+            lat: s.lat,
+            lng: s.lng,
+            peak_dkmh: s.speed_dkmh,
+        }
+    }
+
+    /// Counts driving from `from` to `to` (both in this day).
+    fn drive(&mut self, limit_s: i64, from: DateTime<Utc>, to: DateTime<Utc>, s: &Sample) {
+        let before = self.driven_s;
+        self.driven_s += (to - from).num_seconds();
+        self.last_moving = to;
+        if self.over_at.is_none() && self.driven_s > limit_s {
+            self.over_at = Some(from + Duration::seconds(limit_s - before));
+            self.lat = s.lat;
+            self.lng = s.lng;
+        }
+    }
+}
+
+fn beijing_day(time: DateTime<Utc>) -> NaiveDate {
+    time.with_timezone(&beijing()).date_naive()
+}
+
+/// When the Beijing day after `day` begins.
+fn next_midnight(day: NaiveDate) -> DateTime<Utc> {
+    day.succ_opt()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .and_then(|t| t.and_local_timezone(beijing()).single())
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.with_timezone(&Utc))
+}
+
 /// A vehicle's rule state between batches (stored as JSON).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Track {
@@ -90,6 +165,8 @@ pub struct Track {
     pub clear_at: Option<DateTime<Utc>>,
     runs: Vec<Run>,
     stretches: Vec<Stretch>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    days: Vec<Day>,
 }
 
 /// Spans found by one run of the machine, the latest word on each key.
@@ -107,36 +184,25 @@ impl Found {
     }
 }
 
-fn beijing() -> FixedOffset {
-    FixedOffset::east_opt(8 * 3600).expect("UTC+8 is a valid offset")
-}
-
-/// Whether `minute` of the day lies in [from, to), a window that may cross
-/// midnight.
-fn in_window(minute: i32, from: i32, to: i32) -> bool {
-    if from <= to {
-        (from..to).contains(&minute)
-    } else {
-        minute >= from || minute < to
-    }
-}
-
 /// The conditions of a condition rule that hold at `s`, and those it checks.
 fn holds(kind: &RuleKind, condition: i16, s: &Sample) -> bool {
     match *kind {
-        RuleKind::Overspeed { limit_dkmh, .. } => s.speed_dkmh > limit_dkmh,
+        RuleKind::Overspeed { limit_dkmh, .. } => {
+            s.speed_dkmh > s.fence_limit_dkmh.unwrap_or(limit_dkmh)
+        }
         RuleKind::NightDriving {
             from_minute,
             to_minute,
             ..
         } => {
-            let local = s.time.with_timezone(&beijing());
-            let minute = (local.hour() * 60 + local.minute()) as i32;
-            s.speed_dkmh >= MOVING_DKMH && in_window(minute, from_minute, to_minute)
+            s.speed_dkmh >= MOVING_DKMH && in_window(beijing_minute(s.time), from_minute, to_minute)
         }
         RuleKind::LowSoc { below, .. } => s.soc.is_some_and(|soc| soc < below),
         RuleKind::Terminal { .. } => (s.alarm_bits >> condition) & 1 == 1,
-        RuleKind::Fatigue { .. } => false,
+        RuleKind::Fatigue { .. }
+        | RuleKind::FenceWindow { .. }
+        | RuleKind::Temperature { .. }
+        | RuleKind::Offline { .. } => false,
     }
 }
 
@@ -144,7 +210,14 @@ fn holds(kind: &RuleKind, condition: i16, s: &Sample) -> bool {
 fn conditions(kind: &RuleKind) -> Vec<i16> {
     match kind {
         RuleKind::Terminal { bits } => (0..32).filter(|b| bits >> b & 1 == 1).collect(),
-        _ => vec![-1],
+        RuleKind::Overspeed { .. } | RuleKind::NightDriving { .. } | RuleKind::LowSoc { .. } => {
+            vec![-1]
+        }
+        // Not conditions of the fixes (the fatigue rule has its own state).
+        RuleKind::Fatigue { .. }
+        | RuleKind::FenceWindow { .. }
+        | RuleKind::Temperature { .. }
+        | RuleKind::Offline { .. } => Vec::new(),
     }
 }
 
@@ -160,6 +233,18 @@ impl Track {
         });
         self.stretches
             .retain(|s| rules.iter().any(|rule| rule.id == s.rule));
+        self.days.retain(|d| {
+            rules.iter().any(|rule| {
+                rule.id == d.rule
+                    && matches!(
+                        rule.kind,
+                        RuleKind::Fatigue {
+                            daily_s: Some(_),
+                            ..
+                        }
+                    )
+            })
+        });
         for s in samples {
             self.step(rules, s, found);
         }
@@ -172,13 +257,19 @@ impl Track {
                 RuleKind::Fatigue {
                     max_drive_s,
                     rest_s,
-                } => self.fatigue(
-                    rule,
-                    Duration::seconds(max_drive_s.into()),
-                    Duration::seconds(rest_s.into()),
-                    s,
-                    found,
-                ),
+                    daily_s,
+                } => {
+                    self.fatigue(
+                        rule,
+                        Duration::seconds(max_drive_s.into()),
+                        Duration::seconds(rest_s.into()),
+                        s,
+                        found,
+                    );
+                    if let Some(daily_s) = daily_s {
+                        self.daily(rule, i64::from(daily_s), s, found);
+                    }
+                }
                 ref kind => {
                     for condition in conditions(kind) {
                         self.condition(rule, condition, silent_since, s, found);
@@ -187,7 +278,7 @@ impl Track {
             }
         }
         self.last = Some(s.time);
-        if self.runs.is_empty() && self.stretches.is_empty() {
+        if self.runs.is_empty() && self.stretches.is_empty() && self.days.is_empty() {
             self.clear_at = Some(s.time);
         }
     }
@@ -301,6 +392,74 @@ impl Track {
     }
 }
 
+impl Track {
+    /// A fatigue rule's daily limit: the day's driving, one alarm when it
+    /// passes the limit.
+    fn daily(&mut self, rule: &Rule, limit_s: i64, s: &Sample, found: &mut Found) {
+        let moving = s.speed_dkmh >= MOVING_DKMH;
+        let day = beijing_day(s.time);
+        let Some(i) = self.days.iter().position(|d| d.rule == rule.id) else {
+            if moving {
+                self.days.push(Day::new(rule.id, s));
+            }
+            return;
+        };
+        let mut d = self.days.remove(i);
+        // Driving from the previous fix, held until this one, split at
+        // midnight (a gap is at most MAX_GAP, so one midnight at most).
+        let mut carried = None;
+        if d.prev_moving && s.time - d.prev <= MAX_GAP {
+            let midnight = next_midnight(d.day);
+            if s.time > midnight {
+                d.drive(limit_s, d.prev, midnight, s);
+                carried = Some(midnight);
+            } else {
+                d.drive(limit_s, d.prev, s.time, s);
+            }
+        }
+        if day > d.day {
+            if d.over_at.is_some() {
+                found.put(daily_span(rule, &d, Some(d.last_moving)));
+            }
+            if carried.is_some() || moving {
+                let mut next = Day::new(rule.id, s);
+                if let Some(midnight) = carried {
+                    next.drive(limit_s, midnight, s.time, s);
+                }
+                next.prev_moving = moving;
+                self.days.push(next);
+            }
+            return;
+        }
+        d.prev = s.time;
+        d.prev_moving = moving;
+        if moving {
+            d.peak_dkmh = d.peak_dkmh.max(s.speed_dkmh);
+        }
+        if d.over_at.is_some() {
+            found.put(daily_span(rule, &d, None));
+        }
+        self.days.push(d);
+    }
+}
+
+/// A day's alarm: from the moment its driving passed the limit to its last
+/// driving.
+fn daily_span(rule: &Rule, d: &Day, end: Option<DateTime<Utc>>) -> Span {
+    Span {
+        rule_id: rule.id,
+        condition: DAILY_CONDITION,
+        kind: AlarmKind::FatigueDriving,
+        level: rule.level,
+        start: d.over_at.unwrap_or(d.last_moving),
+        end,
+        last: d.last_moving,
+        lat: d.lat,
+        lng: d.lng,
+        peak_dkmh: d.peak_dkmh,
+    }
+}
+
 fn span(rule: &Rule, kind: AlarmKind, run: &Run, end: Option<DateTime<Utc>>) -> Span {
     Span {
         rule_id: rule.id,
@@ -351,6 +510,7 @@ mod tests {
             speed_dkmh: kmh * 10,
             alarm_bits: 0,
             soc: Some(80),
+            fence_limit_dkmh: None,
         }
     }
 
@@ -436,6 +596,7 @@ mod tests {
         rule(RuleKind::Fatigue {
             max_drive_s: 4 * 3600,
             rest_s: 20 * 60,
+            daily_s: None,
         })
     }
 
@@ -530,8 +691,77 @@ mod tests {
     }
 
     #[test]
+    fn inside_a_fence_its_own_limit_wins_over_the_rules() {
+        // 70 km/h under a 60 km/h rule, inside a 80 km/h fence: no alarm;
+        // 50 km/h inside a 40 km/h fence: one.
+        let mut samples: Vec<Sample> = (0..10).map(|i| sample(i * 10, 70)).collect();
+        for s in &mut samples {
+            s.fence_limit_dkmh = Some(800);
+        }
+        assert!(spans(&[overspeed(60, 30)], &samples).is_empty());
+        for s in &mut samples {
+            s.speed_dkmh = 500;
+            s.fence_limit_dkmh = Some(400);
+        }
+        let found = spans(&[overspeed(60, 30)], &samples);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].start, found[0].end), (at(0), None));
+    }
+
+    #[test]
+    fn a_daily_limit_is_one_alarm_per_beijing_day_from_the_moment_it_is_passed() {
+        let daily = rule(RuleKind::Fatigue {
+            max_drive_s: 12 * 3600,
+            rest_s: 20 * 60,
+            daily_s: Some(3 * 3600),
+        });
+        // Two Beijing days (from 08:00, i.e. 00:00 UTC): 2 h driving, 30 min
+        // stop, 2 h driving, then standing.
+        let day0 = DateTime::parse_from_rfc3339("2026-11-27T00:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let mut samples = Vec::new();
+        for d in 0..2 {
+            let start = day0 + Duration::days(d);
+            let mut t = 0;
+            for (secs, kmh) in [(7200, 60), (1800, 0), (7200, 60), (3600, 0)] {
+                let end = t + secs;
+                while t < end {
+                    samples.push(Sample {
+                        time: start + Duration::seconds(t),
+                        ..sample(0, kmh)
+                    });
+                    t += 60;
+                }
+            }
+        }
+        let found = spans(&[daily], &samples);
+        let daily: Vec<&Span> = found
+            .iter()
+            .filter(|s| s.condition == DAILY_CONDITION)
+            .collect();
+        assert_eq!(daily.len(), 2);
+        // 3 h of driving: 2 h, the stop, then 1 h more (at 3 h 30).
+        let first = day0 + Duration::seconds(3 * 3600 + 1800);
+        assert_eq!(daily[0].start, first);
+        // The first day's alarm ends at its last driving (4 h 30 in).
+        assert_eq!(
+            daily[0].end,
+            Some(day0 + Duration::seconds(4 * 3600 + 1800))
+        );
+        assert_eq!(daily[1].start, first + Duration::days(1));
+        assert_eq!(daily[1].end, None, "the second day is not over");
+        assert_eq!(daily[0].kind, AlarmKind::FatigueDriving);
+    }
+
+    #[test]
     fn a_machine_fed_in_pieces_finds_what_it_finds_in_one_go() {
-        let rules = [overspeed(60, 30), fatigue()];
+        let daily = rule(RuleKind::Fatigue {
+            max_drive_s: 4 * 3600,
+            rest_s: 20 * 60,
+            daily_s: Some(3600),
+        });
+        let rules = [overspeed(60, 30), daily];
         let samples: Vec<Sample> = (0..600)
             .map(|i| sample(i * 30, if i % 37 < 5 { 95 } else { 55 }))
             .collect();

@@ -7,7 +7,25 @@
 //! run again from its track's `clear_at` over the stored history (the new
 //! fixes are in it already); untreated alarms of that stretch that the run
 //! no longer finds are removed. Without a clear point before the late fix
-//! the run starts [`REPLAY_HOURS`] before it.
+//! the run starts [`REPLAY_HOURS`] before it (and, under a daily driving
+//! limit, no later than the Beijing midnight before it).
+//!
+//! The rules that are not conditions of the fixes run here too, after
+//! fence and temperature evaluation in the same transaction:
+//! - overspeed reads, per fix, the lowest speed limit of the fences the fix
+//!   is inside (the enterprise's cached fence index), which wins over the
+//!   rule's own limit;
+//! - fence window: the crossings fence evaluation wrote for the batch's
+//!   vehicles (confirmed since [`REPLAY_HOURS`] before each vehicle's
+//!   earliest new fix, so a replay that moved or removed a crossing is seen)
+//!   become instant alarms (start = end = the crossing), reconciled like a
+//!   replay: one per rule, direction and crossing time;
+//! - temperature: each touched probe under a band is recomputed from its
+//!   last in-range buffered reading before the batch's earliest one (as the
+//!   cold-chain evaluation does) with the rule's minimum duration, and its
+//!   alarms from there on reconciled (condition `probe_condition(probe)`);
+//! - offline: `offline::on_fixes` ends the vehicles' offline alarms at
+//!   their next fix and keeps the job's watch.
 //!
 //! An enterprise without rules costs one query per batch.
 
@@ -18,8 +36,16 @@ use fleetdesk_kit::ServiceError;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::domain::{Rule, RuleKind};
+use super::domain::{
+    AlarmKind, ENTER_CONDITION, EXIT_CONDITION, Rule, RuleKind, beijing_day_start, probe_condition,
+    window_crossing,
+};
 use super::engine::{Found, Sample, Span, Track};
+use super::offline;
+use crate::geofences::engine::{FenceIndex, Fix};
+use crate::geofences::evaluate::FenceCache;
+use crate::temperature::domain::{self as temperature, Band};
+use crate::temperature::evaluate::ReadingIn;
 
 /// How far back a late fix is replayed when its vehicle was never clear.
 pub const REPLAY_HOURS: i64 = 12;
@@ -93,17 +119,69 @@ struct HistoryRow {
     soc: Option<i16>,
 }
 
-/// Evaluates one enterprise's new fixes (per vehicle, in fix-time order) in
-/// the caller's transaction, which is scoped to that enterprise.
+/// Whether the engine runs the rule over the fixes.
+fn on_fixes(kind: &RuleKind) -> bool {
+    match kind {
+        RuleKind::Overspeed { .. }
+        | RuleKind::Fatigue { .. }
+        | RuleKind::NightDriving { .. }
+        | RuleKind::LowSoc { .. }
+        | RuleKind::Terminal { .. } => true,
+        RuleKind::FenceWindow { .. } | RuleKind::Temperature { .. } | RuleKind::Offline { .. } => {
+            false
+        }
+    }
+}
+
+/// Sets each sample's fence speed limit.
+fn fence_limits(index: &FenceIndex, vehicle: Uuid, samples: &mut [Sample]) {
+    for s in samples {
+        let fix = Fix {
+            time: s.time,
+            lat: s.lat,
+            lng: s.lng,
+            speed_dkmh: s.speed_dkmh,
+        };
+        s.fence_limit_dkmh = index.speed_limit_dkmh(vehicle, &fix);
+    }
+}
+
+/// Evaluates one enterprise's new fixes (per vehicle, in fix-time order) and
+/// probe readings in the caller's transaction, which is scoped to that
+/// enterprise and has run fence and temperature evaluation on them.
 pub async fn apply(
     conn: &mut PgConnection,
+    fences: &FenceCache,
     enterprise: Uuid,
     fixes: &BTreeMap<Uuid, Vec<Sample>>,
+    readings: &[ReadingIn],
 ) -> Result<Summary, ServiceError> {
-    let rules = rules(conn, enterprise).await?;
-    if rules.is_empty() || fixes.is_empty() {
+    let all = rules(conn, enterprise).await?;
+    if all.is_empty() || fixes.is_empty() {
         return Ok(Summary::default());
     }
+    let (rules, others): (Vec<Rule>, Vec<Rule>) = all.into_iter().partition(|r| on_fixes(&r.kind));
+    // Fence limits only matter to overspeed rules.
+    let index = if rules
+        .iter()
+        .any(|r| matches!(r.kind, RuleKind::Overspeed { .. }))
+    {
+        Some(fences.index(conn, enterprise).await?).filter(|i| !i.is_empty())
+    } else {
+        None
+    };
+    let limited: BTreeMap<Uuid, Vec<Sample>>;
+    let fixes = match &index {
+        Some(index) => {
+            let mut copy = fixes.clone();
+            for (vehicle, samples) in &mut copy {
+                fence_limits(index, *vehicle, samples);
+            }
+            limited = copy;
+            &limited
+        }
+        None => fixes,
+    };
     let ids: Vec<Uuid> = fixes.keys().copied().collect();
     let vehicles: Vec<VehicleRow> = sqlx::query_as(
         "select v.id, v.org_id, o.path as org_path, t.state from vehicle v \
@@ -115,6 +193,18 @@ pub async fn apply(
     .fetch_all(&mut *conn)
     .await?;
     let mut summary = Summary::default();
+    if !others.is_empty() {
+        let scoped: Vec<(Uuid, Option<Uuid>, &str)> = vehicles
+            .iter()
+            .map(|v| (v.id, v.org_id, v.org_path.as_deref().unwrap_or_default()))
+            .collect();
+        summary.raised += fence_windows(conn, enterprise, &others, &scoped, fixes).await?;
+        summary.raised += temperatures(conn, enterprise, &others, &scoped, readings).await?;
+        offline::on_fixes(conn, enterprise, &others, &scoped, fixes).await?;
+    }
+    if rules.is_empty() {
+        return Ok(summary);
+    }
     let mut found: Vec<(Uuid, Option<Uuid>, Span)> = Vec::new();
     let mut tracks: Vec<(Uuid, Track)> = Vec::new();
     // Vehicles run again from the history: (vehicle, from, its rules).
@@ -142,10 +232,26 @@ pub async fn apply(
             found.extend(spans.into_spans().into_iter().map(|s| (v.id, v.org_id, s)));
             tracks.push((v.id, track));
         } else {
+            // A daily limit counts the whole Beijing day: without a clear
+            // point, the replay starts no later than the day's midnight.
+            let daily = applied.iter().any(|r| {
+                matches!(
+                    r.kind,
+                    RuleKind::Fatigue {
+                        daily_s: Some(_),
+                        ..
+                    }
+                )
+            });
+            let fallback = first - Duration::hours(REPLAY_HOURS);
             let from = track
                 .clear_at
                 .filter(|clear| *clear < first)
-                .unwrap_or(first - Duration::hours(REPLAY_HOURS));
+                .unwrap_or(if daily {
+                    fallback.min(beijing_day_start(first))
+                } else {
+                    fallback
+                });
             replays.push((v.id, from));
             pending.insert(v.id, (v.org_id, applied));
         }
@@ -171,7 +277,13 @@ pub async fn apply(
                 speed_dkmh: h.speed_dkmh,
                 alarm_bits: h.alarm_bits,
                 soc: h.soc,
+                fence_limit_dkmh: None,
             });
+        }
+        if let Some(index) = &index {
+            for (vehicle, samples) in &mut samples {
+                fence_limits(index, *vehicle, samples);
+            }
         }
         for (vehicle, _) in &replays {
             let (org, applied) = &pending[vehicle];
@@ -185,39 +297,294 @@ pub async fn apply(
             found.extend(spans.into_spans().into_iter().map(|s| (*vehicle, *org, s)));
             tracks.push((*vehicle, track));
         }
-        remove_unfound(conn, &replays, &rules, &found).await?;
+        let scopes: Vec<(Uuid, Option<i16>, DateTime<Utc>)> = replays
+            .iter()
+            .map(|(v, since)| (*v, None, *since))
+            .collect();
+        let ids: Vec<Uuid> = rules.iter().map(|r| r.id).collect();
+        remove_unfound(conn, &scopes, &ids, &found).await?;
     }
-    summary.raised = upsert(conn, enterprise, &found).await?;
+    summary.raised += upsert(conn, enterprise, &found).await?;
     save_tracks(conn, enterprise, &tracks).await?;
     Ok(summary)
 }
 
-/// Removes the untreated, untouched alarms of replayed stretches that the
-/// run did not find again.
+/// Removes the untreated, untouched alarms of `rules` in the re-evaluated
+/// stretches (vehicle, condition or every one, from) that the run did not
+/// find again.
 async fn remove_unfound(
     conn: &mut PgConnection,
-    replays: &[(Uuid, DateTime<Utc>)],
-    rules: &[Rule],
+    scopes: &[(Uuid, Option<i16>, DateTime<Utc>)],
+    rules: &[Uuid],
     found: &[(Uuid, Option<Uuid>, Span)],
 ) -> Result<(), ServiceError> {
     sqlx::query(
-        "delete from risk_alarm a using unnest($1::uuid[], $2::timestamptz[]) w(vehicle_id, since) \
+        "delete from risk_alarm a \
+         using unnest($1::uuid[], $8::int2[], $2::timestamptz[]) w(vehicle_id, condition, since) \
          where a.vehicle_id = w.vehicle_id and a.started_at >= w.since and a.status = 1 \
+           and (w.condition is null or a.condition = w.condition) \
            and a.rule_id = any($3) \
            and not exists (select 1 from risk_alarm_activity x where x.alarm_id = a.id) \
            and (a.vehicle_id, a.rule_id, a.condition, a.started_at) not in \
              (select * from unnest($4::uuid[], $5::uuid[], $6::int2[], $7::timestamptz[]))",
     )
-    .bind(replays.iter().map(|r| r.0).collect::<Vec<_>>())
-    .bind(replays.iter().map(|r| r.1).collect::<Vec<_>>())
-    .bind(rules.iter().map(|r| r.id).collect::<Vec<_>>())
+    .bind(scopes.iter().map(|r| r.0).collect::<Vec<_>>())
+    .bind(scopes.iter().map(|r| r.2).collect::<Vec<_>>())
+    .bind(rules)
     .bind(found.iter().map(|f| f.0).collect::<Vec<_>>())
     .bind(found.iter().map(|f| f.2.rule_id).collect::<Vec<_>>())
     .bind(found.iter().map(|f| f.2.condition).collect::<Vec<_>>())
     .bind(found.iter().map(|f| f.2.start).collect::<Vec<_>>())
+    .bind(scopes.iter().map(|r| r.1).collect::<Vec<_>>())
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// The rules of `kind` that apply to a vehicle under `path`.
+fn applying<'a>(
+    rules: &'a [Rule],
+    path: &'a str,
+    kind: fn(&RuleKind) -> bool,
+) -> impl Iterator<Item = &'a Rule> + 'a {
+    rules
+        .iter()
+        .filter(move |r| kind(&r.kind) && r.applies_to(path))
+}
+
+#[derive(sqlx::FromRow)]
+struct CrossingRow {
+    vehicle_id: Uuid,
+    geofence_id: Uuid,
+    direction: i16,
+    cross_time: DateTime<Utc>,
+    lat: f64,
+    lng: f64,
+    speed_dkmh: i32,
+}
+
+/// Fence-window rules over the crossings of the batch's vehicles; answers
+/// how many alarms are new.
+async fn fence_windows(
+    conn: &mut PgConnection,
+    enterprise: Uuid,
+    rules: &[Rule],
+    vehicles: &[(Uuid, Option<Uuid>, &str)],
+    fixes: &BTreeMap<Uuid, Vec<Sample>>,
+) -> Result<usize, ServiceError> {
+    let is_window = |k: &RuleKind| matches!(k, RuleKind::FenceWindow { .. });
+    let mut scopes: Vec<(Uuid, Option<i16>, DateTime<Utc>)> = Vec::new();
+    let mut applied: HashMap<Uuid, (Option<Uuid>, Vec<&Rule>)> = HashMap::new();
+    for (vehicle, org, path) in vehicles {
+        let watched: Vec<&Rule> = applying(rules, path, is_window).collect();
+        let Some(first) = fixes.get(vehicle).and_then(|f| f.first()) else {
+            continue;
+        };
+        if watched.is_empty() {
+            continue;
+        }
+        scopes.push((*vehicle, None, first.time - Duration::hours(REPLAY_HOURS)));
+        applied.insert(*vehicle, (*org, watched));
+    }
+    if scopes.is_empty() {
+        return Ok(0);
+    }
+    // Every crossing that may start in the reconciled stretch (confirmed
+    // at or after its crossing time).
+    let crossings: Vec<CrossingRow> = sqlx::query_as(
+        "select c.vehicle_id, c.geofence_id, c.direction, c.cross_time, c.lat, c.lng, c.speed_dkmh \
+         from unnest($1::uuid[], $2::timestamptz[]) w(vehicle_id, since) \
+         join geofence_crossing c on c.vehicle_id = w.vehicle_id and c.confirmed_at >= w.since \
+         order by c.vehicle_id, c.cross_time, c.geofence_id",
+    )
+    .bind(scopes.iter().map(|s| s.0).collect::<Vec<_>>())
+    .bind(scopes.iter().map(|s| s.2).collect::<Vec<_>>())
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut found: Vec<(Uuid, Option<Uuid>, Span)> = Vec::new();
+    for c in crossings {
+        let (org, watched) = &applied[&c.vehicle_id];
+        let enter = c.direction == 1;
+        for rule in watched {
+            if window_crossing(&rule.kind, c.geofence_id, enter, c.cross_time) {
+                found.push((
+                    c.vehicle_id,
+                    *org,
+                    Span {
+                        rule_id: rule.id,
+                        condition: if enter {
+                            ENTER_CONDITION
+                        } else {
+                            EXIT_CONDITION
+                        },
+                        kind: AlarmKind::Geofence,
+                        level: rule.level,
+                        start: c.cross_time,
+                        end: Some(c.cross_time),
+                        last: c.cross_time,
+                        lat: c.lat,
+                        lng: c.lng,
+                        peak_dkmh: c.speed_dkmh,
+                    },
+                ));
+            }
+        }
+    }
+    // Two fences crossed at one fix are one alarm of a rule.
+    found.sort_by_key(|f| (f.0, f.2.rule_id, f.2.condition, f.2.start));
+    found.dedup_by_key(|f| (f.0, f.2.rule_id, f.2.condition, f.2.start));
+    let ids: Vec<Uuid> = rules
+        .iter()
+        .filter(|r| is_window(&r.kind))
+        .map(|r| r.id)
+        .collect();
+    remove_unfound(conn, &scopes, &ids, &found).await?;
+    upsert(conn, enterprise, &found).await
+}
+
+#[derive(sqlx::FromRow)]
+struct BandRow {
+    vehicle_id: Uuid,
+    probe: i16,
+    min_deci: i32,
+    max_deci: i32,
+}
+
+#[derive(sqlx::FromRow)]
+struct PointRow {
+    lat: f64,
+    lng: f64,
+    speed_dkmh: i32,
+}
+
+/// A temperature rule watching a vehicle: (rule, level, minimum seconds).
+type Watching = (Uuid, i16, i32);
+
+/// Temperature rules over the touched probes' buffered readings; answers
+/// how many alarms are new.
+async fn temperatures(
+    conn: &mut PgConnection,
+    enterprise: Uuid,
+    rules: &[Rule],
+    vehicles: &[(Uuid, Option<Uuid>, &str)],
+    readings: &[ReadingIn],
+) -> Result<usize, ServiceError> {
+    let is_temperature = |k: &RuleKind| matches!(k, RuleKind::Temperature { .. });
+    let mut applied: HashMap<Uuid, (Option<Uuid>, Vec<Watching>)> = HashMap::new();
+    for (vehicle, org, path) in vehicles {
+        let watched: Vec<Watching> = applying(rules, path, is_temperature)
+            .map(|r| (r.id, r.level, r.kind.min_duration_s()))
+            .collect();
+        if !watched.is_empty() {
+            applied.insert(*vehicle, (*org, watched));
+        }
+    }
+    // Earliest reading per touched probe.
+    let mut touched: BTreeMap<(Uuid, i16), DateTime<Utc>> = BTreeMap::new();
+    for r in readings
+        .iter()
+        .filter(|r| applied.contains_key(&r.vehicle_id))
+    {
+        touched
+            .entry((r.vehicle_id, r.probe))
+            .and_modify(|t| *t = (*t).min(r.time))
+            .or_insert(r.time);
+    }
+    if touched.is_empty() {
+        return Ok(0);
+    }
+    let ids: Vec<Uuid> = touched.keys().map(|k| k.0).collect();
+    let rows: Vec<BandRow> = sqlx::query_as(
+        "select vehicle_id, probe, min_deci, max_deci from temperature_threshold \
+         where enterprise_id = $1 and vehicle_id = any($2)",
+    )
+    .bind(enterprise)
+    .bind(&ids)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut bands: BTreeMap<Uuid, Vec<(i16, Band)>> = BTreeMap::new();
+    for r in rows {
+        bands.entry(r.vehicle_id).or_default().push((
+            r.probe,
+            Band {
+                min_deci: r.min_deci,
+                max_deci: r.max_deci,
+                min_duration_s: 0,
+            },
+        ));
+    }
+    let mut scopes: Vec<(Uuid, Option<i16>, DateTime<Utc>)> = Vec::new();
+    let mut found: Vec<(Uuid, Option<Uuid>, Span)> = Vec::new();
+    for ((vehicle, probe), earliest) in touched {
+        let Some(band) = bands
+            .get(&vehicle)
+            .and_then(|b| temperature::band_for(b, probe))
+        else {
+            continue;
+        };
+        // As the cold-chain evaluation: from the last in-range reading
+        // before the earliest new one.
+        let (from, history) = crate::temperature::evaluate::readings_from_last_in_band(
+            conn, vehicle, probe, band, earliest,
+        )
+        .await?;
+        let (Some(start), Some(newest)) = (
+            from.or_else(|| history.first().map(|r| r.0)),
+            history.last().map(|r| r.0),
+        ) else {
+            continue;
+        };
+        let condition = probe_condition(probe);
+        scopes.push((vehicle, Some(condition), start));
+        let (org, watched) = &applied[&vehicle];
+        for &(rule, level, min_s) in watched {
+            let band = Band {
+                min_duration_s: min_s,
+                ..band
+            };
+            for e in temperature::excursions(&history, band) {
+                found.push((
+                    vehicle,
+                    *org,
+                    Span {
+                        rule_id: rule,
+                        condition,
+                        kind: AlarmKind::Temperature,
+                        level,
+                        start: e.started,
+                        end: e.ended,
+                        last: e.ended.unwrap_or(newest),
+                        lat: 0.0,
+                        lng: 0.0,
+                        peak_dkmh: 0,
+                    },
+                ));
+            }
+        }
+    }
+    if scopes.is_empty() {
+        return Ok(0);
+    }
+    // Where each excursion began (its first reading's fix).
+    for (vehicle, _, span) in &mut found {
+        let at: Option<PointRow> = sqlx::query_as(
+            "select lat, lng, speed_dkmh from position where vehicle_id = $1 and fix_time = $2",
+        )
+        .bind(*vehicle)
+        .bind(span.start)
+        .fetch_optional(&mut *conn)
+        .await?;
+        if let Some(at) = at {
+            (span.lat, span.lng, span.peak_dkmh) = (at.lat, at.lng, at.speed_dkmh);
+        }
+    }
+    let ids: Vec<Uuid> = rules
+        .iter()
+        .filter(|r| is_temperature(&r.kind))
+        .map(|r| r.id)
+        .collect();
+    remove_unfound(conn, &scopes, &ids, &found).await?;
+    upsert(conn, enterprise, &found).await
 }
 
 /// Writes what the machine found; answers how many alarms are new.
@@ -256,8 +623,9 @@ async fn upsert(
     .bind(spans().map(|s| s.lat).collect::<Vec<_>>())
     .bind(spans().map(|s| s.lng).collect::<Vec<_>>())
     .bind(spans().map(|s| s.peak_dkmh).collect::<Vec<_>>())
-    .fetch_all(conn)
+    .fetch_all(&mut *conn)
     .await?;
+    super::notify::opened(conn, &super::notify::of_spans(found)).await?;
     Ok(inserted.into_iter().filter(|new| *new).count())
 }
 

@@ -14,6 +14,7 @@ use super::domain::{self, Activity, AlarmKind, AlarmState, HandleMethod, RuleDra
 use super::store::{self, AlarmQuery, Move};
 use super::{PERMISSION, RULE_PERMISSION, confirm, convert};
 use crate::context::{Actor, Context};
+use crate::exports;
 use fleetdesk_assets::vehicles;
 
 /// The list's time range: required, at most this long.
@@ -55,6 +56,21 @@ pub async fn list(
     let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
     let r = req.into_inner();
     let paging = Paging::parse(r.page.as_ref())?;
+    let query = query(&mut tx, &r).await?;
+    let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
+    db::end_read(tx);
+    Ok(pb::ListRiskAlarmsResponse {
+        alarms: rows.into_iter().map(convert::alarm).collect(),
+        page: Some(paging.info(total)),
+    })
+}
+
+/// The list's filter, checked, with its organisations' subtrees (the list
+/// and its export read it the same way).
+pub async fn query(
+    conn: &mut sqlx::PgConnection,
+    r: &pb::ListRiskAlarmsRequest,
+) -> Result<AlarmQuery, ServiceError> {
     let started = TimeRange::parse("alarmTime", r.alarm_time.as_ref())?;
     let (Some(start), Some(end)) = (started.start, started.end) else {
         return Err(ServiceError::invalid("alarmTime", "请选择报警时间范围"));
@@ -71,10 +87,10 @@ pub async fn list(
         .filter(|v| !v.trim().is_empty())
         .map(|v| Uuid::parse_str(v.trim()).map_err(|_| ServiceError::invalid("orgIds", "编号无效")))
         .collect::<Result<_, _>>()?;
-    let query = AlarmQuery {
+    Ok(AlarmQuery {
         plates: batch("plateNumbers", &r.plate_numbers)?,
         vins: batch("vins", &r.vins)?,
-        org_ids: vehicles::store::org_subtrees(&mut tx, org_ids).await?,
+        org_ids: vehicles::store::org_subtrees(conn, org_ids).await?,
         kinds: codes(&r.alarm_types, AlarmKind::from_pb),
         levels: r
             .levels
@@ -88,13 +104,21 @@ pub async fn list(
             a => Some(id(a)?),
         },
         started,
-    };
-    let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
-    db::end_read(tx);
-    Ok(pb::ListRiskAlarmsResponse {
-        alarms: rows.into_iter().map(convert::alarm).collect(),
-        page: Some(paging.info(total)),
     })
+}
+
+/// `ExportRiskAlarms`: checks the list's filter and queues it under the
+/// caller's reach; answers the job at once.
+pub async fn export(
+    ctx: &Context,
+    req: Request<pb::ExportRiskAlarmsRequest>,
+) -> Result<pb::ExportRiskAlarmsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let filter = req.into_inner().filter.unwrap_or_default();
+    query(&mut tx, &filter).await?;
+    let job = exports::start(&mut tx, &actor, super::export::job(&filter)).await?;
+    tx.commit().await?;
+    Ok(pb::ExportRiskAlarmsResponse { job: Some(job) })
 }
 
 pub async fn get(

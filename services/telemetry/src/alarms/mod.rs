@@ -2,10 +2,18 @@
 //! on every fix in telemetry ingest's transaction, and the workflow an
 //! operator works each alarm through.
 //!
-//! Rules (`domain::RuleKind`): overspeed (limit and minimum duration),
+//! Rules (`domain::RuleKind`): overspeed (limit and minimum duration;
+//! inside fences with their own speed limit the lowest of those wins),
 //! fatigue (continuous driving over a limit without a rest of a set
-//! length), night driving (a Beijing-time window), low state of charge
-//! (below a percentage for a minimum time) and the terminal's own 0x0200
+//! length, and optionally a limit of driving per Beijing day: one alarm per
+//! day), night driving (a Beijing-time window), fence window (entering or
+//! leaving chosen fences, or any, inside a Beijing-time window that may
+//! cross midnight: an instant alarm at the crossing, from the crossings
+//! fence evaluation found), temperature (a probe outside its cold-chain
+//! band for a minimum time: one alarm per excursion, ended back in range),
+//! low state of charge (below a percentage for a minimum time), terminal
+//! offline for N hours (`offline`: a periodic job opens it at last fix + N
+//! hours, the next fix ends it) and the terminal's own 0x0200
 //! alarm bits (`domain::terminal_bit_kind` maps each bit of JT/T 808-2019
 //! table 24 to an alarm type: 0 emergency, 1 overspeed, 2 fatigue, 3 danger
 //! warning, 4-7 and 9-12 module faults, 8 power cut, 26-28 theft, 29
@@ -13,13 +21,21 @@
 //! A rule applies to its organisation's subtree; changes are logged in
 //! `alarm_rule_change` and apply to the fixes that arrive after them.
 //!
+//! An alarm's key is (vehicle, rule, condition, start); `condition` is the
+//! terminal bit (0-31) for terminal alarms and negative for the platform's:
+//! -1 the rule's condition, -2 a fatigue rule's daily limit, -3/-4 fence
+//! window entry/exit, -100 - probe for temperature.
+//!
 //! `engine` is the pure state machine (one alarm per condition, from start
 //! to end), `evaluate` runs it in ingest and replays a vehicle's history
-//! for late fixes. The workflow: UNHANDLED → PROCESSING (assigned) →
-//! HANDLED or FALSE_ALARM (a reason required), batch moves of up to 250,
-//! each logged in `risk_alarm_activity` with comments and evidence views.
+//! for late fixes, and runs the fence-window and temperature rules over
+//! what fence and temperature evaluation found in the same transaction.
+//! The workflow: UNHANDLED → PROCESSING (assigned) → HANDLED or
+//! FALSE_ALARM (a reason required), batch moves of up to 250, each logged in `risk_alarm_activity` with comments and evidence views.
 //! Closing a terminal alarm the terminal holds until confirmed (emergency,
 //! danger warning, ...) sends it 0x8203 through the device edge (`confirm`).
+//! A level-3 alarm, once opened, asks org to notify the enterprise's risk
+//! members once, with the rule's quiet period (`notify`).
 //!
 //! RPCs: `handlers` (validate → domain → store → response), `store`,
 //! `convert`.
@@ -29,7 +45,10 @@ pub mod convert;
 pub mod domain;
 pub mod engine;
 pub mod evaluate;
+pub mod export;
 pub mod handlers;
+pub mod notify;
+pub mod offline;
 pub mod store;
 
 /// The permission of the alarm list and its workflow.

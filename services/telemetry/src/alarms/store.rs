@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -95,9 +95,30 @@ pub async fn list(
 ) -> Result<(Vec<AlarmRow>, i64), ServiceError> {
     let mut qb = filtered(SELECT, actor, q).page(&Newest, paging);
     let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let mut qb = filtered(COUNT, actor, q).finish();
-    let total = qb.build_query_scalar().fetch_one(conn).await?;
+    let total = count(conn, actor, q).await?;
     Ok((rows, total))
+}
+
+/// How many alarms the list of `q` has.
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    q: &AlarmQuery,
+) -> Result<i64, ServiceError> {
+    let mut qb = filtered(COUNT, actor, q).finish();
+    Ok(qb.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// An export page: the list's order (newest first) after `cursor`.
+pub async fn page(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    q: &AlarmQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<AlarmRow>, ServiceError> {
+    let mut qb = filtered(SELECT, actor, q).keyset("a.started_at", "a.id", cursor, limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
 /// Alarms by id within the caller's reach, locked when `for_update` (in id
@@ -372,7 +393,7 @@ pub async fn save_rule(
     .bind(d.level)
     .bind(d.org_id)
     .bind(d.enabled)
-    .bind(sqlx::types::Json(d.kind))
+    .bind(sqlx::types::Json(&d.kind))
     .bind(d.quiet_minutes)
     .bind(&actor.name)
     .execute(&mut *conn)

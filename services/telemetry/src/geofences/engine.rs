@@ -126,6 +126,19 @@ impl FenceIndex {
         self.by_id.get(&id).map(|&i| &self.fences[i])
     }
 
+    /// The lowest speed limit, in tenths of km/h, of the active fences
+    /// watching `vehicle` that `fix` is inside (the overspeed alarm rule's
+    /// limit there).
+    pub fn speed_limit_dkmh(&self, vehicle: Uuid, fix: &Fix) -> Option<i32> {
+        self.candidates(vehicle, fix.point())
+            .filter_map(|f| {
+                f.speed_limit_kmh
+                    .filter(|_| f.observe(fix) == Some(true))
+                    .map(|l| l * 10)
+            })
+            .min()
+    }
+
     /// Fences watching `vehicle` whose box holds the point (exact test not yet applied).
     pub fn candidates(&self, vehicle: Uuid, p: Point) -> impl Iterator<Item = &Fence> {
         self.tree
@@ -356,6 +369,33 @@ mod tests {
         let out = run(&f, &mut s, &[fix(400, false), fix(500, false)]).crossings;
         assert_eq!(out[0].direction, Direction::Exit);
         assert_eq!(out[0].dwell_seconds, Some(300));
+    }
+
+    #[test]
+    fn the_alarm_rules_read_the_lowest_limit_of_the_fences_a_fix_is_inside() {
+        let wide = Fence {
+            id: Uuid::from_u128(2),
+            speed_limit_kmh: Some(50),
+            geometry: Geometry::Circle {
+                center: Point::new(31.0, 121.0),
+                radius_m: 5000,
+            },
+            ..fence(0)
+        };
+        let unlimited = Fence {
+            id: Uuid::from_u128(3),
+            speed_limit_kmh: None,
+            ..fence(0)
+        };
+        let index = FenceIndex::build(vec![wide, fence(0), unlimited]);
+        let v = Uuid::nil();
+        assert_eq!(index.speed_limit_dkmh(v, &fix(0, true)), Some(300));
+        assert_eq!(index.speed_limit_dkmh(v, &fix(0, false)), Some(500));
+        let far = Fix {
+            lat: 32.0,
+            ..fix(0, false)
+        };
+        assert_eq!(index.speed_limit_dkmh(v, &far), None);
     }
 
     #[test]

@@ -200,7 +200,14 @@ impl Pipeline {
             applied.fences.add(found);
             let found = temperatures::apply(&mut tx, enterprise, &batch.readings).await?;
             applied.temperatures.add(found);
-            let found = alarms::apply(&mut tx, enterprise, &batch.samples).await?;
+            let found = alarms::apply(
+                &mut tx,
+                &self.fences,
+                enterprise,
+                &batch.samples,
+                &batch.readings,
+            )
+            .await?;
             applied.alarms.add(found);
         }
         tx.commit().await?;

@@ -188,6 +188,7 @@ pub fn for_evaluation(
             speed_dkmh: f.speed_dkmh,
             alarm_bits: f.alarm_bits,
             soc: f.soc,
+            fence_limit_dkmh: None,
         });
         batch
             .readings

@@ -29,6 +29,7 @@ pub fn day(enterprise: Uuid, r: DayRow) -> pb::DailyOperationReport {
         vehicle_id: r.vehicle_id.to_string(),
         plate_number: r.plate_number,
         vin: r.vin,
+        driver_name: r.driver_name.unwrap_or_default(),
         // The day's Beijing midnight.
         report_date: Some(timestamp(slot_start(r.day, 0))),
         mileage_m: r.mileage_m,
@@ -43,7 +44,10 @@ pub fn day(enterprise: Uuid, r: DayRow) -> pb::DailyOperationReport {
         alarm_count: count(r.alarm_count),
         first_start_time: r.first_start_at.map(timestamp),
         last_stop_time: r.last_stop_at.map(timestamp),
-        ..Default::default()
+        energy_consumed_wh: r.energy_consumed_wh.unwrap_or_default(),
+        energy_consumed_known: r.energy_consumed_wh.is_some(),
+        energy_charged_wh: r.energy_charged_wh,
+        charge_count: r.charge_count,
     }
 }
 
@@ -69,6 +73,14 @@ pub fn month(enterprise: Uuid, r: MonthRow) -> pb::MonthlyOperationReport {
         } else {
             0
         },
+        energy_consumed_wh: r.energy_consumed_wh.unwrap_or_default(),
+        energy_consumed_known: r.energy_consumed_wh.is_some(),
+        energy_per_100km_wh: match r.energy_consumed_wh {
+            Some(wh) if r.mileage_m > 0 => wh * 100_000 / r.mileage_m,
+            _ => 0,
+        },
+        energy_charged_wh: r.energy_charged_wh,
+        charge_count: r.charge_count,
         ..Default::default()
     }
 }
@@ -77,6 +89,9 @@ pub fn totals(t: &TotalsRow) -> pb::OperationReportTotals {
     pb::OperationReportTotals {
         mileage_m: t.mileage_m.unwrap_or_default(),
         driving_seconds: t.driving_s.unwrap_or_default(),
+        energy_consumed_wh: t.energy_consumed_wh.unwrap_or_default(),
+        energy_charged_wh: t.energy_charged_wh.unwrap_or_default(),
+        charge_count: count(t.charge_count.unwrap_or_default()),
         ..Default::default()
     }
 }

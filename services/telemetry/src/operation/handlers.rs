@@ -7,13 +7,15 @@ use fleetdesk_kit::list::{Paging, TimeRange, batch};
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
+use sqlx::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 
 use super::rollup::slot_of;
 use super::store::{self, LogQuery};
-use super::{PERMISSION, convert};
+use super::{PERMISSION, convert, export};
 use crate::context::{Actor, Context};
+use crate::exports;
 
 /// The daily log covers at most this many days, the monthly log this many months.
 pub const MAX_DAYS: i64 = 92;
@@ -32,13 +34,12 @@ fn month(field: &str, m: Option<&common::YearMonth>) -> Result<NaiveDate, Servic
         .ok_or_else(|| ServiceError::invalid(field, "请选择月份"))
 }
 
-pub async fn daily(
-    ctx: &Context,
-    req: Request<pb::ListDailyOperationReportsRequest>,
-) -> Result<pb::ListDailyOperationReportsResponse, ServiceError> {
-    let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
-    let r = req.into_inner();
-    let paging = Paging::parse(r.page.as_ref())?;
+/// The daily log's filter, checked, with its organisations' subtrees (the
+/// list and its export read it the same way).
+pub async fn daily_query(
+    conn: &mut PgConnection,
+    r: &pb::ListDailyOperationReportsRequest,
+) -> Result<LogQuery, ServiceError> {
     let range = TimeRange::parse("reportDate", r.report_date.as_ref())?;
     let (Some(start), Some(end)) = (range.start, range.end) else {
         return Err(ServiceError::invalid("reportDate", "请选择日期范围"));
@@ -58,14 +59,57 @@ pub async fn daily(
             format!("时间范围最长 {MAX_DAYS} 天"),
         ));
     }
-    let query = LogQuery {
+    Ok(LogQuery {
         plates: batch("plateNumbers", &r.plate_numbers)?,
         vins: batch("vins", &r.vins)?,
-        org_ids: vehicles::store::org_subtrees(&mut tx, org_ids(&r.org_ids)?).await?,
+        org_ids: vehicles::store::org_subtrees(conn, org_ids(&r.org_ids)?).await?,
         from,
         to,
         operating_only: r.operating_only,
-    };
+    })
+}
+
+/// The monthly log's filter, checked, with its organisations' subtrees.
+pub async fn monthly_query(
+    conn: &mut PgConnection,
+    r: &pb::ListMonthlyOperationReportsRequest,
+) -> Result<LogQuery, ServiceError> {
+    let from = month("startMonth", r.start_month.as_ref())?;
+    let to = month("endMonth", r.end_month.as_ref())?;
+    if to < from {
+        return Err(ServiceError::invalid(
+            "endMonth",
+            "结束月份不能早于开始月份",
+        ));
+    }
+    if from
+        .checked_add_months(Months::new(MAX_MONTHS))
+        .is_some_and(|limit| to >= limit)
+    {
+        return Err(ServiceError::invalid(
+            "endMonth",
+            format!("时间范围最长 {MAX_MONTHS} 个月"),
+        ));
+    }
+    debug_assert!(from.day() == 1);
+    Ok(LogQuery {
+        plates: batch("plateNumbers", &r.plate_numbers)?,
+        vins: batch("vins", &r.vins)?,
+        org_ids: vehicles::store::org_subtrees(conn, org_ids(&r.org_ids)?).await?,
+        from,
+        to,
+        operating_only: false,
+    })
+}
+
+pub async fn daily(
+    ctx: &Context,
+    req: Request<pb::ListDailyOperationReportsRequest>,
+) -> Result<pb::ListDailyOperationReportsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
+    let r = req.into_inner();
+    let paging = Paging::parse(r.page.as_ref())?;
+    let query = daily_query(&mut tx, &r).await?;
     let (rows, totals) = store::days(&mut tx, &actor, &query, paging).await?;
     db::end_read(tx);
     Ok(pb::ListDailyOperationReportsResponse {
@@ -85,34 +129,9 @@ pub async fn monthly(
     let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, PERMISSION).await?;
     let r = req.into_inner();
     let paging = Paging::parse(r.page.as_ref())?;
-    let from = month("startMonth", r.start_month.as_ref())?;
-    let to = month("endMonth", r.end_month.as_ref())?;
-    if to < from {
-        return Err(ServiceError::invalid(
-            "endMonth",
-            "结束月份不能早于开始月份",
-        ));
-    }
-    if from
-        .checked_add_months(Months::new(MAX_MONTHS))
-        .is_some_and(|limit| to >= limit)
-    {
-        return Err(ServiceError::invalid(
-            "endMonth",
-            format!("时间范围最长 {MAX_MONTHS} 个月"),
-        ));
-    }
-    let query = LogQuery {
-        plates: batch("plateNumbers", &r.plate_numbers)?,
-        vins: batch("vins", &r.vins)?,
-        org_ids: vehicles::store::org_subtrees(&mut tx, org_ids(&r.org_ids)?).await?,
-        from,
-        to,
-        operating_only: false,
-    };
+    let query = monthly_query(&mut tx, &r).await?;
     let (rows, totals) = store::months(&mut tx, &actor, &query, paging).await?;
     db::end_read(tx);
-    debug_assert!(from.day() == 1);
     Ok(pb::ListMonthlyOperationReportsResponse {
         reports: rows
             .into_iter()
@@ -121,4 +140,31 @@ pub async fn monthly(
         page: Some(paging.info(totals.rows)),
         totals: Some(convert::totals(&totals)),
     })
+}
+
+/// `ExportDailyOperationReports`: checks the list's filter and queues it
+/// under the caller's reach; answers the job at once.
+pub async fn export_daily(
+    ctx: &Context,
+    req: Request<pb::ExportDailyOperationReportsRequest>,
+) -> Result<pb::ExportDailyOperationReportsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let filter = req.into_inner().filter.unwrap_or_default();
+    daily_query(&mut tx, &filter).await?;
+    let job = exports::start(&mut tx, &actor, export::daily_job(&filter)).await?;
+    tx.commit().await?;
+    Ok(pb::ExportDailyOperationReportsResponse { job: Some(job) })
+}
+
+/// `ExportMonthlyOperationReports`: as [`export_daily`] for the monthly log.
+pub async fn export_monthly(
+    ctx: &Context,
+    req: Request<pb::ExportMonthlyOperationReportsRequest>,
+) -> Result<pb::ExportMonthlyOperationReportsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let filter = req.into_inner().filter.unwrap_or_default();
+    monthly_query(&mut tx, &filter).await?;
+    let job = exports::start(&mut tx, &actor, export::monthly_job(&filter)).await?;
+    tx.commit().await?;
+    Ok(pb::ExportMonthlyOperationReportsResponse { job: Some(job) })
 }

@@ -7,10 +7,19 @@
 //!
 //! `rollup` is the pure day (minute slots and odometer extremes, merged in
 //! any order); `store` writes and lists; `handlers` and `convert` serve
-//! TelemetryService's two report RPCs. Energy used and charged and charge
-//! counts are not counted yet (they come from energy's sessions).
+//! TelemetryService's report and export RPCs; `export` writes both logs
+//! as export kinds.
+//!
+//! Energy: charged energy and charge counts come from energy's settled
+//! sessions through events (`charging`, once per event id, on the day the
+//! charging ended); energy used is the state of charge's drop (the lowest
+//! SOC of each minute slot, the falls between slots summed, rises being
+//! charging) times the vehicle's battery capacity, unknown ("-") without a
+//! SOC in the day's fixes or a capacity.
 
+pub mod charging;
 pub mod convert;
+pub mod export;
 pub mod handlers;
 pub mod rollup;
 pub mod store;

@@ -6,6 +6,11 @@
 //! the day, the top speed the highest fix. Every part is a union, a minimum
 //! or a maximum, so a late or repeated fix gives the same day as an
 //! in-order one, and a day can always be recomputed from the history alone.
+//!
+//! The state of charge is kept the same way: the lowest SOC of each minute
+//! slot ([`SocSlots`]); the day's drop is the sum of the falls between
+//! consecutive slots with a reading (a rise is charging and counts nothing),
+//! which the log multiplies by the battery's capacity as energy used.
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone, Timelike, Utc};
 
@@ -105,11 +110,69 @@ impl Slots {
     }
 }
 
+/// No SOC reading in a minute slot.
+const NO_SOC: u8 = u8::MAX;
+
+/// The lowest state of charge (percent) seen in each minute slot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SocSlots(Vec<u8>);
+
+impl Default for SocSlots {
+    fn default() -> SocSlots {
+        SocSlots(vec![NO_SOC; SLOTS])
+    }
+}
+
+impl SocSlots {
+    /// From stored bytes (a short or missing value has no readings).
+    pub fn from_bytes(bytes: Option<&[u8]>) -> SocSlots {
+        let mut s = SocSlots::default();
+        for (i, b) in bytes.unwrap_or_default().iter().take(SLOTS).enumerate() {
+            s.0[i] = *b;
+        }
+        s
+    }
+
+    /// The stored bytes; `None` for a day without a reading.
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        self.0.iter().any(|b| *b != NO_SOC).then(|| self.0.clone())
+    }
+
+    /// Counts a reading of `soc` percent in `slot` (out-of-range readings are dropped).
+    pub fn set(&mut self, slot: usize, soc: i16) {
+        if slot < SLOTS
+            && let Ok(soc) = u8::try_from(soc)
+            && soc <= 100
+        {
+            self.0[slot] = self.0[slot].min(soc);
+        }
+    }
+
+    pub fn merge(&mut self, other: &SocSlots) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a = (*a).min(*b);
+        }
+    }
+
+    /// Percentage points the SOC fell over the day; `None` without a reading.
+    pub fn drop_pct(&self) -> Option<i32> {
+        let mut readings = self.0.iter().filter(|b| **b != NO_SOC);
+        let mut last = *readings.next()?;
+        let mut fallen = 0;
+        for soc in readings {
+            fallen += i32::from(last.saturating_sub(*soc));
+            last = *soc;
+        }
+        Some(fallen)
+    }
+}
+
 /// What one day's fixes add up to.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Day {
     pub moving: Slots,
     pub online: Slots,
+    pub soc: SocSlots,
     pub min_odometer_m: Option<i64>,
     pub max_odometer_m: Option<i64>,
     pub max_speed_dkmh: i32,
@@ -121,6 +184,7 @@ pub struct DayFix {
     pub time: DateTime<Utc>,
     pub speed_dkmh: i32,
     pub odometer_m: Option<i64>,
+    pub soc: Option<i16>,
 }
 
 fn min_of(a: Option<i64>, b: Option<i64>) -> Option<i64> {
@@ -142,6 +206,9 @@ impl Day {
     pub fn add(&mut self, fix: &DayFix) {
         let (_, slot) = slot_of(fix.time);
         self.online.set(slot);
+        if let Some(soc) = fix.soc {
+            self.soc.set(slot, soc);
+        }
         if fix.speed_dkmh >= MOVING_DKMH {
             self.moving.set(slot);
         }
@@ -154,6 +221,7 @@ impl Day {
     pub fn merge(&mut self, other: &Day) {
         self.moving.union(&other.moving);
         self.online.union(&other.online);
+        self.soc.merge(&other.soc);
         self.min_odometer_m = min_of(self.min_odometer_m, other.min_odometer_m);
         self.max_odometer_m = max_of(self.max_odometer_m, other.max_odometer_m);
         self.max_speed_dkmh = self.max_speed_dkmh.max(other.max_speed_dkmh);
@@ -192,6 +260,7 @@ impl Day {
             trip_count: trips,
             first_start_slot: first,
             last_stop_slot: last.map(|l| l + 1),
+            soc_drop_pct: self.soc.drop_pct(),
         }
     }
 }
@@ -207,6 +276,8 @@ pub struct Totals {
     /// The first slot moving, and the slot after the last.
     pub first_start_slot: Option<usize>,
     pub last_stop_slot: Option<usize>,
+    /// Percentage points of charge used; `None` without a SOC reading.
+    pub soc_drop_pct: Option<i32>,
 }
 
 #[cfg(test)]
@@ -226,6 +297,7 @@ mod tests {
             time,
             speed_dkmh: kmh * 10,
             odometer_m: Some(odo),
+            soc: None,
         }
     }
 
@@ -269,6 +341,43 @@ mod tests {
         assert_eq!(
             (t.first_start_slot, t.last_stop_slot),
             (Some(480), Some(850))
+        );
+    }
+
+    #[test]
+    fn soc_used_is_the_sum_of_its_falls_in_any_order_and_a_charge_counts_nothing() {
+        let soc_fix = |h: u32, m: u32, s: u32, soc: i16| DayFix {
+            time: at(h, m, s),
+            speed_dkmh: 300,
+            odometer_m: None,
+            soc: Some(soc),
+        };
+        // 90 → 70 driving, charged to 95, 95 → 80 driving; two readings a minute.
+        let mut fixes = Vec::new();
+        for (i, soc) in (70..=90).rev().enumerate() {
+            fixes.push(soc_fix(8, i as u32, 0, soc));
+            fixes.push(soc_fix(8, i as u32, 30, soc));
+        }
+        for (i, soc) in (70..=95).enumerate() {
+            fixes.push(soc_fix(12, i as u32, 0, soc));
+        }
+        for (i, soc) in (80..=95).rev().enumerate() {
+            fixes.push(soc_fix(16, i as u32, 0, soc));
+        }
+        let mut in_order = Day::default();
+        fixes.iter().for_each(|f| in_order.add(f));
+        assert_eq!(in_order.totals().soc_drop_pct, Some(20 + 15));
+        let mut late = Day::default();
+        let mut rest = Day::default();
+        for (i, f) in fixes.iter().rev().enumerate() {
+            if i % 4 == 1 { late.add(f) } else { rest.add(f) }
+        }
+        rest.merge(&late);
+        assert_eq!(rest, in_order);
+        assert_eq!(Day::default().totals().soc_drop_pct, None);
+        assert_eq!(
+            SocSlots::from_bytes(in_order.soc.to_bytes().as_deref()),
+            in_order.soc
         );
     }
 

@@ -158,16 +158,17 @@ pub async fn apply(
     Ok(summary)
 }
 
-/// Recomputes one probe's alarms from the last in-band reading before
-/// `earliest`; answers how many alarms its window holds now.
-async fn recompute(
+/// A probe's readings from the last one inside `band` before `earliest`
+/// (that reading's time, and every reading from it on, oldest first): the
+/// stretch whose excursions a late reading can change. Without an in-band
+/// reading before it, every reading of the probe.
+pub async fn readings_from_last_in_band(
     conn: &mut PgConnection,
-    enterprise: Uuid,
     vehicle: Uuid,
     probe: i16,
     band: Band,
     earliest: DateTime<Utc>,
-) -> Result<usize, ServiceError> {
+) -> Result<(Option<DateTime<Utc>>, Vec<(DateTime<Utc>, i32)>), ServiceError> {
     let from: Option<DateTime<Utc>> = sqlx::query_scalar(
         "select max(fix_time) from temperature_eval_reading \
          where vehicle_id = $1 and probe = $2 and fix_time < $3 \
@@ -190,6 +191,20 @@ async fn recompute(
     .bind(from)
     .fetch_all(&mut *conn)
     .await?;
+    Ok((from, readings))
+}
+
+/// Recomputes one probe's alarms from the last in-band reading before
+/// `earliest`; answers how many alarms its window holds now.
+async fn recompute(
+    conn: &mut PgConnection,
+    enterprise: Uuid,
+    vehicle: Uuid,
+    probe: i16,
+    band: Band,
+    earliest: DateTime<Utc>,
+) -> Result<usize, ServiceError> {
+    let (from, readings) = readings_from_last_in_band(conn, vehicle, probe, band, earliest).await?;
     let Some(start) = from.or_else(|| readings.first().map(|r| r.0)) else {
         return Ok(0);
     };

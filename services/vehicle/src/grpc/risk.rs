@@ -34,6 +34,13 @@ impl RiskService for RiskApi {
         respond(alarms::list(&self.0, req).await)
     }
 
+    async fn export_risk_alarms(
+        &self,
+        req: Request<pb::ExportRiskAlarmsRequest>,
+    ) -> Answer<pb::ExportRiskAlarmsResponse> {
+        respond(alarms::export(&self.0, req).await)
+    }
+
     async fn handle_risk_alarms(
         &self,
         req: Request<pb::HandleRiskAlarmsRequest>,

@@ -6,7 +6,7 @@ use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryService;
 use fleetdesk_telemetry::context::Context;
 use fleetdesk_telemetry::geofences::handlers as geofences;
 use fleetdesk_telemetry::temperature::handlers as temperature;
-use fleetdesk_telemetry::{lock, operation, positions};
+use fleetdesk_telemetry::{lock, operation, positions, safety};
 use tonic::{Request, Response, Status};
 
 use super::respond;
@@ -250,7 +250,7 @@ impl TelemetryService for TelemetryApi {
         respond(temperature::series(&self.0, req).await)
     }
 
-    // --- Operation reports (not built) ---
+    // --- Operation reports ---
 
     async fn list_daily_operation_reports(
         &self,
@@ -264,5 +264,63 @@ impl TelemetryService for TelemetryApi {
         req: Request<pb::ListMonthlyOperationReportsRequest>,
     ) -> Answer<pb::ListMonthlyOperationReportsResponse> {
         respond(operation::handlers::monthly(&self.0, req).await)
+    }
+
+    async fn export_daily_operation_reports(
+        &self,
+        req: Request<pb::ExportDailyOperationReportsRequest>,
+    ) -> Answer<pb::ExportDailyOperationReportsResponse> {
+        respond(operation::handlers::export_daily(&self.0, req).await)
+    }
+
+    async fn export_monthly_operation_reports(
+        &self,
+        req: Request<pb::ExportMonthlyOperationReportsRequest>,
+    ) -> Answer<pb::ExportMonthlyOperationReportsResponse> {
+        respond(operation::handlers::export_monthly(&self.0, req).await)
+    }
+
+    // --- Safety report ---
+
+    async fn get_safety_summary(
+        &self,
+        req: Request<pb::GetSafetySummaryRequest>,
+    ) -> Answer<pb::GetSafetySummaryResponse> {
+        respond(safety::handlers::summary(&self.0, req).await)
+    }
+
+    async fn list_safety_ranking(
+        &self,
+        req: Request<pb::ListSafetyRankingRequest>,
+    ) -> Answer<pb::ListSafetyRankingResponse> {
+        respond(safety::handlers::ranking(&self.0, req).await)
+    }
+
+    async fn get_safety_trend(
+        &self,
+        req: Request<pb::GetSafetyTrendRequest>,
+    ) -> Answer<pb::GetSafetyTrendResponse> {
+        respond(safety::handlers::trend(&self.0, req).await)
+    }
+
+    async fn get_safety_weights(
+        &self,
+        req: Request<pb::GetSafetyWeightsRequest>,
+    ) -> Answer<pb::GetSafetyWeightsResponse> {
+        respond(safety::handlers::weights(&self.0, req).await)
+    }
+
+    async fn update_safety_weights(
+        &self,
+        req: Request<pb::UpdateSafetyWeightsRequest>,
+    ) -> Answer<pb::UpdateSafetyWeightsResponse> {
+        respond(safety::handlers::update_weights(&self.0, req).await)
+    }
+
+    async fn export_safety_ranking(
+        &self,
+        req: Request<pb::ExportSafetyRankingRequest>,
+    ) -> Answer<pb::ExportSafetyRankingResponse> {
+        respond(safety::handlers::export(&self.0, req).await)
     }
 }

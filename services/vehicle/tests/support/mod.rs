@@ -34,6 +34,8 @@ pub struct Stack {
     pub app: PgPool,
     signer: TokenSigner,
     pub channel: Channel,
+    /// The service's object store (export files).
+    pub objects: std::path::PathBuf,
     pub telemetry: TelemetryServiceClient<Channel>,
     shutdown: Shutdown,
 }
@@ -53,6 +55,7 @@ pub async fn stack() -> Stack {
         .unwrap();
     fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
     let signer = TokenSigner::generate();
+    let objects = std::env::temp_dir().join(format!("fd-vehicle-{}", Uuid::new_v4()));
     let config = ServiceConfig {
         common: CommonConfig {
             database_url: db.url.clone(),
@@ -63,7 +66,7 @@ pub async fn stack() -> Stack {
         },
         grpc_addr: "127.0.0.1:0".to_owned(),
         migrate_on_start: false,
-        object_store_dir: std::env::temp_dir().join(format!("fd-vehicle-{}", Uuid::new_v4())),
+        object_store_dir: objects.clone(),
     };
     let app = fleetdesk_vehicle::Application::build(config, signer.verifier())
         .await
@@ -95,6 +98,7 @@ pub async fn stack() -> Stack {
     }
     Stack {
         _db: db,
+        objects,
         nats,
         owner,
         app: app_pool,
@@ -157,16 +161,45 @@ impl Stack {
         perms: &[&str],
         message: T,
     ) -> tonic::Request<T> {
+        let whole = ReachClaim {
+            all: true,
+            ..ReachClaim::default()
+        };
+        self.req_reaching_claim(t, user, perms, whole, message)
+    }
+
+    /// A request of `user` of tenant `t` whose data scope is the
+    /// organisation subtrees `subtrees` only.
+    pub fn req_reaching<T>(
+        &self,
+        t: &Tenant,
+        user: Uuid,
+        perms: &[&str],
+        subtrees: Vec<Uuid>,
+        message: T,
+    ) -> tonic::Request<T> {
+        let reach = ReachClaim {
+            subtrees,
+            ..ReachClaim::default()
+        };
+        self.req_reaching_claim(t, user, perms, reach, message)
+    }
+
+    fn req_reaching_claim<T>(
+        &self,
+        t: &Tenant,
+        user: Uuid,
+        perms: &[&str],
+        reach: ReachClaim,
+        message: T,
+    ) -> tonic::Request<T> {
         let claims = Claims {
             iss: "gateway".into(),
             sub: format!("user:{user}"),
             ent: Some(t.enterprise.to_string()),
             acc: None,
             perms: perms.iter().map(|p| (*p).to_owned()).collect(),
-            reach: Some(ReachClaim {
-                all: true,
-                ..ReachClaim::default()
-            }),
+            reach: Some(reach),
             iat: 0,
             exp: 0,
         };
@@ -211,4 +244,44 @@ pub fn shuffled<T: Clone>(items: &[T], seed: u64) -> Vec<T> {
         out.swap(i, j);
     }
     out
+}
+
+/// The rows of an xlsx workbook's first sheet, every cell as text.
+pub fn sheet_rows(bytes: &[u8]) -> Vec<Vec<String>> {
+    use calamine::Reader as _;
+    let mut book =
+        calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    book.worksheet_range_at(0)
+        .unwrap()
+        .unwrap()
+        .rows()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect()
+}
+
+impl Stack {
+    /// Waits (up to 20 s) for export job `job` to succeed; its workbook's
+    /// rows, header included.
+    pub async fn exported_rows(&self, job: &str) -> Vec<Vec<String>> {
+        let id = Uuid::parse_str(job).unwrap();
+        for _ in 0..200 {
+            let mut tx = db::begin_service(&self.owner).await.unwrap();
+            let (status, key): (i16, String) =
+                sqlx::query_as("select status, file_key from export_job where id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .unwrap();
+            drop(tx);
+            match status {
+                3 => {
+                    let files = fleetdesk_kit::files::FileStore::local(&self.objects).unwrap();
+                    return sheet_rows(&files.get_bytes(&key).await.unwrap());
+                }
+                4 | 5 => panic!("export {job} ended with status {status}"),
+                _ => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+            }
+        }
+        panic!("export {job} did not finish");
+    }
 }

@@ -88,7 +88,8 @@ export function Navbar({ mobile, onOpenDrawer }: { mobile: boolean; onOpenDrawer
       {openGroup && (
         <div className="fd-nav__panel" onMouseEnter={hover.stay} onMouseLeave={hover.leave} data-testid="nav-panel">
           <div className="fd-nav__panel-inner">
-            {openGroup.name === 'energyManagement' && !principal?.flags.isChargeAccount ? (
+            {/* A blacklisted enterprise keeps the group and reads why in the introduction. */}
+            {openGroup.name === 'energyManagement' && (!principal?.flags.isChargeAccount || principal.flags.inChargeBlacklist) ? (
               <EnergyIntro onNavigate={hover.close} />
             ) : (
               <MegaMenu group={openGroup} onNavigate={hover.close} />

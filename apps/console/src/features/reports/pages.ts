@@ -5,4 +5,5 @@ import './messages';
 export const pages: PageTable = {
   dailyLog: () => import('./routes/daily-log'),
   monthlyLog: () => import('./routes/monthly-log'),
+  carSafetyReport: () => import('./routes/safety-report'),
 };

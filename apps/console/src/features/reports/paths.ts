@@ -4,4 +4,5 @@ const BASE = '/carManagement/assetsReport';
 export const PATHS = {
   dailyLog: `${BASE}/operationLog/dailyLog`,
   monthlyLog: `${BASE}/operationLog/monthlyLog`,
+  carSafetyReport: `${BASE}/carSafetyReport`,
 } as const;

@@ -36,6 +36,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_approvals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/approvals/vehicle-allotments": {
         parameters: {
             query?: never;
@@ -1645,6 +1661,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/daily-logs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_daily_operation_logs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/monthly-logs": {
         parameters: {
             query?: never;
@@ -1654,6 +1686,102 @@ export interface paths {
         };
         get: operations["list_monthly_operation_logs"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/monthly-logs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_monthly_operation_logs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/safety/ranking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_safety_ranking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/safety/ranking/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_safety_ranking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/safety/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_safety_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/safety/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_safety_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/safety/weights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_safety_weights"];
+        put: operations["update_safety_weights"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1751,6 +1879,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["assign_risk_alarms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk/alarms/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_risk_alarms"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2669,7 +2813,17 @@ export interface components {
         AlarmRuleBody: {
             createTime: string;
             createdBy: string;
+            /**
+             * Format: int32
+             * @description FATIGUE: minutes of driving in one Beijing day that raise one alarm
+             *     for the day; 0 for none.
+             */
+            dailyDriveMinutes: number;
             enabled: boolean;
+            /** @description FENCE_WINDOW: the fences watched; empty for every fence. */
+            fenceIds: string[];
+            fenceOnEnter: boolean;
+            fenceOnExit: boolean;
             id: string;
             kind?: null | components["schemas"]["AlarmRuleKind"];
             level?: null | components["schemas"]["RiskLevel"];
@@ -2680,6 +2834,11 @@ export interface components {
             /** Format: int32 */
             minDurationSeconds: number;
             name: string;
+            /**
+             * Format: int32
+             * @description OFFLINE: hours without a fix.
+             */
+            offlineHours: number;
             /** @description The organisation whose subtree it watches; empty: every vehicle. */
             orgId: string;
             orgName: string;
@@ -2709,8 +2868,19 @@ export interface components {
          *     own parameters are checked (see AlarmRuleKind); the kind cannot change.
          */
         AlarmRuleForm: {
+            /**
+             * Format: int32
+             * @default 0
+             */
+            dailyDriveMinutes: number;
             /** @default false */
             enabled: boolean;
+            /** @default [] */
+            fenceIds: string[];
+            /** @default false */
+            fenceOnEnter: boolean;
+            /** @default false */
+            fenceOnExit: boolean;
             kind?: null | components["schemas"]["AlarmRuleKind"];
             level?: null | components["schemas"]["RiskLevel"];
             /**
@@ -2730,6 +2900,11 @@ export interface components {
             minDurationSeconds: number;
             /** @default  */
             name: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            offlineHours: number;
             /**
              * @description Empty: every vehicle of the enterprise.
              * @default
@@ -2765,12 +2940,17 @@ export interface components {
         };
         /**
          * @description What a rule watches, and so which of its parameters count:
-         *     OVERSPEED (limitKmh, minDurationSeconds), FATIGUE (maxDriveMinutes,
-         *     restMinutes), NIGHT_DRIVING (windowStartMinute, windowEndMinute),
-         *     LOW_SOC (socBelowPercent, minDurationSeconds), TERMINAL (terminalBits).
+         *     OVERSPEED (limitKmh, minDurationSeconds; inside fences with their own
+         *     speed limit, the lowest of those instead), FATIGUE (maxDriveMinutes,
+         *     restMinutes, dailyDriveMinutes), NIGHT_DRIVING (windowStartMinute,
+         *     windowEndMinute), LOW_SOC (socBelowPercent, minDurationSeconds),
+         *     TERMINAL (terminalBits), FENCE_WINDOW (fenceIds, fenceOnEnter,
+         *     fenceOnExit, windowStartMinute, windowEndMinute), TEMPERATURE
+         *     (minDurationSeconds: a probe outside its cold-chain range that long),
+         *     OFFLINE (offlineHours).
          * @enum {string}
          */
-        AlarmRuleKind: "OVERSPEED" | "FATIGUE" | "NIGHT_DRIVING" | "LOW_SOC" | "TERMINAL";
+        AlarmRuleKind: "OVERSPEED" | "FATIGUE" | "NIGHT_DRIVING" | "LOW_SOC" | "TERMINAL" | "FENCE_WINDOW" | "TEMPERATURE" | "OFFLINE";
         /**
          * @description Workflow state: UNHANDLED → PROCESSING (assigned) → HANDLED or FALSE_ALARM
          *     (closed: may be closed again by another answer, never reopened).
@@ -3619,7 +3799,10 @@ export interface components {
             avgSpeedKmh: number;
             /** Format: int32 */
             chargeCount: number;
-            /** @description Driver bound at the end of the day; empty until bindings feed it. */
+            /**
+             * @description The day's driver: the vehicle's bound driver when the day's first
+             *     fixes were counted; empty without one.
+             */
             driverName: string;
             /**
              * Format: int64
@@ -3628,10 +3811,17 @@ export interface components {
             drivingSeconds: number;
             /** Format: int64 */
             endOdometerM: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Energy of the sessions whose charging ended this day.
+             */
             energyChargedWh: number;
-            /** Format: int64 */
-            energyConsumedWh: number;
+            /**
+             * Format: int64
+             * @description The state of charge's drop over the day times the battery's
+             *     capacity; null without a SOC in the day's fixes or a capacity.
+             */
+            energyConsumedWh?: number | null;
             /** @description First ignition-on of the day (RFC 3339); empty without one. */
             firstStartTime: string;
             /**
@@ -3778,6 +3968,11 @@ export interface components {
             logId: string;
             /** @description ID and licence images (types 4, 5, 6, 7, 10): confirm before showing. */
             needsConfirmation: boolean;
+            /**
+             * @description For an image: a signed link to view it, valid for 10 minutes (empty
+             *     for text values, or a file that is not the enterprise's).
+             */
+            url: string;
             /** @description The unmasked value; for images the file key (download through `/files`). */
             value: string;
         };
@@ -3938,7 +4133,17 @@ export interface components {
             data: {
                 createTime: string;
                 createdBy: string;
+                /**
+                 * Format: int32
+                 * @description FATIGUE: minutes of driving in one Beijing day that raise one alarm
+                 *     for the day; 0 for none.
+                 */
+                dailyDriveMinutes: number;
                 enabled: boolean;
+                /** @description FENCE_WINDOW: the fences watched; empty for every fence. */
+                fenceIds: string[];
+                fenceOnEnter: boolean;
+                fenceOnExit: boolean;
                 id: string;
                 kind?: null | components["schemas"]["AlarmRuleKind"];
                 level?: null | components["schemas"]["RiskLevel"];
@@ -3949,6 +4154,11 @@ export interface components {
                 /** Format: int32 */
                 minDurationSeconds: number;
                 name: string;
+                /**
+                 * Format: int32
+                 * @description OFFLINE: hours without a fix.
+                 */
+                offlineHours: number;
                 /** @description The organisation whose subtree it watches; empty: every vehicle. */
                 orgId: string;
                 orgName: string;
@@ -4601,6 +4811,11 @@ export interface components {
                 logId: string;
                 /** @description ID and licence images (types 4, 5, 6, 7, 10): confirm before showing. */
                 needsConfirmation: boolean;
+                /**
+                 * @description For an image: a signed link to view it, valid for 10 minutes (empty
+                 *     for text values, or a file that is not the enterprise's).
+                 */
+                url: string;
                 /** @description The unmasked value; for images the file key (download through `/files`). */
                 value: string;
             };
@@ -4939,10 +5154,15 @@ export interface components {
              */
             code: number;
             data: {
-                /** @description system, approval, export (dictionary NOTICE_CATEGORY). */
+                /** @description system, approval, export, alarm (dictionary NOTICE_CATEGORY). */
                 category: string;
                 content: string;
                 id: string;
+                /**
+                 * @description The console path the notice points at (e.g. the alarm of an alarm
+                 *     notice); empty: none.
+                 */
+                link: string;
                 publishTime: string;
                 read: boolean;
                 /** @description Empty while unread. */
@@ -5575,10 +5795,15 @@ export interface components {
             /** @description A page of a list. */
             data: {
                 list: {
-                    /** @description system, approval, export (dictionary NOTICE_CATEGORY). */
+                    /** @description system, approval, export, alarm (dictionary NOTICE_CATEGORY). */
                     category: string;
                     content: string;
                     id: string;
+                    /**
+                     * @description The console path the notice points at (e.g. the alarm of an alarm
+                     *     notice); empty: none.
+                     */
+                    link: string;
                     publishTime: string;
                     read: boolean;
                     /** @description Empty while unread. */
@@ -5891,6 +6116,52 @@ export interface components {
                     status: number;
                     /** Format: int32 */
                     userCount: number;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_SafetyRankingRowBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** Format: int64 */
+                    alarmCount: number;
+                    /** Format: double */
+                    alarmsPer100km: number;
+                    /** @description Alarm types with alarms. */
+                    byType: components["schemas"]["SafetyTypeRateBody"][];
+                    /** @description The vehicle's, driver's or organisation's id. */
+                    id: string;
+                    /** Format: int64 */
+                    mileageM: number;
+                    /** @description Plate number, driver name or organisation name. */
+                    name: string;
+                    orgId: string;
+                    orgName: string;
+                    /**
+                     * Format: int32
+                     * @description Position in the ranking's order, from 1.
+                     */
+                    rank: number;
+                    /**
+                     * Format: double
+                     * @description 0-100, one decimal; null under the minimum mileage.
+                     */
+                    score?: number | null;
+                    /**
+                     * Format: int32
+                     * @description Vehicles counted (1 for a vehicle).
+                     */
+                    vehicleCount: number;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -6562,6 +6833,65 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_SafetySummaryBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The range's mileage and alarms, by alarm type. */
+            data: {
+                /** Format: int64 */
+                alarmCount: number;
+                /** Format: double */
+                alarmsPer100km: number;
+                /** @description Every alarm type, in type order. */
+                byType: components["schemas"]["SafetyTypeRateBody"][];
+                /** Format: int64 */
+                mileageM: number;
+                /**
+                 * Format: int64
+                 * @description Below this mileage over the range a row has no score.
+                 */
+                minMileageM: number;
+                /**
+                 * Format: int32
+                 * @description Vehicles with operation days in the range.
+                 */
+                vehicleCount: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_SafetyTrendBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The weeks of the range, oldest first. */
+            data: {
+                weeks: components["schemas"]["SafetyWeekBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_SafetyWeightsBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description Every alarm type's weight. */
+            data: {
+                weights: components["schemas"]["SafetyWeightBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_ServiceRecordBody: {
             /**
              * Format: int32
@@ -6893,7 +7223,17 @@ export interface components {
             data: {
                 createTime: string;
                 createdBy: string;
+                /**
+                 * Format: int32
+                 * @description FATIGUE: minutes of driving in one Beijing day that raise one alarm
+                 *     for the day; 0 for none.
+                 */
+                dailyDriveMinutes: number;
                 enabled: boolean;
+                /** @description FENCE_WINDOW: the fences watched; empty for every fence. */
+                fenceIds: string[];
+                fenceOnEnter: boolean;
+                fenceOnExit: boolean;
                 id: string;
                 kind?: null | components["schemas"]["AlarmRuleKind"];
                 level?: null | components["schemas"]["RiskLevel"];
@@ -6904,6 +7244,11 @@ export interface components {
                 /** Format: int32 */
                 minDurationSeconds: number;
                 name: string;
+                /**
+                 * Format: int32
+                 * @description OFFLINE: hours without a fix.
+                 */
+                offlineHours: number;
                 /** @description The organisation whose subtree it watches; empty: every vehicle. */
                 orgId: string;
                 orgName: string;
@@ -7400,7 +7745,7 @@ export interface components {
         ErrorEnvelope: {
             /** Format: int32 */
             code: number;
-            /** @description For 4000, {fields: [{field, message}]}; otherwise null. */
+            /** @description For 4000, {fields: [{field, message}]}; for a 4009 naming the value that is taken, the same; otherwise null. */
             data: Record<string, never> | null;
             msg: string;
         };
@@ -7925,11 +8270,14 @@ export interface components {
             drivingSeconds: number;
             /** Format: int64 */
             energyChargedWh: number;
-            /** Format: int64 */
-            energyConsumedWh: number;
             /**
              * Format: int64
-             * @description Energy per 100 km; 0 without mileage.
+             * @description The sum of the days' energy used; null while no day has one.
+             */
+            energyConsumedWh?: number | null;
+            /**
+             * Format: int64
+             * @description Energy used per 100 km; 0 without mileage or energy used.
              */
             energyPer100kmWh: number;
             /** Format: int64 */
@@ -7959,10 +8307,15 @@ export interface components {
             totals: components["schemas"]["OperationLogTotalsBody"];
         };
         NoticeBody: {
-            /** @description system, approval, export (dictionary NOTICE_CATEGORY). */
+            /** @description system, approval, export, alarm (dictionary NOTICE_CATEGORY). */
             category: string;
             content: string;
             id: string;
+            /**
+             * @description The console path the notice points at (e.g. the alarm of an alarm
+             *     notice); empty: none.
+             */
+            link: string;
             publishTime: string;
             read: boolean;
             /** @description Empty while unread. */
@@ -8623,6 +8976,126 @@ export interface components {
             id: string;
             name: string;
         };
+        /** @description One vehicle, driver or organisation of a ranking. */
+        SafetyRankingRowBody: {
+            /** Format: int64 */
+            alarmCount: number;
+            /** Format: double */
+            alarmsPer100km: number;
+            /** @description Alarm types with alarms. */
+            byType: components["schemas"]["SafetyTypeRateBody"][];
+            /** @description The vehicle's, driver's or organisation's id. */
+            id: string;
+            /** Format: int64 */
+            mileageM: number;
+            /** @description Plate number, driver name or organisation name. */
+            name: string;
+            orgId: string;
+            orgName: string;
+            /**
+             * Format: int32
+             * @description Position in the ranking's order, from 1.
+             */
+            rank: number;
+            /**
+             * Format: double
+             * @description 0-100, one decimal; null under the minimum mileage.
+             */
+            score?: number | null;
+            /**
+             * Format: int32
+             * @description Vehicles counted (1 for a vehicle).
+             */
+            vehicleCount: number;
+        };
+        /** @description The range's mileage and alarms, by alarm type. */
+        SafetySummaryBody: {
+            /** Format: int64 */
+            alarmCount: number;
+            /** Format: double */
+            alarmsPer100km: number;
+            /** @description Every alarm type, in type order. */
+            byType: components["schemas"]["SafetyTypeRateBody"][];
+            /** Format: int64 */
+            mileageM: number;
+            /**
+             * Format: int64
+             * @description Below this mileage over the range a row has no score.
+             */
+            minMileageM: number;
+            /**
+             * Format: int32
+             * @description Vehicles with operation days in the range.
+             */
+            vehicleCount: number;
+        };
+        /** @description The weeks of the range, oldest first. */
+        SafetyTrendBody: {
+            weeks: components["schemas"]["SafetyWeekBody"][];
+        };
+        /** @description One alarm type's alarms over the range. */
+        SafetyTypeRateBody: {
+            /** Format: int64 */
+            alarmCount: number;
+            alarmType?: null | components["schemas"]["AlarmType"];
+            /**
+             * Format: double
+             * @description Per 100 km of the same rows' mileage; 0 without mileage.
+             */
+            per100km: number;
+            /**
+             * Format: double
+             * @description The enterprise's weight of the type.
+             */
+            weight: number;
+        };
+        /** @description One ISO week (Monday to Sunday, Beijing) of the trend. */
+        SafetyWeekBody: {
+            /** Format: int64 */
+            alarmCount: number;
+            /** Format: double */
+            alarmsPer100km: number;
+            /**
+             * Format: double
+             * @description Average score of the vehicles at or over the minimum mileage that week; null without one.
+             */
+            averageScore?: number | null;
+            /** Format: int32 */
+            isoWeek: number;
+            /** Format: int32 */
+            isoYear: number;
+            /** Format: int64 */
+            mileageM: number;
+            /** Format: int32 */
+            scoredVehicles: number;
+            /** @description The week's first day inside the range, yyyy-MM-dd. */
+            weekStart: string;
+        };
+        /** @description One alarm type's weight: what one alarm per 100 km takes off a score. */
+        SafetyWeightBody: {
+            alarmType?: null | components["schemas"]["AlarmType"];
+            /** @description Set by the enterprise (otherwise the default). */
+            customized: boolean;
+            /** Format: double */
+            weight: number;
+        };
+        /** @description One weight to set. */
+        SafetyWeightInput: {
+            alarmType: components["schemas"]["AlarmType"];
+            /**
+             * Format: double
+             * @description 0-100, two decimals kept.
+             */
+            weight: number;
+        };
+        /** @description Every alarm type's weight. */
+        SafetyWeightsBody: {
+            weights: components["schemas"]["SafetyWeightBody"][];
+        };
+        /** @description The weights to set; types not listed keep theirs. */
+        SafetyWeightsForm: {
+            weights: components["schemas"]["SafetyWeightInput"][];
+        };
         SelectEnterpriseRequest: {
             enterpriseId?: string;
         };
@@ -9054,8 +9527,10 @@ export interface components {
              */
             file: string;
             /**
-             * @description feedback (png/jpeg/jpg/webp/gif, < 5 MB), import (xls/xlsx, < 10 MB)
-             *     or avatar (png/jpeg/jpg/webp/gif, < 2 MB).
+             * @description feedback (png/jpeg/jpg/webp/gif, < 5 MB), import (xls/xlsx, < 10 MB),
+             *     avatar (images, < 2 MB), driver (ID card and licence images, < 5 MB),
+             *     evidence (alarm and accident images, < 5 MB) or document (images and
+             *     pdf, < 10 MB).
              */
             purpose: string;
         };
@@ -9560,6 +10035,98 @@ export interface operations {
             };
         };
     };
+    export_approvals: {
+        parameters: {
+            query?: {
+                /** @description Page from 1. */
+                page?: number;
+                /** @description 5, 10, 20, 50 or 100 (default 20). */
+                size?: number;
+                /** @description 1 pending, 2 approved, 3 rejected, 4 withdrawn. */
+                status?: number;
+                /** @description 1 vehicle allotment, 2 charge allocation, 3 refund, 4 invoice. */
+                kind?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the approvals list with the list's filters (paging ignored; /approval/export); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_vehicle_allotments: {
         parameters: {
             query?: {
@@ -9709,7 +10276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10135,7 +10702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10213,7 +10780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10369,7 +10936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10651,7 +11218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10746,7 +11313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10845,7 +11412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10947,7 +11514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11049,7 +11616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,7 +11797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11492,7 +12059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11679,7 +12246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11868,7 +12435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11976,7 +12543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12071,7 +12638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12170,7 +12737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12272,7 +12839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12374,7 +12941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12473,7 +13040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12568,7 +13135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12874,7 +13441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13109,7 +13676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13312,7 +13879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13407,7 +13974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13580,7 +14147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13667,7 +14234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13762,7 +14329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13864,7 +14431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13963,7 +14530,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14058,7 +14625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14244,7 +14811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14702,7 +15269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14808,7 +15375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14895,7 +15462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15046,7 +15613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15145,7 +15712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15244,7 +15811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15451,7 +16018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15537,7 +16104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15623,7 +16190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15709,7 +16276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15787,7 +16354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16107,7 +16674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16282,7 +16849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16459,7 +17026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16558,7 +17125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16653,7 +17220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16748,7 +17315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16902,7 +17469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17097,7 +17664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17368,7 +17935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17470,7 +18037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17751,7 +18318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17849,7 +18416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18019,7 +18586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18161,7 +18728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18465,7 +19032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18557,7 +19124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18656,7 +19223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18921,6 +19488,104 @@ export interface operations {
             };
         };
     };
+    export_daily_operation_logs: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+                /** @description Required: the first Beijing day (yyyy-MM-dd); at most 92 days with the last. */
+                reportDateStart?: string;
+                /** @description Required: the last Beijing day (yyyy-MM-dd), included. */
+                reportDateEnd?: string;
+                /** @description Only days with mileage. */
+                operatingOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the daily logs with the list's filters and data scope (paging ignored; newest day first, then vehicle); 4000 without a day range or with one over 92 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_monthly_operation_logs: {
         parameters: {
             query?: {
@@ -18981,6 +19646,590 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_monthly_operation_logs: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plates, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+                /** @description Required: the first month (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Required: the last month (yyyy-MM), inclusive; under 12 months after the first. */
+                endMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the monthly logs with the list's filters and data scope (paging ignored; newest month first, then vehicle); 4000 as the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_safety_ranking: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Required: the first Beijing day (yyyy-MM-dd); at most 366 days with the last. */
+                reportDateStart?: string;
+                /** @description Required: the last Beijing day (yyyy-MM-dd), included. */
+                reportDateEnd?: string;
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+                /** @description VEHICLE when absent. */
+                dimension?: "VEHICLE" | "DRIVER" | "ORG";
+                /** @description Highest score first; by default the lowest (worst) first. */
+                bestFirst?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vehicles, drivers or organisations by safety score, worst first unless bestFirst; rows without a score (under the minimum mileage) last; 4000 without a range or with one over 366 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_SafetyRankingRowBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_safety_ranking: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Required: the first Beijing day (yyyy-MM-dd); at most 366 days with the last. */
+                reportDateStart?: string;
+                /** @description Required: the last Beijing day (yyyy-MM-dd), included. */
+                reportDateEnd?: string;
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+                /** @description VEHICLE when absent. */
+                dimension?: "VEHICLE" | "DRIVER" | "ORG";
+                /** @description Highest score first; by default the lowest (worst) first. */
+                bestFirst?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the ranking with its filters, dimension, order and the caller's data scope (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_safety_summary: {
+        parameters: {
+            query?: {
+                /** @description Required: the first Beijing day (yyyy-MM-dd); at most 366 days with the last. */
+                reportDateStart?: string;
+                /** @description Required: the last Beijing day (yyyy-MM-dd), included. */
+                reportDateEnd?: string;
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alarms per 100 km by alarm type over the range in the caller's data scope; 4000 without a range or with one over 366 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SafetySummaryBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_safety_trend: {
+        parameters: {
+            query?: {
+                /** @description Required: the first Beijing day (yyyy-MM-dd); at most 366 days with the last. */
+                reportDateStart?: string;
+                /** @description Required: the last Beijing day (yyyy-MM-dd), included. */
+                reportDateEnd?: string;
+                /** @description Organisations with their subtrees. */
+                orgIds?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per ISO week of the range: mileage, alarms, alarms per 100 km and the average vehicle score; 4000 without a range or with one over 366 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SafetyTrendBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_safety_weights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's weight of every alarm type (defaults where unset) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SafetyWeightsBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_safety_weights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SafetyWeightsForm"];
+            };
+        };
+        responses: {
+            /** @description Every weight after the change (each change audited with its previous value); 4000 on weights out of 0-100, a type twice or none */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SafetyWeightsBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19157,7 +20406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19252,7 +20501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19351,7 +20600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19384,7 +20633,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only rules of these kinds; all when absent. */
-                kinds?: ("OVERSPEED" | "FATIGUE" | "NIGHT_DRIVING" | "LOW_SOC" | "TERMINAL")[];
+                kinds?: ("OVERSPEED" | "FATIGUE" | "NIGHT_DRIVING" | "LOW_SOC" | "TERMINAL" | "FENCE_WINDOW" | "TEMPERATURE" | "OFFLINE")[];
             };
             header?: never;
             path?: never;
@@ -19515,7 +20764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19614,7 +20863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19709,7 +20958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19891,7 +21140,111 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_risk_alarms: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                alarmTypes?: ("OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER")[];
+                levels?: ("LOW" | "MEDIUM" | "HIGH")[];
+                statuses?: ("UNHANDLED" | "HANDLED" | "FALSE_ALARM" | "PROCESSING")[];
+                /** @description Alarms assigned to this member (the caller's own id: 只看我的). */
+                assigneeId?: string;
+                /**
+                 * @description Required with alarmTimeEnd: alarms started in the range, at most 92
+                 *     days (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339).
+                 */
+                alarmTimeStart?: string;
+                /** @description A bare date includes the day. */
+                alarmTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the alarms with the list's filters and data scope (paging ignored, newest first); 4000 as the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19978,7 +21331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20073,7 +21426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20172,7 +21525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20348,7 +21701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20447,7 +21800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20623,7 +21976,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20710,7 +22063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21038,7 +22391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21137,7 +22490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21232,7 +22585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21331,7 +22684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21430,7 +22783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21710,7 +23063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21805,7 +23158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21904,7 +23257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21999,7 +23352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22172,7 +23525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22267,7 +23620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22362,7 +23715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22461,7 +23814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22560,7 +23913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22741,7 +24094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22994,7 +24347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23089,7 +24442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23270,7 +24623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23365,7 +24718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23464,7 +24817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23654,7 +25007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23763,7 +25116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23858,7 +25211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23957,7 +25310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24056,7 +25409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24245,7 +25598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24443,7 +25796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24560,7 +25913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24647,7 +26000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24798,7 +26151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24897,7 +26250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24996,7 +26349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25095,7 +26448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description 4009: the state changed or the value is taken */
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
                 headers: {
                     [name: string]: unknown;

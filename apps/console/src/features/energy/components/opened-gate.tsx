@@ -18,7 +18,8 @@ export function OpenedGate({ children }: { children: ReactNode }) {
   const status = useChargingOpenStatus();
   if (status.isLoading) return <PageLoading />;
   // Without an answer the pages try anyway (their own calls say what failed).
-  if (!status.data || status.data.state === 'OPENED') return children;
+  // The charge blacklist closes charging even for an opened account (the introduction says why).
+  if (!status.data || (status.data.state === 'OPENED' && !status.data.blacklisted)) return children;
   return (
     <Card variant="borderless" className="fd-page-card" data-testid="charging-not-opened">
       <Result

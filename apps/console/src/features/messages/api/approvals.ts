@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { api, type CallOptions } from '@/lib/api-client';
 import type { components, operations } from '@/lib/api/schema';
 import { APPROVAL_KEY } from '@/lib/counts';
 
@@ -44,6 +44,12 @@ export function decisionError(approve: boolean, comment: string): string | undef
 export const APPROVAL_LIST_KEY = [...APPROVAL_KEY, 'list'] as const;
 
 export const listApprovals = (query: ApprovalQuery) => api.get('/api/v1/approvals', { params: { query } });
+
+/** `/approval/export`: the list's filters (not its paging) as an export job. */
+export function exportApprovals(query: ApprovalQuery, options: CallOptions) {
+  const { status, kind } = query;
+  return api.post('/api/v1/approvals/export', { ...options, params: { query: { status, kind } } });
+}
 
 export function useApproval(id: string) {
   return useQuery({

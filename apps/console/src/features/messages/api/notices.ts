@@ -7,7 +7,7 @@ export type Notice = components['schemas']['NoticeBody'];
 export type NoticeQuery = NonNullable<operations['list_notices']['parameters']['query']>;
 
 /** Notice categories (dictionary NOTICE_CATEGORY). */
-export const NOTICE_CATEGORIES = ['system', 'approval', 'export'] as const;
+export const NOTICE_CATEGORIES = ['system', 'approval', 'export', 'alarm'] as const;
 
 /** Filter-bar values to the list's query parameters, blanks left out. */
 export function noticeQuery(filters: Record<string, unknown>, page: number, size: number): NoticeQuery {

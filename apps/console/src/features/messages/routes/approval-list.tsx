@@ -2,11 +2,12 @@ import { Button, Tag } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ExportButton } from '@/components/export-button';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
 import { formatTime } from '@/lib/format';
-import { APPROVAL_KINDS, APPROVAL_LIST_KEY, APPROVAL_STATUSES, approvalQuery, approvalStatusColor, listApprovals, type Approval, type ApprovalQuery } from '../api/approvals';
+import { APPROVAL_KINDS, APPROVAL_LIST_KEY, APPROVAL_STATUSES, approvalQuery, approvalStatusColor, exportApprovals, listApprovals, type Approval, type ApprovalQuery } from '../api/approvals';
 
 /** /approve (`getApprovalList`): the enterprise's approvals, filtered by status and kind. */
 export default function ApprovalListPage() {
@@ -64,6 +65,7 @@ export default function ApprovalListPage() {
     <ListPage<Approval>
       testId="approval-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options) => exportApprovals(list.query, options)} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1500, ...list.tableProps }}
     />

@@ -6,6 +6,7 @@ import * as notify from '@/lib/notify';
 import { useBadgeCounts } from '@/components/layout/use-badge-counts';
 import { renderWithProviders } from '@/testing/render';
 import ApprovalDetailPage from './approval-detail';
+import ApprovalListPage from './approval-list';
 import NoticeDetailPage from './notice-detail';
 
 const ok = (data: unknown) => Promise.resolve(new Response(JSON.stringify({ code: 200, msg: 'ok', data })));
@@ -125,6 +126,21 @@ describe('notice detail', () => {
     await screen.findByTestId('notice-content');
     expect(calls('POST', '/api/v1/notices/read')).toHaveLength(0);
   });
+
+  it('opens the page an alarm notice points at', async () => {
+    const link = '/carManagement/riskControll/riskAlarmRecord?alarmId=a-1';
+    serve(['as:message:pageInfo'], (url) => (url === '/api/v1/notices/n-1' ? ok({ ...notice, read: true, category: 'alarm', link }) : undefined));
+    renderWithProviders(
+      <Routes>
+        <Route path="/noticeDetails" element={<NoticeDetailPage />} />
+        <Route path="/carManagement/riskControll/riskAlarmRecord" element={<div data-testid="alarm-page" />} />
+      </Routes>,
+      { route: '/noticeDetails?id=n-1' },
+    );
+    expect(await screen.findByText('告警通知')).toBeInTheDocument();
+    await userEvent.click(await screen.findByTestId('notice-link'));
+    expect(await screen.findByTestId('alarm-page')).toBeInTheDocument();
+  });
 });
 
 describe('badge counts', () => {
@@ -152,5 +168,30 @@ describe('badge counts', () => {
     await waitFor(() => expect(calls('GET', '/api/v1/me')).toHaveLength(1));
     expect(screen.getByTestId('counts')).toHaveTextContent('0/0');
     expect(calls('GET', '/api/v1/notices/unread-count')).toHaveLength(0);
+  });
+});
+
+describe('approval list', () => {
+  it('exports the list with its status filter (/approval/export) and says where the file will be', async () => {
+    serve(['as:approval:pageInfo'], (url) =>
+      url.startsWith('/api/v1/approvals?')
+        ? ok({ list: [approval], total: 1 })
+        : url.startsWith('/api/v1/approvals/export')
+          ? ok({ id: 'e-1', name: '审批列表', status: 1 })
+          : undefined,
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/approve" element={<ApprovalListPage />} />
+      </Routes>,
+      { route: '/approve?status=1' },
+    );
+    expect(await screen.findByText(approval.title)).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('export-button'));
+    await waitFor(() => expect(notify.toastSuccess).toHaveBeenCalledWith('导出结果请到右上方个人信息下【导出记录】中查看下载结果'));
+    const [[url, init]] = fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/v1/approvals/export'));
+    expect(init.method).toBe('POST');
+    expect(new URL(String(url), 'http://x').searchParams.get('status')).toBe('1');
+    expect(new URL(String(url), 'http://x').searchParams.has('page')).toBe(false);
   });
 });

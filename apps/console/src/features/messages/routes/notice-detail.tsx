@@ -56,6 +56,11 @@ export default function NoticeDetailPage() {
         <div className="fd-notice__content" data-testid="notice-content">
           {notice.content}
         </div>
+        {notice.link?.startsWith('/') && (
+          <Button type="primary" data-testid="notice-link" onClick={() => navigate(notice.link)}>
+            {t('notice.openLink')}
+          </Button>
+        )}
       </ModuleCard>
     </div>
   );

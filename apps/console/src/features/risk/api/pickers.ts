@@ -33,3 +33,9 @@ export function useDriverOptions(keyword: string) {
     staleTime: 30_000,
   });
 }
+
+/** The enterprise's fences as choices of a fence-window rule (the 100 newest: a rule names at most 100). */
+export async function loadFenceOptions(): Promise<PickerOption[]> {
+  const answer = await api.get('/api/v1/geofences', { params: { query: { page: 1, size: 100 } }, silent: true });
+  return answer.list.map((f) => ({ value: f.id, label: f.name }));
+}

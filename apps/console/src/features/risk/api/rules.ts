@@ -37,6 +37,11 @@ export function ruleForm(rule: AlarmRule): AlarmRuleForm {
     windowEndMinute: rule.windowEndMinute,
     socBelowPercent: rule.socBelowPercent,
     terminalBits: rule.terminalBits,
+    dailyDriveMinutes: rule.dailyDriveMinutes,
+    fenceIds: rule.fenceIds,
+    fenceOnEnter: rule.fenceOnEnter,
+    fenceOnExit: rule.fenceOnExit,
+    offlineHours: rule.offlineHours,
     quietMinutes: rule.quietMinutes,
   };
 }

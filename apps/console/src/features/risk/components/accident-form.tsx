@@ -3,6 +3,7 @@ import dayjs from 'dayjs';
 import type { FormRule } from 'antd';
 import type { FileItem } from '@/components/upload/upload-control';
 import type { FormField, FormValues } from '@/components/dynamic-form/field-schema';
+import { DOCUMENT_ATTACHMENTS } from '@/lib/files';
 import { detailText } from '@/lib/format';
 import type { Accident, AccidentForm } from '../api/accidents';
 import { useDriverOptions, useVehicleOptions } from '../api/pickers';
@@ -28,6 +29,8 @@ const filesOf = (list: Accident['images'] | undefined): FileItem[] => (list ?? [
 export function accidentFields(t: T, accident: Accident | undefined): FormField[] {
   const a = (key: string) => t(`risk:accident.${key}`);
   const upload = { purpose: ATTACHMENT_PURPOSE, ...ATTACHMENT_RULES, pictureCard: true };
+  // Reports and certificates: images or PDF, under their own purpose.
+  const documents = { purpose: 'document' as const, types: [...DOCUMENT_ATTACHMENTS.types], maxSizeMb: DOCUMENT_ATTACHMENTS.maxSizeMb, limit: DOCUMENT_ATTACHMENTS.limit };
   const vehicle = accident ? { value: accident.vehicleId, label: accident.plateNumber } : undefined;
   const driver = accident?.driverId ? { value: accident.driverId, label: accident.driverName } : undefined;
   return [
@@ -75,7 +78,7 @@ export function accidentFields(t: T, accident: Accident | undefined): FormField[
     { kind: 'money-fen', name: 'claimPaidFen', label: a('claimPaid'), span: 12 },
     { kind: 'text', name: 'repairOrderId', label: a('repairOrderId'), maxLength: 64, span: 12 },
     { kind: 'upload', name: 'images', label: a('images'), upload, span: 24 },
-    { kind: 'upload', name: 'documents', label: a('documents'), upload, span: 24 },
+    { kind: 'upload', name: 'documents', label: a('documents'), upload: documents, span: 24 },
     { kind: 'textarea', name: 'remark', label: a('remark'), maxLength: 500, span: 24 },
   ];
 }

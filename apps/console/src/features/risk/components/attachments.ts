@@ -3,8 +3,8 @@ import type { FileItem } from '@/components/upload/upload-control';
 import { FEEDBACK_ATTACHMENTS, type UploadPurpose } from '@/lib/files';
 import type { components } from '@/lib/api/schema';
 
-/** The gateway has no purpose of its own for alarm evidence yet: images under 5 MB, like feedback. */
-export const ATTACHMENT_PURPOSE: UploadPurpose = 'feedback';
+/** Risk evidence (alarm handling and remarks, accident photos): images under 5 MB. */
+export const ATTACHMENT_PURPOSE: UploadPurpose = 'evidence';
 export const ATTACHMENT_RULES = { types: [...FEEDBACK_ATTACHMENTS.types], maxSizeMb: FEEDBACK_ATTACHMENTS.maxSizeMb, limit: 5 };
 
 /** The uploaded files as the API names them (their stored keys). */

@@ -26,7 +26,9 @@ export const ALARM_TYPES = enumValues<AlarmType>()(
 );
 export const ALARM_STATUSES = enumValues<AlarmStatus>()('UNHANDLED', 'PROCESSING', 'HANDLED', 'FALSE_ALARM');
 export const HANDLE_METHODS = enumValues<AlarmHandleMethod>()('VOICE_PROMPT', 'PHONE_CALL', 'TEXT_MESSAGE', 'NO_ACTION');
-export const RULE_KINDS = enumValues<AlarmRuleKind>()('OVERSPEED', 'FATIGUE', 'NIGHT_DRIVING', 'LOW_SOC', 'TERMINAL');
+export const RULE_KINDS = enumValues<AlarmRuleKind>()('OVERSPEED', 'FATIGUE', 'NIGHT_DRIVING', 'LOW_SOC', 'TERMINAL', 'FENCE_WINDOW', 'TEMPERATURE', 'OFFLINE');
+/** Which crossings a fence-window rule watches (fenceOnEnter, fenceOnExit). */
+export const FENCE_DIRECTIONS = ['enter', 'exit'] as const;
 export const ACCIDENT_SEVERITIES = enumValues<AccidentSeverity>()('PROPERTY_ONLY', 'MINOR_INJURY', 'SERIOUS_INJURY', 'FATAL');
 export const ACCIDENT_LIABILITIES = enumValues<AccidentLiability>()('UNDETERMINED', 'FULL', 'MAIN', 'EQUAL', 'SECONDARY', 'NONE');
 export const ACCIDENT_STATUSES = enumValues<AccidentStatus>()('REPORTED', 'LOSS_ASSESSMENT', 'REPAIRING', 'CLAIMING', 'CLOSED');

@@ -58,6 +58,7 @@ beforeEach(() => {
     if (url === '/api/v1/orgs/simple') return ok([]);
     if (url.startsWith('/api/v1/risk/alarms?')) return ok({ list: rows, total: rows.length });
     if (url === '/api/v1/risk/alarms/handle' && init?.method === 'POST') return ok([]);
+    if (url.startsWith('/api/v1/risk/alarms/export') && init?.method === 'POST') return ok({ id: 'r1', status: 1 });
     if (url.startsWith('/api/v1/risk/alarm-rules')) return ok(init?.method === 'POST' ? {} : []);
     return ok(null);
   });
@@ -82,6 +83,12 @@ const later = () => {
 };
 
 describe('risk alarm records (riskAlarmRecord)', () => {
+  it('opens the alarm a notice links to (?alarmId=)', async () => {
+    renderWithProviders(<RiskAlarmRecordPage />, { route: `${PATH}?alarmId=a1` });
+    await screen.findByTestId('alarm-drawer');
+    await waitFor(() => expect(calls((u) => u === '/api/v1/risk/alarms/a1')).toHaveLength(1));
+  });
+
   it('asks for the open alarms of the last 7 days and shows each row with -- for empty cells', async () => {
     renderWithProviders(<RiskAlarmRecordPage />, { route: PATH });
     const first = await rowOf('粤B11111');
@@ -102,6 +109,23 @@ describe('risk alarm records (riskAlarmRecord)', () => {
     const start = dayjs(searchParams.get('alarmTimeStart'));
     const end = dayjs(searchParams.get('alarmTimeEnd'));
     expect(end.startOf('day').diff(start.startOf('day'), 'day')).toBe(6);
+  });
+
+  it('exports the list’s filters without paging', async () => {
+    renderWithProviders(<RiskAlarmRecordPage />, { route: `${PATH}?levels=HIGH&plateNumbers=粤B11111&page=2` });
+    await rowOf('粤B11111');
+    const listed = listCalls().at(-1)?.url.searchParams ?? new URLSearchParams();
+    fireEvent.click(screen.getByTestId('export-button'));
+    const exports = () => calls((u, init) => u.startsWith('/api/v1/risk/alarms/export') && init?.method === 'POST');
+    await waitFor(() => expect(exports()).toHaveLength(1));
+    const { searchParams } = exports()[0].url;
+    expect(searchParams.getAll('levels')).toEqual(['HIGH']);
+    expect(searchParams.getAll('plateNumbers')).toEqual(['粤B11111']);
+    expect(searchParams.getAll('statuses')).toEqual(listed.getAll('statuses'));
+    expect(searchParams.get('alarmTimeStart')).toBe(listed.get('alarmTimeStart'));
+    expect(searchParams.has('page')).toBe(false);
+    expect(searchParams.has('size')).toBe(false);
+    expect(await screen.findByText(/导出记录/)).toBeInTheDocument();
   });
 
   it('handles the selected alarms in one batch with the chosen method', async () => {

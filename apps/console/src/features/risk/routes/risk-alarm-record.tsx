@@ -2,9 +2,12 @@ import { Button, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
+import { api, type CallOptions } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { DATE_FORMAT, formatTime } from '@/lib/format';
 import { toastWarning } from '@/lib/notify';
@@ -32,7 +35,9 @@ export default function RiskAlarmRecordPage() {
   const [selected, setSelected] = useState<Key[]>([]);
   const [closing, setClosing] = useState<{ closing: Closing; ids: string[] } | null>(null);
   const [assigning, setAssigning] = useState<string[] | null>(null);
-  const [viewing, setViewing] = useState<string | undefined>();
+  // ?alarmId= (a level-3 alarm's notice links here) opens that alarm's drawer.
+  const [params] = useSearchParams();
+  const [viewing, setViewing] = useState<string | undefined>(() => params.get('alarmId') || undefined);
   const [rulesOpen, setRulesOpen] = useState(false);
 
   const fields = useMemo<FilterField[]>(
@@ -101,6 +106,7 @@ export default function RiskAlarmRecordPage() {
     },
   ];
 
+  const exportFilters = { ...list.query, page: undefined, size: undefined };
   return (
     <ListPage<RiskAlarm>
       testId="risk-alarm-list"
@@ -119,6 +125,7 @@ export default function RiskAlarmRecordPage() {
           <Button onClick={() => setRulesOpen(true)} data-testid="open-rules">
             {t('risk:action.rules')}
           </Button>
+          <ExportButton disabled={!rangeOk} startExport={(options: CallOptions) => api.post('/api/v1/risk/alarms/export', { ...options, params: { query: exportFilters } })} />
         </Space>
       }
       banner={<LoadErrorBanner error={rangeOk ? list.error : null} onRetry={() => void list.refetch()} />}

@@ -9,25 +9,17 @@ import { SensitiveType } from '@/lib/mask';
 import { driverLogKey, useDriver, type Driver } from '../api/drivers';
 import { fetchOperationLogs } from '../api/operation-logs';
 import { driverStatusColor, driverStatusLabel } from './driver-labels';
-import { DriverReveal } from './driver-reveal';
+import { DriverImage, DriverReveal } from './driver-reveal';
 
 const DATE = '{y}-{m}-{d}';
 // A detail shows '-' for an empty value (tables show '--').
 const text = (v: ReactNode) => (v === '' || v === null || v === undefined ? DETAIL_BLANK : v);
 
-/** A revealed image is its stored file key (the value the audit recorded). */
-const fileKey = (key: string) => (
-  <Typography.Text code data-testid="revealed-file-key">
-    {key}
-  </Typography.Text>
-);
-
 function DriverDescriptions({ driver }: { driver: Driver }) {
   const { t } = useTranslation();
   const d = (key: string) => t(`vehicles.driver.${key}`);
-  const reveal = (masked: string | undefined, type: number, renderValue?: (v: string) => ReactNode) => (
-    <DriverReveal driverId={driver.id} masked={masked} sensitiveType={type} renderValue={renderValue} blank={DETAIL_BLANK} />
-  );
+  const reveal = (masked: string | undefined, type: number) => <DriverReveal driverId={driver.id} masked={masked} sensitiveType={type} blank={DETAIL_BLANK} />;
+  const image = (name: string | undefined, type: number) => <DriverImage driverId={driver.id} name={name} sensitiveType={type} blank={DETAIL_BLANK} />;
   return (
     <Descriptions bordered size="small" column={2} data-testid="driver-basic">
       <Descriptions.Item label={d('name')}>{driver.name}</Descriptions.Item>
@@ -47,10 +39,10 @@ function DriverDescriptions({ driver }: { driver: Driver }) {
       <Descriptions.Item label={d('address')} span={2}>
         {reveal(driver.address, SensitiveType.Address)}
       </Descriptions.Item>
-      <Descriptions.Item label={d('licenceFront')}>{reveal(driver.licenceFront?.name, SensitiveType.LicenceFront, fileKey)}</Descriptions.Item>
-      <Descriptions.Item label={d('licenceBack')}>{reveal(driver.licenceBack?.name, SensitiveType.LicenceBack, fileKey)}</Descriptions.Item>
-      <Descriptions.Item label={d('idCardFront')}>{reveal(driver.idCardFront?.name, SensitiveType.IdFront, fileKey)}</Descriptions.Item>
-      <Descriptions.Item label={d('idCardBack')}>{reveal(driver.idCardBack?.name, SensitiveType.IdBack, fileKey)}</Descriptions.Item>
+      <Descriptions.Item label={d('licenceFront')}>{image(driver.licenceFront?.name, SensitiveType.LicenceFront)}</Descriptions.Item>
+      <Descriptions.Item label={d('licenceBack')}>{image(driver.licenceBack?.name, SensitiveType.LicenceBack)}</Descriptions.Item>
+      <Descriptions.Item label={d('idCardFront')}>{image(driver.idCardFront?.name, SensitiveType.IdFront)}</Descriptions.Item>
+      <Descriptions.Item label={d('idCardBack')}>{image(driver.idCardBack?.name, SensitiveType.IdBack)}</Descriptions.Item>
       <Descriptions.Item label={t('vehicles.fields.remark')} span={2}>
         {text(driver.remark)}
       </Descriptions.Item>

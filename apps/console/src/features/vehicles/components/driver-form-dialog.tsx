@@ -18,11 +18,8 @@ import {
 import { showServerErrors } from '@/lib/server-errors';
 import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
-/**
- * The upload purpose of driver document images. The gateway has no driver
- * purpose yet; `feedback` takes the same files (png/jpeg/jpg/webp/gif under 5 MB).
- */
-const DRIVER_IMAGE_PURPOSE = 'feedback' as const;
+/** The upload purpose of a driver's ID card and licence images (png/jpeg/jpg/webp/gif under 5 MB). */
+const DRIVER_IMAGE_PURPOSE = 'driver' as const;
 const DRIVER_IMAGE_MAX_MB = 5;
 const uploadDriverImage = uploaderFor(DRIVER_IMAGE_PURPOSE);
 

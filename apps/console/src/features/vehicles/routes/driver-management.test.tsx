@@ -206,6 +206,40 @@ describe('driver management (driverManagement)', () => {
     expect(log.url.searchParams.get('businessId')).toBe('d1');
   });
 
+  it('opens a licence image through the file-link viewer: asks first, reveals once with the audit, shows the signed link', async () => {
+    fetchMock.mockImplementation((url: string) => {
+      if (url === '/api/v1/me') return ok(me(permissions));
+      if (url === '/api/v1/orgs/simple') return ok([{ orgId: 'o1', parentId: '', name: '华南大区', orgCode: 'r', level: 1 }]);
+      if (url === '/api/v1/drivers/d1/reveal') return ok({ value: 'e1/driver/f/front.jpg', needsConfirmation: true, logId: 'log-2', url: '/api/v1/files/download?key=e1%2Fdriver%2Ff%2Ffront.jpg&expires=1&sig=ab' });
+      if (url === '/api/v1/drivers/d1') return ok(driver);
+      if (url.startsWith('/api/v1/drivers')) return ok({ list: [driver], total: 1 });
+      return ok({ list: [], total: 0, totalNum: 0 });
+    });
+    mount();
+    await userEvent.click(await screen.findByTestId('driver-name'));
+    const detail = await screen.findByTestId('driver-detail');
+    await userEvent.click(await within(detail).findByTestId('driver-image'));
+    expect(await screen.findByText('查看证件信息将被记录，确定查看吗？')).toBeInTheDocument();
+    expect(calls((u) => u === '/api/v1/drivers/d1/reveal')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(document.querySelector('.ant-image-preview img')).not.toBeNull());
+    expect(document.querySelector('.ant-image-preview img')?.getAttribute('src')).toContain('/api/v1/files/download?key=e1%2Fdriver');
+    const reveals = calls((u) => u === '/api/v1/drivers/d1/reveal');
+    expect(reveals).toHaveLength(1);
+    expect(JSON.parse(String(reveals[0].init.body))).toEqual({ sensitiveType: 6, pageUrl: PATH, sourceModule: 'driver' });
+  });
+
+  it('disables the image button with 暂无文件访问权限 without as:sensitive:view, revealing nothing', async () => {
+    permissions = ['as:sys:driver'];
+    mount();
+    await userEvent.click(await screen.findByTestId('driver-name'));
+    const detail = await screen.findByTestId('driver-detail');
+    const button = await within(detail).findByRole('button', { name: '暂无文件访问权限' });
+    expect(button).toBeDisabled();
+    expect(within(detail).queryByText('front.jpg')).toBeNull();
+    expect(calls((u) => u === '/api/v1/drivers/d1/reveal')).toHaveLength(0);
+  });
+
   it('shows an empty value in the detail as - (the table keeps --)', async () => {
     mount();
     await userEvent.click(await screen.findByTestId('driver-name'));
