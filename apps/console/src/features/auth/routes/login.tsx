@@ -1,17 +1,20 @@
 import { Button, Card, Spin, Tabs } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { APP_NAME, APP_VERSION } from '@/config/constants';
 import { LanguageSwitch } from '@/components/language-switch';
 import { Logo } from '@/components/logo';
 import { usePageTitle } from '@/components/use-page-title';
-import { AccountLoginForm } from '../components/account-login-form';
-import { PhoneLoginForm } from '../components/phone-login-form';
 import { QrLogin } from '../components/qr-login';
 import { useWeComReturn } from '../components/use-wecom-return';
 
 /** Loaded on first use: keeps the sign-in page's first download small. */
 const ResetPasswordDialog = lazy(() => import('../components/reset-password-dialog'));
+// The QR tab opens first; the phone and account forms (antd's form and
+// inputs with them) load when their tab is chosen.
+const PhoneLoginForm = lazy(() => import('../components/phone-login-form').then((m) => ({ default: m.PhoneLoginForm })));
+const AccountLoginForm = lazy(() => import('../components/account-login-form').then((m) => ({ default: m.AccountLoginForm })));
+const onDemand = (form: ReactNode) => <Suspense fallback={<Spin className="fd-login__returning" />}>{form}</Suspense>;
 
 /** Hosts (production portals) where the account tab is hidden; set at build time. */
 const ACCOUNT_HIDDEN_HOSTS = (import.meta.env.VITE_ACCOUNT_LOGIN_HIDDEN_HOSTS ?? '').split(',').map((h: string) => h.trim()).filter(Boolean);
@@ -25,8 +28,8 @@ export default function LoginPage() {
   const showAccount = !ACCOUNT_HIDDEN_HOSTS.includes(window.location.hostname);
   const items = [
     { key: 'qr', label: t('login.tabQr'), children: <QrLogin /> },
-    { key: 'phone', label: t('login.tabPhone'), children: <PhoneLoginForm /> },
-    ...(showAccount ? [{ key: 'account', label: t('login.tabAccount'), children: <AccountLoginForm /> }] : []),
+    { key: 'phone', label: t('login.tabPhone'), children: onDemand(<PhoneLoginForm />) },
+    ...(showAccount ? [{ key: 'account', label: t('login.tabAccount'), children: onDemand(<AccountLoginForm />) }] : []),
   ];
   return (
     <div className="fd-login">
