@@ -26,23 +26,42 @@ const PAGE: i64 = 20;
 
 /// The statements `operation::store::months` runs for a caller who reaches
 /// the whole enterprise, with no filter but the month range. The run checks
-/// that they answer what the edge answers (total and the page's vehicles).
+/// that they answer what the edge answers (total, the page's vehicles and
+/// every sum of the totals row).
 const PAGE_SQL: &str = "select d.vehicle_id, v.plate_number, v.vin, v.org_id, o.name as org_name, \
        d.month, d.mileage_m, d.driving_s, d.idle_s, d.operating_days, \
        (select count(*) from risk_alarm a where a.vehicle_id = d.vehicle_id \
          and a.started_at >= (d.month::timestamp at time zone 'Asia/Shanghai') \
-         and a.started_at < ((d.month + interval '1 month')::timestamp at time zone 'Asia/Shanghai')) \
-         as alarm_count \
+         and a.started_at < ((d.month + interval '1 month')::timestamp \
+         at time zone 'Asia/Shanghai')) as alarm_count, \
+       (case when v.battery_capacity_wh > 0 then \
+         d.soc_drop_pct::int8 * v.battery_capacity_wh / 100 end) as energy_consumed_wh, \
+       d.energy_charged_wh, d.charge_count \
      from operation_month d join vehicle v on v.id = d.vehicle_id \
      left join org_unit o on o.id = v.org_id \
      where d.enterprise_id = :enterprise and v.enterprise_id = d.enterprise_id and (true) \
        and d.month between :month and :month \
-     order by d.month desc, d.vehicle_id limit :size offset 0";
+     order by d.month desc, d.vehicle_id limit :size offset :offset";
 const TOTALS_SQL: &str = "select count(*) as rows, sum(d.mileage_m)::int8 as mileage_m, \
-       sum(d.driving_s)::int8 as driving_s \
+       sum(d.driving_s)::int8 as driving_s, \
+       sum((case when v.battery_capacity_wh > 0 then \
+         d.soc_drop_pct::int8 * v.battery_capacity_wh / 100 end))::int8 as energy_consumed_wh, \
+       sum(d.energy_charged_wh)::int8 as energy_charged_wh, \
+       sum(d.charge_count)::int8 as charge_count \
      from operation_month d join vehicle v on v.id = d.vehicle_id \
      where d.enterprise_id = :enterprise and v.enterprise_id = d.enterprise_id and (true) \
        and d.month between :month and :month";
+
+/// The totals row: count, then the sums of mileage, driving, energy used,
+/// energy charged and charges.
+type Totals = (
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+);
 
 #[derive(Debug, Clone)]
 pub struct Args {
@@ -87,14 +106,31 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         .bind(enterprise)
         .bind(month)
         .bind(PAGE)
+        .bind(0i64)
         .fetch_all(&pool)
         .await?;
-    let (bare_total,): (i64,) = sqlx::query_as(&numbered(TOTALS_SQL))
+    let bare: Totals = sqlx::query_as(&numbered(TOTALS_SQL))
         .bind(enterprise)
         .bind(month)
         .fetch_one(&pool)
         .await?;
+    let bare_total = bare.0;
+    let bare_sums = [bare.1, bare.2, bare.3, bare.4, bare.5].map(|s| s.unwrap_or(0));
+    let totals = &first["data"]["totals"];
+    let edge_sums = [
+        "mileageM",
+        "drivingSeconds",
+        "energyConsumedWh",
+        "energyChargedWh",
+        "chargeCount",
+    ]
+    .map(|k| totals[k].as_i64().unwrap_or(-1));
     let bare_ids: Vec<String> = bare_page.iter().map(|r| r.0.to_string()).collect();
+    anyhow::ensure!(
+        edge_sums == bare_sums,
+        "the edge's totals {edge_sums:?}, the statements' {bare_sums:?}: the bench's statements \
+         no longer match operation::store::months"
+    );
     anyhow::ensure!(
         edge_total == bare_total && edge_ids == bare_ids,
         "the edge answered {edge_total} rows ({} on the page), the statements {bare_total} \
@@ -174,19 +210,23 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `:enterprise`, `:month`, `:size` as `$1`, `$2`, `$3` for sqlx.
+/// `:enterprise`, `:month`, `:size`, `:offset` as `$1` to `$4` for sqlx.
 fn numbered(sql: &str) -> String {
     sql.replace(":enterprise", "$1")
         .replace(":month", "$2")
         .replace(":size", "$3")
+        .replace(":offset", "$4")
 }
 
-/// The service's read transaction (`db::begin_tenant_list` + the page and
-/// the totals + the rollback that ends a read) as a pgbench script.
+/// The service's read transaction (`db::begin_tenant_list`, the settings
+/// `operation::store` gives a report page, the page and the totals, the
+/// rollback that ends a read) as a pgbench script.
 fn transaction_script() -> String {
     format!(
         "begin;\nselect set_config('app.enterprise_id', :enterprise, true);\n\
-         set local plan_cache_mode = force_generic_plan;\n{};\n{};\nrollback;\n",
+         set local plan_cache_mode = force_generic_plan;\n\
+         select set_config('plan_cache_mode', 'force_custom_plan', true), \
+         set_config('max_parallel_workers_per_gather', '0', true);\n{};\n{};\nrollback;\n",
         PAGE_SQL.replace('\n', " "),
         TOTALS_SQL.replace('\n', " ")
     )
@@ -213,6 +253,8 @@ async fn pgbench(
         .arg(format!("month={month}"))
         .arg("-D")
         .arg(format!("size={PAGE}"))
+        .arg("-D")
+        .arg("offset=0")
         .arg(&args.database_url)
         // As the service's connections are: the application role (tenant
         // policies on), the vehicle schema, UTC.
@@ -277,9 +319,10 @@ async fn ensure_months(pool: &PgPool, enterprise: Uuid) -> anyhow::Result<NaiveD
         // operating days, about 30 km/h on average when driving.
         sqlx::query(
             "insert into operation_month (vehicle_id, month, enterprise_id, mileage_m, driving_s, \
-               idle_s, operating_days) \
+               idle_s, operating_days, soc_drop_pct, energy_charged_wh, charge_count) \
              select v.id, m::date, v.enterprise_id, 1500000 + h % 4500000, \
-               (1500000 + h % 4500000) / 8, (h / 7) % 200000, 20 + (h / 13) % 7 \
+               (1500000 + h % 4500000) / 8, (h / 7) % 200000, 20 + (h / 13) % 7, \
+               400 + (h / 17) % 800, 1000 * (300 + (h / 19) % 600), 20 + (h / 23) % 30 \
              from vehicle v \
              cross join generate_series($2::date, $3::date, interval '1 month') m \
              cross join lateral (select abs(hashtextextended(v.id::text || m::text, 0)) as h) x \
@@ -291,7 +334,11 @@ async fn ensure_months(pool: &PgPool, enterprise: Uuid) -> anyhow::Result<NaiveD
         .bind(last)
         .execute(pool)
         .await?;
-        sqlx::query("analyze operation_month").execute(pool).await?;
+        // Vacuumed, not only analysed: the first reads of fresh rows would
+        // otherwise pay for setting their hint bits in the timed window.
+        sqlx::query("vacuum (analyze) operation_month")
+            .execute(pool)
+            .await?;
         eprintln!(
             "(k) wrote {MONTHS} months of operation for {vehicles} vehicles in {:.0} s",
             started.elapsed().as_secs_f64()

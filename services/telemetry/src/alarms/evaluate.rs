@@ -15,10 +15,11 @@
 //! - overspeed reads, per fix, the lowest speed limit of the fences the fix
 //!   is inside (the enterprise's cached fence index), which wins over the
 //!   rule's own limit;
-//! - fence window: the crossings fence evaluation wrote for the batch's
-//!   vehicles (confirmed since [`REPLAY_HOURS`] before each vehicle's
-//!   earliest new fix, so a replay that moved or removed a crossing is seen)
-//!   become instant alarms (start = end = the crossing), reconciled like a
+//! - fence window: for the vehicles whose crossings fence evaluation wrote
+//!   or reconciled in this batch (no other vehicle's can change), their
+//!   crossings confirmed since [`REPLAY_HOURS`] before each one's earliest
+//!   new fix (so a replay that moved or removed a crossing is seen) become
+//!   instant alarms (start = end = the crossing), reconciled like a
 //!   replay: one per rule, direction and crossing time;
 //! - temperature: each touched probe under a band is recomputed from its
 //!   last in-range buffered reading before the batch's earliest one (as the
@@ -29,7 +30,7 @@
 //!
 //! An enterprise without rules costs one query per batch.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::{DateTime, Duration, Utc};
 use fleetdesk_kit::ServiceError;
@@ -43,7 +44,6 @@ use super::domain::{
 use super::engine::{Found, Sample, Span, Track};
 use super::offline;
 use crate::geofences::engine::{FenceIndex, Fix};
-use crate::geofences::evaluate::FenceCache;
 use crate::temperature::domain::{self as temperature, Band};
 use crate::temperature::evaluate::ReadingIn;
 
@@ -146,42 +146,50 @@ fn fence_limits(index: &FenceIndex, vehicle: Uuid, samples: &mut [Sample]) {
     }
 }
 
+/// One enterprise's batch as fence and temperature evaluation left it.
+#[derive(Debug)]
+pub struct Batch<'a> {
+    /// The enterprise's fence index, read in this transaction.
+    pub fences: &'a FenceIndex,
+    /// The new fixes per vehicle, in fix-time order.
+    pub fixes: BTreeMap<Uuid, Vec<Sample>>,
+    pub readings: &'a [ReadingIn],
+    /// Vehicles whose fence crossings this batch wrote or reconciled.
+    pub crossings_moved: &'a BTreeSet<Uuid>,
+}
+
 /// Evaluates one enterprise's new fixes (per vehicle, in fix-time order) and
 /// probe readings in the caller's transaction, which is scoped to that
 /// enterprise and has run fence and temperature evaluation on them.
 pub async fn apply(
     conn: &mut PgConnection,
-    fences: &FenceCache,
     enterprise: Uuid,
-    fixes: &BTreeMap<Uuid, Vec<Sample>>,
-    readings: &[ReadingIn],
+    batch: Batch<'_>,
 ) -> Result<Summary, ServiceError> {
+    let Batch {
+        fences,
+        mut fixes,
+        readings,
+        crossings_moved,
+    } = batch;
     let all = rules(conn, enterprise).await?;
     if all.is_empty() || fixes.is_empty() {
         return Ok(Summary::default());
     }
     let (rules, others): (Vec<Rule>, Vec<Rule>) = all.into_iter().partition(|r| on_fixes(&r.kind));
     // Fence limits only matter to overspeed rules.
-    let index = if rules
-        .iter()
-        .any(|r| matches!(r.kind, RuleKind::Overspeed { .. }))
-    {
-        Some(fences.index(conn, enterprise).await?).filter(|i| !i.is_empty())
-    } else {
-        None
-    };
-    let limited: BTreeMap<Uuid, Vec<Sample>>;
-    let fixes = match &index {
-        Some(index) => {
-            let mut copy = fixes.clone();
-            for (vehicle, samples) in &mut copy {
-                fence_limits(index, *vehicle, samples);
-            }
-            limited = copy;
-            &limited
+    let index = Some(fences).filter(|i| {
+        i.has_speed_limits()
+            && rules
+                .iter()
+                .any(|r| matches!(r.kind, RuleKind::Overspeed { .. }))
+    });
+    if let Some(index) = index {
+        for (vehicle, samples) in &mut fixes {
+            fence_limits(index, *vehicle, samples);
         }
-        None => fixes,
-    };
+    }
+    let fixes = &fixes;
     let ids: Vec<Uuid> = fixes.keys().copied().collect();
     let vehicles: Vec<VehicleRow> = sqlx::query_as(
         "select v.id, v.org_id, o.path as org_path, t.state from vehicle v \
@@ -198,7 +206,12 @@ pub async fn apply(
             .iter()
             .map(|v| (v.id, v.org_id, v.org_path.as_deref().unwrap_or_default()))
             .collect();
-        summary.raised += fence_windows(conn, enterprise, &others, &scoped, fixes).await?;
+        let moved: Vec<(Uuid, Option<Uuid>, &str)> = scoped
+            .iter()
+            .filter(|v| crossings_moved.contains(&v.0))
+            .copied()
+            .collect();
+        summary.raised += fence_windows(conn, enterprise, &others, &moved, fixes).await?;
         summary.raised += temperatures(conn, enterprise, &others, &scoped, readings).await?;
         offline::on_fixes(conn, enterprise, &others, &scoped, fixes).await?;
     }
@@ -280,7 +293,7 @@ pub async fn apply(
                 fence_limit_dkmh: None,
             });
         }
-        if let Some(index) = &index {
+        if let Some(index) = index {
             for (vehicle, samples) in &mut samples {
                 fence_limits(index, *vehicle, samples);
             }

@@ -181,8 +181,12 @@ pub async fn on_fixes(
     }
     let ids: Vec<Uuid> = watched.iter().map(|w| w.0).collect();
     sqlx::query(
+        // Most batches move no vehicle into a new hour: those rows are left
+        // out before the upsert, which would lock each one it meets.
         "insert into alarm_offline_watch as w (vehicle_id, enterprise_id, seen_hour) \
          select v, $2, date_trunc('hour', t) from unnest($1::uuid[], $3::timestamptz[]) x(v, t) \
+         where not exists (select 1 from alarm_offline_watch o \
+           where o.vehicle_id = x.v and o.seen_hour >= date_trunc('hour', x.t)) \
          on conflict (vehicle_id) do update set seen_hour = excluded.seen_hour \
          where w.seen_hour < excluded.seen_hour",
     )

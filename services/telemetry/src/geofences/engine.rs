@@ -122,6 +122,11 @@ impl FenceIndex {
         self.fences.is_empty()
     }
 
+    /// Whether any fence has a speed limit (else no fix needs a lookup).
+    pub fn has_speed_limits(&self) -> bool {
+        self.fences.iter().any(|f| f.speed_limit_kmh.is_some())
+    }
+
     pub fn get(&self, id: Uuid) -> Option<&Fence> {
         self.by_id.get(&id).map(|&i| &self.fences[i])
     }

@@ -122,22 +122,32 @@ impl FenceCache {
 /// Evaluates one enterprise's new fixes in the caller's transaction, which
 /// is scoped to that enterprise (`db::enter_tenant`), holds the vehicles'
 /// latest positions locked and has stored the fixes in the history.
+/// `index` is the enterprise's (from [`FenceCache::index`] in the same
+/// transaction).
 pub async fn evaluate(
     conn: &mut PgConnection,
-    cache: &FenceCache,
+    index: &FenceIndex,
     enterprise: Uuid,
     vehicles: BTreeMap<Uuid, VehicleFixes>,
-) -> Result<Summary, ServiceError> {
-    let index = cache.index(conn, enterprise).await?;
+) -> Result<Evaluated, ServiceError> {
     if index.is_empty() {
-        return Ok(Summary::default());
+        return Ok(Evaluated::default());
     }
     Enterprise {
         id: enterprise,
-        index: &index,
+        index,
     }
     .apply(conn, vehicles)
     .await
+}
+
+/// What [`evaluate`] did, and to whom.
+#[derive(Debug, Default)]
+pub struct Evaluated {
+    pub summary: Summary,
+    /// Vehicles whose crossings were written or reconciled: the only ones
+    /// whose fence-window alarms can change.
+    pub moved: BTreeSet<Uuid>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -252,7 +262,7 @@ impl Enterprise<'_> {
         &self,
         conn: &mut PgConnection,
         vehicles: BTreeMap<Uuid, VehicleFixes>,
-    ) -> Result<Summary, ServiceError> {
+    ) -> Result<Evaluated, ServiceError> {
         let mut writes = Writes::default();
         let (mut in_order, mut late) = (BTreeMap::new(), Vec::new());
         for (vehicle, input) in vehicles {
@@ -272,7 +282,13 @@ impl Enterprise<'_> {
             writes.replays += 1;
             self.replay(conn, vehicle, from, &mut writes).await?;
         }
-        self.write(conn, writes).await
+        let moved = (writes.crossings.iter().map(|(v, _)| *v))
+            .chain(writes.reconcile.iter().map(|r| r.vehicle))
+            .collect();
+        Ok(Evaluated {
+            summary: self.write(conn, writes).await?,
+            moved,
+        })
     }
 
     /// Fixes after each vehicle's previous one, through its live states and

@@ -196,18 +196,18 @@ impl Pipeline {
         operation::add_fixes(&mut tx, &fixes).await?;
         for (enterprise, batch) in domain::for_evaluation(&fixes, &previous) {
             db::enter_tenant(&mut tx, enterprise).await?;
-            let found = fences::evaluate(&mut tx, &self.fences, enterprise, batch.vehicles).await?;
-            applied.fences.add(found);
+            let index = self.fences.index(&mut tx, enterprise).await?;
+            let fenced = fences::evaluate(&mut tx, &index, enterprise, batch.vehicles).await?;
+            applied.fences.add(fenced.summary);
             let found = temperatures::apply(&mut tx, enterprise, &batch.readings).await?;
             applied.temperatures.add(found);
-            let found = alarms::apply(
-                &mut tx,
-                &self.fences,
-                enterprise,
-                &batch.samples,
-                &batch.readings,
-            )
-            .await?;
+            let batch = alarms::Batch {
+                fences: &index,
+                fixes: batch.samples,
+                readings: &batch.readings,
+                crossings_moved: &fenced.moved,
+            };
+            let found = alarms::apply(&mut tx, enterprise, batch).await?;
             applied.alarms.add(found);
         }
         tx.commit().await?;
