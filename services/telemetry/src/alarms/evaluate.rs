@@ -15,12 +15,12 @@
 //! - overspeed reads, per fix, the lowest speed limit of the fences the fix
 //!   is inside (the enterprise's cached fence index), which wins over the
 //!   rule's own limit;
-//! - fence window: for the vehicles whose crossings fence evaluation wrote
-//!   or reconciled in this batch (no other vehicle's can change), their
-//!   crossings confirmed since [`REPLAY_HOURS`] before each one's earliest
-//!   new fix (so a replay that moved or removed a crossing is seen) become
-//!   instant alarms (start = end = the crossing), reconciled like a
-//!   replay: one per rule, direction and crossing time;
+//! - fence window: crossings become instant alarms (start = end = the
+//!   crossing), one per rule, direction and crossing time. An in-order
+//!   vehicle's new crossings come from fence evaluation in memory (an
+//!   in-order run only adds); a replayed vehicle's are read back, confirmed
+//!   since [`REPLAY_HOURS`] before its earliest new fix (so a replay that
+//!   moved or removed a crossing is seen), and reconciled like a replay;
 //! - temperature: each touched probe under a band is recomputed from its
 //!   last in-range buffered reading before the batch's earliest one (as the
 //!   cold-chain evaluation does) with the rule's minimum duration, and its
@@ -43,7 +43,7 @@ use super::domain::{
 };
 use super::engine::{Found, Sample, Span, Track};
 use super::offline;
-use crate::geofences::engine::{FenceIndex, Fix};
+use crate::geofences::engine::{Crossing, FenceIndex, Fix};
 use crate::temperature::domain::{self as temperature, Band};
 use crate::temperature::evaluate::ReadingIn;
 
@@ -154,8 +154,10 @@ pub struct Batch<'a> {
     /// The new fixes per vehicle, in fix-time order.
     pub fixes: BTreeMap<Uuid, Vec<Sample>>,
     pub readings: &'a [ReadingIn],
-    /// Vehicles whose fence crossings this batch wrote or reconciled.
-    pub crossings_moved: &'a BTreeSet<Uuid>,
+    /// Fence evaluation's new crossings of in-order vehicles.
+    pub crossings: &'a [(Uuid, Crossing)],
+    /// Vehicles fence evaluation replayed (their crossings are read back).
+    pub replayed: &'a BTreeSet<Uuid>,
 }
 
 /// Evaluates one enterprise's new fixes (per vehicle, in fix-time order) and
@@ -170,7 +172,8 @@ pub async fn apply(
         fences,
         mut fixes,
         readings,
-        crossings_moved,
+        crossings,
+        replayed,
     } = batch;
     let all = rules(conn, enterprise).await?;
     if all.is_empty() || fixes.is_empty() {
@@ -206,12 +209,11 @@ pub async fn apply(
             .iter()
             .map(|v| (v.id, v.org_id, v.org_path.as_deref().unwrap_or_default()))
             .collect();
-        let moved: Vec<(Uuid, Option<Uuid>, &str)> = scoped
-            .iter()
-            .filter(|v| crossings_moved.contains(&v.0))
-            .copied()
-            .collect();
-        summary.raised += fence_windows(conn, enterprise, &others, &moved, fixes).await?;
+        let crossed = Crossed {
+            new: crossings,
+            replayed,
+        };
+        summary.raised += fence_windows(conn, enterprise, &others, &scoped, fixes, crossed).await?;
         summary.raised += temperatures(conn, enterprise, &others, &scoped, readings).await?;
         offline::on_fixes(conn, enterprise, &others, &scoped, fixes).await?;
     }
@@ -376,44 +378,73 @@ struct CrossingRow {
     speed_dkmh: i32,
 }
 
-/// Fence-window rules over the crossings of the batch's vehicles; answers
-/// how many alarms are new.
+/// What fence evaluation changed in the batch: in-order vehicles' new
+/// crossings, and the vehicles whose stored crossings a replay rewrote.
+#[derive(Debug, Clone, Copy)]
+struct Crossed<'a> {
+    new: &'a [(Uuid, Crossing)],
+    replayed: &'a BTreeSet<Uuid>,
+}
+
+/// Fence-window rules over the crossings the batch changed; answers how
+/// many alarms are new. An in-order vehicle's new crossings only add
+/// alarms; a replayed vehicle's stretch is read back and reconciled.
 async fn fence_windows(
     conn: &mut PgConnection,
     enterprise: Uuid,
     rules: &[Rule],
     vehicles: &[(Uuid, Option<Uuid>, &str)],
     fixes: &BTreeMap<Uuid, Vec<Sample>>,
+    crossed: Crossed<'_>,
 ) -> Result<usize, ServiceError> {
     let is_window = |k: &RuleKind| matches!(k, RuleKind::FenceWindow { .. });
     let mut scopes: Vec<(Uuid, Option<i16>, DateTime<Utc>)> = Vec::new();
     let mut applied: HashMap<Uuid, (Option<Uuid>, Vec<&Rule>)> = HashMap::new();
     for (vehicle, org, path) in vehicles {
         let watched: Vec<&Rule> = applying(rules, path, is_window).collect();
-        let Some(first) = fixes.get(vehicle).and_then(|f| f.first()) else {
-            continue;
-        };
         if watched.is_empty() {
             continue;
         }
-        scopes.push((*vehicle, None, first.time - Duration::hours(REPLAY_HOURS)));
+        if crossed.replayed.contains(vehicle)
+            && let Some(first) = fixes.get(vehicle).and_then(|f| f.first())
+        {
+            scopes.push((*vehicle, None, first.time - Duration::hours(REPLAY_HOURS)));
+        }
         applied.insert(*vehicle, (*org, watched));
     }
-    if scopes.is_empty() {
+    let mut crossings: Vec<CrossingRow> = crossed
+        .new
+        .iter()
+        .filter(|(vehicle, _)| applied.contains_key(vehicle))
+        .map(|(vehicle, c)| CrossingRow {
+            vehicle_id: *vehicle,
+            geofence_id: c.fence,
+            direction: i16::from(c.direction),
+            cross_time: c.at.time,
+            lat: c.at.lat,
+            lng: c.at.lng,
+            speed_dkmh: c.at.speed_dkmh,
+        })
+        .collect();
+    if !scopes.is_empty() {
+        // Every crossing that may start in the reconciled stretch (confirmed
+        // at or after its crossing time).
+        let stored: Vec<CrossingRow> = sqlx::query_as(
+            "select c.vehicle_id, c.geofence_id, c.direction, c.cross_time, c.lat, c.lng, \
+               c.speed_dkmh \
+             from unnest($1::uuid[], $2::timestamptz[]) w(vehicle_id, since) \
+             join geofence_crossing c on c.vehicle_id = w.vehicle_id and c.confirmed_at >= w.since \
+             order by c.vehicle_id, c.cross_time, c.geofence_id",
+        )
+        .bind(scopes.iter().map(|s| s.0).collect::<Vec<_>>())
+        .bind(scopes.iter().map(|s| s.2).collect::<Vec<_>>())
+        .fetch_all(&mut *conn)
+        .await?;
+        crossings.extend(stored);
+    }
+    if crossings.is_empty() && scopes.is_empty() {
         return Ok(0);
     }
-    // Every crossing that may start in the reconciled stretch (confirmed
-    // at or after its crossing time).
-    let crossings: Vec<CrossingRow> = sqlx::query_as(
-        "select c.vehicle_id, c.geofence_id, c.direction, c.cross_time, c.lat, c.lng, c.speed_dkmh \
-         from unnest($1::uuid[], $2::timestamptz[]) w(vehicle_id, since) \
-         join geofence_crossing c on c.vehicle_id = w.vehicle_id and c.confirmed_at >= w.since \
-         order by c.vehicle_id, c.cross_time, c.geofence_id",
-    )
-    .bind(scopes.iter().map(|s| s.0).collect::<Vec<_>>())
-    .bind(scopes.iter().map(|s| s.2).collect::<Vec<_>>())
-    .fetch_all(&mut *conn)
-    .await?;
     let mut found: Vec<(Uuid, Option<Uuid>, Span)> = Vec::new();
     for c in crossings {
         let (org, watched) = &applied[&c.vehicle_id];
@@ -451,7 +482,9 @@ async fn fence_windows(
         .filter(|r| is_window(&r.kind))
         .map(|r| r.id)
         .collect();
-    remove_unfound(conn, &scopes, &ids, &found).await?;
+    if !scopes.is_empty() {
+        remove_unfound(conn, &scopes, &ids, &found).await?;
+    }
     upsert(conn, enterprise, &found).await
 }
 
@@ -596,7 +629,9 @@ async fn temperatures(
         .filter(|r| is_temperature(&r.kind))
         .map(|r| r.id)
         .collect();
-    remove_unfound(conn, &scopes, &ids, &found).await?;
+    if !scopes.is_empty() {
+        remove_unfound(conn, &scopes, &ids, &found).await?;
+    }
     upsert(conn, enterprise, &found).await
 }
 

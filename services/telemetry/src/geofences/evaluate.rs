@@ -145,9 +145,12 @@ pub async fn evaluate(
 #[derive(Debug, Default)]
 pub struct Evaluated {
     pub summary: Summary,
-    /// Vehicles whose crossings were written or reconciled: the only ones
-    /// whose fence-window alarms can change.
-    pub moved: BTreeSet<Uuid>,
+    /// The crossings found after each in-order vehicle's previous fix: its
+    /// only new ones (an in-order run never moves or removes a crossing).
+    pub crossings: Vec<(Uuid, Crossing)>,
+    /// Vehicles replayed for a late fix: their stored crossings from the
+    /// late fix on may have moved, appeared or gone.
+    pub replayed: BTreeSet<Uuid>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -278,16 +281,17 @@ impl Enterprise<'_> {
             }
         }
         self.run_in_order(conn, in_order, &mut writes).await?;
+        let crossings = writes.crossings.clone();
+        let mut replayed = BTreeSet::new();
         for (vehicle, from) in late {
             writes.replays += 1;
+            replayed.insert(vehicle);
             self.replay(conn, vehicle, from, &mut writes).await?;
         }
-        let moved = (writes.crossings.iter().map(|(v, _)| *v))
-            .chain(writes.reconcile.iter().map(|r| r.vehicle))
-            .collect();
         Ok(Evaluated {
             summary: self.write(conn, writes).await?,
-            moved,
+            crossings,
+            replayed,
         })
     }
 

@@ -205,7 +205,8 @@ impl Pipeline {
                 fences: &index,
                 fixes: batch.samples,
                 readings: &batch.readings,
-                crossings_moved: &fenced.moved,
+                crossings: &fenced.crossings,
+                replayed: &fenced.replayed,
             };
             let found = alarms::apply(&mut tx, enterprise, batch).await?;
             applied.alarms.add(found);
