@@ -194,12 +194,18 @@ pub async fn apply(
     }
     let fixes = &fixes;
     let ids: Vec<Uuid> = fixes.keys().copied().collect();
-    let vehicles: Vec<VehicleRow> = sqlx::query_as(
+    // Organisation paths only matter to rules scoped to an organisation.
+    let scoped_rules = rules.iter().chain(&others).any(|r| r.org_path.is_some());
+    let vehicles: Vec<VehicleRow> = sqlx::query_as(if scoped_rules {
         "select v.id, v.org_id, o.path as org_path, t.state from vehicle v \
          left join org_unit o on o.id = v.org_id \
          left join alarm_track t on t.vehicle_id = v.id \
-         where v.id = any($1) order by v.id",
-    )
+         where v.id = any($1) order by v.id"
+    } else {
+        "select v.id, v.org_id, null::text as org_path, t.state from vehicle v \
+         left join alarm_track t on t.vehicle_id = v.id \
+         where v.id = any($1) order by v.id"
+    })
     .bind(&ids)
     .fetch_all(&mut *conn)
     .await?;
