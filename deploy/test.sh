@@ -14,7 +14,7 @@ started=$SECONDS
 step "services and tools"
 bootstrap_services
 ensure_rust
-"$REPO/deploy/ensure-tools.sh" buf helm kubevalidate chromium nextest schemathesis
+"$REPO/deploy/ensure-tools.sh" buf helm kubevalidate chromium nextest schemathesis ffmpeg
 
 step "contracts: buf lint"
 (cd "$REPO" && buf lint)

@@ -300,10 +300,14 @@ impl Stack {
             });
             charging = Some(ChargingStandIn { standin, base_url });
         }
-        // The device edge asks vehicle's terminal directory, as in a deployment.
+        // The device edge asks vehicle's terminal directory, as in a deployment;
+        // its MediaService verifies the tokens this stack signs.
         let telematics = fleetdesk_telematics::Application::build(
             &fleetdesk_telematics::Config::with_defaults(
-                common.clone(),
+                CommonConfig {
+                    internal_signing_key: Some(signer.seed_base64()),
+                    ..common.clone()
+                },
                 url(vehicle.port()),
                 object_store_dir.clone(),
                 jt808_addr.unwrap_or_else(|| "127.0.0.1:0".to_owned()),
@@ -321,6 +325,7 @@ impl Stack {
             ("vehicle", vehicle.port()),
             ("energy", energy.port()),
             ("finance", finance.port()),
+            ("telematics", telematics.grpc_port()),
         ];
         let gateway = fleetdesk_gateway::Application::build_on(
             fleetdesk_gateway::Config {

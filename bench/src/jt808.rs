@@ -62,6 +62,7 @@ fn terminals(frames: usize, connections: usize, round: usize) -> Vec<Terminal> {
                                 deci_celsius: -179,
                             },
                         ],
+                        safety_alarms: Vec::new(),
                     };
                     let (id, body) = TerminalMessage::Location(location)
                         .encode(Version::V2019 { protocol: 1 })

@@ -19,6 +19,7 @@ mod login_log;
 mod monitoring;
 mod notices;
 mod org_fixtures;
+mod org_lookups;
 mod org_replica;
 mod org_rules;
 mod password;

@@ -43,7 +43,7 @@ async fn edge(app: &TestApp, car: &Car) -> Arc<AtomicUsize> {
                 command_id: command.command_id.clone(),
                 sent: true,
                 serial: n as u32,
-                detail: String::new(),
+                ..Default::default()
             };
             nats.publish(request.reply.unwrap(), delivery.encode_to_vec().into())
                 .await

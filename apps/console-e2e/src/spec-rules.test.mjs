@@ -288,6 +288,7 @@ const BUILT_PAGES = [
   '/carManagement/assetsReport/operationLog/dailyLog',
   '/carManagement/assetsReport/operationLog/monthlyLog',
   '/carManagement/assetsReport/behaviorAnalyze',
+  '/carManagement/vehicleManagement/carMaintenance',
   '/carManagement/riskControll/riskAlarmRecord',
   ['/carManagement/riskControll/customerServiceRecord', ROWS],
   ['/carManagement/riskControll/carAccidentRecord', ROWS],

@@ -3,6 +3,7 @@
 //! lives in `crate::edge`.
 
 mod energy;
+mod maintenance;
 mod monitoring;
 mod reports;
 mod risk;
@@ -25,6 +26,8 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(system::settings::router())
         .merge(system::users::router())
         .merge(system::shared_data::router())
+        .merge(system::org_lookups::router())
+        .merge(vehicles::brand_types::router())
         .merge(system::notices::router())
         .merge(system::approvals::router())
         .merge(system::exports::router())
@@ -46,6 +49,8 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(risk::rules::router())
         .merge(risk::service_records::router())
         .merge(risk::warnings::router())
+        .merge(maintenance::reminders::router())
+        .merge(maintenance::plans::router())
         .merge(reports::operation_logs::router())
         .merge(reports::safety::router())
         .merge(energy::opening::router())

@@ -1,9 +1,10 @@
 //! What this service's exports share through kit::export. Each exportable
-//! list — charging accounts, balance allocations, cards, card amount
-//! changes, sessions, plate scans, statements, vehicles' charging
-//! behaviour — has a `ListExport` in its subject's `export` module that
-//! runs the list's own filter (`store::filtered`, the function the list
-//! uses) under the requester's reach, in the list's order by keyset pages.
+//! list — opening applications, charging accounts, balance allocations,
+//! cards, card amount changes, sessions, plate scans, statements,
+//! vehicles' charging behaviour — has a `ListExport` in its subject's
+//! `export` module that runs the list's own filter (`store::filtered`, the
+//! function the list uses) under the requester's reach, in the list's
+//! order by keyset pages.
 //!
 //! Here: the domain's name, queueing and stored-code labels; the actor a
 //! job acts as, keyset cursors, the paging and the cell formats are kit's

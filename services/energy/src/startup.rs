@@ -18,8 +18,8 @@ use sqlx::migrate::Migrator;
 use crate::context::Context;
 use crate::telemetry::Distances;
 use crate::{
-    accounts, allocations, analysis, card_changes, cards, exports, grpc, plate_scans, sessions,
-    statements, vehicles,
+    accounts, allocations, analysis, card_changes, cards, exports, grpc, opening, plate_scans,
+    sessions, statements, vehicles,
 };
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
@@ -156,6 +156,7 @@ impl Application {
 /// the kilometres of the behaviour export).
 fn export_worker(pool: PgPool, files: FileStore, distances: Option<Distances>) -> ExportWorker {
     ExportWorker::new(pool, files, exports::DOMAIN)
+        .kind(opening::export::KIND, opening::export::ApplicationsExport)
         .kind(accounts::export::KIND, accounts::export::AccountsExport)
         .kind(
             allocations::export::KIND,

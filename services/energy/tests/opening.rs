@@ -304,3 +304,133 @@ async fn the_operators_approval_remark_is_kept_on_the_application() {
         .into_inner();
     assert_eq!(own.applications[0].approve_remark, "合同 HT-2026-118 已签");
 }
+
+#[tokio::test]
+async fn the_application_export_lists_the_enterprises_own_rows_under_the_lists_filter() {
+    let s = stack(false).await;
+    let mut c = s.client.clone();
+    // A: one application rejected, then a second one pending; B: one pending.
+    let first = c
+        .apply_charging_open(s.req(
+            &s.a,
+            pb::ApplyChargingOpenRequest {
+                remark: "车队 200 台".into(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .application
+        .unwrap();
+    c.reject_charging_open_application(s.operator(pb::RejectChargingOpenApplicationRequest {
+        application_id: first.id,
+        reason: "资料不全".into(),
+    }))
+    .await
+    .unwrap();
+    c.apply_charging_open(s.req(&s.a, pb::ApplyChargingOpenRequest::default()))
+        .await
+        .unwrap();
+    c.apply_charging_open(s.req(
+        &s.b,
+        pb::ApplyChargingOpenRequest {
+            remark: "B 的申请".into(),
+        },
+    ))
+    .await
+    .unwrap();
+
+    // Every application of A, newest first; B's stays out.
+    let job = c
+        .export_charging_open_applications(
+            s.req(&s.a, pb::ExportChargingOpenApplicationsRequest::default()),
+        )
+        .await
+        .unwrap()
+        .into_inner()
+        .job
+        .unwrap();
+    let rows = s.exported_rows(&job.id).await;
+    assert_eq!(
+        rows[0],
+        [
+            "申请时间",
+            "申请人",
+            "状态",
+            "处理时间",
+            "处理人",
+            "申请备注",
+            "处理意见"
+        ]
+    );
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[1][2], "待处理");
+    assert_eq!(rows[1][3], "");
+    assert_eq!(rows[2][2], "未通过");
+    assert_eq!(rows[2][4], "平台运营");
+    assert_eq!(rows[2][5], "车队 200 台");
+    assert_eq!(rows[2][6], "资料不全");
+    assert!(!rows[2][3].is_empty());
+    assert!(rows.iter().all(|r| !r.contains(&"B 的申请".to_owned())));
+
+    // The list's filter holds, and naming A's enterprise gives B nothing of A.
+    let rejected = c
+        .export_charging_open_applications(s.req(
+            &s.a,
+            pb::ExportChargingOpenApplicationsRequest {
+                filter: Some(pb::ListChargingOpenApplicationsRequest {
+                    statuses: vec![pb::ChargingOpenApplicationStatus::Rejected as i32],
+                    ..Default::default()
+                }),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .job
+        .unwrap();
+    let rows = s.exported_rows(&rejected.id).await;
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1][6], "资料不全");
+    let of_b = c
+        .export_charging_open_applications(s.req(
+            &s.b,
+            pb::ExportChargingOpenApplicationsRequest {
+                filter: Some(pb::ListChargingOpenApplicationsRequest {
+                    enterprise_id: s.a.enterprise.to_string(),
+                    ..Default::default()
+                }),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .job
+        .unwrap();
+    let rows = s.exported_rows(&of_b.id).await;
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1][5], "B 的申请");
+
+    // A bad filter is refused when asked, not in the worker.
+    let bad = c
+        .export_charging_open_applications(s.req(
+            &s.a,
+            pb::ExportChargingOpenApplicationsRequest {
+                filter: Some(pb::ListChargingOpenApplicationsRequest {
+                    statuses: vec![99],
+                    ..Default::default()
+                }),
+            },
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(err(&bad).fields[0].field, "statuses");
+    // The operator acts for no enterprise: no export record to keep.
+    assert!(
+        c.export_charging_open_applications(
+            s.operator(pb::ExportChargingOpenApplicationsRequest::default())
+        )
+        .await
+        .is_err()
+    );
+}

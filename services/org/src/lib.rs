@@ -30,10 +30,12 @@ pub mod replication;
 pub mod roles;
 pub mod scope;
 pub mod sensitive;
+pub mod serve;
 mod sql;
 mod startup;
 pub mod users;
 mod validate;
+pub mod virtual_orgs;
 pub mod workflow;
 
 pub use config::{Config, CustomerServiceConfig};

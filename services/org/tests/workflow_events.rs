@@ -8,88 +8,40 @@
 
 use std::time::Duration;
 
-use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
-use fleetdesk_kit::internal_token::{Claims, TokenSigner};
-use fleetdesk_kit::{Shutdown, db, events, grpc, subjects};
+mod support;
+
+use fleetdesk_kit::{db, events, subjects};
 use fleetdesk_proto::common::v1::PageRequest;
 use fleetdesk_proto::org::v1 as pb;
-use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
-use fleetdesk_testkit::{NatsServer, TestDb};
 use futures::StreamExt as _;
 use prost::Message as _;
-use sqlx::PgPool;
-use tonic::transport::Channel;
 use uuid::Uuid;
 
 const NOTICES: &str = "as:message:pageInfo";
 const APPROVALS: &str = "as:approval:pageInfo";
 const DECIDE: &str = "oss:as:approval";
 
+/// The org service and a client of its event stream.
 struct Stack {
-    db: TestDb,
-    _nats: NatsServer,
+    base: support::Stack,
     nats: async_nats::Client,
-    owner: PgPool,
-    signer: TokenSigner,
-    org: OrgServiceClient<Channel>,
-    shutdown: Shutdown,
 }
 
-impl Drop for Stack {
-    fn drop(&mut self) {
-        self.shutdown.trigger();
+impl std::ops::Deref for Stack {
+    type Target = support::Stack;
+
+    fn deref(&self) -> &support::Stack {
+        &self.base
     }
 }
 
 async fn stack() -> Stack {
-    fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
-    let nats = NatsServer::start().await;
-    let owner = db::connect_owner(&db.url, fleetdesk_org::SCHEMA.name, 2)
-        .await
-        .unwrap();
-    fleetdesk_org::SCHEMA.migrate(&owner).await.unwrap();
-    let signer = TokenSigner::generate();
-    let config = fleetdesk_org::Config {
-        service: ServiceConfig {
-            common: CommonConfig {
-                database_url: db.url.clone(),
-                nats_url: nats.url(),
-                internal_signing_key: None,
-                environment: Environment::Development,
-                db_max_connections: 5,
-            },
-            grpc_addr: "127.0.0.1:0".to_owned(),
-            migrate_on_start: false,
-            object_store_dir: std::env::temp_dir().join(format!("fd-org-{}", Uuid::new_v4())),
-        },
-        auth_url: "http://127.0.0.1:1".to_owned(),
-        customer_service: Default::default(),
-    };
-    let app = fleetdesk_org::Application::build(config, signer.clone())
-        .await
-        .unwrap();
-    let port = app.port();
-    let shutdown = Shutdown::new();
-    tokio::spawn(app.run_until_stopped(shutdown.clone()));
-    let channel = Channel::from_shared(format!("http://127.0.0.1:{port}"))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let client = async_nats::connect(nats.url()).await.unwrap();
+    let base = support::stack().await;
+    let client = async_nats::connect(base.nats_server.url()).await.unwrap();
     events::ensure_event_stream(&events::jetstream(client.clone()))
         .await
         .unwrap();
-    Stack {
-        db,
-        _nats: nats,
-        nats: client,
-        owner,
-        signer,
-        org: OrgServiceClient::new(channel),
-        shutdown,
-    }
+    Stack { base, nats: client }
 }
 
 impl Stack {
@@ -104,26 +56,6 @@ impl Stack {
             .unwrap()
             .await
             .unwrap();
-    }
-
-    fn req<T>(
-        &self,
-        enterprise: Uuid,
-        member: Uuid,
-        perms: &[&str],
-        message: T,
-    ) -> tonic::Request<T> {
-        let claims = Claims {
-            iss: "gateway".into(),
-            sub: format!("user:{member}"),
-            ent: Some(enterprise.to_string()),
-            acc: None,
-            perms: perms.iter().map(|p| (*p).to_owned()).collect(),
-            reach: None,
-            iat: 0,
-            exp: 0,
-        };
-        grpc::outgoing(message, &self.signer, &claims)
     }
 
     /// The member's notices through ListNotices.

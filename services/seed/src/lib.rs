@@ -12,6 +12,7 @@ pub mod auth;
 pub mod charging_history;
 pub mod driver_images;
 pub mod energy;
+pub mod maintenance;
 pub mod org;
 pub mod records;
 pub mod risk;
@@ -135,7 +136,7 @@ pub async fn telemetry(common: &CommonConfig) -> anyhow::Result<()> {
 
 /// The demo enterprise's records the history does not produce (idempotent):
 /// private cars, temperature share links, lock commands, customer-service
-/// records, accidents and a warnings round. `seed` and `all --demo` load
+/// records, accidents, a warnings round and a year of maintenance. `seed` and `all --demo` load
 /// them after [`telemetry`] (service records name its alarms).
 pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
     let vehicle =
@@ -143,6 +144,9 @@ pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
     records::run(&vehicle, chrono::Utc::now())
         .await
         .context("seed records")?;
+    maintenance::run(&vehicle, chrono::Utc::now())
+        .await
+        .context("seed maintenance")?;
     Ok(())
 }
 

@@ -11,7 +11,7 @@ use fleetdesk_kit::{db, demo_id};
 use fleetdesk_testkit::TestDb;
 use sqlx::PgPool;
 
-const VEHICLE_COUNTS: [&str; 38] = [
+const VEHICLE_COUNTS: [&str; 42] = [
     "select count(*) from geofence",
     "select count(*) from geofence_crossing",
     "select count(*) from sign_in",
@@ -41,6 +41,12 @@ const VEHICLE_COUNTS: [&str; 38] = [
     "select count(*) from operation_day where soc_drop_pct > 0",
     // The records pages: private cars, share links, lock commands,
     // customer-service records, accidents and warnings, in their states.
+    // Maintenance: plans, a year of services, reminders overdue and due soon.
+    "select count(*) from maintenance_plan",
+    "select count(*) from maintenance_record",
+    "select count(*) from maintenance_reminder where completed_at is null and due_date < current_date",
+    "select count(*) from maintenance_reminder where completed_at is null \
+     and due_date between current_date and current_date + 15",
     "select count(*) from private_car",
     "select count(*) from private_car where status = 3",
     "select count(*) from temperature_share",

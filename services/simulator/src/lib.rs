@@ -14,6 +14,7 @@
 //! SIM is recorded and it is all digits); the terminal id of the
 //! registration is the binding's terminal serial.
 
+pub mod camera;
 pub mod motion;
 pub mod photo;
 mod terminal;

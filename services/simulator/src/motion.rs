@@ -310,6 +310,7 @@ impl Motion {
                     deci_celsius: (p.celsius * 10.0).round() as i16,
                 })
                 .collect(),
+            safety_alarms: Vec::new(),
         }
     }
 }

@@ -470,8 +470,17 @@ impl Terminal {
                 self.latched &= !types;
                 tracing::info!(phone = %self.vehicle.phone, types, "Alarm confirmed by the platform.");
             }
+            // Video and alarm evidence are not simulated yet.
             PlatformMessage::RegisterResponse { .. }
-            | PlatformMessage::MediaDataResponse { .. } => {}
+            | PlatformMessage::MediaDataResponse { .. }
+            | PlatformMessage::QueryAvAttributes
+            | PlatformMessage::LiveRequest(_)
+            | PlatformMessage::LiveControl(_)
+            | PlatformMessage::QueryResources(_)
+            | PlatformMessage::PlaybackRequest(_)
+            | PlatformMessage::PlaybackControl(_)
+            | PlatformMessage::AttachmentUpload(_)
+            | PlatformMessage::FileUploadAnswer(_) => {}
         }
         Ok(())
     }

@@ -9,6 +9,10 @@
 //! commands for it (core NATS requests on `telematics.command.<phone>`):
 //! each becomes a 0x8500 on the socket, and the terminal's answers to it
 //! (0x0001, then 0x0500) become command results on the telemetry stream.
+//! Video commands (0x9101, 0x9102, 0x9003, 0x9205, 0x9201, 0x9202) are
+//! replied to only once the terminal answers: with 0x0001's result, 0x1003's
+//! attributes (the oldest 0x9003 waiting: 0x1003 names no serial) or
+//! 0x1205's recordings (by its answer serial).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -29,6 +33,7 @@ use crate::jt808::message::{Ack, Media, PlatformMessage, TerminalMessage, frame}
 use crate::jt808::packets::Reassembler;
 use crate::jt808::{FrameDecoder, Location, id};
 use crate::publish::{self, Publisher};
+use crate::video::convert;
 
 /// What every connection shares.
 #[derive(Debug)]
@@ -93,11 +98,26 @@ const MAX_STRIKES: u32 = 100;
 /// oldest is forgotten (vehicle times it out).
 const MAX_PENDING_COMMANDS: usize = 16;
 
+/// How long a video command's answer is waited for on the connection; its
+/// requester times out well before.
+const MAX_VIDEO_ANSWER_WAIT: Duration = Duration::from_secs(120);
+
 /// A 0x8500 written to the terminal, by its platform serial.
 #[derive(Debug)]
 struct PendingCommand {
     command_id: String,
     lock: bool,
+    sent_at: Instant,
+}
+
+/// A video command written to the terminal, awaiting its answer.
+#[derive(Debug)]
+struct PendingVideo {
+    command_id: String,
+    /// Where the requester waits for the answer.
+    reply: async_nats::Subject,
+    /// The 0x9xxx message sent.
+    msg_id: u16,
     sent_at: Instant,
 }
 
@@ -110,6 +130,8 @@ struct Connection<'a, D> {
     /// The platform's commands for this terminal, once authenticated.
     commands: Option<async_nats::Subscriber>,
     pending: HashMap<u16, PendingCommand>,
+    /// Video commands awaiting the terminal's answer, by platform serial.
+    video: HashMap<u16, PendingVideo>,
     /// Speed of the last report, to explain a refused command.
     last_speed_dkmh: Option<u16>,
 }
@@ -123,10 +145,20 @@ pub(crate) async fn serve<D: Directory>(stream: TcpStream, edge: Arc<Edge<D>>) {
         strikes: 0,
         commands: None,
         pending: HashMap::new(),
+        video: HashMap::new(),
         last_speed_dkmh: None,
     };
     if let Err(err) = conn.run().await {
         tracing::debug!(error = %err, "Terminal connection ended.");
+    }
+    // Whoever waits for an answer hears now that none will come.
+    for (_, pending) in conn.video.drain() {
+        conn.edge
+            .reply_video(
+                pending.reply,
+                unanswered(pending.command_id, "终端连接已断开"),
+            )
+            .await;
     }
 }
 
@@ -304,6 +336,9 @@ impl<D: Directory> Connection<'_, D> {
             } => {
                 if reply_id == id::VEHICLE_CONTROL {
                     self.control_acknowledged(reply_serial, result).await;
+                } else {
+                    self.video_acknowledged(reply_serial, reply_id, result)
+                        .await;
                 }
                 Ok(())
             }
@@ -328,6 +363,31 @@ impl<D: Directory> Connection<'_, D> {
                 location,
                 data,
             } => self.media(header, media, &location, data).await,
+            TerminalMessage::AvAttributes(attributes) => {
+                if self.bound().is_none() {
+                    return self.refuse_unauthenticated(header).await;
+                }
+                self.av_attributes(&attributes).await;
+                self.answer(header, Ack::Ok).await
+            }
+            TerminalMessage::ResourceList {
+                reply_serial,
+                resources,
+            } => {
+                if self.bound().is_none() {
+                    return self.refuse_unauthenticated(header).await;
+                }
+                self.resource_list(reply_serial, &resources).await;
+                self.answer(header, Ack::Ok).await
+            }
+            // Alarm evidence is answered as before it was decoded, until the
+            // edge handles it.
+            TerminalMessage::AlarmAttachments(_)
+            | TerminalMessage::FileInfo(_)
+            | TerminalMessage::FileUploaded(_) => {
+                tracing::debug!(msg_id = header.msg_id, "Evidence message not handled yet.");
+                self.answer(header, Ack::Unsupported).await
+            }
             TerminalMessage::Unsupported(_) => self.answer(header, Ack::Unsupported).await,
         }
     }
@@ -392,8 +452,9 @@ impl<D: Directory> Connection<'_, D> {
         }
     }
 
-    /// A platform command (0x8500 door control, 0x8203 alarm confirmation) to
-    /// the terminal, and the delivery as the reply.
+    /// A platform command (0x8500 door control, 0x8203 alarm confirmation,
+    /// video) to the terminal, and the delivery as the reply: at once for
+    /// doors and alarms, once the terminal answers for video.
     async fn command(&mut self, message: async_nats::Message) -> std::io::Result<()> {
         let Some(reply) = message.reply.clone() else {
             return Ok(());
@@ -442,6 +503,44 @@ impl<D: Directory> Connection<'_, D> {
                         Err(err) => (not_sent(command_id, "终端连接已断开"), Err(err)),
                     }
                 }
+                (Some(video), Session::Bound { header, .. }) => {
+                    let to = header.clone();
+                    let message = match video {
+                        pb::vehicle_command::Action::LockDoors(_)
+                        | pb::vehicle_command::Action::ConfirmAlarm(_) => None,
+                        pb::vehicle_command::Action::OpenLive(open) => {
+                            Some(convert::open_live(open))
+                        }
+                        pb::vehicle_command::Action::ControlLive(control) => {
+                            Some(convert::control_live(control))
+                        }
+                        pb::vehicle_command::Action::QueryAvAttributes(query) => {
+                            Some(Ok(convert::query_av_attributes(query)))
+                        }
+                        pb::vehicle_command::Action::QueryResources(query) => {
+                            Some(convert::query_resources(query))
+                        }
+                        pb::vehicle_command::Action::OpenPlayback(open) => {
+                            Some(convert::open_playback(open))
+                        }
+                        pb::vehicle_command::Action::ControlPlayback(control) => {
+                            Some(convert::control_playback(control))
+                        }
+                    };
+                    match message {
+                        // Doors and alarms are matched above.
+                        None => (not_sent(command_id, "不支持的指令"), Ok(())),
+                        Some(Err(invalid)) => (not_sent(command_id, invalid.0), Ok(())),
+                        Some(Ok(message)) => match self.send(&to, &message).await {
+                            Ok(serial) => {
+                                let (msg_id, _) = message.encode(to.version);
+                                self.await_answer(serial, command_id, reply, msg_id).await;
+                                return Ok(());
+                            }
+                            Err(err) => (not_sent(command_id, "终端连接已断开"), Err(err)),
+                        },
+                    }
+                }
             },
         };
         if let Err(err) = self
@@ -453,6 +552,98 @@ impl<D: Directory> Connection<'_, D> {
             tracing::warn!(error = %err, "Command delivery not replied.");
         }
         written
+    }
+
+    /// Keeps a video command until the terminal answers it; past the limit
+    /// the oldest waiting one is told the terminal did not answer.
+    async fn await_answer(
+        &mut self,
+        serial: u16,
+        command_id: String,
+        reply: async_nats::Subject,
+        msg_id: u16,
+    ) {
+        metrics::counter!("telematics_commands_total", "result" => "sent").increment(1);
+        // Their requesters gave up long ago.
+        self.video
+            .retain(|_, p| p.sent_at.elapsed() < MAX_VIDEO_ANSWER_WAIT);
+        if self.video.len() >= MAX_PENDING_COMMANDS
+            && let Some(oldest) = self
+                .video
+                .iter()
+                .min_by_key(|(_, p)| p.sent_at)
+                .map(|(serial, _)| *serial)
+            && let Some(dropped) = self.video.remove(&oldest)
+        {
+            self.edge
+                .reply_video(dropped.reply, unanswered(dropped.command_id, "终端未应答"))
+                .await;
+        }
+        self.video.insert(
+            serial,
+            PendingVideo {
+                command_id,
+                reply,
+                msg_id,
+                sent_at: Instant::now(),
+            },
+        );
+    }
+
+    /// The terminal's 0x0001 to a video command. A query's success waits for
+    /// its data (0x1003, 0x1205); a playback request is done by either.
+    async fn video_acknowledged(&mut self, serial: u16, reply_id: u16, result: u8) {
+        let Some(pending) = self.video.get(&serial) else {
+            return;
+        };
+        let query = matches!(
+            pending.msg_id,
+            id::QUERY_AV_ATTRIBUTES | id::QUERY_RESOURCES
+        );
+        if pending.msg_id != reply_id || (query && result == 0) {
+            return;
+        }
+        let Some(pending) = self.video.remove(&serial) else {
+            return;
+        };
+        let delivery = answered(pending.command_id, serial, result, None, Vec::new());
+        self.edge.reply_video(pending.reply, delivery).await;
+    }
+
+    /// 0x1003: answers the oldest 0x9003 waiting.
+    async fn av_attributes(&mut self, attributes: &crate::jt808::message::AvAttributes) {
+        let Some(serial) = self
+            .video
+            .iter()
+            .filter(|(_, p)| p.msg_id == id::QUERY_AV_ATTRIBUTES)
+            .min_by_key(|(_, p)| p.sent_at)
+            .map(|(serial, _)| *serial)
+        else {
+            return;
+        };
+        let Some(pending) = self.video.remove(&serial) else {
+            return;
+        };
+        let attributes = Some(convert::av_attributes(attributes));
+        let delivery = answered(pending.command_id, serial, 0, attributes, Vec::new());
+        self.edge.reply_video(pending.reply, delivery).await;
+    }
+
+    /// 0x1205: answers the 0x9205 (or 0x9201) it names.
+    async fn resource_list(&mut self, serial: u16, resources: &[crate::jt808::message::Resource]) {
+        if !self
+            .video
+            .get(&serial)
+            .is_some_and(|p| matches!(p.msg_id, id::QUERY_RESOURCES | id::PLAYBACK_REQUEST))
+        {
+            return;
+        }
+        let Some(pending) = self.video.remove(&serial) else {
+            return;
+        };
+        let resources = resources.iter().map(convert::resource).collect();
+        let delivery = answered(pending.command_id, serial, 0, None, resources);
+        self.edge.reply_video(pending.reply, delivery).await;
     }
 
     fn remember(&mut self, serial: u16, command_id: String, lock: bool) {
@@ -668,6 +859,19 @@ impl<D: Directory> Connection<'_, D> {
     }
 }
 
+impl<D> Edge<D> {
+    /// Replies to a video command's requester.
+    async fn reply_video(&self, reply: async_nats::Subject, delivery: pb::CommandDelivery) {
+        if let Err(err) = self
+            .nats
+            .publish(reply, delivery.encode_to_vec().into())
+            .await
+        {
+            tracing::warn!(error = %err, "Video command answer not replied.");
+        }
+    }
+}
+
 /// The delivery of a command written to the socket with `serial`.
 fn sent(command_id: String, serial: u16) -> pb::CommandDelivery {
     metrics::counter!("telematics_commands_total", "result" => "sent").increment(1);
@@ -676,6 +880,10 @@ fn sent(command_id: String, serial: u16) -> pb::CommandDelivery {
         sent: true,
         serial: u32::from(serial),
         detail: String::new(),
+        answered: false,
+        result: 0,
+        av_attributes: None,
+        resources: Vec::new(),
     }
 }
 
@@ -686,6 +894,45 @@ fn not_sent(command_id: String, detail: &str) -> pb::CommandDelivery {
         sent: false,
         serial: 0,
         detail: detail.to_owned(),
+        answered: false,
+        result: 0,
+        av_attributes: None,
+        resources: Vec::new(),
+    }
+}
+
+/// The terminal's answer to the video command it got with `serial`.
+fn answered(
+    command_id: String,
+    serial: u16,
+    result: u8,
+    av_attributes: Option<pb::AvAttributes>,
+    resources: Vec<pb::Resource>,
+) -> pb::CommandDelivery {
+    pb::CommandDelivery {
+        command_id,
+        sent: true,
+        serial: u32::from(serial),
+        detail: convert::refusal(result).to_owned(),
+        answered: true,
+        result: u32::from(result),
+        av_attributes,
+        resources,
+    }
+}
+
+/// A video command sent but never answered.
+fn unanswered(command_id: String, detail: &str) -> pb::CommandDelivery {
+    metrics::counter!("telematics_commands_total", "result" => "unanswered").increment(1);
+    pb::CommandDelivery {
+        command_id,
+        sent: true,
+        serial: 0,
+        detail: detail.to_owned(),
+        answered: false,
+        result: 0,
+        av_attributes: None,
+        resources: Vec::new(),
     }
 }
 

@@ -25,24 +25,50 @@
 //! report; the edge subscribes to `telematics.command.<phone>` for each
 //! authenticated terminal. Photos (0x0800/0x0801) are stored under
 //! `<enterprise>/media/…` in the object store.
+//!
+//! # Video
+//!
+//! The target also hosts the cameras' video ([`video`]): two JT/T 1078 media
+//! ports (live, playback) served by `fleetdesk_media`, and `MediaService`
+//! over gRPC ([`grpc`]) for the gateway. The flow of one camera:
+//!
+//! ```text
+//! first viewer ─WatchLive─▶ NATS telematics.command.<phone> (LiveOpen: channel, stream, this replica's media port)
+//!   ─▶ the connection holding the terminal ─0x9101─▶ terminal ─0x0001 (0 = ok)─▶ NATS reply
+//!   terminal ─TCP, JT/T 1078─▶ media port ─▶ hub (terminal, channel) ─▶ fMP4 segments ─▶ every viewer
+//! later viewers ─WatchLive─▶ the same hub channel (no new 0x9101)
+//! last viewer gone ─▶ grace (FLEETDESK_MEDIA_GRACE_SECS) ─▶ LiveControl close ─0x9102─▶ terminal
+//! ```
+//!
+//! Queries go the same way: 0x9003 → 0x1003 (`GetAvAttributes`), 0x9205 →
+//! 0x1205 (`ListResources`); playback is 0x9201 to the playback port and
+//! 0x9202 (`ControlPlayback`, and stop when its watcher goes).
 
 mod connection;
 pub mod directory;
+pub mod grpc;
 pub mod jt808;
 pub mod publish;
+pub mod video;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use fleetdesk_kit::config::CommonConfig;
 use fleetdesk_kit::files::FileStore;
+use fleetdesk_kit::internal_token::TokenVerifier;
 use fleetdesk_kit::{Shutdown, events};
+use fleetdesk_media::Hub;
+use fleetdesk_proto::telematics::v1 as pb;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::connection::Edge;
 use crate::directory::Directory;
 use crate::publish::Publisher;
+use crate::video::VideoConfig;
+use crate::video::streams::{Servers, Streams};
 
 /// Settings of the device edge.
 #[derive(Debug, Clone, clap::Args)]
@@ -95,6 +121,10 @@ pub struct Config {
     /// Hours the telemetry stream keeps fixes for consumers that fell behind.
     #[arg(long, env = "FLEETDESK_TELEMETRY_MAX_AGE_HOURS", default_value_t = 72)]
     pub telemetry_max_age_hours: u64,
+
+    /// The media ports and MediaService.
+    #[command(flatten)]
+    pub video: VideoConfig,
 }
 
 impl Config {
@@ -115,6 +145,7 @@ impl Config {
             idle_secs: 180,
             max_messages_per_sec: 20,
             telemetry_max_age_hours: 72,
+            video: VideoConfig::local(),
         }
     }
 }
@@ -125,6 +156,66 @@ pub struct Application<D> {
     listener: TcpListener,
     edge: Arc<Edge<D>>,
     max_connections: usize,
+    video: VideoParts,
+}
+
+/// The video side: the media ports, their hubs and the gRPC server.
+#[derive(Debug)]
+struct VideoParts {
+    grpc: TcpListener,
+    live: (TcpListener, Hub),
+    playback: (TcpListener, Hub),
+    streams: Arc<Streams>,
+    verifier: TokenVerifier,
+}
+
+impl VideoParts {
+    async fn build(
+        config: &VideoConfig,
+        nats: async_nats::Client,
+        verifier: TokenVerifier,
+    ) -> anyhow::Result<VideoParts> {
+        let bind = |addr: String| async move {
+            TcpListener::bind(&addr)
+                .await
+                .with_context(|| format!("bind {addr}"))
+        };
+        let grpc = bind(config.grpc_addr.clone()).await?;
+        let live = bind(config.media_addr.clone()).await?;
+        let playback = bind(config.media_playback_addr.clone()).await?;
+        let (live_addr, playback_addr) = (live.local_addr()?, playback.local_addr()?);
+        let servers = Servers {
+            live: pb::MediaServer {
+                host: config.public_host(live_addr),
+                tcp_port: u32::from(config.media_public_port.unwrap_or(live_addr.port())),
+            },
+            playback: pb::MediaServer {
+                host: config.public_host(playback_addr),
+                tcp_port: u32::from(
+                    config
+                        .media_playback_public_port
+                        .unwrap_or(playback_addr.port()),
+                ),
+            },
+        };
+        tracing::info!(live = ?servers.live, playback = ?servers.playback, "Terminals stream video to these.");
+        let (live_hub, playback_hub) = (Hub::new(), Hub::new());
+        let streams = Arc::new(Streams::new(
+            live_hub.clone(),
+            playback_hub.clone(),
+            nats,
+            servers,
+            config.grace(),
+            config.open_timeout(),
+        ));
+        Ok(VideoParts {
+            grpc,
+            live: (live, live_hub),
+            playback: (playback, playback_hub),
+            streams,
+            verifier,
+        })
+    }
 }
 
 impl<D: Directory> Application<D> {
@@ -136,6 +227,8 @@ impl<D: Directory> Application<D> {
             Duration::from_secs(config.telemetry_max_age_hours * 3600),
         )
         .await?;
+        let verifier = config.common.signer()?.verifier();
+        let video = VideoParts::build(&config.video, nats.clone(), verifier).await?;
         Ok(Application {
             listener: TcpListener::bind(&config.addr).await?,
             edge: Arc::new(Edge {
@@ -147,6 +240,7 @@ impl<D: Directory> Application<D> {
                 max_messages_per_sec: config.max_messages_per_sec,
             }),
             max_connections: config.max_connections,
+            video,
         })
     }
 
@@ -154,37 +248,109 @@ impl<D: Directory> Application<D> {
         self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
     }
 
-    /// Accepts terminals until shutdown; open connections end with the process.
+    /// Port of the gRPC server (MediaService).
+    pub fn grpc_port(&self) -> u16 {
+        self.video.grpc.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    /// Port of the live media port (JT/T 1078).
+    pub fn media_port(&self) -> u16 {
+        self.video
+            .live
+            .0
+            .local_addr()
+            .map(|a| a.port())
+            .unwrap_or(0)
+    }
+
+    /// Port of the playback media port (JT/T 1078).
+    pub fn playback_port(&self) -> u16 {
+        self.video
+            .playback
+            .0
+            .local_addr()
+            .map(|a| a.port())
+            .unwrap_or(0)
+    }
+
+    /// Accepts terminals, their media connections and MediaService calls
+    /// until shutdown; open connections end with the process.
     pub async fn run_until_stopped(self, shutdown: Shutdown) -> anyhow::Result<()> {
-        let slots = Arc::new(Semaphore::new(self.max_connections));
-        tracing::info!(port = self.port(), "JT/T 808 edge listening.");
-        loop {
-            let (stream, _peer) = tokio::select! {
-                accepted = self.listener.accept() => match accepted {
-                    Ok(a) => a,
-                    Err(err) => {
-                        tracing::warn!(error = %err, "Accept failed.");
-                        continue;
-                    }
-                },
-                () = shutdown.wait() => return Ok(()),
-            };
-            let Ok(slot) = slots.clone().try_acquire_owned() else {
-                metrics::counter!("telematics_connections_closed_total", "reason" => "full")
-                    .increment(1);
-                drop(stream);
-                continue;
-            };
-            stream.set_nodelay(true).ok();
-            let edge = self.edge.clone();
+        let Application {
+            listener,
+            edge,
+            max_connections,
+            video,
+        } = self;
+        let VideoParts {
+            grpc: grpc_listener,
+            live,
+            playback,
+            streams,
+            verifier,
+        } = video;
+        for (listener, hub) in [live, playback] {
             let stop = shutdown.clone();
-            tokio::spawn(async move {
-                tokio::select! {
-                    () = connection::serve(stream, edge) => {}
-                    () = stop.wait() => {}
-                }
-                drop(slot);
-            });
+            tokio::spawn(fleetdesk_media::serve(listener, hub, async move {
+                stop.wait().await;
+            }));
         }
+        let served = tokio::spawn(fleetdesk_kit::grpc::serve_all(
+            grpc_listener,
+            grpc::services(streams.clone(), verifier),
+            shutdown.clone(),
+        ));
+        let grpc = async move { served.await.context("gRPC server")? };
+        // Watches never end by themselves: end them, or the gRPC server
+        // waits for them forever.
+        let stopping = streams.clone();
+        let stop = shutdown.clone();
+        tokio::spawn(async move {
+            stop.wait().await;
+            stopping.stop();
+        });
+        tokio::try_join!(accept(listener, edge, max_connections, shutdown), grpc)?;
+        streams.close_all(Duration::from_secs(3)).await;
+        Ok(())
+    }
+}
+
+/// Accepts terminals until shutdown.
+async fn accept<D: Directory>(
+    listener: TcpListener,
+    edge: Arc<Edge<D>>,
+    max_connections: usize,
+    shutdown: Shutdown,
+) -> anyhow::Result<()> {
+    let slots = Arc::new(Semaphore::new(max_connections));
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+    tracing::info!(port, "JT/T 808 edge listening.");
+    loop {
+        let (stream, _peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(err) => {
+                    tracing::warn!(error = %err, "Accept failed.");
+                    continue;
+                }
+            },
+            () = shutdown.wait() => return Ok(()),
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            metrics::counter!("telematics_connections_closed_total", "reason" => "full")
+                .increment(1);
+            drop(stream);
+            continue;
+        };
+        stream.set_nodelay(true).ok();
+        let edge = edge.clone();
+        let stop = shutdown.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = connection::serve(stream, edge) => {}
+                () = stop.wait() => {}
+            }
+            drop(slot);
+        });
     }
 }

@@ -68,6 +68,7 @@ prop_compose! {
             satellites: None,
             soc_percent: soc,
             temperatures: temps.into_iter().map(|(probe, deci_celsius)| ProbeTemperature { probe, deci_celsius }).collect(),
+            safety_alarms: Vec::new(),
         }
     }
 }
@@ -131,6 +132,7 @@ proptest! {
             alarm: 0, status: 2, latitude: 31.2, longitude: 121.5, altitude_m: 5, speed_dkmh: 0, heading: 0,
             time: Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap(),
             mileage_m: None, signal: None, satellites: None, soc_percent: None, temperatures: vec![],
+            safety_alarms: vec![],
         };
         let message = TerminalMessage::MediaData {
             media: fleetdesk_telematics::jt808::message::Media { id: 1, kind: 0, format: 0, event: 3, channel: 1 },

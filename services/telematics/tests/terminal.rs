@@ -153,6 +153,7 @@ async fn start_edge_with<D: Directory>(
         idle_secs: 30,
         max_messages_per_sec: 50,
         telemetry_max_age_hours: 1,
+        video: fleetdesk_telematics::video::VideoConfig::local(),
     };
     let app = Application::build(&config, directory).await.unwrap();
     let port = app.port();

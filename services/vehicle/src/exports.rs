@@ -1,5 +1,5 @@
 //! The vehicle target's export worker: every export kind of the crates it
-//! hosts (fleetdesk-assets and fleetdesk-telemetry), under the one export
+//! hosts (fleetdesk-assets, fleetdesk-telemetry and fleetdesk-maintenance), under the one export
 //! domain they queue their jobs in (`fleetdesk_assets::exports::DOMAIN`).
 
 use fleetdesk_assets::{bindings, drivers, private_cars, usage, vehicles};
@@ -39,5 +39,5 @@ pub fn worker(pool: PgPool, files: FileStore) -> ExportWorker {
     for (name, kind) in usage::export::kinds() {
         worker = worker.kind(name, kind);
     }
-    worker
+    fleetdesk_maintenance::exports::register(worker)
 }

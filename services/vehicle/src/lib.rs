@@ -2,9 +2,10 @@
 //! from fleetdesk-assets), telematics (TelemetryService and the terminal
 //! directory, from fleetdesk-telemetry) and risk control (RiskService:
 //! alarms from fleetdesk-telemetry, accidents, service records and warnings
-//! from fleetdesk-risk), plus MaintenanceService, which answers
-//! UNIMPLEMENTED until its issue builds it (`grpc::not_built` lists every
-//! such RPC).
+//! from fleetdesk-risk) and vehicle management (MaintenanceService: service
+//! plans and maintenance reminders from fleetdesk-maintenance; its other
+//! subjects answer UNIMPLEMENTED until built, `grpc::not_built` listing
+//! every such RPC).
 //!
 //! The target owns what the hosted crates share: start-up and config, the
 //! gRPC wiring of every hosted service, the export worker, and one `vehicle`

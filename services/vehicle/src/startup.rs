@@ -3,7 +3,8 @@
 //! export jobs API (cancel, retry), and the org_unit replica that data scope
 //! (kit::reach) and organisation names read; telemetry ingest (which
 //! evaluates fences and temperatures too) with its partition job, and
-//! lock-command results and sweeps; the risk records' daily warnings job.
+//! lock-command results and sweeps; the risk records' daily warnings job;
+//! the maintenance plans' daily job.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -87,8 +88,13 @@ impl Application {
             tracing::warn!(error = %format!("{err:#}"), "Settled sessions consumer not ready yet.");
         }
         let risk = fleetdesk_risk::context::Context { pool: pool.clone() };
+        let maintenance = fleetdesk_maintenance::context::Context { pool: pool.clone() };
         let background = [
             tokio::spawn(fleetdesk_risk::warnings::job::run(
+                pool.clone(),
+                shutdown.clone(),
+            )),
+            tokio::spawn(fleetdesk_maintenance::plans::job::run(
                 pool.clone(),
                 shutdown.clone(),
             )),
@@ -102,7 +108,13 @@ impl Application {
             tokio::spawn(results.run(shutdown.clone())),
             tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),
         ];
-        let services = grpc::services(assets, telemetry, risk, self.runtime.verifier.clone());
+        let services = grpc::services(
+            assets,
+            telemetry,
+            risk,
+            maintenance,
+            self.runtime.verifier.clone(),
+        );
         let worker = exports::worker(self.runtime.pool.clone(), self.runtime.files.clone());
         let served = self
             .runtime

@@ -335,7 +335,7 @@ async fn handling_an_emergency_confirms_it_to_the_terminal_once_with_0x8203(s: &
                 command_id: command.command_id.clone(),
                 sent: true,
                 serial: 1,
-                detail: String::new(),
+                ..Default::default()
             };
             edge.publish(m.reply.unwrap(), delivery.encode_to_vec().into())
                 .await

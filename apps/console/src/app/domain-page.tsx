@@ -22,6 +22,7 @@ const pageTables: Record<Domain, () => Promise<PageTable>> = {
   monitoring: () => import('@/features/monitoring/pages').then((m) => m.pages),
   risk: () => import('@/features/risk/pages').then((m) => m.pages),
   reports: () => import('@/features/reports/pages').then((m) => m.pages),
+  vehicleManagement: () => import('@/features/vehicle-management/pages').then((m) => m.pages),
   finance: () => import('@/features/finance/pages').then((m) => m.pages),
   energy: () => import('@/features/energy/pages').then((m) => m.pages),
   system: () => import('@/features/system/pages').then((m) => m.pages),

@@ -6,7 +6,7 @@
  */
 
 /** Feature folder whose lazily loaded chunk renders the node's page. */
-export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'risk' | 'reports' | 'finance' | 'energy' | 'system' | 'messages' | 'account';
+export type Domain = 'workbench' | 'vehicles' | 'monitoring' | 'risk' | 'reports' | 'vehicleManagement' | 'finance' | 'energy' | 'system' | 'messages' | 'account';
 
 export type IconName =
   | 'home' | 'car' | 'finance' | 'energy' | 'setting' | 'assets' | 'monitor' | 'report' | 'tool' | 'risk'
@@ -105,28 +105,32 @@ export const routeTree: RouteNode[] = [
         ]),
         domain: 'reports',
       },
-      group('vehicleManagement', { icon: 'tool', group: 2 }, [
-        leaf('trafficViolations', { permissionValue: 'as:violation' }),
-        hidden('trafficViolationsDetail', { permissionValue: 'as:violation' }),
-        leaf('carMaintenance', { permissionValue: 'as:maintain:remind' }),
-        leaf('drivingLicense', { permissionValue: 'as:inspection' }),
-        group('maintainment', { permissionValue: 'as:maintain' }, [
-          leaf('maintainOrder', { permissionValue: 'as:maintain' }),
-          hidden('orderDetail', { permissionValue: 'as:maintain' }),
-          hidden('orderCreate', { permissionValue: 'as:maintain' }),
-          hidden('priceConfirm', { permissionValue: 'as:maintain' }),
-          leaf('maintainRecord', { permissionValue: 'as:maintain' }),
-          hidden('maintainRecordDetail', { permissionValue: 'as:maintain' }),
-          leaf('orderConfig', { permissionValue: 'as:maintain' }),
-          leaf('statement', { permissionValue: 'as:maintain' }),
-          hidden('statementDetail', { permissionValue: 'as:maintain' }),
-          leaf('bill', { permissionValue: 'as:maintain' }, 'maintainBill'),
-          hidden('billDetail', { permissionValue: 'as:maintain' }, 'maintainBillDetail'),
-          hidden('billNewDetail', { permissionValue: 'as:maintain' }, 'maintainBillNewDetail'),
+      {
+        // Violations, maintenance, inspections, repairs and insurance: the vehicle-management chunk.
+        ...group('vehicleManagement', { icon: 'tool', group: 2 }, [
+          leaf('trafficViolations', { permissionValue: 'as:violation' }),
+          hidden('trafficViolationsDetail', { permissionValue: 'as:violation' }),
+          leaf('carMaintenance', { permissionValue: 'as:maintain:remind' }),
+          leaf('drivingLicense', { permissionValue: 'as:inspection' }),
+          group('maintainment', { permissionValue: 'as:maintain' }, [
+            leaf('maintainOrder', { permissionValue: 'as:maintain' }),
+            hidden('orderDetail', { permissionValue: 'as:maintain' }),
+            hidden('orderCreate', { permissionValue: 'as:maintain' }),
+            hidden('priceConfirm', { permissionValue: 'as:maintain' }),
+            leaf('maintainRecord', { permissionValue: 'as:maintain' }),
+            hidden('maintainRecordDetail', { permissionValue: 'as:maintain' }),
+            leaf('orderConfig', { permissionValue: 'as:maintain' }),
+            leaf('statement', { permissionValue: 'as:maintain' }),
+            hidden('statementDetail', { permissionValue: 'as:maintain' }),
+            leaf('bill', { permissionValue: 'as:maintain' }, 'maintainBill'),
+            hidden('billDetail', { permissionValue: 'as:maintain' }, 'maintainBillDetail'),
+            hidden('billNewDetail', { permissionValue: 'as:maintain' }, 'maintainBillNewDetail'),
+          ]),
+          leaf('carGuaranteeSlip', { permissionValue: 'as:insurance', noBlackList: true }),
+          hidden('insuranceOrder', { permissionValue: 'as:insurance', noBlackList: true }),
         ]),
-        leaf('carGuaranteeSlip', { permissionValue: 'as:insurance', noBlackList: true }),
-        hidden('insuranceOrder', { permissionValue: 'as:insurance', noBlackList: true }),
-      ]),
+        domain: 'vehicleManagement',
+      },
       {
         // Alarms, their map and charts: the risk chunk, loaded only when a risk page opens.
         ...group('riskControll', { icon: 'risk', group: 2 }, [

@@ -152,7 +152,7 @@ const enUS: Messages = {
     tooMany: 'At most {{max}}{{unit}} per batch query',
   },
   dialog: { confirm: 'Submit', cancel: 'Cancel' },
-  area: { province: 'Select province', city: 'Select city', region: 'Select region', wholeCountry: 'Whole country' },
+  area: { province: 'Select province', city: 'Select city', region: 'Select region', wholeCountry: 'Whole country', serveOrgCity: 'Select service organisation / city', serveOrgLoading: 'Loading service organisations...', serveOrgEmpty: 'No service organisations' },
   upload: {
     choose: 'Choose file',
     badName: 'File names may not contain these characters: [,+].',

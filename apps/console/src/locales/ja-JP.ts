@@ -152,7 +152,7 @@ const jaJP: Messages = {
     tooMany: '一括検索は1回あたり最大{{max}}{{unit}}までです',
   },
   dialog: { confirm: '送 信', cancel: 'キャンセル' },
-  area: { province: '省を選択', city: '都市を選択', region: '地域を選択', wholeCountry: '全国' },
+  area: { province: '省を選択', city: '都市を選択', region: '地域を選択', wholeCountry: '全国', serveOrgCity: 'サービス組織／都市を選択', serveOrgLoading: 'サービス組織を読み込み中...', serveOrgEmpty: 'サービス組織がありません' },
   upload: {
     choose: 'ファイルを選択',
     badName: 'ファイル名に次の記号は使用できません：[,+].',

@@ -150,7 +150,7 @@ const zhCN = {
     tooMany: '每次批量查询，最大不超过{{max}}{{unit}}',
   },
   dialog: { confirm: '提 交', cancel: '取 消' },
-  area: { province: '请选择省份', city: '请选择城市', region: '请选择大区', wholeCountry: '全国' },
+  area: { province: '请选择省份', city: '请选择城市', region: '请选择大区', wholeCountry: '全国', serveOrgCity: '请选择服务组织/城市', serveOrgLoading: '服务组织加载中...', serveOrgEmpty: '暂无服务组织' },
   upload: {
     choose: '选择文件',
     badName: '文件名不能包含以下特殊符号：[,+].',

@@ -1,8 +1,9 @@
 //! Opening the charging service (the energy menu's introduction popup and
 //! /chargeIntroduce, console spec §2, §4, §8): whether the enterprise has charging,
 //! the application (refused with 4009 while one is pending or once opened)
-//! and the enterprise's own applications. Approving and rejecting are the
-//! operator's (an operator service caller of energy): no route here.
+//! and the enterprise's own applications with their export. Approving and
+//! rejecting are the operator's (an operator service caller of energy): no
+//! route here.
 
 use axum::extract::State;
 use fleetdesk_proto::energy::v1 as pb;
@@ -13,8 +14,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::edge::enums::codes;
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::paging::paging;
-use crate::edge::query::{EdgeQuery, end_time, start_time, time_range};
+use crate::edge::query::{EdgeQuery, ExportQuery, end_time, start_time, time_range};
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::routes::energy::convert::{
@@ -30,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
             list_charging_open_applications,
             apply_charging_open
         ))
+        .routes(routes!(export_charging_open_applications))
 }
 
 /// What the console shows after a successful application (console spec §8).
@@ -128,6 +131,19 @@ pub struct ChargingOpenApplicationListParams {
     pub apply_time_end: Option<Timestamp>,
 }
 
+impl ChargingOpenApplicationListParams {
+    /// The filter shared by the list and its export.
+    fn filter(self) -> Result<pb::ListChargingOpenApplicationsRequest, ApiError> {
+        Result::Ok(pb::ListChargingOpenApplicationsRequest {
+            page: Some(paging(self.page, self.size)?),
+            statuses: codes(self.statuses),
+            apply_time: time_range(self.apply_time_start, self.apply_time_end),
+            // Only operator service callers may name another enterprise.
+            enterprise_id: String::new(),
+        })
+    }
+}
+
 #[utoipa::path(
     get, path = "/charging/open-applications", tag = "charging",
     params(ChargingOpenApplicationListParams),
@@ -139,16 +155,9 @@ async fn list_charging_open_applications(
     principal: Principal,
     EdgeQuery(query): EdgeQuery<ChargingOpenApplicationListParams>,
 ) -> ApiResult<Page<ChargingOpenApplicationBody>> {
-    let request = pb::ListChargingOpenApplicationsRequest {
-        page: Some(paging(query.page, query.size)?),
-        statuses: codes(query.statuses),
-        apply_time: time_range(query.apply_time_start, query.apply_time_end),
-        // Only operator service callers may name another enterprise.
-        enterprise_id: String::new(),
-    };
     let answer = state
         .energy()
-        .list_charging_open_applications(state.as_user(&principal, request))
+        .list_charging_open_applications(state.as_user(&principal, query.filter()?))
         .await?
         .into_inner();
     Result::Ok(Ok(Page {
@@ -159,4 +168,29 @@ async fn list_charging_open_applications(
             .collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/charging/open-applications/export", tag = "charging",
+    params(ChargingOpenApplicationListParams),
+    responses((status = 200, description = "The export record of the enterprise's applications with the list's filters (paging ignored); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["oss:pc:energy:management"]))
+)]
+async fn export_charging_open_applications(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<ChargingOpenApplicationListParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportChargingOpenApplicationsRequest {
+        filter: Some(pb::ListChargingOpenApplicationsRequest {
+            page: None,
+            ..query.filter()?
+        }),
+    };
+    let answer = state
+        .energy()
+        .export_charging_open_applications(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }

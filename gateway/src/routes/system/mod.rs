@@ -11,6 +11,7 @@ pub mod help;
 pub mod login_logs;
 pub mod notices;
 pub mod operation_logs;
+pub mod org_lookups;
 pub mod sensitive;
 pub mod settings;
 pub mod shared_data;

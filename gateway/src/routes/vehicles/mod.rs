@@ -3,6 +3,7 @@
 
 pub mod assets;
 pub mod bindings;
+pub mod brand_types;
 mod convert;
 pub mod drivers;
 pub mod private_cars;

@@ -257,3 +257,53 @@ pub fn vehicle(row: VehicleRow, enterprise_id: Uuid) -> pb::Vehicle {
         terminal_bind_time: row.terminal_bound_at.map(timestamp),
     }
 }
+
+/// (brand, model) pairs sorted by brand as the brand-type list: one entry
+/// per brand, its non-empty models in order.
+pub fn brand_types(pairs: Vec<(String, String)>) -> Vec<pb::VehicleBrandType> {
+    let mut out: Vec<pb::VehicleBrandType> = Vec::new();
+    for (brand, model) in pairs {
+        let (brand, model) = (brand.trim().to_owned(), model.trim().to_owned());
+        if brand.is_empty() {
+            continue;
+        }
+        if out.last().is_none_or(|last| last.brand != brand) {
+            out.push(pb::VehicleBrandType {
+                brand,
+                models: Vec::new(),
+            });
+        }
+        let models = &mut out.last_mut().expect("pushed above").models;
+        if !model.is_empty() && !models.contains(&model) {
+            models.push(model);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod brand_type_tests {
+    use super::*;
+
+    #[test]
+    fn pairs_group_by_brand_and_empty_models_are_left_out() {
+        let pair = |b: &str, m: &str| (b.to_owned(), m.to_owned());
+        let list = brand_types(vec![
+            pair("东风", ""),
+            pair("东风", "EV350"),
+            pair("比亚迪", "T5"),
+            pair("比亚迪", "T5 "),
+            pair(" ", "X"),
+        ]);
+        let shape: Vec<(&str, Vec<&str>)> = list
+            .iter()
+            .map(|b| {
+                (
+                    b.brand.as_str(),
+                    b.models.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(shape, [("东风", vec!["EV350"]), ("比亚迪", vec!["T5"])]);
+    }
+}

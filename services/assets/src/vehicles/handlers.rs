@@ -40,6 +40,24 @@ pub async fn list(
     })
 }
 
+/// The brands and models of the vehicles the caller reaches (the forms'
+/// brand-type list). Any member may ask: it names no vehicle, and only
+/// vehicles within the caller's reach count.
+pub async fn brand_types(
+    ctx: &Context,
+    req: Request<pb::ListVehicleBrandTypesRequest>,
+) -> Result<pb::ListVehicleBrandTypesResponse, ServiceError> {
+    let enterprise_id = fleetdesk_kit::grpc::tenant(&req)?;
+    let reach = fleetdesk_kit::reach::Reach::of(fleetdesk_kit::grpc::caller(&req)?);
+    let mut tx = db::begin_tenant(&ctx.pool, enterprise_id).await?;
+    let reach = reach.resolve(&mut tx).await?;
+    let pairs = store::brand_types(&mut tx, enterprise_id, &reach).await?;
+    db::end_read(tx);
+    Ok(pb::ListVehicleBrandTypesResponse {
+        brand_types: convert::brand_types(pairs),
+    })
+}
+
 pub async fn get(
     ctx: &Context,
     req: Request<pb::GetVehicleRequest>,

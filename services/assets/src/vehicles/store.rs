@@ -623,3 +623,20 @@ pub async fn set_terminal(
     .map_err(conflict)?;
     Ok(())
 }
+
+/// The (brand, model) pairs of the vehicles the caller reaches, each once,
+/// by brand then model; vehicles without a brand are left out.
+pub async fn brand_types(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    reach: &fleetdesk_kit::reach::ResolvedReach,
+) -> sqlx::Result<Vec<(String, String)>> {
+    let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new(
+        "select distinct v.brand, v.model from vehicle v where v.enterprise_id = ",
+    );
+    qb.push_bind(enterprise_id);
+    qb.push(" and v.brand <> '' and ");
+    reach.push_condition(&mut qb, "v.org_id", "v.created_by");
+    qb.push(" order by v.brand, v.model");
+    qb.build_query_as().fetch_all(conn).await
+}

@@ -53,6 +53,13 @@ impl EnergyService for EnergyApi {
         respond(opening::handlers::reject(&self.0, req).await)
     }
 
+    async fn export_charging_open_applications(
+        &self,
+        req: Request<pb::ExportChargingOpenApplicationsRequest>,
+    ) -> Answer<pb::ExportChargingOpenApplicationsResponse> {
+        respond(opening::handlers::export(&self.0, req).await)
+    }
+
     async fn get_main_charging_account(
         &self,
         req: Request<pb::GetMainChargingAccountRequest>,

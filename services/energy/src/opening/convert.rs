@@ -1,10 +1,12 @@
 //! Proto ↔ domain for opening.
 
+use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::timestamp;
+use fleetdesk_kit::list::TimeRange;
 use fleetdesk_proto::energy::v1 as pb;
 
 use super::domain::ApplicationStatus;
-use super::store::ApplicationRow;
+use super::store::{ApplicationQuery, ApplicationRow};
 use crate::codes::optional;
 
 pub fn application(row: ApplicationRow) -> pb::ChargingOpenApplication {
@@ -40,4 +42,30 @@ pub fn application(row: ApplicationRow) -> pb::ChargingOpenApplication {
         remark,
         approve_remark,
     }
+}
+
+/// The list's filter checked, for the list and its export alike; the
+/// enterprise is the caller's to set (`enterprise_id` only counts for the
+/// operator, see `handlers::list`).
+pub fn query(
+    request: &pb::ListChargingOpenApplicationsRequest,
+) -> Result<ApplicationQuery, ServiceError> {
+    let pb::ListChargingOpenApplicationsRequest {
+        page: _,
+        statuses,
+        apply_time,
+        enterprise_id: _,
+    } = request;
+    Ok(ApplicationQuery {
+        enterprise_id: None,
+        statuses: statuses
+            .iter()
+            .map(|s| {
+                ApplicationStatus::from_pb(*s)
+                    .map(i16::from)
+                    .ok_or_else(|| ServiceError::invalid("statuses", "筛选条件的取值无效"))
+            })
+            .collect::<Result<_, _>>()?,
+        apply_time: TimeRange::parse("applyTime", apply_time.as_ref())?,
+    })
 }

@@ -28,6 +28,16 @@ impl ApplicationStatus {
             ApplicationStatus::Approved | ApplicationStatus::Rejected => false,
         }
     }
+
+    /// As the console's list and the export name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            ApplicationStatus::Pending => "待处理",
+            ApplicationStatus::Contacted => "已联系",
+            ApplicationStatus::Approved => "已开通",
+            ApplicationStatus::Rejected => "未通过",
+        }
+    }
 }
 
 /// The permission of the energy menu, which the apply popup belongs to.

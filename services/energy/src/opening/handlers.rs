@@ -1,15 +1,16 @@
-//! Opening RPCs: the state, applying, the application list, and the
-//! operator's approve and reject.
+//! Opening RPCs: the state, applying, the application list and its
+//! export, and the operator's approve and reject.
 
-use fleetdesk_kit::list::{Paging, TimeRange};
+use fleetdesk_kit::list::Paging;
 use fleetdesk_kit::{ErrorCode, ServiceError, convert, db, grpc};
 use fleetdesk_proto::energy::v1 as pb;
 use tonic::Request;
 
 use super::domain::{self, ApplicationStatus, OpenState, PERMISSION};
-use super::{convert as to_pb, store};
+use super::{convert as to_pb, export, store};
 use crate::accounts;
 use crate::context::{Actor, Context};
+use crate::exports;
 
 pub async fn status(
     ctx: &Context,
@@ -79,25 +80,10 @@ pub async fn list(
     req: Request<pb::ListChargingOpenApplicationsRequest>,
 ) -> Result<pb::ListChargingOpenApplicationsResponse, ServiceError> {
     let operator = domain::is_operator(&req);
-    let pb::ListChargingOpenApplicationsRequest {
-        page,
-        statuses,
-        apply_time,
-        enterprise_id,
-    } = req.get_ref().clone();
-    let paging = Paging::parse(page.as_ref())?;
-    let mut query = store::ApplicationQuery {
-        enterprise_id: None,
-        statuses: statuses
-            .iter()
-            .map(|s| {
-                ApplicationStatus::from_pb(*s)
-                    .map(i16::from)
-                    .ok_or_else(|| ServiceError::invalid("statuses", "筛选条件的取值无效"))
-            })
-            .collect::<Result<_, _>>()?,
-        apply_time: TimeRange::parse("applyTime", apply_time.as_ref())?,
-    };
+    let request = req.get_ref();
+    let paging = Paging::parse(request.page.as_ref())?;
+    let mut query = to_pb::query(request)?;
+    let enterprise_id = request.enterprise_id.clone();
     let mut tx = if operator {
         if !enterprise_id.trim().is_empty() {
             query.enterprise_id = Some(convert::id(&enterprise_id)?);
@@ -115,6 +101,20 @@ pub async fn list(
         applications: rows.into_iter().map(to_pb::application).collect(),
         page: Some(paging.info(total)),
     })
+}
+
+/// `ExportChargingOpenApplications`: queues the export of the caller's own
+/// applications under the list's filter and answers the job at once. The
+/// operator, who acts for no enterprise, has no export record to keep it.
+pub async fn export(
+    ctx: &Context,
+    req: Request<pb::ExportChargingOpenApplicationsRequest>,
+) -> Result<pb::ExportChargingOpenApplicationsResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let filter = req.into_inner().filter.unwrap_or_default();
+    let job = exports::start(&mut tx, &actor, export::job(&filter)?).await?;
+    tx.commit().await?;
+    Ok(pb::ExportChargingOpenApplicationsResponse { job: Some(job) })
 }
 
 /// The application `id` locked with its enterprise's state, refused when

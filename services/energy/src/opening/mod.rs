@@ -13,9 +13,13 @@
 //! (`fleetdesk.energy.opening.changed`, through the outbox); org keeps the
 //! enterprise flags `isChargeAccount` and `isChargeApplying` by it, so the
 //! console's `/me` reads them from the principal it already has.
+//!
+//! The enterprise's own applications also export (`export`), with the
+//! list's filter; the operator's list of every enterprise does not.
 
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
 mod org;
 pub mod store;

@@ -2,7 +2,7 @@
 //! announces each change) and the applications.
 
 use chrono::{DateTime, Utc};
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use fleetdesk_kit::{ServiceError, events, subjects};
 use fleetdesk_proto::energy::v1 as pb;
 use sqlx::{FromRow, PgConnection};
@@ -194,6 +194,7 @@ impl Sort for NewestFirst {
     }
 }
 
+/// The list's `where`, which list, count and export share.
 fn filtered<'a>(select: &str, query: &ApplicationQuery) -> Filters<'a> {
     let mut f = match query.enterprise_id {
         Some(enterprise) => Filters::new(select, "a.enterprise_id", enterprise),
@@ -211,7 +212,23 @@ pub async fn list(
 ) -> Result<(Vec<ApplicationRow>, i64), ServiceError> {
     let mut rows = filtered(SELECT, query).page(&NewestFirst, paging);
     let rows = rows.build_query_as().fetch_all(&mut *conn).await?;
-    let mut count = filtered("select count(*) from charging_open_application a", query).finish();
-    let total = count.build_query_scalar().fetch_one(conn).await?;
+    let total = count(conn, query).await?;
     Ok((rows, total))
+}
+
+pub async fn count(conn: &mut PgConnection, query: &ApplicationQuery) -> Result<i64, ServiceError> {
+    let mut count = filtered("select count(*) from charging_open_application a", query).finish();
+    Ok(count.build_query_scalar().fetch_one(conn).await?)
+}
+
+/// One export page: newest first after `cursor`, by keyset on
+/// `charging_open_application_newest_idx`.
+pub async fn export_page(
+    conn: &mut PgConnection,
+    query: &ApplicationQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<ApplicationRow>, ServiceError> {
+    let mut qb = filtered(SELECT, query).keyset("a.apply_time", "a.id", cursor, limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }

@@ -22,6 +22,21 @@ pub fn entries() -> Vec<PermissionEntry> {
     serde_json::from_str(include_str!("../permissions.json")).expect("permissions.json is valid")
 }
 
+/// The apps of the portal: the top-level groups of the catalogue, in its
+/// order — a value without a parent that opens a console path and under
+/// which sit values opening pages of their own (the navbar's groups; a
+/// single page such as the approvals list, whose children are only
+/// buttons, is not an app).
+pub fn portal_apps(entries: &[PermissionEntry]) -> impl Iterator<Item = &PermissionEntry> {
+    entries.iter().filter(|e| {
+        e.parent.is_none()
+            && !e.routes.is_empty()
+            && entries.iter().any(|child| {
+                child.parent.as_deref() == Some(e.value.as_str()) && !child.routes.is_empty()
+            })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +89,20 @@ mod tests {
                 assert!(path.starts_with("/api/v1/"), "{op}");
             }
         }
+    }
+
+    #[test]
+    fn the_portal_apps_are_the_navbar_groups() {
+        let entries = entries();
+        let apps: Vec<&str> = portal_apps(&entries).map(|e| e.value.as_str()).collect();
+        assert_eq!(
+            apps,
+            [
+                "oss:pc:vehicle:management",
+                "oss:pc:finance:management",
+                "oss:pc:energy:management",
+                "oss:pc:system:settings"
+            ]
+        );
     }
 }

@@ -8,7 +8,7 @@ use super::respond;
 use crate::context::Context;
 use crate::{
     approvals, areas, catalogue, dict, exports, help, lists, notices, orgs, principal, replication,
-    roles, sensitive, users,
+    roles, sensitive, serve, users, virtual_orgs,
 };
 
 #[derive(Debug, Clone)]
@@ -207,6 +207,50 @@ impl OrgService for OrgApi {
         req: Request<pb::ListAreasRequest>,
     ) -> Answer<pb::ListAreasResponse> {
         respond(areas::handlers::list(&self.0, req).await)
+    }
+
+    // --- Shared lookups ---
+
+    async fn list_serve_org_units(
+        &self,
+        req: Request<pb::ListServeOrgUnitsRequest>,
+    ) -> Answer<pb::ListServeOrgUnitsResponse> {
+        respond(serve::handlers::list(&self.0, req).await)
+    }
+
+    async fn get_serve_org_tree(
+        &self,
+        req: Request<pb::GetServeOrgTreeRequest>,
+    ) -> Answer<pb::GetServeOrgTreeResponse> {
+        respond(serve::handlers::tree(&self.0, req).await)
+    }
+
+    async fn list_serve_areas(
+        &self,
+        req: Request<pb::ListServeAreasRequest>,
+    ) -> Answer<pb::ListServeAreasResponse> {
+        respond(serve::handlers::areas(&self.0, req).await)
+    }
+
+    async fn list_simple_companies(
+        &self,
+        req: Request<pb::ListSimpleCompaniesRequest>,
+    ) -> Answer<pb::ListSimpleCompaniesResponse> {
+        respond(orgs::handlers::list_companies(&self.0, req).await)
+    }
+
+    async fn list_virtual_orgs(
+        &self,
+        req: Request<pb::ListVirtualOrgsRequest>,
+    ) -> Answer<pb::ListVirtualOrgsResponse> {
+        respond(virtual_orgs::handlers::list(&self.0, req).await)
+    }
+
+    async fn list_portal_apps(
+        &self,
+        req: Request<pb::ListPortalAppsRequest>,
+    ) -> Answer<pb::ListPortalAppsResponse> {
+        respond(catalogue::handlers::portal_apps(&self.0, req).await)
     }
 
     async fn count_unread_notices(

@@ -37,6 +37,15 @@ pub fn node(row: &OrgUnitRow, children: Vec<pb::OrgUnit>) -> pb::OrgUnit {
     }
 }
 
+/// A unit as pickers name it.
+pub fn org_ref(row: &OrgUnitRow) -> pb::OrgRef {
+    pb::OrgRef {
+        id: row.id.to_string(),
+        org_code: row.org_code.clone(),
+        name: row.name.clone(),
+    }
+}
+
 /// Nests flat rows (ordered parents first) into trees.
 pub fn org_tree(rows: Vec<OrgUnitRow>) -> Vec<pb::OrgUnit> {
     let mut children: HashMap<Option<Uuid>, Vec<OrgUnitRow>> = HashMap::new();

@@ -64,6 +64,27 @@ pub async fn list_simple(
     })
 }
 
+/// The enterprise's companies the caller reaches: the root (the enterprise
+/// itself) and the enabled units marked as companies (getSimpleCompanyList).
+/// Any member may ask, like [`list_simple`].
+pub async fn list_companies(
+    ctx: &Context,
+    request: Request<pb::ListSimpleCompaniesRequest>,
+) -> Result<pb::ListSimpleCompaniesResponse, ServiceError> {
+    let mut actor = context::actor(&request)?;
+    let mut tx = db::begin_tenant(&ctx.pool, actor.enterprise_id).await?;
+    context::resolve(&mut tx, &mut actor).await?;
+    let rows = store::companies(&mut tx, actor.enterprise_id).await?;
+    tx.commit().await?;
+    Ok(pb::ListSimpleCompaniesResponse {
+        companies: rows
+            .iter()
+            .filter(|r| sees_org(&actor.reach, Some(r.id)))
+            .map(convert::org_ref)
+            .collect(),
+    })
+}
+
 pub async fn create(
     ctx: &Context,
     request: Request<pb::CreateOrgUnitRequest>,

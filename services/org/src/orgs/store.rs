@@ -44,6 +44,21 @@ pub async fn org_units(
     .await
 }
 
+/// The tenant's enabled companies: its root and the units marked as
+/// companies, in the tree's order.
+pub async fn companies(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+) -> sqlx::Result<Vec<OrgUnitRow>> {
+    sqlx::query_as(&format!(
+        "{SELECT} where enterprise_id = $1 and status = 1 and (parent_id is null or is_company) \
+         order by level, sort, org_code"
+    ))
+    .bind(enterprise_id)
+    .fetch_all(conn)
+    .await
+}
+
 /// One node of the tenant within the caller's reach, else 4004.
 pub async fn visible(
     conn: &mut PgConnection,

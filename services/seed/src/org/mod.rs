@@ -1,6 +1,7 @@
 //! Demo data: two enterprises for isolation tests. Idempotent: fixed ids and
 //! upserts, so running it again changes nothing.
 
+mod lookups;
 pub mod scale;
 pub mod shared;
 
@@ -341,6 +342,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     .await?;
     wecom_user_ids(&mut tx).await?;
     lists(&mut tx, a).await?;
+    lookups::run(&mut tx).await?;
     tx.commit().await?;
     shared::run(pool).await?;
     Ok(())

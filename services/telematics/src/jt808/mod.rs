@@ -9,12 +9,45 @@
 //! - [`header`] reads and writes the message header (both versions);
 //! - [`message`] knows the bodies: the terminal's messages the platform reads
 //!   and the platform's messages it writes;
-//! - [`location`] is the 0x0200 location report with its additional items;
-//! - [`packets`] reassembles sub-packaged messages.
+//! - [`location`] is the 0x0200 location report with its additional items,
+//!   the active-safety alarms (ADAS, DMS, tyres, blind spot) among them;
+//! - [`packets`] reassembles sub-packaged messages;
+//! - [`attachment`] reads the alarm-evidence connection, where files arrive
+//!   in raw data packets between 808 frames, and tracks which parts of a
+//!   file are still missing.
+//!
+//! Video (JT/T 1078) and active safety (the Jiangsu "苏标" extension,
+//! T/JSATL 12-2017) are signalled with 808 messages, listed in [`message`].
 //!
 //! Nothing here panics on input: every malformed byte sequence is an
 //! [`Error`], so the connection can count it and drop the frame.
 
+/// A one-byte code of the standard as an enum; reading refuses a value the
+/// standard does not define, writing is `code as u8`.
+macro_rules! wire_code {
+    ($(#[$meta:meta])* $name:ident, $what:literal {
+        $($(#[$vmeta:meta])* $variant:ident = $code:literal),+ $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant = $code),+
+        }
+
+        impl $name {
+            pub(crate) fn read(
+                r: &mut $crate::jt808::reader::Reader<'_>,
+            ) -> Result<$name, $crate::jt808::Error> {
+                match r.u8($what)? {
+                    $($code => Ok($name::$variant),)+
+                    _ => Err($crate::jt808::Error::Invalid($what)),
+                }
+            }
+        }
+    };
+}
+
+pub mod attachment;
 pub mod frame;
 pub mod header;
 pub mod location;
@@ -48,7 +81,8 @@ pub enum Error {
     Invalid(&'static str),
 }
 
-/// Message ids (Table 2 of the standard), terminal → platform.
+/// Message ids (Table 2 of the standard, JT/T 1078 Table 4, 苏标 Table 4-1),
+/// terminal → platform.
 pub mod id {
     pub const TERMINAL_GENERAL_RESPONSE: u16 = 0x0001;
     pub const HEARTBEAT: u16 = 0x0002;
@@ -59,10 +93,23 @@ pub mod id {
     pub const BATCH_LOCATION: u16 = 0x0704;
     pub const MEDIA_EVENT: u16 = 0x0800;
     pub const MEDIA_DATA: u16 = 0x0801;
+    pub const AV_ATTRIBUTES: u16 = 0x1003;
+    pub const RESOURCE_LIST: u16 = 0x1205;
+    pub const ALARM_ATTACHMENTS: u16 = 0x1210;
+    pub const FILE_INFO: u16 = 0x1211;
+    pub const FILE_UPLOADED: u16 = 0x1212;
     // Platform → terminal.
     pub const PLATFORM_GENERAL_RESPONSE: u16 = 0x8001;
     pub const REGISTER_RESPONSE: u16 = 0x8100;
     pub const MANUAL_ALARM_CONFIRM: u16 = 0x8203;
     pub const VEHICLE_CONTROL: u16 = 0x8500;
     pub const MEDIA_DATA_RESPONSE: u16 = 0x8800;
+    pub const QUERY_AV_ATTRIBUTES: u16 = 0x9003;
+    pub const LIVE_REQUEST: u16 = 0x9101;
+    pub const LIVE_CONTROL: u16 = 0x9102;
+    pub const PLAYBACK_REQUEST: u16 = 0x9201;
+    pub const PLAYBACK_CONTROL: u16 = 0x9202;
+    pub const QUERY_RESOURCES: u16 = 0x9205;
+    pub const ATTACHMENT_UPLOAD: u16 = 0x9208;
+    pub const FILE_UPLOAD_ANSWER: u16 = 0x9212;
 }

@@ -57,6 +57,13 @@ impl AssetService for AssetApi {
         respond(vehicles::handlers::import(&self.0, req).await)
     }
 
+    async fn list_vehicle_brand_types(
+        &self,
+        req: Request<pb::ListVehicleBrandTypesRequest>,
+    ) -> Answer<pb::ListVehicleBrandTypesResponse> {
+        respond(vehicles::handlers::brand_types(&self.0, req).await)
+    }
+
     async fn list_vehicle_bindings(
         &self,
         req: Request<pb::ListVehicleBindingsRequest>,

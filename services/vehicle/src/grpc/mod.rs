@@ -2,11 +2,13 @@
 //! is one line into its subject's handlers (fleetdesk-assets for
 //! AssetService, fleetdesk-telemetry for TelemetryService, the terminal
 //! directory and RiskService's alarms, fleetdesk-risk for RiskService's
-//! accidents, service records and warnings); RPCs not built yet are listed in
-//! `not_built`.
+//! accidents, service records and warnings, fleetdesk-maintenance for
+//! MaintenanceService's plans and reminders); RPCs not built yet are listed
+//! in `not_built`.
 
 mod asset;
 mod directory;
+mod maintenance;
 mod not_built;
 mod risk;
 mod telemetry;
@@ -21,13 +23,12 @@ use fleetdesk_proto::vehicle::v1::risk_service_server::RiskServiceServer;
 use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryServiceServer;
 use tonic::{Response, Status};
 
-use not_built::NotBuilt;
-
 /// Every service of the vehicle target, behind the internal-token check.
 pub fn services(
     assets: fleetdesk_assets::context::Context,
     telemetry: fleetdesk_telemetry::context::Context,
     risk: fleetdesk_risk::context::Context,
+    maintenance: fleetdesk_maintenance::context::Context,
     verifier: TokenVerifier,
 ) -> Services {
     let check = grpc::authenticate(verifier);
@@ -47,7 +48,10 @@ pub fn services(
         risk::RiskApi(telemetry, risk),
         check.clone(),
     ))
-    .with(MaintenanceServiceServer::with_interceptor(NotBuilt, check))
+    .with(MaintenanceServiceServer::with_interceptor(
+        maintenance::MaintenanceApi(maintenance),
+        check,
+    ))
 }
 
 /// A handler's answer as a gRPC response.

@@ -612,6 +612,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/charging/open-applications/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_charging_open_applications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/charging/open-status": {
         parameters: {
             query?: never;
@@ -1389,6 +1405,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/maintenance/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_plans"];
+        put?: never;
+        post: operations["create_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/plans/{planId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_plan"];
+        post?: never;
+        delete: operations["delete_plan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_reminders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/reminders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_reminders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/reminders/{reminderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_reminder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/reminders/{reminderId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["complete_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -1549,6 +1661,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_companies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/simple": {
         parameters: {
             query?: never;
@@ -1557,6 +1685,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["list_simple_orgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal-apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_portal_apps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2045,6 +2189,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/serve-areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_serve_areas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/serve-orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_serve_orgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/serve-orgs/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["serve_org_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sign-ins": {
         parameters: {
             query?: never;
@@ -2477,6 +2669,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vehicle-brands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_brand_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/vehicles": {
         parameters: {
             query?: never;
@@ -2583,6 +2791,38 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["unbind_terminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/virtual-orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_virtual_orgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/virtual-orgs/org-map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["virtual_org_map"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3147,6 +3387,12 @@ export interface components {
          * @enum {string}
          */
         BindingKind: "DRIVER" | "ORGANIZATION" | "TERMINAL";
+        /** @description A vehicle brand with the models of it the enterprise has. */
+        BrandTypeBody: {
+            brand: string;
+            /** @description Sorted; empty models are left out. */
+            models: string[];
+        };
         /**
          * @description Period a card's budget counts over; NONE: no cap beyond the balance.
          * @enum {string}
@@ -3725,6 +3971,44 @@ export interface components {
             attachments: components["schemas"]["FileRefBody"][];
             /** @default  */
             remark: string;
+        };
+        /**
+         * @description The service done. The odometer must agree with telemetry around the
+         *     service day (4000 naming `serviceOdometerM` otherwise).
+         */
+        CompleteReminderForm: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            costFen: number;
+            /**
+             * @description Empty: the plan's items.
+             * @default []
+             */
+            items: string[];
+            /** @default  */
+            remark: string;
+            /** @default  */
+            repairOrderId: string;
+            schedule?: null | components["schemas"]["MaintenanceSchedule"];
+            /**
+             * Format: int64
+             * @default 0
+             */
+            serviceOdometerM: number;
+            /**
+             * @description yyyy-MM-dd, yyyy-MM-dd HH:mm:ss (Beijing) or RFC 3339; not in the future.
+             * @default
+             */
+            serviceTime: string;
+            /** @default  */
+            supplier: string;
+        };
+        /** @description The completed reminder and the next cycle's. */
+        CompletedReminderBody: {
+            completed: components["schemas"]["MaintenanceReminderBody"];
+            next: components["schemas"]["MaintenanceReminderBody"];
         };
         /** @description Confirming (or disputing) a statement the user checked. */
         ConfirmStatementForm: {
@@ -4704,6 +4988,21 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_CompletedReminderBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The completed reminder and the next cycle's. */
+            data: {
+                completed: components["schemas"]["MaintenanceReminderBody"];
+                next: components["schemas"]["MaintenanceReminderBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_CreatedTemperatureShareBody: {
             /**
              * Format: int32
@@ -5101,6 +5400,76 @@ export interface components {
                 sessionKind: string;
                 /** @description Session token: send it in the `token` header. */
                 token: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_MaintenancePlanBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /**
+             * @description A service plan: what is serviced how often for the vehicles of an
+             *     organisation subtree (optionally one model of them).
+             */
+            data: {
+                createTime: string;
+                createdBy: string;
+                id: string;
+                /**
+                 * Format: int64
+                 * @description Interval in metres; 0 = by time only.
+                 */
+                intervalM: number;
+                /**
+                 * Format: int32
+                 * @description Interval in months; 0 = by mileage only.
+                 */
+                intervalMonths: number;
+                items: string[];
+                kind?: null | components["schemas"]["MaintenanceKind"];
+                name: string;
+                /** @description The organisation whose subtree's vehicles the plan covers. */
+                orgId: string;
+                orgName: string;
+                remark: string;
+                /**
+                 * Format: int32
+                 * @description Due soon this many days before the due date or the forecast one (0 = none).
+                 */
+                soonDays: number;
+                /**
+                 * Format: int64
+                 * @description Due soon this many metres before the due reading (0 = none).
+                 */
+                soonM: number;
+                updateTime: string;
+                updatedBy: string;
+                /**
+                 * Format: int64
+                 * @description Vehicles with an open reminder of the plan.
+                 */
+                vehicleCount: number;
+                /** @description Only vehicles of this model; empty = every model. */
+                vehicleModel: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_MaintenanceReminderDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A reminder with the services of its vehicle under its plan, newest first. */
+            data: {
+                records: components["schemas"]["MaintenanceRecordBody"][];
+                reminder: components["schemas"]["MaintenanceReminderBody"];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -5778,6 +6147,137 @@ export interface components {
                     succeeded: boolean;
                     /** @description The raw user agent. */
                     userAgent: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_MaintenancePlanBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    createTime: string;
+                    createdBy: string;
+                    id: string;
+                    /**
+                     * Format: int64
+                     * @description Interval in metres; 0 = by time only.
+                     */
+                    intervalM: number;
+                    /**
+                     * Format: int32
+                     * @description Interval in months; 0 = by mileage only.
+                     */
+                    intervalMonths: number;
+                    items: string[];
+                    kind?: null | components["schemas"]["MaintenanceKind"];
+                    name: string;
+                    /** @description The organisation whose subtree's vehicles the plan covers. */
+                    orgId: string;
+                    orgName: string;
+                    remark: string;
+                    /**
+                     * Format: int32
+                     * @description Due soon this many days before the due date or the forecast one (0 = none).
+                     */
+                    soonDays: number;
+                    /**
+                     * Format: int64
+                     * @description Due soon this many metres before the due reading (0 = none).
+                     */
+                    soonM: number;
+                    updateTime: string;
+                    updatedBy: string;
+                    /**
+                     * Format: int64
+                     * @description Vehicles with an open reminder of the plan.
+                     */
+                    vehicleCount: number;
+                    /** @description Only vehicles of this model; empty = every model. */
+                    vehicleModel: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_MaintenanceReminderBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    createTime: string;
+                    /**
+                     * Format: int64
+                     * @description Telemetry's odometer now; 0 when unknown.
+                     */
+                    currentOdometerM: number;
+                    /**
+                     * Format: int64
+                     * @description Average daily mileage over the last 30 days; 0 when unknown.
+                     */
+                    dailyMileageM: number;
+                    /** @description The state comes from the odometer rather than the calendar. */
+                    dueByMileage: boolean;
+                    /**
+                     * Format: int64
+                     * @description Due reading; 0 without a distance interval.
+                     */
+                    dueOdometerM: number;
+                    /** @description Due date (Beijing day start); empty without a months interval. */
+                    dueTime: string;
+                    /** @description When it falls due: the due date or, sooner, the day the daily mileage reaches the due reading. */
+                    forecastDueTime: string;
+                    id: string;
+                    /** Format: int64 */
+                    intervalM: number;
+                    /** Format: int32 */
+                    intervalMonths: number;
+                    kind?: null | components["schemas"]["MaintenanceKind"];
+                    /** Format: int64 */
+                    lastServiceOdometerM: number;
+                    /** @description The service that opened this cycle; empty for a cycle the plan opened. */
+                    lastServiceTime: string;
+                    orgId: string;
+                    orgName: string;
+                    planId: string;
+                    planName: string;
+                    plateNumber: string;
+                    /** @description Once DONE: the service that closed it. */
+                    recordId: string;
+                    /**
+                     * Format: int32
+                     * @description Days until `forecastDueTime`; negative when overdue.
+                     */
+                    remainingDays: number;
+                    /**
+                     * Format: int64
+                     * @description Metres until the due reading; negative when overdue.
+                     */
+                    remainingM: number;
+                    repairOrderId: string;
+                    /** Format: int32 */
+                    soonDays: number;
+                    /** Format: int64 */
+                    soonM: number;
+                    status?: null | components["schemas"]["MaintenanceReminderStatus"];
+                    updateTime: string;
+                    vehicleId: string;
+                    vin: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -7317,6 +7817,21 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_BrandTypeBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                brand: string;
+                /** @description Sorted; empty models are left out. */
+                models: string[];
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_ChargingAccountBody: {
             /**
              * Format: int32
@@ -7455,6 +7970,21 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_OrgRefBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                id: string;
+                name: string;
+                orgCode: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_PermissionBody: {
             /**
              * Format: int32
@@ -7484,6 +8014,25 @@ export interface components {
                 labelEn: string;
                 labelJa: string;
                 labelZh: string;
+                value: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_PortalAppBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                labelEn: string;
+                labelJa: string;
+                labelZh: string;
+                /** @description The console path it opens. */
+                path: string;
+                /** @description Its permission value, e.g. `oss:pc:vehicle:management`. */
                 value: string;
             }[];
             /** @description Human-readable message, in Chinese. */
@@ -7572,6 +8121,47 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_ServeAreaBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                cityCode: string;
+                cityName: string;
+                provinceCode: string;
+                provinceName: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_ServeOrgBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description The cities it serves itself; empty for an ancestor kept for the tree's shape. */
+                areas: components["schemas"]["ServeAreaBody"][];
+                childs?: components["schemas"]["ServeOrgBody"][];
+                id: string;
+                /**
+                 * Format: int32
+                 * @description 1 for the enterprise root, one more per level below.
+                 */
+                level: number;
+                name: string;
+                orgCode: string;
+                /** @description The parent organisation; empty for the enterprise root. */
+                parentId: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_SimpleOrgBody: {
             /**
              * Format: int32
@@ -7610,6 +8200,23 @@ export interface components {
                 /** Format: int32 */
                 probeNo: number;
                 vehicleId: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_VirtualOrgBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                code: string;
+                id: string;
+                name: string;
+                /** @description The grouped units the caller reaches. */
+                orgs: components["schemas"]["OrgRefBody"][];
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -7700,6 +8307,25 @@ export interface components {
                 usageStatus?: null | components["schemas"]["UsageStatus"];
                 /** @description 17 characters with a valid check digit; unique in the enterprise. */
                 vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_VirtualOrgMapBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /**
+             * @description Each virtual organisation's id with the units it groups and every
+             *     enabled unit below them, as far as the caller reaches.
+             */
+            data: {
+                downOrgIds: {
+                    [key: string]: string[];
+                };
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -8235,6 +8861,198 @@ export interface components {
             username?: string;
             verifyCode?: string;
         };
+        /**
+         * @description What is serviced: ROUTINE_SERVICE (定期保养), TIRE_ROTATION (轮胎换位),
+         *     BRAKE_CHECK (制动检查), BATTERY_CHECK (电池检测), AIR_CONDITIONING
+         *     (空调保养), REFRIGERATION_UNIT (冷机保养).
+         * @enum {string}
+         */
+        MaintenanceKind: "ROUTINE_SERVICE" | "TIRE_ROTATION" | "BRAKE_CHECK" | "BATTERY_CHECK" | "AIR_CONDITIONING" | "REFRIGERATION_UNIT";
+        /**
+         * @description A service plan: what is serviced how often for the vehicles of an
+         *     organisation subtree (optionally one model of them).
+         */
+        MaintenancePlanBody: {
+            createTime: string;
+            createdBy: string;
+            id: string;
+            /**
+             * Format: int64
+             * @description Interval in metres; 0 = by time only.
+             */
+            intervalM: number;
+            /**
+             * Format: int32
+             * @description Interval in months; 0 = by mileage only.
+             */
+            intervalMonths: number;
+            items: string[];
+            kind?: null | components["schemas"]["MaintenanceKind"];
+            name: string;
+            /** @description The organisation whose subtree's vehicles the plan covers. */
+            orgId: string;
+            orgName: string;
+            remark: string;
+            /**
+             * Format: int32
+             * @description Due soon this many days before the due date or the forecast one (0 = none).
+             */
+            soonDays: number;
+            /**
+             * Format: int64
+             * @description Due soon this many metres before the due reading (0 = none).
+             */
+            soonM: number;
+            updateTime: string;
+            updatedBy: string;
+            /**
+             * Format: int64
+             * @description Vehicles with an open reminder of the plan.
+             */
+            vehicleCount: number;
+            /** @description Only vehicles of this model; empty = every model. */
+            vehicleModel: string;
+        };
+        /**
+         * @description A plan's fields, all replaced on save: an interval in metres and/or
+         *     months (at least one), the due-soon window shorter than the interval.
+         */
+        MaintenancePlanForm: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            intervalM: number;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            intervalMonths: number;
+            /** @default [] */
+            items: string[];
+            kind?: null | components["schemas"]["MaintenanceKind"];
+            /** @default  */
+            name: string;
+            /** @default  */
+            orgId: string;
+            /** @default  */
+            remark: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            soonDays: number;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            soonM: number;
+            /** @default  */
+            vehicleModel: string;
+        };
+        /** @description A service done. */
+        MaintenanceRecordBody: {
+            /** Format: int64 */
+            costFen: number;
+            createTime: string;
+            id: string;
+            items: string[];
+            operatorName: string;
+            planId: string;
+            planName: string;
+            plateNumber: string;
+            remark: string;
+            reminderId: string;
+            repairOrderId: string;
+            schedule?: null | components["schemas"]["MaintenanceSchedule"];
+            /** Format: int64 */
+            serviceOdometerM: number;
+            serviceTime: string;
+            supplier: string;
+            vehicleId: string;
+        };
+        /**
+         * @description When a vehicle's next service under a plan falls due, by odometer or
+         *     by date, whichever comes first.
+         */
+        MaintenanceReminderBody: {
+            createTime: string;
+            /**
+             * Format: int64
+             * @description Telemetry's odometer now; 0 when unknown.
+             */
+            currentOdometerM: number;
+            /**
+             * Format: int64
+             * @description Average daily mileage over the last 30 days; 0 when unknown.
+             */
+            dailyMileageM: number;
+            /** @description The state comes from the odometer rather than the calendar. */
+            dueByMileage: boolean;
+            /**
+             * Format: int64
+             * @description Due reading; 0 without a distance interval.
+             */
+            dueOdometerM: number;
+            /** @description Due date (Beijing day start); empty without a months interval. */
+            dueTime: string;
+            /** @description When it falls due: the due date or, sooner, the day the daily mileage reaches the due reading. */
+            forecastDueTime: string;
+            id: string;
+            /** Format: int64 */
+            intervalM: number;
+            /** Format: int32 */
+            intervalMonths: number;
+            kind?: null | components["schemas"]["MaintenanceKind"];
+            /** Format: int64 */
+            lastServiceOdometerM: number;
+            /** @description The service that opened this cycle; empty for a cycle the plan opened. */
+            lastServiceTime: string;
+            orgId: string;
+            orgName: string;
+            planId: string;
+            planName: string;
+            plateNumber: string;
+            /** @description Once DONE: the service that closed it. */
+            recordId: string;
+            /**
+             * Format: int32
+             * @description Days until `forecastDueTime`; negative when overdue.
+             */
+            remainingDays: number;
+            /**
+             * Format: int64
+             * @description Metres until the due reading; negative when overdue.
+             */
+            remainingM: number;
+            repairOrderId: string;
+            /** Format: int32 */
+            soonDays: number;
+            /** Format: int64 */
+            soonM: number;
+            status?: null | components["schemas"]["MaintenanceReminderStatus"];
+            updateTime: string;
+            vehicleId: string;
+            vin: string;
+        };
+        /** @description A reminder with the services of its vehicle under its plan, newest first. */
+        MaintenanceReminderDetailBody: {
+            records: components["schemas"]["MaintenanceRecordBody"][];
+            reminder: components["schemas"]["MaintenanceReminderBody"];
+        };
+        /**
+         * @description OVERDUE (已逾期: past the due reading or date), DUE (已到期: exactly at
+         *     it), UPCOMING (即将到期: within the plan's due-soon window or forecast
+         *     by daily mileage within its days), OK (正常), DONE (已完成).
+         * @enum {string}
+         */
+        MaintenanceReminderStatus: "UPCOMING" | "DUE" | "OVERDUE" | "DONE" | "OK";
+        /**
+         * @description KEEP: next due = the previous due + the interval; RESET: next due =
+         *     this service's date and odometer + the interval.
+         * @enum {string}
+         */
+        MaintenanceSchedule: "KEEP" | "RESET";
         MarkReadRequest: {
             /** @description Mark every notice of the user read. */
             all?: boolean;
@@ -8403,6 +9221,12 @@ export interface components {
              */
             status: number;
         };
+        /** @description An organisation named for pickers. */
+        OrgRefBody: {
+            id: string;
+            name: string;
+            orgCode: string;
+        };
         /** @description An organisation's code, name and place among its siblings. */
         OrgUpdateForm: {
             /** @default  */
@@ -8469,6 +9293,16 @@ export interface components {
          * @enum {string}
          */
         PlateScanResult: "STARTED" | "NOT_REGISTERED" | "CARD_UNAVAILABLE" | "INSUFFICIENT_BALANCE" | "BUDGET_EXCEEDED" | "PILE_FAILED";
+        /** @description An app of the portal: a top-level group of the console. */
+        PortalAppBody: {
+            labelEn: string;
+            labelJa: string;
+            labelZh: string;
+            /** @description The console path it opens. */
+            path: string;
+            /** @description Its permission value, e.g. `oss:pc:vehicle:management`. */
+            value: string;
+        };
         /** @description Vehicles by status (the map legend). */
         PositionCountsBody: {
             /** Format: int32 */
@@ -9098,6 +9932,29 @@ export interface components {
         };
         SelectEnterpriseRequest: {
             enterpriseId?: string;
+        };
+        /** @description A city an organisation serves (GB/T 2260), with its province. */
+        ServeAreaBody: {
+            cityCode: string;
+            cityName: string;
+            provinceCode: string;
+            provinceName: string;
+        };
+        /** @description A serve organisation; `childs` only in the tree, and left out when empty. */
+        ServeOrgBody: {
+            /** @description The cities it serves itself; empty for an ancestor kept for the tree's shape. */
+            areas: components["schemas"]["ServeAreaBody"][];
+            childs?: components["schemas"]["ServeOrgBody"][];
+            id: string;
+            /**
+             * Format: int32
+             * @description 1 for the enterprise root, one more per level below.
+             */
+            level: number;
+            name: string;
+            orgCode: string;
+            /** @description The parent organisation; empty for the enterprise root. */
+            parentId: string;
         };
         /**
          * @description What the contact was about.
@@ -9843,6 +10700,23 @@ export interface components {
             viewTime: string;
             viewerId: string;
             viewerName: string;
+        };
+        /** @description A virtual organisation: a named grouping of organisation units. */
+        VirtualOrgBody: {
+            code: string;
+            id: string;
+            name: string;
+            /** @description The grouped units the caller reaches. */
+            orgs: components["schemas"]["OrgRefBody"][];
+        };
+        /**
+         * @description Each virtual organisation's id with the units it groups and every
+         *     enabled unit below them, as far as the caller reaches.
+         */
+        VirtualOrgMapBody: {
+            downOrgIds: {
+                [key: string]: string[];
+            };
         };
         /** @description A warning, raised once per subject and period. */
         WarningBody: {
@@ -13403,6 +14277,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ChargingOpenApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_charging_open_applications: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                status?: ("PENDING" | "CONTACTED" | "APPROVED" | "REJECTED")[];
+                /** @description Applied from (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                applyTimeStart?: string;
+                /** @description Applied until (a bare date includes the day). */
+                applyTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the enterprise's applications with the list's filters (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */
@@ -18066,6 +19031,754 @@ export interface operations {
             };
         };
     };
+    list_plans: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Contains-search over the name. */
+                name?: string;
+                kinds?: ("ROUTINE_SERVICE" | "TIRE_ROTATION" | "BRAKE_CHECK" | "BATTERY_CHECK" | "AIR_CONDITIONING" | "REFRIGERATION_UNIT")[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Service plans in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_MaintenancePlanBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenancePlanForm"];
+            };
+        };
+        responses: {
+            /** @description The plan as stored; each vehicle it covers now has an open reminder. 4000 names the field; a name taken is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MaintenancePlanBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Plan id */
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenancePlanForm"];
+            };
+        };
+        responses: {
+            /** @description The plan as stored; open reminders follow its vehicles and intervals, services done stay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MaintenancePlanBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Plan id */
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted with its open reminders; the services done stay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_reminders: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                planIds?: string[];
+                kinds?: ("ROUTINE_SERVICE" | "TIRE_ROTATION" | "BRAKE_CHECK" | "BATTERY_CHECK" | "AIR_CONDITIONING" | "REFRIGERATION_UNIT")[];
+                /** @description Due states; none = every open one (DONE only when asked for). */
+                statuses?: ("UPCOMING" | "DUE" | "OVERDUE" | "DONE" | "OK")[];
+                /** @description Falling due (forecast) from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                dueTimeStart?: string;
+                /** @description A bare date includes the day. */
+                dueTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reminders in the caller's data scope, most urgent first (state, then the day they fall due) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_MaintenanceReminderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_reminders: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                planIds?: string[];
+                kinds?: ("ROUTINE_SERVICE" | "TIRE_ROTATION" | "BRAKE_CHECK" | "BATTERY_CHECK" | "AIR_CONDITIONING" | "REFRIGERATION_UNIT")[];
+                /** @description Due states; none = every open one (DONE only when asked for). */
+                statuses?: ("UPCOMING" | "DUE" | "OVERDUE" | "DONE" | "OK")[];
+                /** @description Falling due (forecast) from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                dueTimeStart?: string;
+                /** @description A bare date includes the day. */
+                dueTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the reminder list with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Reminder id */
+                reminderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reminder and its vehicle's services under its plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MaintenanceReminderDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    complete_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Reminder id */
+                reminderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteReminderForm"];
+            };
+        };
+        responses: {
+            /** @description The service is recorded and the next reminder scheduled; a reminder already completed is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CompletedReminderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -18841,6 +20554,53 @@ export interface operations {
             };
         };
     };
+    list_companies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's companies the caller reaches: the root (the enterprise itself) and the units marked as companies (getSimpleCompanyList) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_OrgRefBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_simple_orgs: {
         parameters: {
             query?: never;
@@ -18857,6 +20617,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_SimpleOrgBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_portal_apps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The apps (the navbar's top-level groups) the caller's permissions open, in menu order (portal app list) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_PortalAppBody"];
                 };
             };
             /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
@@ -22146,6 +23953,168 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_serve_areas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cities the caller's reachable organisations serve, each once, by province and city code (getCurrentUserServeOrgArea) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ServeAreaBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_serve_orgs: {
+        parameters: {
+            query?: {
+                /** @description Only this level (1 = the enterprise root); every level when absent. */
+                level?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The serve organisations (units serving at least one city) the caller reaches, of one level or all, flat, with their cities (getServeOrgByLevel) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ServeOrgBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    serve_org_tree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The serve organisations the caller reaches as a tree, kept whole by their reached ancestors (getServeOrgTree) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ServeOrgBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25627,6 +27596,53 @@ export interface operations {
             };
         };
     };
+    list_brand_types: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brands and models of the vehicles the caller reaches, by brand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_BrandTypeBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_vehicles: {
         parameters: {
             query?: {
@@ -26450,6 +28466,100 @@ export interface operations {
             };
             /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_virtual_orgs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Virtual organisations with the grouped units the caller reaches; one the caller reaches none of is left out (orgvirtual getList) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_VirtualOrgBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    virtual_org_map: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Virtual organisation id → the organisation ids below it (orgvirtual getDownOrgMap) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_VirtualOrgMapBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,7 @@ export type ConnectorType = Schemas['ConnectorType'];
 export type ChargingSessionStatus = Schemas['ChargingSessionStatus'];
 export type PlateScanResult = Schemas['PlateScanResult'];
 export type ReconciliationStatus = Schemas['ReconciliationStatus'];
+export type OpenApplicationStatus = Schemas['ChargingOpenApplicationStatus'];
 
 export const ACCOUNT_STATUSES = enumValues<ChargingAccountStatus>()('ACTIVE', 'FROZEN', 'CLOSED');
 export const ALLOCATION_DIRECTIONS = enumValues<AllocationDirection>()('ALLOCATE', 'RECLAIM');
@@ -30,6 +31,7 @@ export const START_METHODS = enumValues<StartMethod>()('CARD_SWIPE', 'APP_SCAN',
 export const SESSION_STATUSES = enumValues<ChargingSessionStatus>()('CHARGING', 'SETTLED', 'ABNORMAL', 'REFUNDED');
 export const SCAN_RESULTS = enumValues<PlateScanResult>()('STARTED', 'NOT_REGISTERED', 'CARD_UNAVAILABLE', 'INSUFFICIENT_BALANCE', 'BUDGET_EXCEEDED', 'PILE_FAILED');
 export const STATEMENT_STATUSES = enumValues<ReconciliationStatus>()('DRAFT', 'GENERATING', 'PENDING_CONFIRMATION', 'CONFIRMED', 'DISPUTED');
+export const APPLICATION_STATUSES = enumValues<OpenApplicationStatus>()('PENDING', 'CONTACTED', 'APPROVED', 'REJECTED');
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -54,6 +56,7 @@ export const SCAN_RESULT_COLORS: Record<PlateScanResult, string> = {
   PILE_FAILED: 'error',
 };
 export const STATEMENT_STATUS_COLORS: Record<ReconciliationStatus, string> = { DRAFT: 'default', GENERATING: 'processing', PENDING_CONFIRMATION: 'warning', CONFIRMED: 'success', DISPUTED: 'error' };
+export const APPLICATION_STATUS_COLORS: Record<OpenApplicationStatus, string> = { PENDING: 'processing', CONTACTED: 'warning', APPROVED: 'success', REJECTED: 'error' };
 
 /** Watt-hours as kWh with two decimals ('' for none). */
 export const kwh = (wh: number | null | undefined): string => (wh === null || wh === undefined ? '' : (wh / 1000).toFixed(2));

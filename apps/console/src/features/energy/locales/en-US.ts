@@ -313,6 +313,17 @@ const enUS: EnergyMessages = {
     },
     stepsTitle: 'How to open',
     steps: { apply: 'Apply', contact: 'An account manager calls within 3 working days', sign: 'Sign and open', use: 'Allocate budgets, issue cards, charge' },
+    history: {
+      open: 'Applications',
+      title: 'Charging applications',
+      status: 'Status',
+      applyTime: 'Applied',
+      applicant: 'Applicant',
+      handleTime: 'Handled',
+      handler: 'Handled by',
+      remark: 'Note',
+      opinion: 'Response',
+    },
   },
 };
 

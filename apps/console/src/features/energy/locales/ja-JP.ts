@@ -313,6 +313,17 @@ const jaJP: EnergyMessages = {
     },
     stepsTitle: '開通の流れ',
     steps: { apply: '申請', contact: '3 営業日以内に担当者から連絡', sign: '契約・開通', use: '枠を配分しカードで充電' },
+    history: {
+      open: '申請履歴',
+      title: '充電開通の申請履歴',
+      status: '状態',
+      applyTime: '申請日時',
+      applicant: '申請者',
+      handleTime: '処理日時',
+      handler: '処理者',
+      remark: '申請メモ',
+      opinion: '処理コメント',
+    },
   },
 };
 

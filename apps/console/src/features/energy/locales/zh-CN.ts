@@ -312,6 +312,17 @@ const zhCN = {
     },
     stepsTitle: '开通流程',
     steps: { apply: '提交申请', contact: '3 个工作日内客户经理联系', sign: '签约开通', use: '分配额度、开卡充电' },
+    history: {
+      open: '申请记录',
+      title: '充电开通申请记录',
+      status: '状态',
+      applyTime: '申请时间',
+      applicant: '申请人',
+      handleTime: '处理时间',
+      handler: '处理人',
+      remark: '申请备注',
+      opinion: '处理意见',
+    },
   },
 };
 

@@ -1,12 +1,14 @@
 import { CheckCircleOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Steps, Tag } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ChargingApplyButton } from '@/components/charging-apply-button';
 import { ENERGY_FIGURES } from '@/components/layout/energy-intro';
-import { useAccess } from '@/lib/auth';
-import { useChargingOpenStatus } from '@/lib/charging-open';
+import { useAccess, useHasPermission } from '@/lib/auth';
+import { CHARGING_MENU_PERMISSION, useChargingOpenStatus } from '@/lib/charging-open';
 import { formatTime } from '@/lib/format';
+import { OpenApplicationsDrawer } from '../components/open-applications-drawer';
 import '../messages';
 import '../energy.css';
 
@@ -23,13 +25,17 @@ function currentStep(state: string | null | undefined): number {
 /**
  * /chargeIntroduce (查看详情 of the energy popup): what the charging service
  * offers, how it is opened, and where the enterprise stands: the application
- * (申请开通 → 申请中) or, once open, the way into 充电管理.
+ * (申请开通 → 申请中) or, once open, the way into 充电管理; once it has applied,
+ * its 申请记录 (every application and how it was handled, with the export).
  */
 export default function ChargeIntroducePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { access } = useAccess();
   const status = useChargingOpenStatus();
+  // The application calls are the energy menu's: without it, no history either.
+  const canApply = useHasPermission(CHARGING_MENU_PERMISSION);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const state = status.data?.state;
   const latest = status.data?.latestApplication;
   const energyRoute = access?.byPath.get('/energyManagement');
@@ -51,6 +57,11 @@ export default function ChargeIntroducePage() {
               <span>
                 {t('energy:intro.applyTime')}：{formatTime(latest.applyTime)}
               </span>
+            )}
+            {canApply && latest && (
+              <Button type="link" onClick={() => setHistoryOpen(true)} data-testid="open-applications">
+                {t('energy:intro.history.open')}
+              </Button>
             )}
           </p>
           <div>
@@ -88,6 +99,7 @@ export default function ChargeIntroducePage() {
           ))}
         </div>
       </Card>
+      <OpenApplicationsDrawer open={historyOpen} onClose={() => setHistoryOpen(false)} />
     </div>
   );
 }

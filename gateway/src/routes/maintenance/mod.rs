@@ -1,0 +1,6 @@
+//! Vehicle management (vehicleManagement): maintenance reminders and their
+//! service plans today; violations, annual inspections, repairs and
+//! insurance join as their own modules.
+
+pub mod plans;
+pub mod reminders;

@@ -1,0 +1,13 @@
+//! What a request's handler is given: the shared [`Context`] and the
+//! [`Actor`] it acts for. Subjects take these from here, never from the
+//! target's gRPC layer, so a subject does not depend on who serves it.
+
+pub use fleetdesk_kit::actor::Actor;
+
+use sqlx::PgPool;
+
+/// What every vehicle-management handler shares.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub pool: PgPool,
+}

@@ -1,0 +1,31 @@
+//! What this crate's exports share through kit::export: each exportable
+//! list (today the reminders) has a `ListExport` in its subject's `export`
+//! module; the vehicle target's worker runs them under the export domain
+//! it shares with fleetdesk-assets ([`DOMAIN`]), registered with [`register`].
+
+use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::export::ExportWorker;
+use fleetdesk_proto::common::v1 as common;
+use sqlx::PgConnection;
+
+use crate::context::Actor;
+use crate::reminders;
+
+pub use fleetdesk_assets::exports::DOMAIN;
+pub use fleetdesk_kit::export::scope::{
+    ListExport, NewJob, actor, day, filter, header, moment, range_json, text,
+};
+
+/// Queues an export for `actor` in `tx` (the caller commits).
+pub async fn start(
+    tx: &mut PgConnection,
+    actor: &Actor,
+    job: NewJob,
+) -> Result<common::ExportJob, ServiceError> {
+    fleetdesk_kit::export::scope::queue(tx, DOMAIN, actor, job).await
+}
+
+/// `worker` running every export kind of the crate too.
+pub fn register(worker: ExportWorker) -> ExportWorker {
+    worker.kind(reminders::export::KIND, reminders::export::RemindersExport)
+}

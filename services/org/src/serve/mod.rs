@@ -1,0 +1,13 @@
+//! Serve organisations (服务组织) and serve areas (服务区域): the cities an
+//! organisation unit serves (`org_unit_area`, GB/T 2260 prefecture codes).
+//! A unit serving at least one city is a serve organisation. Read-only
+//! lookups for any member of the enterprise, within their data scope: the
+//! serve organisations of one level or as a tree (kept whole by their
+//! reached ancestors), and the cities they serve, each once.
+//!
+//! Depends on `orgs` (the tree's rows) and `scope` (the reach).
+
+pub mod convert;
+pub mod domain;
+pub mod handlers;
+pub mod store;
