@@ -7,8 +7,10 @@ Schema validity is kubernetes-validate's job; this checks what a schema can't:
 each Deployment runs `fleetdesk <component>` with the right ports, probes,
 environment and locked-down security context; every Service, HPA, PDB and
 NetworkPolicy points at a Deployment that exists, by labels and port names
-that exist; the ConfigMap's service URLs name rendered Services and ports; the
-migrations Job is a pre-install/pre-upgrade hook running `fleetdesk migrate`.
+that exist; no gRPC port is on a Service reachable from outside the cluster,
+and telematics' gRPC lets in only the gateway; the ConfigMap's service URLs
+name rendered Services and their gRPC ports; the migrations Job is a
+pre-install/pre-upgrade hook running `fleetdesk migrate`.
 Prints a one-line summary, or the problems and exits 1.
 """
 
@@ -20,6 +22,11 @@ from collections import Counter
 import yaml
 
 SERVICES = ("auth", "org", "vehicle", "energy", "finance")
+# Telematics' ports: terminals' (JT/T 808, live and playback video, alarm
+# evidence) and the gateway's (MediaService).
+TELEMATICS_PORTS = {"jt808": 8808, "grpc": 50051, "media": 1078, "playback": 1079,
+                    "attachment": 7611}
+TERMINAL_PORTS = {"jt808", "media", "playback", "attachment"}
 COMPONENT = "app.kubernetes.io/component"
 
 problems: list[str] = []
@@ -101,12 +108,21 @@ def check_deployment(d: dict, config: dict) -> None:
         if ocpi is not None:
             need |= {"FLEETDESK_OCPI_ADDR", "FLEETDESK_OCPI_PUBLIC_URL", "FLEETDESK_OCPI_TOKEN_A"}
     elif component == "telematics":
-        if ports != {"jt808": 8808}:
-            problem(d, f"ports {ports} are not jt808:8808")
+        if ports != TELEMATICS_PORTS:
+            problem(d, f"ports {ports} are not {TELEMATICS_PORTS}")
         for name, probe in (("liveness", live), ("readiness", ready)):
             if (probe.get("tcpSocket") or {}).get("port") != 8808:
                 problem(d, f"{name} probe is not a TCP connect on 8808")
-        need = {"FLEETDESK_JT808_ADDR", "FLEETDESK_INTERNAL_SIGNING_KEY"}
+        need = {"FLEETDESK_JT808_ADDR", "FLEETDESK_GRPC_ADDR", "FLEETDESK_MEDIA_ADDR",
+                "FLEETDESK_MEDIA_PLAYBACK_ADDR", "FLEETDESK_ATTACHMENT_ADDR",
+                "FLEETDESK_INTERNAL_SIGNING_KEY"}
+        # Each listens where its container port says.
+        values = {e["name"]: e.get("value") for e in c.get("env") or []}
+        for var, port in (("FLEETDESK_GRPC_ADDR", "grpc"), ("FLEETDESK_MEDIA_ADDR", "media"),
+                          ("FLEETDESK_MEDIA_PLAYBACK_ADDR", "playback"),
+                          ("FLEETDESK_ATTACHMENT_ADDR", "attachment")):
+            if var in values and values[var] != f"0.0.0.0:{TELEMATICS_PORTS[port]}":
+                problem(d, f"{var}={values[var]} is not port {port}")
     else:
         problem(d, f"unknown component {component!r}")
         return
@@ -158,6 +174,9 @@ def main(path: str) -> int:
         for p in s["spec"]["ports"]:
             if p["targetPort"] not in port_names(targets[0]):
                 problem(s, f"targetPort {p['targetPort']} is no port of {targets[0]['metadata']['name']}")
+            # gRPC is for the cluster: a LoadBalancer or NodePort would hand it to anyone.
+            if p["targetPort"] == "grpc" and s["spec"].get("type", "ClusterIP") != "ClusterIP":
+                problem(s, f"exposes gRPC on a {s['spec']['type']} Service")
 
     for kind in ("HorizontalPodAutoscaler",):
         for h in by_kind.get(kind, {}).values():
@@ -192,6 +211,22 @@ def main(path: str) -> int:
                             for d in deployments.values()}
                 if allowed != expected:
                     problem(n, f"lets in {sorted(allowed)}, not the gateway and services {sorted(expected)}")
+            # Telematics' gRPC (MediaService) is the gateway's alone; its terminal
+            # ports are never opened to the pods' gRPC peers by the same rule.
+            if component == "telematics" and grpc:
+                peers = rule.get("from") or []
+                if not peers:
+                    problem(n, "lets everyone in to telematics' gRPC port")
+                allowed = {d["spec"]["template"]["metadata"]["labels"][COMPONENT]
+                           for peer in peers
+                           if "podSelector" in peer and "namespaceSelector" not in peer
+                           for d in pods_matching(peer["podSelector"])}
+                gateway = {d["spec"]["template"]["metadata"]["labels"][COMPONENT]
+                           for d in deployments.values()} & {"gateway"}
+                if allowed != gateway:
+                    problem(n, f"lets in {sorted(allowed)} to telematics' gRPC, not the gateway")
+                if any(port["port"] in TERMINAL_PORTS for port in rule["ports"]):
+                    problem(n, "opens terminal ports with the gRPC port")
 
     for cm in configmaps.values():
         for key, url in (cm.get("data") or {}).items():
@@ -202,8 +237,11 @@ def main(path: str) -> int:
             svc = services.get(host)
             if svc is None:
                 continue  # a component left out; extraEnv may point elsewhere
-            if int(port) not in {p["port"] for p in svc["spec"]["ports"]}:
+            targets = {p["port"]: p["targetPort"] for p in svc["spec"]["ports"]}
+            if int(port) not in targets:
                 problem(cm, f"{key}={url}: Service {host} has no port {port}")
+            elif targets[int(port)] != "grpc":
+                problem(cm, f"{key}={url}: port {port} of Service {host} is not its gRPC port")
 
     jobs = list(by_kind.get("Job", {}).values())
     for j in jobs:

@@ -8,6 +8,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
 addr="${FLEETDESK_HTTP_ADDR:-127.0.0.1:8080}"
 bootstrap_services
 ensure_rust
+# The demo's cameras stream real H.264 that ffmpeg encodes.
+"$REPO/deploy/ensure-tools.sh" ffmpeg || log "no ffmpeg: the demo's cameras will refuse to stream"
 build_console
 log "building fleetdesk"
 (cd "$REPO" && cargo build --bin fleetdesk) >&2 || die "cargo build failed"
@@ -24,7 +26,7 @@ cat >&2 <<MSG
     demo_multi  both enterprises: choose one on /selectNet
   Phone sign-in: 13800000001..4; codes appear at /api/v1/dev/sms-outbox?phone=…
   QR sign-in: the local WeCom stand-in lists the demo users to pick.
-  Terminals: JT/T 808 on ${FLEETDESK_JT808_ADDR:-127.0.0.1:8808}, the demo fleet simulated.
+  Terminals: JT/T 808 on ${FLEETDESK_JT808_ADDR:-127.0.0.1:8808}, the demo fleet simulated (some with cameras).
   Charging: the local charging platform starts ${FLEETDESK_CHARGING_SESSIONS_PER_MINUTE:-4} sessions a minute for the demo cards.
   Ctrl-C stops it.
 

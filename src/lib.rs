@@ -78,6 +78,16 @@ pub struct ChargingStandIn {
     pub base_url: String,
 }
 
+/// The running traffic-authority stand-in of a development stack.
+#[derive(Debug, Clone)]
+pub struct TrafficStandIn {
+    pub standin: fleetdesk_traffic_standin::StandIn,
+    pub base_url: String,
+}
+
+/// The app key the vehicle target signs with at the traffic-authority stand-in.
+pub const TRAFFIC_APP_KEY: &str = "fleetdesk-vehicle";
+
 /// How energy meets the charging platform. In development without a
 /// bootstrap token (FLEETDESK_OCPI_TOKEN_A) for a real platform, the stack
 /// plays the platform itself (the stand-in), which registers with energy.
@@ -130,6 +140,9 @@ pub struct Stack {
     /// Set when the stack plays the charging platform itself (development
     /// without a bootstrap token for a real one).
     pub charging: Option<ChargingStandIn>,
+    /// Set when the stack plays the traffic authority itself (development
+    /// without FLEETDESK_TRAFFIC_AUTHORITY_URL).
+    pub traffic: Option<TrafficStandIn>,
     tasks: JoinSet<anyhow::Result<()>>,
 }
 
@@ -267,6 +280,37 @@ impl Stack {
             fleetdesk_vehicle::Application::build(service_config(&common), signer.verifier())
                 .await?;
         vehicle.follow_org(&org_url, signer.clone())?;
+        // The traffic authority the violation fetch job asks: the configured
+        // one, else in development the stand-in on a free port, handed only
+        // what a real one hands out: its URL, an app key and a secret.
+        let mut traffic = None;
+        match fleetdesk_vehicle::TrafficAuthorityConfig::from_env() {
+            Some(config) => vehicle.use_traffic_authority(config)?,
+            None if common.environment == Environment::Development => {
+                let listener = TcpListener::bind("127.0.0.1:0").await?;
+                let base_url = format!("http://{}", listener.local_addr()?);
+                let secret = uuid::Uuid::new_v4().simple().to_string();
+                let standin = fleetdesk_traffic_standin::StandIn::new(
+                    fleetdesk_traffic_standin::Settings::single(TRAFFIC_APP_KEY, &secret),
+                );
+                let stopping = shutdown.clone();
+                let serving = standin.clone();
+                tasks.spawn(async move {
+                    fleetdesk_traffic_standin::serve(listener, serving, async move {
+                        stopping.wait().await;
+                    })
+                    .await
+                    .context("traffic authority stand-in")
+                });
+                vehicle.use_traffic_authority(fleetdesk_vehicle::TrafficAuthorityConfig {
+                    url: base_url.clone(),
+                    app_key: TRAFFIC_APP_KEY.to_owned(),
+                    secret,
+                })?;
+                traffic = Some(TrafficStandIn { standin, base_url });
+            }
+            None => {}
+        }
         let mut energy =
             fleetdesk_energy::Application::build(service_config(&common), signer.verifier())
                 .await?;
@@ -336,6 +380,7 @@ impl Stack {
                 vehicle_url: url(vehicle.port()),
                 energy_url: url(energy.port()),
                 finance_url: url(finance.port()),
+                telematics_url: url(telematics.grpc_port()),
                 console_dir,
                 body_limit: 2 * 1024 * 1024,
                 session_cache_secs: 10,
@@ -363,6 +408,7 @@ impl Stack {
             wecom: standin,
             jt808_port,
             charging,
+            traffic,
             tasks,
         })
     }

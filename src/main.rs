@@ -119,6 +119,33 @@ enum Target {
         )]
         sessions_per_minute: f64,
     },
+    /// A local stand-in for the traffic authority's violation query: signed
+    /// HTTP requests, paging, a rate limit (development; `all` starts its
+    /// own). Give the vehicle target its URL, app key and secret
+    /// (FLEETDESK_TRAFFIC_AUTHORITY_URL, _KEY, _SECRET).
+    TrafficStandin {
+        /// Address to listen on.
+        #[arg(
+            long,
+            env = "FLEETDESK_TRAFFIC_STANDIN_ADDR",
+            default_value = "127.0.0.1:8093"
+        )]
+        addr: String,
+        /// The app key the authority knows.
+        #[arg(
+            long,
+            env = "FLEETDESK_TRAFFIC_AUTHORITY_KEY",
+            default_value = "fleetdesk-vehicle"
+        )]
+        app_key: String,
+        /// The app's secret.
+        #[arg(
+            long,
+            env = "FLEETDESK_TRAFFIC_AUTHORITY_SECRET",
+            hide_env_values = true
+        )]
+        secret: String,
+    },
     /// A local stand-in for WeCom's QR page and API with the demo corps and
     /// users (development; `all` starts its own).
     WecomStandin {
@@ -156,6 +183,7 @@ impl Target {
             Target::Openapi => "fleetdesk-openapi",
             Target::ChargingStandin { .. } => "fleetdesk-charging-standin",
             Target::WecomStandin { .. } => "fleetdesk-wecom-standin",
+            Target::TrafficStandin { .. } => "fleetdesk-traffic-standin",
         }
     }
 }
@@ -199,6 +227,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk_seed::records(&common).await?;
                 fleetdesk_seed::charging_history(&common).await?;
                 fleetdesk_seed::driver_images(&common, &object_store_dir).await?;
+                fleetdesk_seed::alarm_evidence(&common, &object_store_dir).await?;
             }
             let parts = fleetdesk::StackParts {
                 sign_in,
@@ -215,6 +244,9 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             }
             if let Some(charging) = &stack.charging {
                 tracing::info!(url = %charging.base_url, "Charging platform stand-in is up.");
+            }
+            if let Some(traffic) = &stack.traffic {
+                tracing::info!(url = %traffic.base_url, "Traffic authority stand-in is up.");
             }
             tracing::info!(url = %format!("http://{}", stack.http_addr), "Fleetdesk is up.");
             stack.wait(shutdown).await
@@ -245,6 +277,9 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             let mut vehicle =
                 fleetdesk_vehicle::Application::build(config.service, signer.verifier()).await?;
             vehicle.follow_org(&config.org_url, signer)?;
+            if let Some(traffic) = fleetdesk_vehicle::TrafficAuthorityConfig::from_env() {
+                vehicle.use_traffic_authority(traffic)?;
+            }
             vehicle.run_until_stopped(shutdown).await
         }
         Target::Energy(config) => {
@@ -318,6 +353,22 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             fleetdesk_charging_standin::serve(listener, standin, generation, async move {
                 shutdown.wait().await
             })
+            .await?;
+            Ok(())
+        }
+        Target::TrafficStandin {
+            addr,
+            app_key,
+            secret,
+        } => {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            fleetdesk_traffic_standin::serve(
+                listener,
+                fleetdesk_traffic_standin::StandIn::new(
+                    fleetdesk_traffic_standin::Settings::single(&app_key, &secret),
+                ),
+                async move { shutdown.wait().await },
+            )
             .await?;
             Ok(())
         }

@@ -126,7 +126,7 @@ async fn edge(js: &async_nats::jetstream::Context, terminals: &[Terminal]) -> Du
                         panic!("not a location");
                     };
                     publisher
-                        .publish(header.terminal(), &binding, &[fix], false)
+                        .publish(&header.terminal(), &binding, &[fix], false)
                         .await
                         .expect("published");
                     let (id, answer) = PlatformMessage::GeneralResponse {

@@ -48,6 +48,14 @@ pub struct Config {
         default_value = "http://127.0.0.1:50055"
     )]
     pub finance_url: String,
+    /// gRPC URL of the device edge (telematics: MediaService, the vehicles'
+    /// video).
+    #[arg(
+        long,
+        env = "FLEETDESK_TELEMATICS_URL",
+        default_value = "http://127.0.0.1:50051"
+    )]
+    pub telematics_url: String,
 
     /// Directory of the built console, served with SPA fallback when present.
     #[arg(long, env = "FLEETDESK_CONSOLE_DIR")]

@@ -120,6 +120,7 @@ impl Application {
             vehicle: grpc::lazy_channel(&config.vehicle_url)?,
             energy: grpc::lazy_channel(&config.energy_url)?,
             finance: grpc::lazy_channel(&config.finance_url)?,
+            telematics: grpc::lazy_channel(&config.telematics_url)?,
         };
         let sessions = Arc::new(SessionCache::new(Duration::from_secs(
             config.session_cache_secs,

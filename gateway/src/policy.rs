@@ -76,6 +76,8 @@ impl Policy {
             "style-src 'self' 'unsafe-inline'".to_owned(),
             with("img-src 'self' data: blob:", &tiles),
             "font-src 'self' data:".to_owned(),
+            // The video pages play a MediaSource through a blob: URL (MSE).
+            "media-src 'self' blob:".to_owned(),
             with("connect-src 'self'", &tiles),
             match &wecom {
                 Some(origin) => format!("frame-src {origin}"),
@@ -247,6 +249,7 @@ mod tests {
         assert!(csp.contains("frame-src 'none'"), "{csp}");
         assert!(csp.contains("connect-src 'self';"), "{csp}");
         assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert!(csp.contains("media-src 'self' blob:;"), "MSE video: {csp}");
 
         let settings = EdgeSettings {
             cors_origins: vec![],

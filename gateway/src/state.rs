@@ -8,6 +8,7 @@ use fleetdesk_proto::auth::v1::auth_service_client::AuthServiceClient;
 use fleetdesk_proto::energy::v1::energy_service_client::EnergyServiceClient;
 use fleetdesk_proto::finance::v1::finance_service_client::FinanceServiceClient;
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
+use fleetdesk_proto::telematics::v1::media_service_client::MediaServiceClient;
 use fleetdesk_proto::vehicle::v1::asset_service_client::AssetServiceClient;
 use fleetdesk_proto::vehicle::v1::maintenance_service_client::MaintenanceServiceClient;
 use fleetdesk_proto::vehicle::v1::risk_service_client::RiskServiceClient;
@@ -31,6 +32,9 @@ pub struct Upstreams {
     pub vehicle: Channel,
     pub energy: Channel,
     pub finance: Channel,
+    /// The device edge's MediaService. Not among the readiness checks: a
+    /// video outage must not take the console's other pages down.
+    pub telematics: Channel,
 }
 
 impl Upstreams {
@@ -101,6 +105,13 @@ impl AppState {
 
     pub fn finance(&self) -> FinanceServiceClient<Channel> {
         FinanceServiceClient::new(self.upstreams.finance.clone())
+    }
+
+    /// Vehicle video (the device edge's MediaService). It takes service
+    /// tokens only: call it after the user's permission and reach were
+    /// checked through the vehicle service.
+    pub fn media(&self) -> MediaServiceClient<Channel> {
+        MediaServiceClient::new(self.upstreams.telematics.clone())
     }
 
     /// A request made by the gateway itself (sign-in, session checks).

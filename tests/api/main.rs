@@ -41,4 +41,5 @@ mod vehicle_exports;
 mod vehicle_imports;
 mod vehicles;
 mod vehicles_plans;
+mod video;
 mod wecom;

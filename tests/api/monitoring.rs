@@ -69,6 +69,7 @@ pub fn fix(car: &Car, at: DateTime<Utc>, speed_dkmh: i32) -> tpb::Fix {
         soc_percent: Some(66),
         temperatures: vec![],
         backfill: false,
+        safety_alarms: vec![],
     }
 }
 

@@ -153,6 +153,9 @@ fn body_for(route: &str) -> serde_json::Value {
             "endTime": "2027-01-01", "rent": { "monthlyRentFen": 100000, "termMonths": 12 }
         });
     }
+    if route.starts_with("/api/v1/video/vehicles") {
+        return json!({ "channel": 1, "action": "pause" });
+    }
     if route.starts_with("/api/v1/risk/alarms") {
         return json!({ "remark": "司机已回电", "attachments": [] });
     }

@@ -5,7 +5,10 @@ component (or the feature) is disabled.
 
 The gateway listens for HTTP on 8080 (port name http); the services listen for
 gRPC on 50051 (port name grpc); telematics listens for JT/T 808 terminals on
-TCP 8808 (port name jt808).
+TCP 8808 (port name jt808), for their JT/T 1078 video on 1078 (media, live)
+and 1079 (playback), for their alarm evidence on 7611 (attachment), and for
+the gateway's MediaService calls on gRPC 50051 (grpc, on a Service of its own:
+fleetdesk.telematicsGrpcService).
 */}}
 
 {{- define "fleetdesk.deployment" -}}
@@ -73,6 +76,18 @@ spec:
             - name: jt808
               containerPort: 8808
               protocol: TCP
+            - name: grpc
+              containerPort: 50051
+              protocol: TCP
+            - name: media
+              containerPort: 1078
+              protocol: TCP
+            - name: playback
+              containerPort: 1079
+              protocol: TCP
+            - name: attachment
+              containerPort: 7611
+              protocol: TCP
             {{- else }}
             - name: grpc
               containerPort: 50051
@@ -103,6 +118,17 @@ spec:
               value: "0.0.0.0:8808"
             - name: FLEETDESK_JT808_MAX_CONNECTIONS
               value: {{ $ctx.Values.telematics.maxConnections | quote }}
+            - name: FLEETDESK_GRPC_ADDR
+              value: "0.0.0.0:50051"
+            - name: FLEETDESK_MEDIA_ADDR
+              value: "0.0.0.0:1078"
+            - name: FLEETDESK_MEDIA_PLAYBACK_ADDR
+              value: "0.0.0.0:1079"
+            - name: FLEETDESK_ATTACHMENT_ADDR
+              value: "0.0.0.0:7611"
+            {{- with include "fleetdesk.mediaEnv" $ctx }}
+            {{- . | nindent 12 }}
+            {{- end }}
             {{- else }}
             - name: FLEETDESK_GRPC_ADDR
               value: "0.0.0.0:50051"
@@ -179,6 +205,9 @@ spec:
 {{- $v := index $ctx.Values $c }}
 {{- if $v.enabled }}
 {{- $port := ternary "http" (ternary "jt808" "grpc" (eq $c "telematics")) (eq $c "gateway") }}
+{{- $media := and (eq $c "telematics") $v.media.enabled }}
+{{- /* Fixed node ports (telematics: what terminals are told must not change). */}}
+{{- $nodePorts := ternary (default dict $v.service.nodePorts) dict (and (eq $c "telematics") (ne $v.service.type "ClusterIP")) }}
 apiVersion: v1
 kind: Service
 metadata:
@@ -199,12 +228,57 @@ spec:
       port: {{ $v.service.port }}
       targetPort: {{ $port }}
       protocol: TCP
+      {{- with index $nodePorts $port }}
+      nodePort: {{ . }}
+      {{- end }}
     {{- if and (eq $c "energy") $v.ocpi.enabled }}
     - name: ocpi
       port: {{ $v.ocpi.port }}
       targetPort: ocpi
       protocol: TCP
     {{- end }}
+    {{- if $media }}
+    {{- range $name := list "media" "playback" "attachment" }}
+    - name: {{ $name }}
+      port: {{ index $v.service (printf "%sPort" $name) }}
+      targetPort: {{ $name }}
+      protocol: TCP
+      {{- with index $nodePorts $name }}
+      nodePort: {{ . }}
+      {{- end }}
+    {{- end }}
+    {{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Telematics' gRPC (MediaService, health, reflection) for the gateway: always a
+ClusterIP Service, apart from the terminal-facing one, so the gRPC port never
+leaves the cluster with a LoadBalancer.
+*/}}
+{{- define "fleetdesk.telematicsGrpcService" -}}
+{{- $v := .Values.telematics }}
+{{- if $v.enabled }}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "fleetdesk.telematicsGrpcName" . }}
+  namespace: {{ .Release.Namespace }}
+  labels:
+    {{- include "fleetdesk.labels" (dict "ctx" . "component" "telematics") | nindent 4 }}
+  {{- with $v.grpcService.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- include "fleetdesk.selectorLabels" (dict "ctx" . "component" "telematics") | nindent 4 }}
+  ports:
+    - name: grpc
+      port: {{ $v.grpcService.port }}
+      targetPort: grpc
+      protocol: TCP
 {{- end }}
 {{- end }}
 
@@ -302,10 +376,29 @@ spec:
     - ports:
         - port: jt808
           protocol: TCP
+        {{- if $v.media.enabled }}
+        - port: media
+          protocol: TCP
+        - port: playback
+          protocol: TCP
+        - port: attachment
+          protocol: TCP
+        {{- end }}
       {{- with $ctx.Values.networkPolicy.terminalsFrom }}
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}
+    {{- /* MediaService is the gateway's alone. */}}
+    - ports:
+        - port: grpc
+          protocol: TCP
+      from:
+        - podSelector:
+            matchLabels:
+              {{- include "fleetdesk.selectorLabels" (dict "ctx" $ctx "component" "gateway") | nindent 14 }}
+        {{- with $ctx.Values.networkPolicy.grpcFrom }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
     {{- else }}
     - ports:
         - port: grpc

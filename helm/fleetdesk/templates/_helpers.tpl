@@ -9,7 +9,7 @@ the others with the root context.
 gateway auth org vehicle energy finance telematics
 {{- end }}
 
-{{/* The gRPC services: every component but the gateway. */}}
+{{/* The gRPC services: every component but the gateway and telematics (the device edge). */}}
 {{- define "fleetdesk.services" -}}
 auth org vehicle energy finance
 {{- end }}
@@ -86,10 +86,26 @@ app.kubernetes.io/component: {{ . }}
 {{- .Values.global.internalSigningKey.existingSecret | default (printf "%s-internal-signing-key" (include "fleetdesk.fullname" .)) }}
 {{- end }}
 
-{{/* In-cluster URL a component is dialled at: http://<fullname>-<component>:<port>. */}}
+{{/*
+Telematics' gRPC Service (MediaService for the gateway): its own ClusterIP
+Service, since the component's main Service faces terminals and is often a
+LoadBalancer.
+*/}}
+{{- define "fleetdesk.telematicsGrpcName" -}}
+{{- printf "%s-grpc" (include "fleetdesk.componentName" (dict "ctx" . "component" "telematics")) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+In-cluster gRPC URL a component is dialled at: http://<fullname>-<component>:<port>,
+for telematics http://<fullname>-telematics-grpc:<grpcService.port>.
+*/}}
 {{- define "fleetdesk.componentUrl" -}}
 {{- $v := index .ctx.Values .component }}
+{{- if eq .component "telematics" }}
+{{- printf "http://%s:%v" (include "fleetdesk.telematicsGrpcName" .ctx) $v.grpcService.port }}
+{{- else }}
 {{- printf "http://%s:%v" (include "fleetdesk.componentName" .) $v.service.port }}
+{{- end }}
 {{- end }}
 
 {{/* Environment every fleetdesk container gets from Secrets. */}}
@@ -168,5 +184,30 @@ app.kubernetes.io/component: {{ . }}
     secretKeyRef:
       name: {{ include "fleetdesk.ocpiSecretName" . }}
       key: {{ $o.secretKey }}
+{{- end }}
+{{- end }}
+
+{{/*
+Environment only telematics gets: where terminals are told to stream video
+(0x9101, 0x9201) and upload alarm evidence (0x9208). Each is set only when
+given; unset, the edge tells its own listening port and the pod's outbound IP,
+which terminals outside the cluster rarely reach.
+*/}}
+{{- define "fleetdesk.mediaEnv" -}}
+{{- $m := .Values.telematics.media }}
+{{- if $m.enabled }}
+{{- with $m.publicHost }}
+- name: FLEETDESK_MEDIA_PUBLIC_HOST
+  value: {{ . | quote }}
+{{- end }}
+{{- range $key, $name := dict "publicPort" "FLEETDESK_MEDIA_PUBLIC_PORT" "playbackPublicPort" "FLEETDESK_MEDIA_PLAYBACK_PUBLIC_PORT" "attachmentPublicPort" "FLEETDESK_ATTACHMENT_PUBLIC_PORT" }}
+{{- with index $m $key }}
+{{- if not (and (ge (int .) 1) (le (int .) 65535)) }}
+{{- fail (printf "telematics.media.%s must be a TCP port (1-65535), not %v" $key .) }}
+{{- end }}
+- name: {{ $name }}
+  value: {{ int . | quote }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- end }}

@@ -66,6 +66,7 @@ pub fn content_type(name: &str) -> &'static str {
         "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         "csv" => "text/csv; charset=utf-8",
         "pdf" => "application/pdf",
+        "mp4" => "video/mp4",
         _ => "application/octet-stream",
     }
 }

@@ -4,10 +4,13 @@
 
 pub use fleetdesk_kit::actor::Actor;
 
+use fleetdesk_kit::files::FileStore;
 use sqlx::PgPool;
 
 /// What every vehicle-management handler shares.
 #[derive(Debug, Clone)]
 pub struct Context {
     pub pool: PgPool,
+    /// The object store (import files the gateway stored).
+    pub files: FileStore,
 }

@@ -1,5 +1,5 @@
 //! What this crate's exports share through kit::export: each exportable
-//! list (today the reminders) has a `ListExport` in its subject's `export`
+//! list (the reminders, the violations) has a `ListExport` in its subject's `export`
 //! module; the vehicle target's worker runs them under the export domain
 //! it shares with fleetdesk-assets ([`DOMAIN`]), registered with [`register`].
 
@@ -9,7 +9,7 @@ use fleetdesk_proto::common::v1 as common;
 use sqlx::PgConnection;
 
 use crate::context::Actor;
-use crate::reminders;
+use crate::{reminders, violations};
 
 pub use fleetdesk_assets::exports::DOMAIN;
 pub use fleetdesk_kit::export::scope::{
@@ -27,5 +27,10 @@ pub async fn start(
 
 /// `worker` running every export kind of the crate too.
 pub fn register(worker: ExportWorker) -> ExportWorker {
-    worker.kind(reminders::export::KIND, reminders::export::RemindersExport)
+    worker
+        .kind(reminders::export::KIND, reminders::export::RemindersExport)
+        .kind(
+            violations::export::KIND,
+            violations::export::ViolationsExport,
+        )
 }

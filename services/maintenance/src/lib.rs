@@ -20,7 +20,10 @@
 //! completing a service); none reads a later one, but for the maintenance
 //! job (`plans::job`, the path the target starts it by), whose round syncs
 //! the plans daily and has `reminders::judge` re-judge the stored due
-//! states hourly.
+//! states hourly. `violations` (traffic violations) reads only the
+//! assets' vehicles, drivers, bindings and usage records, none of the
+//! subjects before it; its fetch job (`violations::job`) calls the traffic
+//! authority.
 //!
 //! Layout: each subject is a folder with `handlers` (validate → domain →
 //! store → response), `domain` (pure rules, stored codes), `store` (its
@@ -35,3 +38,4 @@ mod filters;
 pub mod odometer;
 pub mod plans;
 pub mod reminders;
+pub mod violations;

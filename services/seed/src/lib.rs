@@ -18,6 +18,7 @@ pub mod records;
 pub mod risk;
 pub mod telemetry;
 pub mod vehicle;
+pub mod violations;
 
 use anyhow::Context as _;
 use fleetdesk_kit::config::CommonConfig;
@@ -136,7 +137,8 @@ pub async fn telemetry(common: &CommonConfig) -> anyhow::Result<()> {
 
 /// The demo enterprise's records the history does not produce (idempotent):
 /// private cars, temperature share links, lock commands, customer-service
-/// records, accidents, a warnings round and a year of maintenance. `seed` and `all --demo` load
+/// records, accidents, a warnings round, a year of maintenance and of traffic
+/// violations. `seed` and `all --demo` load
 /// them after [`telemetry`] (service records name its alarms).
 pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
     let vehicle =
@@ -147,6 +149,9 @@ pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
     maintenance::run(&vehicle, chrono::Utc::now())
         .await
         .context("seed maintenance")?;
+    violations::run(&vehicle, chrono::Utc::now())
+        .await
+        .context("seed violations")?;
     Ok(())
 }
 
@@ -189,6 +194,21 @@ pub async fn driver_images(
     driver_images::run(&vehicle, &store)
         .await
         .context("seed driver images")?;
+    Ok(())
+}
+
+/// Demo active-safety alarms with their photos and clips in the object store
+/// at `object_store_dir` (idempotent); after [`telemetry`].
+pub async fn alarm_evidence(
+    common: &CommonConfig,
+    object_store_dir: &std::path::Path,
+) -> anyhow::Result<()> {
+    let store = fleetdesk_kit::files::FileStore::local(object_store_dir)?;
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    risk::evidence(&vehicle, &store, chrono::Utc::now())
+        .await
+        .context("seed alarm evidence")?;
     Ok(())
 }
 

@@ -19,10 +19,14 @@
 //! ffmpeg renders recorded time and blocks on its pipe while paused; at
 //! 2× the frames go out twice as often with timestamps twice as close,
 //! so a player shows the clock running twice as fast. Speeds above what
-//! ffmpeg encodes in real time go as fast as it does. Seeking and
-//! rewinding are not supported. A paused live stream (0x9102) sends
-//! nothing and, on resume, carries on from the next keyframe at the time
-//! it is then.
+//! ffmpeg encodes in real time go as fast as it does. A seek starts the
+//! playback again from the new position (a new connection, as ffmpeg
+//! cannot jump); rewinding is not supported. A paused live stream
+//! (0x9102) sends nothing and, on resume, carries on from the next
+//! keyframe at the time it is then.
+//!
+//! [`clip`] renders the same picture into a short MP4 file: an
+//! active-safety alarm's evidence clip.
 
 mod ffmpeg;
 pub mod recorder;
@@ -116,6 +120,8 @@ pub enum Error {
     NoSuchChannel(u8),
     #[error(transparent)]
     NotRecorded(#[from] NotRecorded),
+    #[error("ffmpeg made no clip: {0}")]
+    Clip(String),
 }
 
 /// Why a stream ended.
@@ -152,12 +158,14 @@ impl CameraStream {
     /// Connects to the media server, starts `ffmpeg_path` and streams
     /// until stopped. Returns once both are up.
     pub async fn start(request: StreamRequest, ffmpeg_path: &Path) -> Result<CameraStream, Error> {
-        let encoder = Encoder::new(
-            &request.sim,
-            request.channel,
-            SimLayout::Bcd6,
-            jt1078::PT_H264,
-        )?;
+        // JT/T 1078-2016's 6 BCD bytes hold 12 digits; a longer number
+        // goes in the 10 bytes of terminals speaking JT/T 808-2019.
+        let layout = if request.sim.len() > 12 {
+            SimLayout::Bcd10
+        } else {
+            SimLayout::Bcd6
+        };
+        let encoder = Encoder::new(&request.sim, request.channel, layout, jt1078::PT_H264)?;
         let server = format!("{}:{}", request.server.address, request.server.tcp_port);
         let socket = tokio::time::timeout(
             CONNECT_TIMEOUT,
@@ -241,8 +249,16 @@ impl CameraStream {
         self.control.send_modify(|c| c.paused = false);
     }
 
-    /// Playback speed; `Unset` and `X1` are normal speed.
-    pub fn set_speed(&self, speed: PlaybackSpeed) {
+    /// Playback speed; `Unset` and `X1` are normal speed. Kept in the
+    /// request, so a seek goes on at the speed last set.
+    pub fn set_speed(&mut self, speed: PlaybackSpeed) {
+        if let Mode::Playback {
+            speed: ref mut kept,
+            ..
+        } = self.request.mode
+        {
+            *kept = speed;
+        }
         self.control.send_modify(|c| c.speed = multiplier(speed));
     }
 
@@ -600,6 +616,66 @@ impl Camera {
         Ok(true)
     }
 
+    /// Applies `apply` (pause, resume, speed) to the running live streams
+    /// of `channel` (0x9102), or to its playbacks (0x9202); `false` when
+    /// none runs.
+    pub fn control(&mut self, channel: u8, live: bool, apply: impl Fn(&mut CameraStream)) -> bool {
+        let mut any = false;
+        for (_, stream) in self.streams.iter_mut().filter(|((c, _), s)| {
+            *c == channel && (s.request.mode == Mode::Live) == live && !s.is_finished()
+        }) {
+            apply(stream);
+            any = true;
+        }
+        any
+    }
+
+    /// 0x9102 close (`live`) or 0x9202 stop: ends those streams of
+    /// `channel`; `false` when none was running.
+    pub async fn close_mode(&mut self, channel: u8, live: bool) -> bool {
+        let keys: Vec<_> = self
+            .streams
+            .iter()
+            .filter(|((c, _), s)| *c == channel && (s.request.mode == Mode::Live) == live)
+            .map(|(key, _)| *key)
+            .collect();
+        let mut any = false;
+        for key in keys {
+            if let Some(stream) = self.streams.remove(&key) {
+                any |= !stream.is_finished();
+                stream.stop().await;
+            }
+        }
+        any
+    }
+
+    /// 0x9202 seek: plays `channel`'s running playback again from `to` to
+    /// the end it had, at its speed; `false` when none runs. Refused, the
+    /// playback going on, unless the recorder holds `to` to that end.
+    pub async fn seek(&mut self, channel: u8, to: DateTime<Utc>) -> Result<bool, Error> {
+        let running = self.streams.iter().find(|((c, _), s)| {
+            *c == channel && matches!(s.request.mode, Mode::Playback { .. }) && !s.is_finished()
+        });
+        let Some((&key, stream)) = running else {
+            return Ok(false);
+        };
+        let Mode::Playback { end, speed, .. } = stream.request.mode else {
+            return Ok(false);
+        };
+        let server = stream.request.server.clone();
+        let end = self.recorder.playback(channel, to, Some(end), Utc::now())?;
+        if let Some(old) = self.streams.remove(&key) {
+            old.stop().await;
+        }
+        let mode = Mode::Playback {
+            start: to,
+            end,
+            speed,
+        };
+        self.start(server, channel, key.1, mode).await?;
+        Ok(true)
+    }
+
     /// 0x9102 close, 0x9202 stop: ends every stream of `channel`.
     pub async fn close(&mut self, channel: u8) {
         let keys: Vec<_> = self
@@ -614,6 +690,52 @@ impl Camera {
             }
         }
     }
+}
+
+/// An evidence clip: `seconds` of `channel`'s picture from `start` (its
+/// clock burnt in), H.264 in an MP4 file with its index first
+/// (`+faststart`), so a browser plays it while it downloads.
+pub async fn clip(
+    ffmpeg_path: &Path,
+    plate: &str,
+    channel: u8,
+    start: DateTime<Utc>,
+    seconds: f64,
+) -> Result<Vec<u8>, Error> {
+    // The MP4 muxer seeks back to write its index: a file, not a pipe.
+    let file =
+        std::env::temp_dir().join(format!("fleetdesk-sim-clip-{}.mp4", uuid::Uuid::new_v4()));
+    let picture = ffmpeg::Picture {
+        profile: Profile::of(Stream::Main),
+        plate,
+        channel,
+        playback: true,
+        clock_start: beijing(start).and_utc().timestamp(),
+        seconds: Some(seconds),
+    };
+    let output = Command::new(ffmpeg_path)
+        .args(ffmpeg::clip_args(&picture, &file))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .map_err(|err| match err.kind() {
+            std::io::ErrorKind::NotFound => Error::FfmpegMissing(ffmpeg_path.to_owned()),
+            _ => Error::Spawn(ffmpeg_path.to_owned(), err),
+        })?;
+    let clip = if output.status.success() {
+        tokio::fs::read(&file)
+            .await
+            .map_err(|err| Error::Clip(err.to_string()))
+    } else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail = &stderr[stderr.floor_char_boundary(stderr.len().saturating_sub(STDERR_TAIL))..];
+        Err(Error::Clip(format!("{}: {}", output.status, tail.trim())))
+    };
+    let _ = tokio::fs::remove_file(&file).await;
+    clip
 }
 
 /// Beijing time (the terminal's clock, UTC+8) of an instant.

@@ -6,8 +6,20 @@
 //! refrigerated vans with box temperatures, blind-zone gaps uploaded later
 //! with 0x0704, alarm photos, and honest answers to door commands.
 //!
+//! Cameras: the first two vehicles of the fleet and every fourth after
+//! them (fleet positions 0, 1, 4, 8, 12, …, in the order [`load_fleet`]
+//! reads them, see [`camera_channels`]) have a road camera on channel 1
+//! and a cab camera on channel 2. They answer the video commands of JT/T
+//! 1078 (attributes, live, recordings, playback) with real H.264 from
+//! ffmpeg, and raise active-safety alarms (ADAS, DMS) now and then while
+//! moving, whose photo and clip they upload when asked (0x9208). The
+//! others have no camera and answer every video command "not supported",
+//! as camera-less terminals do.
+//!
 //! - [`motion`]: how a vehicle moves, charges and keeps its box cold;
-//! - `terminal`: the protocol side of one terminal;
+//! - `terminal`: the protocol side of one terminal, with its video and
+//!   alarm-evidence sides;
+//! - [`camera`]: a vehicle's cameras, their streams, recordings and clips;
 //! - [`photo`]: the JPEG an alarm sends.
 //!
 //! The terminal phone number is the binding's SIM (the terminal id when no
@@ -19,6 +31,7 @@ pub mod motion;
 pub mod photo;
 mod terminal;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -74,6 +87,20 @@ pub struct SimVehicle {
     pub terminal_id: String,
     pub refrigerated: bool,
     pub start: Start,
+    /// Its camera channels (JT/T 1078 logical channels); empty: no camera.
+    pub cameras: Vec<u8>,
+}
+
+/// The camera channels of the vehicle at `position` in the fleet: road
+/// (1) and cab (2) for the first two and every fourth, none for the
+/// others. Deterministic, so `make run` always gives the same demo
+/// vehicles cameras.
+pub fn camera_channels(position: usize) -> Vec<u8> {
+    if position < 2 || position.is_multiple_of(4) {
+        vec![1, 2]
+    } else {
+        Vec::new()
+    }
 }
 
 /// How the terminals behave.
@@ -86,6 +113,11 @@ pub struct Settings {
     pub alarm_chance: f64,
     /// Chance per driving interval of entering a blind zone.
     pub blind_zone_chance: f64,
+    /// Active-safety alarms (ADAS, DMS) a camera vehicle raises per hour
+    /// of driving, on average.
+    pub safety_alarms_per_hour: f64,
+    /// The encoder cameras run; without it their commands are refused.
+    pub ffmpeg: PathBuf,
 }
 
 impl Settings {
@@ -96,6 +128,10 @@ impl Settings {
             seed,
             alarm_chance: 0.002,
             blind_zone_chance: 0.005,
+            // A few an hour: drivers glance at phones more often than
+            // they tailgate (60 % of them are DMS alarms).
+            safety_alarms_per_hour: 3.0,
+            ffmpeg: PathBuf::from(camera::FFMPEG),
         }
     }
 }
@@ -149,7 +185,7 @@ pub async fn load_fleet(pool: &PgPool, limit: usize) -> anyhow::Result<Vec<SimVe
     .await
     .context("read terminal bindings")?;
     db::end_read(tx);
-    Ok(rows
+    let fleet = rows
         .into_iter()
         .filter_map(|(id, enterprise, plate, category, terminal_id, sim)| {
             let phone = [sim.trim(), terminal_id.trim()]
@@ -166,9 +202,16 @@ pub async fn load_fleet(pool: &PgPool, limit: usize) -> anyhow::Result<Vec<SimVe
                 terminal_id,
                 refrigerated,
                 start: Start::Random,
+                cameras: Vec::new(),
             })
         })
-        .collect())
+        .enumerate()
+        .map(|(position, vehicle)| SimVehicle {
+            cameras: camera_channels(position),
+            ..vehicle
+        })
+        .collect();
+    Ok(fleet)
 }
 
 /// Runs one terminal per vehicle until shutdown, their starts spread over

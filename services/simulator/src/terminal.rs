@@ -6,6 +6,13 @@
 //! upload later, sends an alarm photo now and then (0x0800 + 0x0801 in
 //! packages), and answers door commands (0x8500) honestly: refused while
 //! the vehicle moves, else done, with the door state in its 0x0500.
+//!
+//! A vehicle with cameras also answers the video commands ([`video`]) and
+//! raises active-safety alarms whose evidence it uploads ([`evidence`]);
+//! one without answers them "not supported" (0x0001 result 3).
+
+mod evidence;
+mod video;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -27,6 +34,16 @@ use tokio::net::TcpStream;
 use crate::motion::{Motion, city_of_plate};
 use crate::photo;
 use crate::{Settings, SimVehicle};
+use evidence::Evidence;
+use video::Video;
+
+/// Results of the terminal's general response (0x0001).
+pub(crate) mod result {
+    pub const OK: u8 = 0;
+    pub const FAILED: u8 = 1;
+    pub const BAD_MESSAGE: u8 = 2;
+    pub const UNSUPPORTED: u8 = 3;
+}
 
 const VERSION: Version = Version::V2019 { protocol: 1 };
 /// Reports per 0x0704 (its body must stay under 1023 bytes).
@@ -47,15 +64,19 @@ struct Link {
 
 impl Link {
     async fn connect(addr: &str, phone: &str) -> std::io::Result<Link> {
-        let stream = TcpStream::connect(addr).await?;
+        Ok(Link::over(TcpStream::connect(addr).await?, phone))
+    }
+
+    /// 808 frames over a connection already open.
+    fn over(stream: TcpStream, phone: &str) -> Link {
         stream.set_nodelay(true).ok();
-        Ok(Link {
+        Link {
             stream,
             decoder: FrameDecoder::default(),
             frames: Default::default(),
             phone: phone.to_owned(),
             serial: 0,
-        })
+        }
     }
 
     fn next_serial(&mut self) -> u16 {
@@ -64,12 +85,28 @@ impl Link {
         s
     }
 
-    /// Sends a terminal message; returns its serial.
+    /// Sends a terminal message, in packages when its body is longer than
+    /// one frame may carry (a long 0x1205); returns its (first) serial.
     async fn send(&mut self, message: &TerminalMessage) -> std::io::Result<u16> {
         let (msg_id, body) = message.encode(VERSION).map_err(std::io::Error::other)?;
-        let serial = self.next_serial();
-        self.write(msg_id, serial, None, &body).await?;
-        Ok(serial)
+        if body.len() <= PACKAGE_BYTES {
+            let serial = self.next_serial();
+            self.write(msg_id, serial, None, &body).await?;
+            return Ok(serial);
+        }
+        let parts: Vec<&[u8]> = body.chunks(PACKAGE_BYTES).collect();
+        let total = u16::try_from(parts.len())
+            .map_err(|_| std::io::Error::other("message too long for 65535 packages"))?;
+        let first = self.serial;
+        for (i, part) in parts.into_iter().enumerate() {
+            let serial = self.next_serial();
+            let package = Package {
+                total,
+                index: i as u16 + 1,
+            };
+            self.write(msg_id, serial, Some(package), part).await?;
+        }
+        Ok(first)
     }
 
     async fn write(
@@ -161,6 +198,9 @@ pub(crate) struct Terminal {
     latched: u32,
     /// Ticks the driver leaves the button alone after a confirmation.
     calm_ticks: u32,
+    /// The cameras' side; `None` without cameras.
+    video: Option<Video>,
+    evidence: Option<Evidence>,
 }
 
 /// After the platform confirmed an emergency, the driver (called back)
@@ -187,11 +227,28 @@ impl Terminal {
             ticks: 0,
             latched: 0,
             calm_ticks: 0,
+            video: None,
+            evidence: None,
         }
     }
 
     /// Connects, signs on and reports until shutdown, reconnecting after failures.
     pub(crate) async fn run(mut self, settings: &Settings, shutdown: Shutdown) {
+        let vehicle = &self.vehicle;
+        if !vehicle.cameras.is_empty() {
+            self.video = Some(Video::start(
+                &vehicle.phone,
+                &vehicle.plate,
+                &vehicle.cameras,
+                &settings.ffmpeg,
+            ));
+            self.evidence = Some(Evidence::new(
+                &vehicle.terminal_id,
+                &vehicle.phone,
+                &vehicle.plate,
+                &settings.ffmpeg,
+            ));
+        }
         let mut backoff = Duration::from_secs(1);
         loop {
             let outcome = tokio::select! {
@@ -220,6 +277,9 @@ impl Terminal {
             return Ok(SignOn::Later(wait));
         }
         tracing::debug!(phone = %self.vehicle.phone, "Terminal signed on.");
+        if let Some(video) = &mut self.video {
+            video.forget_answers();
+        }
         let mut ticker = tokio::time::interval(settings.interval);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -228,6 +288,9 @@ impl Terminal {
                 received = link.recv() => {
                     let (header, message) = received?;
                     self.platform(&mut link, &header, message).await?;
+                }
+                Some(answer) = camera_answer(&mut self.video) => {
+                    link.send(&answer.message()).await?;
                 }
             }
         }
@@ -324,7 +387,12 @@ impl Terminal {
         let alarm_bits = raised & !self.latched;
         self.latched |= raised & alarm::EMERGENCY;
         let reported = alarm_bits | self.latched;
-        let location = self.motion.location(Utc::now(), reported);
+        let mut location = self.motion.location(Utc::now(), reported);
+        if let Some(evidence) = &mut self.evidence {
+            let chance = settings.safety_alarms_per_hour * secs / 3600.0;
+            let driving = self.motion.driving();
+            evidence.maybe_raise(&mut self.rng, &mut location, driving, chance);
+        }
         if self.blind_ticks == 0
             && self.motion.driving()
             && self.rng.gen_bool(settings.blind_zone_chance)
@@ -470,18 +538,49 @@ impl Terminal {
                 self.latched &= !types;
                 tracing::info!(phone = %self.vehicle.phone, types, "Alarm confirmed by the platform.");
             }
-            // Video and alarm evidence are not simulated yet.
-            PlatformMessage::RegisterResponse { .. }
-            | PlatformMessage::MediaDataResponse { .. }
-            | PlatformMessage::QueryAvAttributes
+            PlatformMessage::QueryAvAttributes
             | PlatformMessage::LiveRequest(_)
             | PlatformMessage::LiveControl(_)
             | PlatformMessage::QueryResources(_)
             | PlatformMessage::PlaybackRequest(_)
-            | PlatformMessage::PlaybackControl(_)
-            | PlatformMessage::AttachmentUpload(_)
+            | PlatformMessage::PlaybackControl(_) => {
+                let answers = match &mut self.video {
+                    Some(video) => video.command(header.serial, message),
+                    None => vec![TerminalMessage::GeneralResponse {
+                        reply_serial: header.serial,
+                        reply_id: header.msg_id,
+                        result: result::UNSUPPORTED,
+                    }],
+                };
+                for answer in answers {
+                    link.send(&answer).await?;
+                }
+            }
+            PlatformMessage::AttachmentUpload(request) => {
+                let result = match &self.evidence {
+                    Some(evidence) => evidence.upload(request),
+                    None => result::UNSUPPORTED,
+                };
+                link.send(&TerminalMessage::GeneralResponse {
+                    reply_serial: header.serial,
+                    reply_id: id::ATTACHMENT_UPLOAD,
+                    result,
+                })
+                .await?;
+            }
+            // 0x9212 comes on the attachment connection, not here.
+            PlatformMessage::RegisterResponse { .. }
+            | PlatformMessage::MediaDataResponse { .. }
             | PlatformMessage::FileUploadAnswer(_) => {}
         }
         Ok(())
+    }
+}
+
+/// The next answer of the camera task; never, without cameras.
+async fn camera_answer(video: &mut Option<Video>) -> Option<video::Answer> {
+    match video {
+        Some(video) => video.answer().await,
+        None => std::future::pending().await,
     }
 }

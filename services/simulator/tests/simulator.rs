@@ -29,6 +29,7 @@ fn vehicle(n: u8, phone: &str, start: Start) -> SimVehicle {
         terminal_id: format!("SIMT{n:04}"),
         refrigerated: n == 1,
         start,
+        cameras: Vec::new(),
     }
 }
 
@@ -255,6 +256,20 @@ async fn the_demo_fleet_has_a_terminal_phone_for_every_bound_vehicle() {
     assert_eq!(phones.len(), fleet.len(), "one phone per terminal");
     assert!(fleet.iter().all(|v| v.phone.len() <= 20));
     assert!(fleet.iter().any(|v| v.refrigerated));
+    // Cameras on road and cab: the first two and every fourth vehicle.
+    let with_cameras: Vec<usize> = fleet
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.cameras.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(with_cameras[..4], [0, 1, 4, 8]);
+    assert_eq!(with_cameras.len(), fleet.len().div_ceil(4) + 1);
+    assert!(
+        fleet
+            .iter()
+            .all(|v| v.cameras.is_empty() || v.cameras == [1, 2])
+    );
     assert_eq!(
         fleetdesk_simulator::load_fleet(&pool, 10)
             .await

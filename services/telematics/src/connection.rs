@@ -13,8 +13,14 @@
 //! replied to only once the terminal answers: with 0x0001's result, 0x1003's
 //! attributes (the oldest 0x9003 waiting: 0x1003 names no serial) or
 //! 0x1205's recordings (by its answer serial).
+//!
+//! Once authenticated, a terminal is asked 0x9003 (once per connection);
+//! every 0x1003 it sends is reported to the directory. A report carrying
+//! active-safety alarms with attachments is followed by one 0x9208 per
+//! alarm (never twice for the same alarm on a connection), naming the
+//! attachment server and an alarm number from the shared registry.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,9 +33,13 @@ use prost::Message as _;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
+use crate::attachments::Registry;
 use crate::directory::{Binding, Directory, Registered};
 use crate::jt808::header::{Header, Version};
-use crate::jt808::message::{Ack, Media, PlatformMessage, TerminalMessage, frame};
+use crate::jt808::location::AlarmIdentifier;
+use crate::jt808::message::{
+    Ack, AttachmentUploadRequest, Media, MediaServer, PlatformMessage, TerminalMessage, frame,
+};
 use crate::jt808::packets::Reassembler;
 use crate::jt808::{FrameDecoder, Location, id};
 use crate::publish::{self, Publisher};
@@ -46,6 +56,10 @@ pub(crate) struct Edge<D> {
     pub files: FileStore,
     pub idle: Duration,
     pub max_messages_per_sec: u32,
+    /// The alarm numbers handed out in 0x9208, for the attachment server.
+    pub evidence: Arc<Registry>,
+    /// Where terminals upload evidence (this replica's attachment server).
+    pub attachment_server: MediaServer,
 }
 
 #[derive(Debug)]
@@ -102,6 +116,9 @@ const MAX_PENDING_COMMANDS: usize = 16;
 /// requester times out well before.
 const MAX_VIDEO_ANSWER_WAIT: Duration = Duration::from_secs(120);
 
+/// Alarms whose evidence a connection remembers asking for.
+const MAX_ASKED_ALARMS: usize = 64;
+
 /// A 0x8500 written to the terminal, by its platform serial.
 #[derive(Debug)]
 struct PendingCommand {
@@ -134,6 +151,8 @@ struct Connection<'a, D> {
     video: HashMap<u16, PendingVideo>,
     /// Speed of the last report, to explain a refused command.
     last_speed_dkmh: Option<u16>,
+    /// Alarms whose evidence was asked for (0x9208), oldest first.
+    asked: VecDeque<AlarmIdentifier>,
 }
 
 pub(crate) async fn serve<D: Directory>(stream: TcpStream, edge: Arc<Edge<D>>) {
@@ -147,6 +166,7 @@ pub(crate) async fn serve<D: Directory>(stream: TcpStream, edge: Arc<Edge<D>>) {
         pending: HashMap::new(),
         video: HashMap::new(),
         last_speed_dkmh: None,
+        asked: VecDeque::new(),
     };
     if let Err(err) = conn.run().await {
         tracing::debug!(error = %err, "Terminal connection ended.");
@@ -305,7 +325,12 @@ impl<D: Directory> Connection<'_, D> {
                             binding,
                             header: header.clone(),
                         };
-                        self.answer(header, Ack::Ok).await
+                        self.answer(header, Ack::Ok).await?;
+                        // Whether it has cameras; its 0x1003 is reported
+                        // whenever it comes, a silence is left alone.
+                        self.send(header, &PlatformMessage::QueryAvAttributes)
+                            .await
+                            .map(|_| ())
                     }
                     Ok(None) => {
                         metrics::counter!("telematics_terminals_refused_total", "step" => "authenticate")
@@ -380,12 +405,11 @@ impl<D: Directory> Connection<'_, D> {
                 self.resource_list(reply_serial, &resources).await;
                 self.answer(header, Ack::Ok).await
             }
-            // Alarm evidence is answered as before it was decoded, until the
-            // edge handles it.
+            // Alarm evidence belongs on the attachment server's connection.
             TerminalMessage::AlarmAttachments(_)
             | TerminalMessage::FileInfo(_)
             | TerminalMessage::FileUploaded(_) => {
-                tracing::debug!(msg_id = header.msg_id, "Evidence message not handled yet.");
+                tracing::debug!(msg_id = header.msg_id, "Evidence message on the 808 link.");
                 self.answer(header, Ack::Unsupported).await
             }
             TerminalMessage::Unsupported(_) => self.answer(header, Ack::Unsupported).await,
@@ -426,7 +450,8 @@ impl<D: Directory> Connection<'_, D> {
         {
             Ok(()) => {
                 metrics::counter!("telematics_fixes_total").increment(fixes.len() as u64);
-                self.answer(header, Ack::Ok).await
+                self.answer(header, Ack::Ok).await?;
+                self.request_evidence(header, fixes).await
             }
             // No answer: the terminal keeps the report and sends it again.
             Err(err) => {
@@ -434,6 +459,37 @@ impl<D: Directory> Connection<'_, D> {
                 Ok(())
             }
         }
+    }
+
+    /// 0x9208 for each alarm of `fixes` with attachments not asked for yet
+    /// on this connection.
+    async fn request_evidence(
+        &mut self,
+        header: &Header,
+        fixes: &[Location],
+    ) -> std::io::Result<()> {
+        for alarm in fixes.iter().flat_map(|f| &f.safety_alarms) {
+            let identifier = &alarm.identifier;
+            if identifier.attachment_count == 0 || self.asked.contains(identifier) {
+                continue;
+            }
+            let Some((_, binding)) = self.bound() else {
+                return Ok(());
+            };
+            let alarm_number = self.edge.evidence.request(binding, identifier);
+            if self.asked.len() >= MAX_ASKED_ALARMS {
+                self.asked.pop_front();
+            }
+            self.asked.push_back(identifier.clone());
+            let request = PlatformMessage::AttachmentUpload(AttachmentUploadRequest {
+                server: self.edge.attachment_server.clone(),
+                identifier: identifier.clone(),
+                alarm_number,
+            });
+            metrics::counter!("telematics_evidence_requests_total").increment(1);
+            self.send(header, &request).await?;
+        }
+        Ok(())
     }
 
     /// Subscribes to the terminal's commands (replacing an earlier
@@ -610,8 +666,18 @@ impl<D: Directory> Connection<'_, D> {
         self.edge.reply_video(pending.reply, delivery).await;
     }
 
-    /// 0x1003: answers the oldest 0x9003 waiting.
+    /// 0x1003: reported to the directory, and the answer of the oldest
+    /// 0x9003 waiting.
     async fn av_attributes(&mut self, attributes: &crate::jt808::message::AvAttributes) {
+        if let Some((terminal, _)) = self.bound()
+            && let Err(err) = self
+                .edge
+                .directory
+                .report_av_attributes(terminal, attributes)
+                .await
+        {
+            tracing::warn!(error = %err, %terminal, "Audio/video attributes not reported.");
+        }
         let Some(serial) = self
             .video
             .iter()
@@ -810,6 +876,8 @@ impl<D: Directory> Connection<'_, D> {
                 false,
             )),
             object_key: key.clone(),
+            alarm_key: String::new(),
+            file_name: String::new(),
         };
         let subject = subjects::telemetry_media(&binding.enterprise_id, &binding.vehicle_id);
         if let Err(err) = self

@@ -7,7 +7,9 @@
 //! - [`directory`]: which terminals may report, and for which vehicle;
 //! - [`publish`]: the telemetry stream;
 //! - `connection`: one terminal's session with its limits, the platform's
-//!   commands to it and its photos.
+//!   commands to it and its photos;
+//! - [`attachments`]: the attachment server, where terminals upload the
+//!   evidence of their active-safety alarms after 0x9208.
 //!
 //! # Terminal profile
 //!
@@ -43,7 +45,21 @@
 //! Queries go the same way: 0x9003 → 0x1003 (`GetAvAttributes`), 0x9205 →
 //! 0x1205 (`ListResources`); playback is 0x9201 to the playback port and
 //! 0x9202 (`ControlPlayback`, and stop when its watcher goes).
+//!
+//! Every terminal is also asked 0x9003 once when it authenticates; its
+//! 0x1003 (whenever it comes) is reported to the directory, so video is
+//! offered only for vehicles with cameras. A terminal that never answers
+//! is not asked again on that connection.
+//!
+//! # Active safety
+//!
+//! A report's active-safety alarms (苏标 items 0x64-0x67) are published in
+//! `Fix.safety_alarms`; for one with attachments the connection sends
+//! 0x9208 once, and the terminal uploads the files to the attachment
+//! server ([`attachments`]), which stores them and publishes `MediaStored`
+//! with the alarm's key.
 
+pub mod attachments;
 mod connection;
 pub mod directory;
 pub mod grpc;
@@ -64,8 +80,10 @@ use fleetdesk_proto::telematics::v1 as pb;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+use crate::attachments::{AttachmentServer, Registry};
 use crate::connection::Edge;
 use crate::directory::Directory;
+use crate::jt808::message::MediaServer;
 use crate::publish::Publisher;
 use crate::video::VideoConfig;
 use crate::video::streams::{Servers, Streams};
@@ -157,6 +175,7 @@ pub struct Application<D> {
     edge: Arc<Edge<D>>,
     max_connections: usize,
     video: VideoParts,
+    attachments: AttachmentServer,
 }
 
 /// The video side: the media ports, their hubs and the gRPC server.
@@ -229,18 +248,42 @@ impl<D: Directory> Application<D> {
         .await?;
         let verifier = config.common.signer()?.verifier();
         let video = VideoParts::build(&config.video, nats.clone(), verifier).await?;
+        let publisher = Publisher::new(js);
+        let files = FileStore::local(&config.object_store_dir)?;
+        let registry = Arc::new(Registry::default());
+        let attachments = AttachmentServer::bind(
+            &config.video.attachments,
+            registry.clone(),
+            files.clone(),
+            publisher.clone(),
+        )
+        .await?;
+        let bound = attachments.local_addr()?;
+        let attachment_server = MediaServer {
+            address: config.video.public_host(bound),
+            tcp_port: config
+                .video
+                .attachments
+                .attachment_public_port
+                .unwrap_or(bound.port()),
+            udp_port: 0,
+        };
+        tracing::info!(server = ?attachment_server, "Terminals upload alarm evidence to this.");
         Ok(Application {
             listener: TcpListener::bind(&config.addr).await?,
             edge: Arc::new(Edge {
                 directory,
-                publisher: Publisher::new(js),
+                publisher,
                 nats,
-                files: FileStore::local(&config.object_store_dir)?,
+                files,
                 idle: Duration::from_secs(config.idle_secs),
                 max_messages_per_sec: config.max_messages_per_sec,
+                evidence: registry,
+                attachment_server,
             }),
             max_connections: config.max_connections,
             video,
+            attachments,
         })
     }
 
@@ -263,6 +306,11 @@ impl<D: Directory> Application<D> {
             .unwrap_or(0)
     }
 
+    /// Port of the attachment server (alarm evidence).
+    pub fn attachment_port(&self) -> u16 {
+        self.attachments.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
     /// Port of the playback media port (JT/T 1078).
     pub fn playback_port(&self) -> u16 {
         self.video
@@ -281,7 +329,9 @@ impl<D: Directory> Application<D> {
             edge,
             max_connections,
             video,
+            attachments,
         } = self;
+        tokio::spawn(attachments.run(shutdown.clone()));
         let VideoParts {
             grpc: grpc_listener,
             live,

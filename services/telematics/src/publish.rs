@@ -12,6 +12,7 @@ use prost::Message as _;
 
 use crate::directory::Binding;
 use crate::jt808::Location;
+use crate::jt808::location::{AlarmFlag, SafetyAlarm, SafetyKind};
 
 /// The stream that keeps telemetry, separate from domain events.
 pub const TELEMETRY_STREAM: &str = subjects::TELEMETRY_STREAM;
@@ -149,5 +150,47 @@ pub fn to_pb(
             })
             .collect(),
         backfill,
+        safety_alarms: fix.safety_alarms.iter().map(safety_alarm).collect(),
+    }
+}
+
+/// An active-safety alarm as the stream carries it; its evidence comes
+/// later under the same `alarm_key`.
+fn safety_alarm(alarm: &SafetyAlarm) -> pb::SafetyAlarm {
+    let SafetyAlarm {
+        alarm_id: _,
+        flag,
+        kind,
+        scene,
+        identifier,
+    } = alarm;
+    let (source, event, level) = match kind {
+        SafetyKind::Adas { event, level, .. } => {
+            (pb::SafetySource::Adas, u32::from(*event), *level)
+        }
+        SafetyKind::Dms { event, level, .. } => (pb::SafetySource::Dms, u32::from(*event), *level),
+        // The item has no event of its own: the first reading's event bits.
+        SafetyKind::Tyres(tyres) => (
+            pb::SafetySource::Tyres,
+            tyres.first().map_or(0, |t| u32::from(t.events)),
+            0,
+        ),
+        SafetyKind::BlindSpot { event } => (pb::SafetySource::BlindSpot, u32::from(*event), 0),
+    };
+    pb::SafetyAlarm {
+        alarm_key: identifier.key(),
+        source: source as i32,
+        event,
+        level: u32::from(level),
+        flag: match flag {
+            AlarmFlag::Unavailable => 0,
+            AlarmFlag::Start => 1,
+            AlarmFlag::End => 2,
+        },
+        attachment_count: u32::from(identifier.attachment_count),
+        time: Some(timestamp(scene.time)),
+        latitude: scene.latitude,
+        longitude: scene.longitude,
+        speed_kmh: i32::from(scene.speed_kmh),
     }
 }

@@ -78,17 +78,21 @@ async fn read_answer(stream: &mut TcpStream, within: Duration) -> Option<(u16, V
     let mut bytes = Vec::new();
     let deadline = tokio::time::Instant::now() + within;
     loop {
-        // A whole frame: starts and ends with 0x7e.
+        // A whole frame: starts and ends with 0x7e. Read byte by byte so
+        // that the next frame stays in the socket.
         if bytes.len() > 2 && bytes[0] == 0x7e && bytes.last() == Some(&0x7e) {
             break;
         }
-        let mut buf = [0u8; 512];
+        let mut buf = [0u8; 1];
         let n = tokio::time::timeout_at(deadline, stream.read(&mut buf))
             .await
             .ok()?
             .ok()?;
         if n == 0 {
             return None;
+        }
+        if bytes.is_empty() && buf[0] != 0x7e {
+            continue;
         }
         bytes.extend(&buf[..n]);
     }
@@ -192,6 +196,12 @@ async fn sign_on(port: u16) -> TcpStream {
         .await
         .expect("0x8001");
     assert_eq!((id, &body[..]), (0x8001, &[0, 2, 0x01, 0x02, 0][..]));
+    // Then the edge asks what it can stream (0x9003, empty body); this
+    // terminal has no camera and does not answer.
+    let (id, body) = read_answer(&mut s, Duration::from_secs(5))
+        .await
+        .expect("0x9003");
+    assert_eq!((id, body.len()), (0x9003, 0));
     s
 }
 

@@ -144,8 +144,18 @@ async fn sign_on(port: u16, phone: &str) -> (TcpStream, Frames) {
         (0x8001, 0),
         "authenticated"
     );
+    // The edge asks every terminal what it can stream once it is in.
+    let query = read_frame(&mut s, &mut frames).await.expect("0x9003");
+    assert_eq!(query.msg_id, 0x9003);
+    s.write_all(&frame(phone, 0x1003, 3, &ATTRIBUTES))
+        .await
+        .unwrap();
     (s, frames)
 }
+
+/// 0x1003: G.711A mono 8 kHz 16-bit, 320-byte frames, no output; H.264,
+/// 1 audio and 4 video channels.
+const ATTRIBUTES: [u8; 10] = [6, 1, 0, 1, 0x01, 0x40, 0, 98, 1, 4];
 
 /// The terminal's general response (0x0001) to a platform message.
 fn ack(serial: u16, msg_id: u16, result: u8) -> Vec<u8> {
@@ -303,9 +313,7 @@ async fn run_terminal(
             }
             0x9003 => {
                 let _ = seen.send(Seen::QueryAttributes);
-                // G.711A mono 8 kHz 16-bit, 320-byte frames, no output;
-                // H.264, 1 audio and 4 video channels.
-                answers.push((0x1003, vec![6, 1, 0, 1, 0x01, 0x40, 0, 98, 1, 4]));
+                answers.push((0x1003, ATTRIBUTES.to_vec()));
             }
             0x9205 => {
                 let _ = seen.send(Seen::QueryResources(m.body.clone()));

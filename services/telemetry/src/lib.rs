@@ -1,7 +1,8 @@
 //! Vehicle telemetry, the subjects of TelemetryService and of the terminal
 //! directory (TerminalDirectoryService, which the device edge in
 //! fleetdesk-telematics asks): telemetry ingest (which evaluates fences and
-//! temperatures too), positions, remote lock, geofences and temperatures.
+//! temperatures too), positions, remote lock, geofences, temperatures and
+//! the vehicles' photos and clips (`media`, the risk alarms' evidence).
 //! The vehicle target (fleetdesk-vehicle) serves them and owns their schema
 //! and migrations.
 //!
@@ -14,6 +15,7 @@
 //! context from `context`.
 
 pub mod alarms;
+pub mod cameras;
 mod codes;
 pub mod context;
 pub mod directory;
@@ -21,6 +23,7 @@ pub mod exports;
 pub mod geofences;
 pub mod ingest;
 pub mod lock;
+pub mod media;
 pub mod operation;
 pub mod positions;
 pub mod safety;

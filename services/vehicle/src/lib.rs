@@ -27,4 +27,7 @@ pub use startup::{Application, Config, MIGRATOR, SCHEMA};
 /// tests) name under this crate; the modules are fleetdesk-assets' and
 /// fleetdesk-telemetry's.
 pub use fleetdesk_assets::vehicles;
+/// Where the traffic authority the violation fetch job asks is
+/// ([`Application::use_traffic_authority`]).
+pub use fleetdesk_maintenance::violations::authority::AuthorityConfig as TrafficAuthorityConfig;
 pub use fleetdesk_telemetry::{ingest, lock};

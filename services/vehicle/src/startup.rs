@@ -4,12 +4,14 @@
 //! (kit::reach) and organisation names read; telemetry ingest (which
 //! evaluates fences and temperatures too) with its partition job, and
 //! lock-command results and sweeps; the risk records' daily warnings job;
-//! the maintenance plans' daily job.
+//! the maintenance plans' daily job; the traffic violations' daily fetch
+//! when an authority is configured.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
 use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
+use fleetdesk_maintenance::violations::authority::{Authority, AuthorityConfig};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use fleetdesk_telemetry::ingest::{self, Ingest};
 use fleetdesk_telemetry::{lock, operation, positions};
@@ -32,6 +34,8 @@ pub struct Application {
     runtime: Runtime,
     /// Org's address and this service's signer, for the org_unit replica.
     org: Option<(OrgServiceClient<tonic::transport::Channel>, TokenSigner)>,
+    /// The traffic authority the violation fetch job asks (none: no fetching).
+    traffic: Option<Authority>,
 }
 
 impl Application {
@@ -39,6 +43,7 @@ impl Application {
         Ok(Application {
             runtime: Runtime::build(&config, SCHEMA, verifier).await?,
             org: None,
+            traffic: None,
         })
     }
 
@@ -46,6 +51,12 @@ impl Application {
     pub fn follow_org(&mut self, org_url: &str, signer: TokenSigner) -> anyhow::Result<()> {
         let client = OrgServiceClient::new(kit_grpc::lazy_channel(org_url)?);
         self.org = Some((client, signer));
+        Ok(())
+    }
+
+    /// Fetches traffic violations daily from the authority `config` names.
+    pub fn use_traffic_authority(&mut self, config: AuthorityConfig) -> anyhow::Result<()> {
+        self.traffic = Some(Authority::new(config)?);
         Ok(())
     }
 
@@ -79,6 +90,8 @@ impl Application {
         // partition job, lock results and sweeps.
         let ingest = Ingest::new(pool.clone(), nats.clone()).await?;
         let results = lock::delivery::Results::new(pool.clone(), nats.clone()).await?;
+        // Terminal photos and clips (the alarms' evidence).
+        let media = fleetdesk_telemetry::media::Media::new(pool.clone(), nats.clone()).await?;
         if let Err(err) = ingest::drop_retired_consumers(&pool, nats.clone()).await {
             tracing::warn!(error = %format!("{err:#}"), "Retired telemetry consumers not dropped.");
         }
@@ -88,7 +101,17 @@ impl Application {
             tracing::warn!(error = %format!("{err:#}"), "Settled sessions consumer not ready yet.");
         }
         let risk = fleetdesk_risk::context::Context { pool: pool.clone() };
-        let maintenance = fleetdesk_maintenance::context::Context { pool: pool.clone() };
+        let maintenance = fleetdesk_maintenance::context::Context {
+            pool: pool.clone(),
+            files: self.runtime.files.clone(),
+        };
+        let traffic = self.traffic.map(|authority| {
+            tokio::spawn(fleetdesk_maintenance::violations::job::run(
+                pool.clone(),
+                authority,
+                shutdown.clone(),
+            ))
+        });
         let background = [
             tokio::spawn(fleetdesk_risk::warnings::job::run(
                 pool.clone(),
@@ -106,6 +129,7 @@ impl Application {
             tokio::spawn(charges.run(shutdown.clone())),
             tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
             tokio::spawn(results.run(shutdown.clone())),
+            tokio::spawn(media.run(shutdown.clone())),
             tokio::spawn(lock::delivery::run_sweeper(pool, nats, shutdown.clone())),
         ];
         let services = grpc::services(
@@ -123,7 +147,7 @@ impl Application {
         if let Some(replica) = replica {
             replica.await.ok();
         }
-        for task in background {
+        for task in background.into_iter().chain(traffic) {
             task.await.ok();
         }
         served

@@ -157,6 +157,7 @@ fn fix(car: &Car, at: DateTime<Utc>, speed_dkmh: i32, lat: f64) -> tpb::Fix {
             deci_celsius: -182,
         }],
         backfill: false,
+        safety_alarms: Vec::new(),
     }
 }
 

@@ -48,7 +48,9 @@ edge_enum!(
         Overspeed, FatigueDriving, PhoneUse, Smoking, Distraction, ForwardCollision,
         LaneDeparture, HarshBraking, HarshAcceleration, Geofence, LowBattery, BatteryFault,
         Temperature, CameraBlocked, NightDriving, Emergency, DangerWarning, TerminalFault,
-        PowerCut, Collision, Rollover, IllegalDoorOpening, Theft, Offline, TerminalOther
+        PowerCut, Collision, Rollover, IllegalDoorOpening, Theft, Offline, TerminalOther,
+        HeadwayTooShort, PedestrianCollision, FrequentLaneChange, RoadSignOverLimit, Obstacle,
+        DriverAbsent, BlindSpot, TyrePressure, ActiveSafetyOther
     }
 );
 edge_enum!(
@@ -99,6 +101,32 @@ pub(super) fn signed(
         .collect()
 }
 
+/// An evidence clip of an alarm: an MP4 the browser plays from `file.url`
+/// (signed, valid for 10 minutes).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmClipBody {
+    pub file: AlarmFileBody,
+    /// The terminal's camera channel.
+    pub channel: i32,
+    /// When it was recorded (RFC 3339).
+    pub taken_at: String,
+}
+
+fn signed_clips(clips: Vec<pb::AlarmClip>, links: &LinkSigner, now: i64) -> Vec<AlarmClipBody> {
+    clips
+        .into_iter()
+        .filter_map(|c| {
+            let file = signed(vec![c.file?], links, now).pop()?;
+            Some(AlarmClipBody {
+                file,
+                channel: c.channel,
+                taken_at: rfc3339(c.taken_at.as_ref()),
+            })
+        })
+        .collect()
+}
+
 /// A risk alarm. An ongoing condition is one alarm from `alarmTime` to
 /// `endTime`, updated while it lasts.
 #[derive(Debug, Serialize, ToSchema)]
@@ -137,14 +165,20 @@ pub struct RiskAlarmBody {
     /// The member it is assigned to (PROCESSING); empty when none.
     pub assignee_id: String,
     pub assignee_name: String,
-    /// The rule that raised it; empty for terminal alarms without a rule.
+    /// The rule that raised it; empty for active-safety alarms (always on).
     pub rule_id: String,
     pub rule_name: String,
     /// The 0x0200 alarm bit (0-31) of a terminal alarm; -1 for platform rules.
     pub terminal_bit: i32,
+    /// Unused (empty): clips are in `clips`.
     pub video_clip_ids: Vec<String>,
-    /// Terminal photos (0x0800/0x0801) of the alarm.
+    /// Photos of the alarm: an active-safety alarm's own, or the terminal's
+    /// 0x0800 photos of the alarm's event taken around its start.
     pub images: Vec<AlarmFileBody>,
+    /// Video clips of the alarm (active-safety evidence), oldest first.
+    pub clips: Vec<AlarmClipBody>,
+    /// An active-safety alarm's identifier at its terminal; empty for others.
+    pub alarm_key: String,
 }
 
 impl RiskAlarmBody {
@@ -159,6 +193,8 @@ impl RiskAlarmBody {
             handle_method: AlarmHandleMethod::from_pb(a.handle_method),
             handle_time: rfc3339(a.handle_time.as_ref()),
             images: signed(a.images, links, now),
+            clips: signed_clips(a.clips, links, now),
+            alarm_key: a.alarm_key,
             id: a.id,
             org_id: a.org_id,
             org_name: a.org_name,

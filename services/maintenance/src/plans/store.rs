@@ -1,6 +1,8 @@
 //! The plan table, its list filter, and the open reminders a plan keeps
 //! (`sync`).
 
+use std::collections::{HashMap, HashSet};
+
 use chrono::{DateTime, NaiveDate, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Filters, Paging, Sort};
@@ -232,9 +234,11 @@ pub async fn sync(
     .await?;
     let covered_ids: Vec<Uuid> = covered.iter().map(|c| c.id).collect();
     let closed = sqlx::query(
-        "delete from maintenance_reminder \
-         where enterprise_id = $1 and plan_id = $2 and completed_at is null \
-           and vehicle_id <> all($3)",
+        // An anti-join: `<> all($3)` compares every row with every id
+        // (100,000 vehicles: 10^10 comparisons, 44 s).
+        "delete from maintenance_reminder r \
+         where r.enterprise_id = $1 and r.plan_id = $2 and r.completed_at is null \
+           and not exists (select 1 from unnest($3::uuid[]) c(id) where c.id = r.vehicle_id)",
     )
     .bind(actor.enterprise_id)
     .bind(id)
@@ -250,7 +254,8 @@ pub async fn sync(
     .bind(id)
     .fetch_all(&mut *conn)
     .await?;
-    let org_of = |v: Uuid| covered.iter().find(|c| c.id == v).map(|c| c.org_id);
+    let orgs_of: HashMap<Uuid, Uuid> = covered.iter().map(|c| (c.id, c.org_id)).collect();
+    let org_of = |v: Uuid| orgs_of.get(&v).copied();
     let mut ids = Vec::with_capacity(open.len());
     let mut orgs = Vec::with_capacity(open.len());
     let mut due_m = Vec::with_capacity(open.len());
@@ -286,9 +291,10 @@ pub async fn sync(
     .bind(&actor.name)
     .execute(&mut *conn)
     .await?;
+    let reminded: HashSet<Uuid> = open.iter().map(|o| o.vehicle_id).collect();
     let fresh: Vec<&Covered> = covered
         .iter()
-        .filter(|c| !open.iter().any(|o| o.vehicle_id == c.id))
+        .filter(|c| !reminded.contains(&c.id))
         .collect();
     let mut new_ids = Vec::with_capacity(fresh.len());
     let mut vehicles = Vec::with_capacity(fresh.len());

@@ -54,6 +54,23 @@ pub(crate) fn bar_height(height: u32) -> u32 {
 
 /// ffmpeg's arguments for `picture`, the stream on stdout.
 pub(crate) fn args(picture: &Picture<'_>) -> Vec<String> {
+    let mut args = encoding(picture);
+    args.extend(["-f", "h264", "-"].map(String::from));
+    args
+}
+
+/// ffmpeg's arguments for `picture` as an MP4 file at `file`, its index
+/// before the media (`+faststart`).
+pub(crate) fn clip_args(picture: &Picture<'_>, file: &Path) -> Vec<String> {
+    let mut args = vec!["-y".to_owned()];
+    args.extend(encoding(picture));
+    args.extend(["-movflags", "+faststart", "-f", "mp4"].map(String::from));
+    args.push(file.to_string_lossy().into_owned());
+    args
+}
+
+/// The input, picture and encoder options, without the output.
+fn encoding(picture: &Picture<'_>) -> Vec<String> {
     let Profile {
         width,
         height,
@@ -130,9 +147,6 @@ pub(crate) fn args(picture: &Picture<'_>) -> Vec<String> {
             // Access unit delimiters let the reader cut a picture as soon as the next begins.
             "-x264-params",
             "aud=1",
-            "-f",
-            "h264",
-            "-",
         ]
         .map(String::from),
     );

@@ -14,7 +14,8 @@ use fleetdesk_proto::telematics::v1::terminal_directory_service_client::Terminal
 use tonic::transport::Channel;
 
 use super::{Binding, Directory, DirectoryError, Registered};
-use crate::jt808::message::{RegisterResult, Registration};
+use crate::jt808::message::{AvAttributes, RegisterResult, Registration};
+use crate::video::convert;
 
 /// How long a terminal's registration or authentication waits for vehicle.
 const CALL_TIMEOUT: Duration = Duration::from_secs(5);
@@ -112,6 +113,28 @@ impl Directory for GrpcDirectory {
             enterprise_id,
             vehicle_id,
         }))
+    }
+
+    async fn report_av_attributes(
+        &self,
+        terminal: &str,
+        attributes: &AvAttributes,
+    ) -> Result<(), DirectoryError> {
+        let req = self.request(pb::ReportAvAttributesRequest {
+            phone: terminal.to_owned(),
+            attributes: Some(convert::av_attributes(attributes)),
+        });
+        let pb::ReportAvAttributesResponse { stored } = self
+            .client
+            .clone()
+            .report_av_attributes(req)
+            .await
+            .map_err(|s| unavailable("av_attributes", &s))?
+            .into_inner();
+        if !stored {
+            tracing::info!(%terminal, "Audio/video attributes of a terminal bound to no vehicle.");
+        }
+        Ok(())
     }
 }
 

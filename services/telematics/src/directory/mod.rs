@@ -1,7 +1,9 @@
 //! Who a terminal is. Registration (0x0100) hands a known terminal an
 //! authentication code; authentication (0x0102) turns that code into the
 //! vehicle the terminal is bound to. Terminals the directory does not know,
-//! or that are bound to no vehicle, are refused.
+//! or that are bound to no vehicle, are refused. What an authenticated
+//! terminal can stream (its 0x1003 audio/video attributes) is reported
+//! back, so video is offered only for vehicles with cameras.
 //!
 //! The vehicle service's terminal bindings are the directory of a real
 //! deployment ([`grpc::GrpcDirectory`]); [`StaticDirectory`] serves a fixed
@@ -11,9 +13,9 @@ pub mod grpc;
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use crate::jt808::message::{RegisterResult, Registration};
+use crate::jt808::message::{AvAttributes, RegisterResult, Registration};
 
 /// The vehicle a terminal reports for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,14 +49,49 @@ pub trait Directory: Send + Sync + 'static {
         terminal: &str,
         code: &str,
     ) -> impl Future<Output = Result<Option<Binding>, DirectoryError>> + Send;
+
+    /// Stores what an authenticated terminal can stream (0x1003).
+    fn report_av_attributes(
+        &self,
+        terminal: &str,
+        attributes: &AvAttributes,
+    ) -> impl Future<Output = Result<(), DirectoryError>> + Send;
+}
+
+/// A shared directory (a test keeps a handle to read what was reported).
+impl<D: Directory> Directory for Arc<D> {
+    fn register(
+        &self,
+        terminal: &str,
+        registration: &Registration,
+    ) -> impl Future<Output = Result<Registered, DirectoryError>> + Send {
+        D::register(self, terminal, registration)
+    }
+
+    fn authenticate(
+        &self,
+        terminal: &str,
+        code: &str,
+    ) -> impl Future<Output = Result<Option<Binding>, DirectoryError>> + Send {
+        D::authenticate(self, terminal, code)
+    }
+
+    fn report_av_attributes(
+        &self,
+        terminal: &str,
+        attributes: &AvAttributes,
+    ) -> impl Future<Output = Result<(), DirectoryError>> + Send {
+        D::report_av_attributes(self, terminal, attributes)
+    }
 }
 
 /// A fixed fleet: terminal → vehicle. Codes are issued at registration and
-/// kept in memory.
+/// kept in memory, as are the attributes terminals report.
 #[derive(Debug, Default)]
 pub struct StaticDirectory {
     bindings: HashMap<String, Binding>,
     codes: Mutex<HashMap<String, String>>,
+    attributes: Mutex<HashMap<String, AvAttributes>>,
 }
 
 impl StaticDirectory {
@@ -62,7 +99,17 @@ impl StaticDirectory {
         StaticDirectory {
             bindings: bindings.into_iter().collect(),
             codes: Mutex::default(),
+            attributes: Mutex::default(),
         }
+    }
+
+    /// The attributes `terminal` last reported.
+    pub fn av_attributes(&self, terminal: &str) -> Option<AvAttributes> {
+        self.attributes
+            .lock()
+            .expect("attributes lock")
+            .get(terminal)
+            .copied()
     }
 }
 
@@ -100,5 +147,19 @@ impl Directory for StaticDirectory {
             }
             _ => None,
         })
+    }
+
+    async fn report_av_attributes(
+        &self,
+        terminal: &str,
+        attributes: &AvAttributes,
+    ) -> Result<(), DirectoryError> {
+        if self.bindings.contains_key(terminal) {
+            self.attributes
+                .lock()
+                .expect("attributes lock")
+                .insert(terminal.to_owned(), *attributes);
+        }
+        Ok(())
     }
 }

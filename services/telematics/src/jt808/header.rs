@@ -84,10 +84,12 @@ impl Header {
         ))
     }
 
-    /// The terminal's identity: its phone number without the zero padding.
-    pub fn terminal(&self) -> &str {
-        let trimmed = self.phone.trim_start_matches('0');
-        if trimmed.is_empty() { "0" } else { trimmed }
+    /// The terminal's identity: its phone number without the zero padding,
+    /// by the one rule the JT/T 1078 media port applies to a frame's SIM
+    /// ([`fleetdesk_media::terminal_id`]), so a terminal's streams and its
+    /// 808 link name the same terminal.
+    pub fn terminal(&self) -> String {
+        fleetdesk_media::terminal_id(&self.phone)
     }
 
     /// Header bytes for a message of `body_len` bytes (at most 1023).
@@ -113,7 +115,7 @@ impl Header {
             out.push(protocol);
         }
         // Keep the number as the terminal sent it, re-padded to this width.
-        let phone = to_bcd(self.terminal(), phone_bytes).ok_or(Error::Invalid("phone"))?;
+        let phone = to_bcd(&self.terminal(), phone_bytes).ok_or(Error::Invalid("phone"))?;
         out.extend(phone);
         out.extend(self.serial.to_be_bytes());
         if let Some(p) = self.package {
@@ -159,6 +161,55 @@ mod tests {
         let (read, body) = Header::parse(&bytes).unwrap();
         assert_eq!(read, h);
         assert_eq!(body.len(), 5);
+    }
+
+    /// A JT/T 1078 video frame (Table 19) with `sim` as BCD, written by
+    /// hand: header, V=2 CC=1, M + PT 98, sequence, SIM, channel 1, an
+    /// atomic I frame, timestamp, intervals, body length, body.
+    fn frame_1078(sim: &[u8]) -> Vec<u8> {
+        let mut f = vec![0x30, 0x31, 0x63, 0x64, 0x81, 0x80 | 98, 0x00, 0x01];
+        f.extend(sim);
+        f.extend([0x01, 0x00]);
+        f.extend(40u64.to_be_bytes());
+        f.extend([0x00, 0x00, 0x00, 0x00]);
+        f.extend(4u16.to_be_bytes());
+        f.extend([0x00, 0x00, 0x01, 0x65]);
+        f
+    }
+
+    #[test]
+    fn a_1078_frames_sim_and_the_808_phone_name_one_terminal() {
+        use fleetdesk_media::jt1078::{Decoder, SimLayout};
+
+        let sim6 = [0x01, 0x38, 0x00, 0x00, 0x00, 0x01];
+        let sim10 = [0x00, 0x00, 0x00, 0x00, 0x01, 0x38, 0x00, 0x00, 0x00, 0x01];
+        // 0x0200 headers, 2013 (6-byte phone) and 2019 (10-byte phone), no body.
+        let mut h2013 = vec![0x02, 0x00, 0x00, 0x00];
+        h2013.extend(sim6);
+        h2013.extend([0x00, 0x07]);
+        let mut h2019 = vec![0x02, 0x00, 0x40, 0x00, 0x01];
+        h2019.extend(sim10);
+        h2019.extend([0x00, 0x07]);
+        let (h2013, _) = Header::parse(&h2013).unwrap();
+        let (h2019, _) = Header::parse(&h2019).unwrap();
+        for (sim, layout) in [(&sim6[..], SimLayout::Bcd6), (&sim10[..], SimLayout::Bcd10)] {
+            let mut decoder = Decoder::with_layout(layout);
+            decoder.push(&frame_1078(sim));
+            let frame = decoder.next_frame().expect("a 1078 frame");
+            let media = fleetdesk_media::terminal_id(&frame.sim);
+            assert_eq!(media, "13800000001");
+            assert_eq!(h2013.terminal(), media, "{layout:?}");
+            assert_eq!(h2019.terminal(), media, "{layout:?}");
+        }
+        // All zeros is one terminal on both sides, not an empty id.
+        let zeros = Header {
+            phone: "000000000000".into(),
+            ..h2013
+        };
+        assert_eq!(
+            zeros.terminal(),
+            fleetdesk_media::terminal_id("00000000000000000000")
+        );
     }
 
     #[test]

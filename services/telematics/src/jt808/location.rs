@@ -115,6 +115,18 @@ impl AlarmIdentifier {
         Ok(identifier)
     }
 
+    /// The alarm's name across the platform (`SafetyAlarm.alarm_key`, and
+    /// `MediaStored.alarm_key` of its evidence):
+    /// `<terminal id>-<yyMMddHHmmss, UTC>-<serial>`.
+    pub fn key(&self) -> String {
+        format!(
+            "{}-{}-{}",
+            self.terminal_id,
+            self.time.format("%y%m%d%H%M%S"),
+            self.serial
+        )
+    }
+
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
         // Cut rather than refused: the location encoder cannot fail.
         let mut terminal_id = to_gbk_cut(&self.terminal_id, 7);
@@ -606,6 +618,15 @@ pub(crate) mod tests {
                 item[0]
             );
         }
+    }
+
+    #[test]
+    fn an_alarm_key_is_the_terminal_id_utc_time_and_serial() {
+        // 2026-11-23 10:03:04 Beijing is 02:03:04 UTC.
+        assert_eq!(identifier().key(), "TERM001-261123020304-0");
+        let mut later = identifier();
+        later.serial = 12;
+        assert_eq!(later.key(), "TERM001-261123020304-12");
     }
 
     #[test]

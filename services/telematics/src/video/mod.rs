@@ -80,6 +80,11 @@ pub struct VideoConfig {
     /// the media port, before a viewer is told it is unavailable.
     #[arg(long, env = "FLEETDESK_MEDIA_OPEN_TIMEOUT_SECS", default_value_t = 10)]
     pub media_open_timeout_secs: u64,
+
+    /// The attachment server (active-safety evidence); its host is the
+    /// media public host.
+    #[command(flatten)]
+    pub attachments: crate::attachments::AttachmentConfig,
 }
 
 impl VideoConfig {
@@ -95,6 +100,7 @@ impl VideoConfig {
             media_playback_public_port: None,
             media_grace_secs: 20,
             media_open_timeout_secs: 10,
+            attachments: crate::attachments::AttachmentConfig::local(),
         }
     }
 

@@ -6,7 +6,7 @@ use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
 use uuid::Uuid;
 
-use super::domain::{Activity, AlarmKind, AlarmState, HandleMethod, RuleKind};
+use super::domain::{Activity, AlarmKind, AlarmState, HandleMethod, NO_RULE, RuleKind};
 use super::store::{ActivityRow, AlarmRow, RuleRow, TrackRow};
 use crate::codes::optional;
 
@@ -59,7 +59,12 @@ pub fn alarm(r: AlarmRow) -> pb::RiskAlarm {
         handler_name: r.handler_name,
         handle_time: r.handled_at.map(timestamp),
         end_time: r.ended_at.map(timestamp),
-        rule_id: r.rule_id.to_string(),
+        // Active-safety alarms have no rule.
+        rule_id: if r.rule_id == NO_RULE {
+            String::new()
+        } else {
+            r.rule_id.to_string()
+        },
         rule_name: r.rule_name.unwrap_or_default(),
         assignee_id: r.assignee_id.map(|a| a.to_string()).unwrap_or_default(),
         assignee_name: r.assignee_name,
@@ -70,6 +75,7 @@ pub fn alarm(r: AlarmRow) -> pb::RiskAlarm {
         // Platform conditions are negative (see the module doc): -1.
         terminal_bit: i32::from(r.condition.max(-1)),
         ongoing: r.ended_at.is_none(),
+        alarm_key: r.alarm_key.unwrap_or_default(),
         ..Default::default()
     }
 }

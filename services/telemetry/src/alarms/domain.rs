@@ -16,7 +16,9 @@ stored_code!(
         Geofence = 10, LowBattery = 11, BatteryFault = 12, Temperature = 13, CameraBlocked = 14,
         NightDriving = 15, Emergency = 16, DangerWarning = 17, TerminalFault = 18,
         PowerCut = 19, Collision = 20, Rollover = 21, IllegalDoorOpening = 22, Theft = 23,
-        Offline = 24, TerminalOther = 25,
+        Offline = 24, TerminalOther = 25, HeadwayTooShort = 26, PedestrianCollision = 27,
+        FrequentLaneChange = 28, RoadSignOverLimit = 29, Obstacle = 30, DriverAbsent = 31,
+        BlindSpot = 32, TyrePressure = 33, ActiveSafetyOther = 34,
     }
 );
 
@@ -67,6 +69,61 @@ pub fn terminal_bit_kind(bit: i16) -> AlarmKind {
         // Overspeed and fatigue pre-warnings, today's driving time, parking
         // overtime, area, route, route time, deviation, VSS, fuel.
         _ => AlarmKind::TerminalOther,
+    }
+}
+
+/// The `rule_id` of alarms no rule raises (active safety, always on).
+pub const NO_RULE: Uuid = Uuid::nil();
+
+/// The `condition` of an active-safety alarm of `source` (1-4) and `event`
+/// (0-255): -1000 - 256 × source - event, below every other condition.
+pub fn safety_condition(source: u8, event: u8) -> i16 {
+    -1000 - 256 * i16::from(source) - i16::from(event)
+}
+
+/// The alarm kind of an active-safety item (苏标 T/JSATL12-2017 tables
+/// 4-15, 4-17, 4-19 and 4-21), or none for what is an event, not an alarm
+/// (road-sign recognition, snapshots, driver change, a tyre's timed report).
+/// `source` is telematics SafetySource: 1 ADAS, 2 DMS, 3 tyres (event = the
+/// reading's event bits), 4 blind spot.
+pub fn safety_kind(source: u8, event: u32) -> Option<AlarmKind> {
+    Some(match (source, event) {
+        (1, 1) => AlarmKind::ForwardCollision,
+        (1, 2) => AlarmKind::LaneDeparture,
+        (1, 3) => AlarmKind::HeadwayTooShort,
+        (1, 4) => AlarmKind::PedestrianCollision,
+        (1, 5) => AlarmKind::FrequentLaneChange,
+        (1, 6) => AlarmKind::RoadSignOverLimit,
+        (1, 7) => AlarmKind::Obstacle,
+        (1, 8..=15) | (2, 6..=15) => AlarmKind::ActiveSafetyOther,
+        (2, 1) => AlarmKind::FatigueDriving,
+        (2, 2) => AlarmKind::PhoneUse,
+        (2, 3) => AlarmKind::Smoking,
+        (2, 4) => AlarmKind::Distraction,
+        (2, 5) => AlarmKind::DriverAbsent,
+        // Bit 0 is the timed pressure report; 1-7 too high, too low, too
+        // hot, sensor fault, unbalanced, slow leak, sensor battery low.
+        (3, bits) if bits & 0xfe != 0 => AlarmKind::TyrePressure,
+        (4, 1..=3) => AlarmKind::BlindSpot,
+        _ => return None,
+    })
+}
+
+/// An active-safety item's level (苏标: 1 first, 2 second and more urgent):
+/// 2 is HIGH, 1 or none MEDIUM.
+pub fn safety_level(level: u32) -> i16 {
+    if level >= 2 { 3 } else { 2 }
+}
+
+/// The 0x0800 event code of the photos a terminal takes for an alarm bit
+/// (JT/T 808-2019 table 82: 2 robbery alarm, 3 collision or rollover, 4
+/// door opened), if it takes any.
+pub fn photo_event(condition: i16) -> Option<i16> {
+    match condition {
+        0 => Some(2),
+        29 | 30 => Some(3),
+        31 => Some(4),
+        _ => None,
     }
 }
 
@@ -663,6 +720,25 @@ mod tests {
         assert_eq!(confirmation_bits(3), Some(8));
         assert_eq!(confirmation_bits(29), None, "collision clears by itself");
         assert_eq!(confirmation_bits(-1), None, "a platform rule");
+    }
+
+    #[test]
+    fn active_safety_items_map_to_their_kinds_and_events_are_not_alarms() {
+        assert_eq!(safety_kind(2, 2), Some(AlarmKind::PhoneUse));
+        assert_eq!(safety_kind(2, 3), Some(AlarmKind::Smoking));
+        assert_eq!(safety_kind(1, 1), Some(AlarmKind::ForwardCollision));
+        assert_eq!(safety_kind(1, 3), Some(AlarmKind::HeadwayTooShort));
+        assert_eq!(safety_kind(4, 2), Some(AlarmKind::BlindSpot));
+        assert_eq!(safety_kind(1, 0x10), None, "road-sign recognition");
+        assert_eq!(safety_kind(2, 0x11), None, "driver change");
+        assert_eq!(safety_kind(3, 1), None, "a timed tyre report");
+        assert_eq!(safety_kind(3, 1 << 2), Some(AlarmKind::TyrePressure));
+        assert_eq!(
+            (safety_level(2), safety_level(1), safety_level(0)),
+            (3, 2, 2)
+        );
+        assert!(safety_condition(4, 255) < safety_condition(1, 0));
+        assert!(safety_condition(1, 0) < probe_condition(255));
     }
 
     #[test]

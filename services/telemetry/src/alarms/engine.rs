@@ -2,8 +2,9 @@
 //! order. Pure: `evaluate` feeds it and stores what it finds.
 //!
 //! A condition that holds over consecutive fixes is one alarm span, keyed by
-//! (rule, condition, start): it is reported while it lasts (no end) and once
-//! more when it ends, never once per fix. A fix's reading holds until the
+//! (rule, condition, start): it is reported when found, while it lasts (no
+//! end; again when its peak moves, else at most every [`SEEN_EVERY`]) and
+//! once more when it ends, never once per fix. A fix's reading holds until the
 //! next fix (a terminal reports every 10–30 s), so an overspeed seen on one
 //! fix and gone on the next lasted the time between them, and counts against
 //! the rule's minimum duration; across a silence longer than [`MAX_GAP`]
@@ -39,6 +40,10 @@ use super::domain::{
 pub const MOVING_DKMH: i32 = 50;
 /// No reading is held across a silence longer than this.
 pub const MAX_GAP: Duration = Duration::minutes(10);
+/// While an alarm lasts and only its last-seen time moves, it is reported
+/// again at most this often: its row is not rewritten on every batch (its
+/// start, peak and end are reported at once).
+pub const SEEN_EVERY: Duration = Duration::seconds(60);
 
 /// One fix as the rules read it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,6 +77,27 @@ pub struct Span {
     pub peak_dkmh: i32,
 }
 
+/// What was last reported of an open alarm.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+struct Reported {
+    last: DateTime<Utc>,
+    peak_dkmh: i32,
+}
+
+/// Reports an open span when it is new, its peak moved, or it was last
+/// reported [`SEEN_EVERY`] ago.
+fn put_open(reported: &mut Option<Reported>, span: Span, found: &mut Found) {
+    let due =
+        reported.is_none_or(|r| r.peak_dkmh != span.peak_dkmh || span.last - r.last >= SEEN_EVERY);
+    if due {
+        *reported = Some(Reported {
+            last: span.last,
+            peak_dkmh: span.peak_dkmh,
+        });
+        found.put(span);
+    }
+}
+
 /// A condition holding since `start`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 struct Run {
@@ -82,6 +108,8 @@ struct Run {
     lat: f64,
     lng: f64,
     peak_dkmh: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reported: Option<Reported>,
 }
 
 /// A stretch of driving with no rest as long as the fatigue rule's.
@@ -95,6 +123,8 @@ struct Stretch {
     lat: f64,
     lng: f64,
     peak_dkmh: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reported: Option<Reported>,
 }
 
 /// One Beijing day's driving under a fatigue rule's daily limit.
@@ -113,6 +143,8 @@ struct Day {
     lat: f64,
     lng: f64,
     peak_dkmh: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reported: Option<Reported>,
 }
 
 impl Day {
@@ -128,6 +160,7 @@ impl Day {
             lat: s.lat,
             lng: s.lng,
             peak_dkmh: s.speed_dkmh,
+            reported: None,
         }
     }
 
@@ -320,6 +353,7 @@ impl Track {
                         lat: s.lat,
                         lng: s.lng,
                         peak_dkmh: s.speed_dkmh,
+                        reported: None,
                     });
                     self.runs.last_mut().expect("just pushed")
                 }
@@ -327,7 +361,8 @@ impl Track {
             run.last = s.time;
             run.peak_dkmh = run.peak_dkmh.max(s.speed_dkmh);
             if run.last - run.start >= min {
-                found.put(span(rule, kind, run, None));
+                let open = span(rule, kind, run, None);
+                put_open(&mut run.reported, open, found);
             }
         } else if let Some(i) = at {
             // Held until this fix showed it gone.
@@ -374,6 +409,7 @@ impl Track {
                 lat: s.lat,
                 lng: s.lng,
                 peak_dkmh: s.speed_dkmh,
+                reported: None,
             }),
             (Some(i), true) => {
                 let t = &mut self.stretches[i];
@@ -381,7 +417,8 @@ impl Track {
                 t.standing_since = None;
                 t.peak_dkmh = t.peak_dkmh.max(s.speed_dkmh);
                 if s.time - t.start > max_drive {
-                    found.put(fatigue_span(rule, t, max_drive, None));
+                    let open = fatigue_span(rule, t, max_drive, None);
+                    put_open(&mut t.reported, open, found);
                 }
             }
             (Some(i), false) => {
@@ -437,7 +474,8 @@ impl Track {
             d.peak_dkmh = d.peak_dkmh.max(s.speed_dkmh);
         }
         if d.over_at.is_some() {
-            found.put(daily_span(rule, &d, None));
+            let open = daily_span(rule, &d, None);
+            put_open(&mut d.reported, open, found);
         }
         self.days.push(d);
     }

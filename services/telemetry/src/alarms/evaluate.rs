@@ -45,7 +45,7 @@ use super::engine::{Found, Sample, Span, Track};
 use super::offline;
 use crate::geofences::engine::{Crossing, FenceIndex, Fix};
 use crate::temperature::domain::{self as temperature, Band};
-use crate::temperature::evaluate::ReadingIn;
+use crate::temperature::evaluate::Windows;
 
 /// How far back a late fix is replayed when its vehicle was never clear.
 pub const REPLAY_HOURS: i64 = 12;
@@ -153,7 +153,8 @@ pub struct Batch<'a> {
     pub fences: &'a FenceIndex,
     /// The new fixes per vehicle, in fix-time order.
     pub fixes: BTreeMap<Uuid, Vec<Sample>>,
-    pub readings: &'a [ReadingIn],
+    /// Cold-chain evaluation's windows of the touched probes.
+    pub windows: &'a Windows,
     /// Fence evaluation's new crossings of in-order vehicles.
     pub crossings: &'a [(Uuid, Crossing)],
     /// Vehicles fence evaluation replayed (their crossings are read back).
@@ -171,7 +172,7 @@ pub async fn apply(
     let Batch {
         fences,
         mut fixes,
-        readings,
+        windows,
         crossings,
         replayed,
     } = batch;
@@ -194,7 +195,9 @@ pub async fn apply(
     }
     let fixes = &fixes;
     let ids: Vec<Uuid> = fixes.keys().copied().collect();
-    // Organisation paths only matter to rules scoped to an organisation.
+    // Organisations only matter to rules scoped to one; without such a rule
+    // only the tracks are read (the batch's fixes are of stored vehicles),
+    // and an alarm's organisation is looked up when it is written.
     let scoped_rules = rules.iter().chain(&others).any(|r| r.org_path.is_some());
     let vehicles: Vec<VehicleRow> = sqlx::query_as(if scoped_rules {
         "select v.id, v.org_id, o.path as org_path, t.state from vehicle v \
@@ -202,9 +205,9 @@ pub async fn apply(
          left join alarm_track t on t.vehicle_id = v.id \
          where v.id = any($1) order by v.id"
     } else {
-        "select v.id, v.org_id, null::text as org_path, t.state from vehicle v \
-         left join alarm_track t on t.vehicle_id = v.id \
-         where v.id = any($1) order by v.id"
+        "select v.id, null::uuid as org_id, null::text as org_path, t.state \
+         from unnest($1::uuid[]) v(id) left join alarm_track t on t.vehicle_id = v.id \
+         order by v.id"
     })
     .bind(&ids)
     .fetch_all(&mut *conn)
@@ -220,7 +223,7 @@ pub async fn apply(
             replayed,
         };
         summary.raised += fence_windows(conn, enterprise, &others, &scoped, fixes, crossed).await?;
-        summary.raised += temperatures(conn, enterprise, &others, &scoped, readings).await?;
+        summary.raised += temperatures(conn, enterprise, &others, &scoped, windows).await?;
         offline::on_fixes(conn, enterprise, &others, &scoped, fixes).await?;
     }
     if rules.is_empty() {
@@ -231,16 +234,25 @@ pub async fn apply(
     // Vehicles run again from the history: (vehicle, from, its rules).
     let mut replays: Vec<(Uuid, DateTime<Utc>)> = Vec::new();
     let mut pending: HashMap<Uuid, (Option<Uuid>, Vec<Rule>)> = HashMap::new();
+    // Without an organisation's rule every rule applies to every vehicle:
+    // none is copied per vehicle.
+    let everywhere = rules.iter().all(|r| r.org_path.is_none());
+    let mut scoped_applied: Vec<Rule>;
     for v in vehicles {
         let Some(new) = fixes.get(&v.id).filter(|f| !f.is_empty()) else {
             continue;
         };
-        let path = v.org_path.unwrap_or_default();
-        let applied: Vec<Rule> = rules
-            .iter()
-            .filter(|r| r.applies_to(&path))
-            .cloned()
-            .collect();
+        let applied: &[Rule] = if everywhere {
+            &rules
+        } else {
+            let path = v.org_path.unwrap_or_default();
+            scoped_applied = rules
+                .iter()
+                .filter(|r| r.applies_to(&path))
+                .cloned()
+                .collect();
+            &scoped_applied
+        };
         if applied.is_empty() {
             continue;
         }
@@ -249,7 +261,7 @@ pub async fn apply(
         let first = new[0].time;
         if track.last.is_none_or(|last| first > last) {
             let mut spans = Found::default();
-            track.run(&applied, new, &mut spans);
+            track.run(applied, new, &mut spans);
             found.extend(spans.into_spans().into_iter().map(|s| (v.id, v.org_id, s)));
             tracks.push((v.id, track));
         } else {
@@ -274,7 +286,7 @@ pub async fn apply(
                     fallback
                 });
             replays.push((v.id, from));
-            pending.insert(v.id, (v.org_id, applied));
+            pending.insert(v.id, (v.org_id, applied.to_vec()));
         }
     }
     if !replays.is_empty() {
@@ -495,15 +507,9 @@ async fn fence_windows(
 }
 
 #[derive(sqlx::FromRow)]
-struct BandRow {
-    vehicle_id: Uuid,
-    probe: i16,
-    min_deci: i32,
-    max_deci: i32,
-}
-
-#[derive(sqlx::FromRow)]
 struct PointRow {
+    vehicle_id: Uuid,
+    fix_time: DateTime<Utc>,
     lat: f64,
     lng: f64,
     speed_dkmh: i32,
@@ -512,15 +518,19 @@ struct PointRow {
 /// A temperature rule watching a vehicle: (rule, level, minimum seconds).
 type Watching = (Uuid, i16, i32);
 
-/// Temperature rules over the touched probes' buffered readings; answers
+/// Temperature rules over the windows cold-chain evaluation read for the
+/// touched probes (the same stretch: from the last in-band reading); answers
 /// how many alarms are new.
 async fn temperatures(
     conn: &mut PgConnection,
     enterprise: Uuid,
     rules: &[Rule],
     vehicles: &[(Uuid, Option<Uuid>, &str)],
-    readings: &[ReadingIn],
+    windows: &Windows,
 ) -> Result<usize, ServiceError> {
+    if windows.is_empty() {
+        return Ok(0);
+    }
     let is_temperature = |k: &RuleKind| matches!(k, RuleKind::Temperature { .. });
     let mut applied: HashMap<Uuid, (Option<Uuid>, Vec<Watching>)> = HashMap::new();
     for (vehicle, org, path) in vehicles {
@@ -531,70 +541,27 @@ async fn temperatures(
             applied.insert(*vehicle, (*org, watched));
         }
     }
-    // Earliest reading per touched probe.
-    let mut touched: BTreeMap<(Uuid, i16), DateTime<Utc>> = BTreeMap::new();
-    for r in readings
-        .iter()
-        .filter(|r| applied.contains_key(&r.vehicle_id))
-    {
-        touched
-            .entry((r.vehicle_id, r.probe))
-            .and_modify(|t| *t = (*t).min(r.time))
-            .or_insert(r.time);
-    }
-    if touched.is_empty() {
-        return Ok(0);
-    }
-    let ids: Vec<Uuid> = touched.keys().map(|k| k.0).collect();
-    let rows: Vec<BandRow> = sqlx::query_as(
-        "select vehicle_id, probe, min_deci, max_deci from temperature_threshold \
-         where enterprise_id = $1 and vehicle_id = any($2)",
-    )
-    .bind(enterprise)
-    .bind(&ids)
-    .fetch_all(&mut *conn)
-    .await?;
-    let mut bands: BTreeMap<Uuid, Vec<(i16, Band)>> = BTreeMap::new();
-    for r in rows {
-        bands.entry(r.vehicle_id).or_default().push((
-            r.probe,
-            Band {
-                min_deci: r.min_deci,
-                max_deci: r.max_deci,
-                min_duration_s: 0,
-            },
-        ));
-    }
     let mut scopes: Vec<(Uuid, Option<i16>, DateTime<Utc>)> = Vec::new();
     let mut found: Vec<(Uuid, Option<Uuid>, Span)> = Vec::new();
-    for ((vehicle, probe), earliest) in touched {
-        let Some(band) = bands
-            .get(&vehicle)
-            .and_then(|b| temperature::band_for(b, probe))
-        else {
+    for (&(vehicle, probe), window) in windows {
+        let Some((org, watched)) = applied.get(&vehicle) else {
             continue;
         };
-        // As the cold-chain evaluation: from the last in-range reading
-        // before the earliest new one.
-        let (from, history) = crate::temperature::evaluate::readings_from_last_in_band(
-            conn, vehicle, probe, band, earliest,
-        )
-        .await?;
+        let history = &window.readings;
         let (Some(start), Some(newest)) = (
-            from.or_else(|| history.first().map(|r| r.0)),
+            window.from.or_else(|| history.first().map(|r| r.0)),
             history.last().map(|r| r.0),
         ) else {
             continue;
         };
         let condition = probe_condition(probe);
         scopes.push((vehicle, Some(condition), start));
-        let (org, watched) = &applied[&vehicle];
         for &(rule, level, min_s) in watched {
             let band = Band {
                 min_duration_s: min_s,
-                ..band
+                ..window.band
             };
-            for e in temperature::excursions(&history, band) {
+            for e in temperature::excursions(history, band) {
                 found.push((
                     vehicle,
                     *org,
@@ -617,17 +584,25 @@ async fn temperatures(
     if scopes.is_empty() {
         return Ok(0);
     }
-    // Where each excursion began (its first reading's fix).
-    for (vehicle, _, span) in &mut found {
-        let at: Option<PointRow> = sqlx::query_as(
-            "select lat, lng, speed_dkmh from position where vehicle_id = $1 and fix_time = $2",
+    // Where each excursion began (its first reading's fix), in one read.
+    if !found.is_empty() {
+        let points: Vec<PointRow> = sqlx::query_as(
+            "select p.vehicle_id, p.fix_time, p.lat, p.lng, p.speed_dkmh \
+             from unnest($1::uuid[], $2::timestamptz[]) k(vehicle_id, fix_time) \
+             join position p on p.vehicle_id = k.vehicle_id and p.fix_time = k.fix_time",
         )
-        .bind(*vehicle)
-        .bind(span.start)
-        .fetch_optional(&mut *conn)
+        .bind(found.iter().map(|f| f.0).collect::<Vec<_>>())
+        .bind(found.iter().map(|f| f.2.start).collect::<Vec<_>>())
+        .fetch_all(&mut *conn)
         .await?;
-        if let Some(at) = at {
-            (span.lat, span.lng, span.peak_dkmh) = (at.lat, at.lng, at.speed_dkmh);
+        let at: HashMap<(Uuid, DateTime<Utc>), &PointRow> = points
+            .iter()
+            .map(|p| ((p.vehicle_id, p.fix_time), p))
+            .collect();
+        for (vehicle, _, span) in &mut found {
+            if let Some(p) = at.get(&(*vehicle, span.start)) {
+                (span.lat, span.lng, span.peak_dkmh) = (p.lat, p.lng, p.speed_dkmh);
+            }
         }
     }
     let ids: Vec<Uuid> = rules
@@ -635,9 +610,7 @@ async fn temperatures(
         .filter(|r| is_temperature(&r.kind))
         .map(|r| r.id)
         .collect();
-    if !scopes.is_empty() {
-        remove_unfound(conn, &scopes, &ids, &found).await?;
-    }
+    remove_unfound(conn, &scopes, &ids, &found).await?;
     upsert(conn, enterprise, &found).await
 }
 
@@ -654,9 +627,14 @@ async fn upsert(
     let inserted: Vec<bool> = sqlx::query_scalar(
         "insert into risk_alarm as a (enterprise_id, vehicle_id, org_id, rule_id, condition, kind, \
            level, started_at, ended_at, last_seen_at, lat, lng, peak_speed_dkmh) \
-         select $1, t.* from unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::int2[], $6::int2[], \
+         select $1, t.vehicle_id, coalesce(t.org_id, v.org_id), t.rule_id, t.condition, t.kind, \
+           t.level, t.started_at, t.ended_at, t.last_seen_at, t.lat, t.lng, t.peak \
+         from unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::int2[], $6::int2[], \
            $7::int2[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], \
-           $11::float8[], $12::float8[], $13::int4[]) t \
+           $11::float8[], $12::float8[], $13::int4[]) \
+           t(vehicle_id, org_id, rule_id, condition, kind, level, started_at, ended_at, \
+             last_seen_at, lat, lng, peak) \
+         left join vehicle v on v.id = t.vehicle_id \
          on conflict (vehicle_id, rule_id, condition, started_at) do update set \
            ended_at = excluded.ended_at, last_seen_at = excluded.last_seen_at, \
            peak_speed_dkmh = excluded.peak_speed_dkmh \

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::domain::{self, Activity, AlarmKind, AlarmState, HandleMethod, RuleDraft};
 use super::store::{self, AlarmQuery, Move};
-use super::{PERMISSION, RULE_PERMISSION, confirm, convert};
+use super::{PERMISSION, RULE_PERMISSION, confirm, convert, evidence};
 use crate::context::{Actor, Context};
 use crate::exports;
 use fleetdesk_assets::vehicles;
@@ -58,9 +58,10 @@ pub async fn list(
     let paging = Paging::parse(r.page.as_ref())?;
     let query = query(&mut tx, &r).await?;
     let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
+    let alarms = evidence::alarms_with_evidence(&mut tx, rows).await?;
     db::end_read(tx);
     Ok(pb::ListRiskAlarmsResponse {
-        alarms: rows.into_iter().map(convert::alarm).collect(),
+        alarms,
         page: Some(paging.info(total)),
     })
 }
@@ -144,9 +145,12 @@ pub async fn get(
     let until = row.ended_at.unwrap_or(row.last_seen_at) + margin;
     let track = store::track(&mut tx, row.vehicle_id, row.started_at - margin, until).await?;
     let activities = store::activities(&mut tx, alarm).await?;
+    let alarm = evidence::alarms_with_evidence(&mut tx, vec![row])
+        .await?
+        .pop();
     tx.commit().await?;
     Ok(pb::GetRiskAlarmResponse {
-        alarm: Some(convert::alarm(row)),
+        alarm,
         activities: activities.into_iter().map(convert::activity).collect(),
         track: track.iter().map(convert::track_point).collect(),
     })
@@ -179,6 +183,7 @@ async fn move_alarms(
     }
     store::apply_move(&mut tx, actor, &alarms, &m).await?;
     let rows = store::get_many(&mut tx, actor, alarm_ids, false).await?;
+    let rows = evidence::alarms_with_evidence(&mut tx, rows).await?;
     let closing = matches!(m.to, AlarmState::Handled | AlarmState::FalseAlarm);
     let to_confirm: Vec<(Uuid, Uuid, u32)> = alarms
         .iter()
@@ -207,7 +212,7 @@ async fn move_alarms(
         enterprise = %actor.enterprise_id,
         "Risk alarms moved."
     );
-    Ok(rows.into_iter().map(convert::alarm).collect())
+    Ok(rows)
 }
 
 pub async fn handle(

@@ -21,6 +21,14 @@
 //! A rule applies to its organisation's subtree; changes are logged in
 //! `alarm_rule_change` and apply to the fixes that arrive after them.
 //!
+//! Active-safety alarms (苏标 ADAS, DMS, tyres, blind spot) are always on,
+//! with no rule: `active_safety` writes them in the same transaction, one
+//! per terminal alarm identifier (`alarm_key`), condition
+//! `domain::safety_condition`. An alarm's evidence (`evidence`) is the
+//! photos and clips of `media` with its `alarm_key`, or, for the terminal
+//! bits that take photos, the vehicle's 0x0800 photos of that event around
+//! its start; the gateway signs their links.
+//!
 //! An alarm's key is (vehicle, rule, condition, start); `condition` is the
 //! terminal bit (0-31) for terminal alarms and negative for the platform's:
 //! -1 the rule's condition, -2 a fatigue rule's daily limit, -3/-4 fence
@@ -40,11 +48,13 @@
 //! RPCs: `handlers` (validate → domain → store → response), `store`,
 //! `convert`.
 
+pub mod active_safety;
 pub mod confirm;
 pub mod convert;
 pub mod domain;
 pub mod engine;
 pub mod evaluate;
+pub mod evidence;
 pub mod export;
 pub mod handlers;
 pub mod notify;

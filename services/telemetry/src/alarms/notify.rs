@@ -228,6 +228,15 @@ pub fn label(kind: AlarmKind) -> &'static str {
         AlarmKind::Theft => "车辆被盗",
         AlarmKind::Offline => "终端离线",
         AlarmKind::TerminalOther => "其他终端报警",
+        AlarmKind::HeadwayTooShort => "车距过近",
+        AlarmKind::PedestrianCollision => "行人碰撞",
+        AlarmKind::FrequentLaneChange => "频繁变道",
+        AlarmKind::RoadSignOverLimit => "道路标识超限",
+        AlarmKind::Obstacle => "障碍物",
+        AlarmKind::DriverAbsent => "驾驶员异常",
+        AlarmKind::BlindSpot => "盲区监测",
+        AlarmKind::TyrePressure => "胎压异常",
+        AlarmKind::ActiveSafetyOther => "其他主动安全报警",
     }
 }
 

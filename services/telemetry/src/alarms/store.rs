@@ -37,6 +37,8 @@ pub struct AlarmRow {
     pub handle_remark: String,
     pub handler_name: String,
     pub handled_at: Option<DateTime<Utc>>,
+    /// An active-safety alarm's identifier.
+    pub alarm_key: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -56,7 +58,7 @@ pub struct AlarmQuery {
 const SELECT: &str = "select a.id, a.vehicle_id, v.plate_number, v.vin, a.org_id, o.name as org_name, \
      a.rule_id, r.name as rule_name, a.condition, a.kind, a.level, a.started_at, a.ended_at, \
      a.last_seen_at, a.lat, a.lng, a.peak_speed_dkmh, a.status, a.assignee_id, a.assignee_name, \
-     a.handle_method, a.handle_remark, a.handler_name, a.handled_at \
+     a.handle_method, a.handle_remark, a.handler_name, a.handled_at, a.alarm_key \
      from risk_alarm a join vehicle v on v.id = a.vehicle_id \
      left join org_unit o on o.id = a.org_id left join alarm_rule r on r.id = a.rule_id";
 

@@ -11,12 +11,14 @@
 //!    (locked, moved forward, and answered as they were), and the
 //!    operation log's days and months they fall in;
 //! 2. per enterprise, scoped to it: fence evaluation, temperature
-//!    evaluation and the alarm rules over the new fixes.
+//!    evaluation and the alarm rules over the new fixes;
+//! 3. per enterprise, the reports' active-safety alarms (only batches
+//!    that carry any).
 //!
 //! So a fix's crossings commit with the fix itself, and a replay after a
 //! late fix reads the history it is already in.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::time::Duration;
 
 use async_nats::jetstream;
@@ -28,6 +30,7 @@ use sqlx::PgPool;
 
 use super::domain::{self, FixRow};
 use super::store;
+use crate::alarms::active_safety::{self, SafetyItem};
 use crate::alarms::evaluate as alarms;
 use crate::geofences::evaluate::{self as fences, FenceCache};
 use crate::ingest::{FIX_SUBJECTS, telemetry_stream};
@@ -75,6 +78,8 @@ pub struct Applied {
     pub fences: fences::Summary,
     pub temperatures: temperatures::Summary,
     pub alarms: alarms::Summary,
+    /// Active-safety alarms raised (new rows).
+    pub safety_alarms: usize,
 }
 
 /// The durable consumer of the deployment whose database is `source`.
@@ -126,19 +131,23 @@ impl BatchHandler for Pipeline {
         let now = Utc::now();
         let mut dropped = 0;
         let mut fixes = Vec::with_capacity(messages.len());
+        let mut safety = Vec::new();
         for message in messages {
             let parsed = fleetdesk_proto::telematics::v1::Fix::decode(message.payload.as_ref())
                 .map_err(|_| domain::Rejected::Unreadable)
-                .and_then(|fix| FixRow::parse(fix, now));
+                .and_then(|fix| FixRow::parse_report(fix, now));
             match parsed {
-                Ok(fix) => fixes.push(fix),
+                Ok((fix, items)) => {
+                    fixes.push(fix);
+                    safety.extend(items);
+                }
                 Err(reason) => {
                     dropped += 1;
                     tracing::debug!(%reason, "Fix dropped.");
                 }
             }
         }
-        let applied = self.apply(fixes).await?;
+        let applied = self.apply_reports(fixes, safety).await?;
         tracing::debug!(
             messages = messages.len(),
             stored = applied.stored,
@@ -147,6 +156,7 @@ impl BatchHandler for Pipeline {
             replays = applied.fences.replays,
             temperature_alarms = applied.temperatures.alarms,
             alarms_raised = applied.alarms.raised,
+            safety_alarms = applied.safety_alarms,
             "Telemetry batch stored."
         );
         Ok(())
@@ -164,7 +174,17 @@ impl Pipeline {
 
     /// Stores and evaluates one batch of checked fixes in one transaction.
     pub async fn apply(&mut self, fixes: Vec<FixRow>) -> Result<Applied, ServiceError> {
-        let result = self.apply_once(fixes).await;
+        self.apply_reports(fixes, Vec::new()).await
+    }
+
+    /// [`Pipeline::apply`] with the reports' active-safety alarms, written
+    /// in the same transaction (skipped when there are none).
+    pub async fn apply_reports(
+        &mut self,
+        fixes: Vec<FixRow>,
+        safety: Vec<SafetyItem>,
+    ) -> Result<Applied, ServiceError> {
+        let result = self.apply_once(fixes, safety).await;
         if result.is_err() {
             // A partition dropped under us: look them up again.
             self.days.clear();
@@ -172,7 +192,11 @@ impl Pipeline {
         result
     }
 
-    async fn apply_once(&mut self, fixes: Vec<FixRow>) -> Result<Applied, ServiceError> {
+    async fn apply_once(
+        &mut self,
+        fixes: Vec<FixRow>,
+        safety: Vec<SafetyItem>,
+    ) -> Result<Applied, ServiceError> {
         let fixes = domain::order(fixes);
         let received = fixes.len();
         if fixes.is_empty() {
@@ -199,17 +223,34 @@ impl Pipeline {
             let index = self.fences.index(&mut tx, enterprise).await?;
             let fenced = fences::evaluate(&mut tx, &index, enterprise, batch.vehicles).await?;
             applied.fences.add(fenced.summary);
-            let found = temperatures::apply(&mut tx, enterprise, &batch.readings).await?;
+            let (found, windows) =
+                temperatures::apply_windows(&mut tx, enterprise, &batch.readings).await?;
             applied.temperatures.add(found);
             let batch = alarms::Batch {
                 fences: &index,
                 fixes: batch.samples,
-                readings: &batch.readings,
+                windows: &windows,
                 crossings: &fenced.crossings,
                 replayed: &fenced.replayed,
             };
             let found = alarms::apply(&mut tx, enterprise, batch).await?;
             applied.alarms.add(found);
+        }
+        // Active-safety alarms, keyed by their identifiers: a re-sent
+        // report's items are written again harmlessly, so they do not wait
+        // for their fix to be new.
+        if !safety.is_empty() {
+            let mut by_enterprise: BTreeMap<uuid::Uuid, Vec<SafetyItem>> = BTreeMap::new();
+            for item in safety {
+                by_enterprise
+                    .entry(item.enterprise_id)
+                    .or_default()
+                    .push(item);
+            }
+            for (enterprise, items) in by_enterprise {
+                db::enter_tenant(&mut tx, enterprise).await?;
+                applied.safety_alarms += active_safety::apply(&mut tx, enterprise, &items).await?;
+            }
         }
         tx.commit().await?;
         self.days.extend(days);

@@ -8,6 +8,7 @@ use fleetdesk_kit::convert::datetime;
 use fleetdesk_proto::telematics::v1 as pb;
 use uuid::Uuid;
 
+use crate::alarms::active_safety::SafetyItem;
 use crate::alarms::engine::Sample;
 use crate::geofences::engine::Fix;
 use crate::geofences::evaluate::VehicleFixes;
@@ -61,6 +62,15 @@ pub enum Rejected {
 impl FixRow {
     /// Checks a decoded Fix against the receiving clock `now`.
     pub fn parse(fix: pb::Fix, now: DateTime<Utc>) -> Result<FixRow, Rejected> {
+        FixRow::parse_report(fix, now).map(|(row, _)| row)
+    }
+
+    /// [`FixRow::parse`] with the report's active-safety alarms (kept apart:
+    /// most fixes have none, and those pay nothing for them).
+    pub fn parse_report(
+        fix: pb::Fix,
+        now: DateTime<Utc>,
+    ) -> Result<(FixRow, Vec<SafetyItem>), Rejected> {
         let pb::Fix {
             terminal: _,
             enterprise_id,
@@ -78,6 +88,7 @@ impl FixRow {
             soc_percent,
             temperatures,
             backfill,
+            safety_alarms,
         } = fix;
         let enterprise_id = Uuid::parse_str(&enterprise_id).map_err(|_| Rejected::BadId)?;
         let vehicle_id = Uuid::parse_str(&vehicle_id).map_err(|_| Rejected::BadId)?;
@@ -102,7 +113,7 @@ impl FixRow {
         if !valid {
             return Err(Rejected::BadPosition);
         }
-        Ok(FixRow {
+        let row = FixRow {
             enterprise_id,
             vehicle_id,
             fix_time,
@@ -123,7 +134,12 @@ impl FixRow {
                 .filter_map(|t| Some((i16::try_from(t.probe).ok()?, t.deci_celsius)))
                 .collect(),
             backfill,
-        })
+        };
+        let items = safety_alarms
+            .into_iter()
+            .filter_map(|a| SafetyItem::parse(a, &row, now))
+            .collect();
+        Ok((row, items))
     }
 }
 
@@ -317,6 +333,42 @@ mod tests {
             soc_percent: Some(180),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_reports_safety_alarms_come_apart_with_the_fixs_place_when_the_scene_has_none() {
+        let now = Utc::now();
+        let mut fix = message(22.5, now);
+        fix.safety_alarms = vec![
+            pb::SafetyAlarm {
+                alarm_key: "T1-261129080000-1".into(),
+                source: pb::SafetySource::Dms.into(),
+                event: 2,
+                level: 2,
+                flag: 0,
+                time: Some(fleetdesk_kit::convert::timestamp(
+                    now - Duration::seconds(3),
+                )),
+                speed_kmh: 40,
+                ..Default::default()
+            },
+            pb::SafetyAlarm {
+                alarm_key: " ".into(),
+                source: pb::SafetySource::Adas.into(),
+                event: 1,
+                ..Default::default()
+            },
+        ];
+        let (row, items) = FixRow::parse_report(fix, now).unwrap();
+        assert_eq!(items.len(), 1, "an item without a key is dropped");
+        let item = &items[0];
+        assert_eq!((item.source, item.event, item.level), (2, 2, 2));
+        assert_eq!((item.lat, item.lng, item.speed_dkmh), (22.5, 114.0, 400));
+        assert_eq!(item.vehicle_id, row.vehicle_id);
+        assert_eq!(
+            item.time.timestamp(),
+            (now - Duration::seconds(3)).timestamp()
+        );
     }
 
     #[test]

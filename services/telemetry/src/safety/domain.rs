@@ -21,8 +21,12 @@ pub const MAX_WEIGHT: f64 = 100.0;
 pub fn default_weight(kind: AlarmKind) -> f64 {
     match kind {
         AlarmKind::Collision | AlarmKind::Rollover => 5.0,
-        AlarmKind::FatigueDriving | AlarmKind::ForwardCollision => 3.0,
+        AlarmKind::FatigueDriving
+        | AlarmKind::ForwardCollision
+        | AlarmKind::PedestrianCollision => 3.0,
         AlarmKind::Overspeed
+        | AlarmKind::HeadwayTooShort
+        | AlarmKind::DriverAbsent
         | AlarmKind::PhoneUse
         | AlarmKind::Distraction
         | AlarmKind::Emergency
@@ -32,16 +36,22 @@ pub fn default_weight(kind: AlarmKind) -> f64 {
         | AlarmKind::HarshBraking
         | AlarmKind::HarshAcceleration
         | AlarmKind::NightDriving
+        | AlarmKind::FrequentLaneChange
+        | AlarmKind::RoadSignOverLimit
+        | AlarmKind::Obstacle
+        | AlarmKind::BlindSpot
         | AlarmKind::IllegalDoorOpening => 1.0,
         AlarmKind::Geofence
         | AlarmKind::CameraBlocked
         | AlarmKind::PowerCut
-        | AlarmKind::TerminalOther => 0.5,
+        | AlarmKind::TerminalOther
+        | AlarmKind::ActiveSafetyOther => 0.5,
         AlarmKind::LowBattery
         | AlarmKind::BatteryFault
         | AlarmKind::Temperature
         | AlarmKind::TerminalFault
         | AlarmKind::Theft
+        | AlarmKind::TyrePressure
         | AlarmKind::Offline => 0.0,
     }
 }

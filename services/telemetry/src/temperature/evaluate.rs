@@ -72,6 +72,20 @@ struct BandRow {
     min_duration_s: i32,
 }
 
+/// A probe's stretch as evaluation read it: from its last in-band reading
+/// before the batch's earliest (`from`; none without one) and every
+/// reading since, oldest first, under the probe's `band`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Window {
+    pub band: Band,
+    pub from: Option<DateTime<Utc>>,
+    pub readings: Vec<(DateTime<Utc>, i32)>,
+}
+
+/// The windows a batch evaluated, per (vehicle, probe): the alarm rules on
+/// temperature read them from here rather than again.
+pub type Windows = BTreeMap<(Uuid, i16), Window>;
+
 /// Evaluates one enterprise's readings in the caller's transaction, which is
 /// scoped to that enterprise.
 pub async fn apply(
@@ -79,8 +93,18 @@ pub async fn apply(
     enterprise: Uuid,
     readings: &[ReadingIn],
 ) -> Result<Summary, ServiceError> {
+    Ok(apply_windows(conn, enterprise, readings).await?.0)
+}
+
+/// [`apply`], answering the probes' windows too.
+pub async fn apply_windows(
+    conn: &mut PgConnection,
+    enterprise: Uuid,
+    readings: &[ReadingIn],
+) -> Result<(Summary, Windows), ServiceError> {
+    let mut windows = Windows::new();
     if readings.is_empty() {
-        return Ok(Summary::default());
+        return Ok((Summary::default(), windows));
     }
     let vehicles: Vec<Uuid> = {
         let mut v: Vec<Uuid> = readings.iter().map(|r| r.vehicle_id).collect();
@@ -124,7 +148,7 @@ pub async fn apply(
             .or_insert((band, r.time));
     }
     if kept.is_empty() {
-        return Ok(Summary::default());
+        return Ok((Summary::default(), windows));
     }
     sqlx::query(
         "insert into temperature_eval_reading (enterprise_id, vehicle_id, probe, fix_time, deci_celsius) \
@@ -153,16 +177,18 @@ pub async fn apply(
             locked = Some(vehicle);
         }
         summary.probes += 1;
-        summary.alarms += recompute(conn, enterprise, vehicle, probe, band, earliest).await?;
+        let (alarms, window) = recompute(conn, enterprise, vehicle, probe, band, earliest).await?;
+        summary.alarms += alarms;
+        windows.insert((vehicle, probe), window);
     }
-    Ok(summary)
+    Ok((summary, windows))
 }
 
 /// A probe's readings from the last one inside `band` before `earliest`
 /// (that reading's time, and every reading from it on, oldest first): the
 /// stretch whose excursions a late reading can change. Without an in-band
 /// reading before it, every reading of the probe.
-pub async fn readings_from_last_in_band(
+async fn readings_from_last_in_band(
     conn: &mut PgConnection,
     vehicle: Uuid,
     probe: i16,
@@ -195,7 +221,7 @@ pub async fn readings_from_last_in_band(
 }
 
 /// Recomputes one probe's alarms from the last in-band reading before
-/// `earliest`; answers how many alarms its window holds now.
+/// `earliest`; answers how many alarms its window holds now, and the window.
 async fn recompute(
     conn: &mut PgConnection,
     enterprise: Uuid,
@@ -203,12 +229,18 @@ async fn recompute(
     probe: i16,
     band: Band,
     earliest: DateTime<Utc>,
-) -> Result<usize, ServiceError> {
+) -> Result<(usize, Window), ServiceError> {
     let (from, readings) = readings_from_last_in_band(conn, vehicle, probe, band, earliest).await?;
-    let Some(start) = from.or_else(|| readings.first().map(|r| r.0)) else {
-        return Ok(0);
+    let window = Window {
+        band,
+        from,
+        readings,
     };
-    let found = domain::excursions(&readings, band);
+    let readings = &window.readings;
+    let Some(start) = from.or_else(|| readings.first().map(|r| r.0)) else {
+        return Ok((0, window));
+    };
+    let found = domain::excursions(readings, band);
     let starts: Vec<DateTime<Utc>> = found.iter().map(|e| e.started).collect();
     sqlx::query(
         "delete from temperature_alarm where vehicle_id = $1 and probe = $2 \
@@ -223,7 +255,7 @@ async fn recompute(
     for e in &found {
         upsert(conn, enterprise, vehicle, probe, band, e).await?;
     }
-    Ok(found.len())
+    Ok((found.len(), window))
 }
 
 async fn upsert(

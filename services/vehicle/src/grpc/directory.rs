@@ -1,10 +1,10 @@
 //! TerminalDirectoryService (telematics.v1): each RPC one line into the
-//! directory's handlers.
+//! directory's handlers (the cameras' for audio/video attributes).
 
 use fleetdesk_proto::telematics::v1 as pb;
 use fleetdesk_proto::telematics::v1::terminal_directory_service_server::TerminalDirectoryService;
 use fleetdesk_telemetry::context::Context;
-use fleetdesk_telemetry::directory;
+use fleetdesk_telemetry::{cameras, directory};
 use tonic::{Request, Response, Status};
 
 use super::respond;
@@ -28,5 +28,12 @@ impl TerminalDirectoryService for DirectoryApi {
         req: Request<pb::AuthenticateTerminalRequest>,
     ) -> Answer<pb::AuthenticateTerminalResponse> {
         respond(directory::handlers::authenticate(&self.0, req).await)
+    }
+
+    async fn report_av_attributes(
+        &self,
+        req: Request<pb::ReportAvAttributesRequest>,
+    ) -> Answer<pb::ReportAvAttributesResponse> {
+        respond(cameras::report::report(&self.0, req).await)
     }
 }

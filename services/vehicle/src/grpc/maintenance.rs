@@ -1,10 +1,11 @@
 //! MaintenanceService: each RPC one line into its subject's handlers in
-//! fleetdesk-maintenance (service plans and maintenance reminders today);
+//! fleetdesk-maintenance (service plans, maintenance reminders, traffic
+//! violations);
 //! the RPCs of the subjects not built yet answer UNIMPLEMENTED through
 //! [`not_built`] (listed there), since a service's RPCs share one impl.
 
 use fleetdesk_maintenance::context::Context;
-use fleetdesk_maintenance::{plans, reminders};
+use fleetdesk_maintenance::{plans, reminders, violations};
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::maintenance_service_server::MaintenanceService;
 use tonic::{Request, Response, Status};
@@ -22,23 +23,51 @@ type Answer<T> = Result<Response<T>, Status>;
 impl MaintenanceService for MaintenanceApi {
     async fn list_violations(
         &self,
-        _req: Request<pb::ListViolationsRequest>,
+        req: Request<pb::ListViolationsRequest>,
     ) -> Answer<pb::ListViolationsResponse> {
-        Err(unbuilt("ListViolations"))
+        respond(violations::handlers::list(&self.0, req).await)
     }
 
     async fn get_violation(
         &self,
-        _req: Request<pb::GetViolationRequest>,
+        req: Request<pb::GetViolationRequest>,
     ) -> Answer<pb::GetViolationResponse> {
-        Err(unbuilt("GetViolation"))
+        respond(violations::handlers::get(&self.0, req).await)
     }
 
     async fn handle_violation(
         &self,
-        _req: Request<pb::HandleViolationRequest>,
+        req: Request<pb::HandleViolationRequest>,
     ) -> Answer<pb::HandleViolationResponse> {
-        Err(unbuilt("HandleViolation"))
+        respond(violations::handlers::handle(&self.0, req).await)
+    }
+
+    async fn assign_violation(
+        &self,
+        req: Request<pb::AssignViolationRequest>,
+    ) -> Answer<pb::AssignViolationResponse> {
+        respond(violations::handlers::assign(&self.0, req).await)
+    }
+
+    async fn pay_violation(
+        &self,
+        req: Request<pb::PayViolationRequest>,
+    ) -> Answer<pb::PayViolationResponse> {
+        respond(violations::handlers::pay(&self.0, req).await)
+    }
+
+    async fn export_violations(
+        &self,
+        req: Request<pb::ExportViolationsRequest>,
+    ) -> Answer<pb::ExportViolationsResponse> {
+        respond(violations::handlers::export(&self.0, req).await)
+    }
+
+    async fn import_violations(
+        &self,
+        req: Request<pb::ImportViolationsRequest>,
+    ) -> Answer<pb::ImportViolationsResponse> {
+        respond(violations::handlers::import(&self.0, req).await)
     }
 
     async fn list_maintenance_reminders(

@@ -12,10 +12,6 @@ use tonic::Status;
 
 /// MaintenanceService's RPCs not built yet, by subject.
 pub const MAINTENANCE: &[&str] = &[
-    // Traffic violations (trafficViolations).
-    "ListViolations",
-    "GetViolation",
-    "HandleViolation",
     // Annual inspections (drivingLicense).
     "ListAnnualInspections",
     "RecordAnnualInspection",

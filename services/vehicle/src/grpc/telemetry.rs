@@ -6,7 +6,7 @@ use fleetdesk_proto::vehicle::v1::telemetry_service_server::TelemetryService;
 use fleetdesk_telemetry::context::Context;
 use fleetdesk_telemetry::geofences::handlers as geofences;
 use fleetdesk_telemetry::temperature::handlers as temperature;
-use fleetdesk_telemetry::{lock, operation, positions, safety};
+use fleetdesk_telemetry::{cameras, lock, operation, positions, safety};
 use tonic::{Request, Response, Status};
 
 use super::respond;
@@ -248,6 +248,43 @@ impl TelemetryService for TelemetryApi {
         req: Request<pb::ListTemperatureSeriesRequest>,
     ) -> Answer<pb::ListTemperatureSeriesResponse> {
         respond(temperature::series(&self.0, req).await)
+    }
+
+    // --- Video: cameras and the viewing audit ---
+
+    async fn list_camera_vehicles(
+        &self,
+        req: Request<pb::ListCameraVehiclesRequest>,
+    ) -> Answer<pb::ListCameraVehiclesResponse> {
+        respond(cameras::handlers::list(&self.0, req).await)
+    }
+
+    async fn get_camera_vehicle(
+        &self,
+        req: Request<pb::GetCameraVehicleRequest>,
+    ) -> Answer<pb::GetCameraVehicleResponse> {
+        respond(cameras::handlers::get(&self.0, req).await)
+    }
+
+    async fn start_video_view(
+        &self,
+        req: Request<pb::StartVideoViewRequest>,
+    ) -> Answer<pb::StartVideoViewResponse> {
+        respond(cameras::handlers::start_view(&self.0, req).await)
+    }
+
+    async fn end_video_view(
+        &self,
+        req: Request<pb::EndVideoViewRequest>,
+    ) -> Answer<pb::EndVideoViewResponse> {
+        respond(cameras::handlers::end_view(&self.0, req).await)
+    }
+
+    async fn list_video_views(
+        &self,
+        req: Request<pb::ListVideoViewsRequest>,
+    ) -> Answer<pb::ListVideoViewsResponse> {
+        respond(cameras::handlers::views(&self.0, req).await)
     }
 
     // --- Operation reports ---

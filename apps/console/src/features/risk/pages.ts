@@ -7,4 +7,6 @@ export const pages: PageTable = {
   carAccidentRecord: () => import('./routes/car-accident-record'),
   customerServiceRecord: () => import('./routes/customer-service-record'),
   warnRecord: () => import('./routes/warn-record'),
+  videoMonitor: () => import('./routes/video-monitor'),
+  videoPlayback: () => import('./routes/video-playback'),
 };

@@ -1501,6 +1501,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/maintenance/violations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_violations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/violations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_violations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/violations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["import_violations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/violations/{violationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_violation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/violations/{violationId}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["assign_violation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/violations/{violationId}/handle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["handle_violation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/violations/{violationId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["pay_violation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -2797,6 +2909,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/video/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["video_list_vehicles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/video/vehicles/{vehicleId}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["video_live"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/video/vehicles/{vehicleId}/playback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["video_playback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/video/vehicles/{vehicleId}/playback/control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["video_control_playback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/video/vehicles/{vehicleId}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["video_resources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/video/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["video_list_views"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/virtual-orgs": {
         parameters: {
             query?: never;
@@ -3035,6 +3243,20 @@ export interface components {
             time: string;
             toStatus?: null | components["schemas"]["AlarmStatus"];
         };
+        /**
+         * @description An evidence clip of an alarm: an MP4 the browser plays from `file.url`
+         *     (signed, valid for 10 minutes).
+         */
+        AlarmClipBody: {
+            /**
+             * Format: int32
+             * @description The terminal's camera channel.
+             */
+            channel: number;
+            file: components["schemas"]["AlarmFileBody"];
+            /** @description When it was recorded (RFC 3339). */
+            takenAt: string;
+        };
         /** @description A stored file with a signed download link (valid for 10 minutes). */
         AlarmFileBody: {
             contentType: string;
@@ -3208,7 +3430,7 @@ export interface components {
          * @description What raised an alarm: a platform rule or a terminal alarm bit.
          * @enum {string}
          */
-        AlarmType: "OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER";
+        AlarmType: "OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER" | "HEADWAY_TOO_SHORT" | "PEDESTRIAN_COLLISION" | "FREQUENT_LANE_CHANGE" | "ROAD_SIGN_OVER_LIMIT" | "OBSTACLE" | "DRIVER_ABSENT" | "BLIND_SPOT" | "TYRE_PRESSURE" | "ACTIVE_SAFETY_OTHER";
         /** @description An allocation from one account to some of its direct children, all or nothing. */
         AllocateForm: {
             /** @default  */
@@ -3315,6 +3537,13 @@ export interface components {
              */
             remark: string;
         };
+        /** @description Holding another driver of the enterprise responsible. */
+        AssignViolationForm: {
+            /** @default  */
+            driverId: string;
+            /** @default  */
+            remark: string;
+        };
         AttachmentBody: {
             key: string;
             name: string;
@@ -3398,6 +3627,18 @@ export interface components {
          * @enum {string}
          */
         BudgetPeriod: "NONE" | "DAILY" | "WEEKLY" | "MONTHLY";
+        CameraVehicleBody: {
+            /** @description Logical channels (cameras), from 1. */
+            channels: number[];
+            /** @description RFC 3339; empty before the first fix. */
+            lastFixTime: string;
+            /** @description Its latest fix is recent. */
+            online: boolean;
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            vehicleId: string;
+        };
         /** @description Closing a card for good (or reporting it lost). */
         CancelCardForm: {
             /**
@@ -5770,6 +6011,33 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_CameraVehicleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** @description Logical channels (cameras), from 1. */
+                    channels: number[];
+                    /** @description RFC 3339; empty before the first fix. */
+                    lastFixTime: string;
+                    /** @description Its latest fix is recent. */
+                    online: boolean;
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_CardAmountChangeBody: {
             /**
              * Format: int32
@@ -6529,12 +6797,16 @@ export interface components {
             data: {
                 list: {
                     address: string;
+                    /** @description An active-safety alarm's identifier at its terminal; empty for others. */
+                    alarmKey: string;
                     /** @description When the condition started (RFC 3339). */
                     alarmTime: string;
                     alarmType?: null | components["schemas"]["AlarmType"];
                     /** @description The member it is assigned to (PROCESSING); empty when none. */
                     assigneeId: string;
                     assigneeName: string;
+                    /** @description Video clips of the alarm (active-safety evidence), oldest first. */
+                    clips: components["schemas"]["AlarmClipBody"][];
                     driverId: string;
                     driverName: string;
                     /**
@@ -6555,7 +6827,10 @@ export interface components {
                     handleTime: string;
                     handlerName: string;
                     id: string;
-                    /** @description Terminal photos (0x0800/0x0801) of the alarm. */
+                    /**
+                     * @description Photos of the alarm: an active-safety alarm's own, or the terminal's
+                     *     0x0800 photos of the alarm's event taken around its start.
+                     */
                     images: components["schemas"]["AlarmFileBody"][];
                     level?: null | components["schemas"]["RiskLevel"];
                     /** @description The condition still holds. */
@@ -6564,7 +6839,7 @@ export interface components {
                     orgName: string;
                     plateNumber: string;
                     point?: null | components["schemas"]["GeoPointBody"];
-                    /** @description The rule that raised it; empty for terminal alarms without a rule. */
+                    /** @description The rule that raised it; empty for active-safety alarms (always on). */
                     ruleId: string;
                     ruleName: string;
                     /**
@@ -6579,6 +6854,7 @@ export interface components {
                      */
                     terminalBit: number;
                     vehicleId: string;
+                    /** @description Unused (empty): clips are in `clips`. */
                     videoClipIds: string[];
                     vin: string;
                 }[];
@@ -7087,6 +7363,40 @@ export interface components {
                      */
                     usualStartHour: number;
                     vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_VideoViewBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** Format: int32 */
+                    channel: number;
+                    /**
+                     * Format: int64
+                     * @description To its end, or to now while it lasts.
+                     */
+                    durationSeconds: number;
+                    /** @description Empty while the viewing lasts. */
+                    endedAt: string;
+                    id: string;
+                    kind?: null | components["schemas"]["VideoViewKind"];
+                    plateNumber: string;
+                    /** @description RFC 3339. */
+                    startedAt: string;
+                    vehicleId: string;
+                    viewerId: string;
+                    viewerName: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -8064,12 +8374,16 @@ export interface components {
             code: number;
             data: {
                 address: string;
+                /** @description An active-safety alarm's identifier at its terminal; empty for others. */
+                alarmKey: string;
                 /** @description When the condition started (RFC 3339). */
                 alarmTime: string;
                 alarmType?: null | components["schemas"]["AlarmType"];
                 /** @description The member it is assigned to (PROCESSING); empty when none. */
                 assigneeId: string;
                 assigneeName: string;
+                /** @description Video clips of the alarm (active-safety evidence), oldest first. */
+                clips: components["schemas"]["AlarmClipBody"][];
                 driverId: string;
                 driverName: string;
                 /**
@@ -8090,7 +8404,10 @@ export interface components {
                 handleTime: string;
                 handlerName: string;
                 id: string;
-                /** @description Terminal photos (0x0800/0x0801) of the alarm. */
+                /**
+                 * @description Photos of the alarm: an active-safety alarm's own, or the terminal's
+                 *     0x0800 photos of the alarm's event taken around its start.
+                 */
                 images: components["schemas"]["AlarmFileBody"][];
                 level?: null | components["schemas"]["RiskLevel"];
                 /** @description The condition still holds. */
@@ -8099,7 +8416,7 @@ export interface components {
                 orgName: string;
                 plateNumber: string;
                 point?: null | components["schemas"]["GeoPointBody"];
-                /** @description The rule that raised it; empty for terminal alarms without a rule. */
+                /** @description The rule that raised it; empty for active-safety alarms (always on). */
                 ruleId: string;
                 ruleName: string;
                 /**
@@ -8114,6 +8431,7 @@ export interface components {
                  */
                 terminalBit: number;
                 vehicleId: string;
+                /** @description Unused (empty): clips are in `clips`. */
                 videoClipIds: string[];
                 vin: string;
             }[];
@@ -8200,6 +8518,39 @@ export interface components {
                 /** Format: int32 */
                 probeNo: number;
                 vehicleId: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_VideoResourceBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** @description Recorded during an alarm. */
+                alarm: boolean;
+                /** Format: int32 */
+                channel: number;
+                endTime: string;
+                /**
+                 * Format: int32
+                 * @description 0 audio and video, 1 audio, 2 video.
+                 */
+                kind: number;
+                /** Format: int64 */
+                sizeBytes: number;
+                /** @description RFC 3339. */
+                startTime: string;
+                /**
+                 * Format: int32
+                 * @description 1 main store, 2 disaster-recovery store.
+                 */
+                storage: number;
+                /** @description `main` or `sub`. */
+                stream: string;
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -8307,6 +8658,93 @@ export interface components {
                 usageStatus?: null | components["schemas"]["UsageStatus"];
                 /** @description 17 characters with a valid check digit; unique in the enterprise. */
                 vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ViolationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A traffic violation recorded against a vehicle. */
+            data: {
+                address: string;
+                authority: string;
+                /** @description GB/T 2260 city code of the place. */
+                cityCode: string;
+                /** @description The authority's decision number (unique per enterprise). */
+                decisionNo: string;
+                description: string;
+                /** @description An operator assigned the driver. */
+                driverAssigned: boolean;
+                /**
+                 * @description The driver responsible: found from the usage record and driver
+                 *     binding valid at the violation's time, or assigned; empty when none.
+                 */
+                driverId: string;
+                driverName: string;
+                /** Format: int64 */
+                fineFen: number;
+                handledTime: string;
+                handlerName: string;
+                id: string;
+                location?: null | components["schemas"]["PointBody"];
+                /** @description The act's code, e.g. 1352A. */
+                offenceCode: string;
+                orgId: string;
+                orgName: string;
+                paidByName: string;
+                paidTime: string;
+                /** Format: int32 */
+                penaltyPoints: number;
+                plateNumber: string;
+                receipts: components["schemas"]["FileRefBody"][];
+                remark: string;
+                source?: null | components["schemas"]["ViolationSource"];
+                status?: null | components["schemas"]["ViolationStatus"];
+                /** @description When it was last fetched from the authority. */
+                syncTime: string;
+                vehicleId: string;
+                vin: string;
+                violationTime: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ViolationDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A violation with its operation log, newest first. */
+            data: {
+                logs: components["schemas"]["ViolationLogBody"][];
+                violation: components["schemas"]["ViolationBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_ViolationPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One page of violations, with the fines and points of every matching row. */
+            data: {
+                list: components["schemas"]["ViolationBody"][];
+                /** Format: int64 */
+                total: number;
+                /** Format: int64 */
+                totalFineFen: number;
+                /** Format: int64 */
+                totalPenaltyPoints: number;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -8668,6 +9106,18 @@ export interface components {
             /** @default  */
             remark: string;
             status?: null | components["schemas"]["AlarmStatus"];
+        };
+        /** @description Handling a violation: optionally the driver held responsible at once. */
+        HandleViolationForm: {
+            /**
+             * @description Empty keeps the current driver.
+             * @default
+             */
+            driverId: string;
+            /** @default [] */
+            receipts: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            remark: string;
         };
         /** @description Sessions starting in one hour of the day. */
         HourOfDayFigureBody: {
@@ -9244,6 +9694,16 @@ export interface components {
          * @enum {string}
          */
         OwnershipType: "OWNED" | "RENTED" | "RENT_TO_OWN" | "PRIVATE";
+        /** @description Recording the fine as paid. */
+        PayViolationForm: {
+            /**
+             * @description Payment receipts; empty keeps those given when handling.
+             * @default []
+             */
+            receipts: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            remark: string;
+        };
         PermissionBody: {
             labelEn: string;
             labelJa: string;
@@ -9293,6 +9753,31 @@ export interface components {
          * @enum {string}
          */
         PlateScanResult: "STARTED" | "NOT_REGISTERED" | "CARD_UNAVAILABLE" | "INSUFFICIENT_BALANCE" | "BUDGET_EXCEEDED" | "PILE_FAILED";
+        /**
+         * @description What a playback control does.
+         * @enum {string}
+         */
+        PlaybackControlAction: "pause" | "resume" | "seek" | "speed" | "stop";
+        /** @description A control of the camera's running playback (0x9202). */
+        PlaybackControlForm: {
+            action: components["schemas"]["PlaybackControlAction"];
+            /** Format: int32 */
+            channel: number;
+            /** @description For `seek`: RFC 3339 or yyyy-MM-dd HH:mm:ss (Asia/Shanghai). */
+            seekTime?: string | null;
+            /**
+             * Format: int32
+             * @description For `speed`: 1, 2 or 4.
+             */
+            speed?: number | null;
+        };
+        /** @description A point in WGS-84. */
+        PointBody: {
+            /** Format: double */
+            latitude: number;
+            /** Format: double */
+            longitude: number;
+        };
         /** @description An app of the portal: a top-level group of the console. */
         PortalAppBody: {
             labelEn: string;
@@ -9692,12 +10177,16 @@ export interface components {
          */
         RiskAlarmBody: {
             address: string;
+            /** @description An active-safety alarm's identifier at its terminal; empty for others. */
+            alarmKey: string;
             /** @description When the condition started (RFC 3339). */
             alarmTime: string;
             alarmType?: null | components["schemas"]["AlarmType"];
             /** @description The member it is assigned to (PROCESSING); empty when none. */
             assigneeId: string;
             assigneeName: string;
+            /** @description Video clips of the alarm (active-safety evidence), oldest first. */
+            clips: components["schemas"]["AlarmClipBody"][];
             driverId: string;
             driverName: string;
             /**
@@ -9718,7 +10207,10 @@ export interface components {
             handleTime: string;
             handlerName: string;
             id: string;
-            /** @description Terminal photos (0x0800/0x0801) of the alarm. */
+            /**
+             * @description Photos of the alarm: an active-safety alarm's own, or the terminal's
+             *     0x0800 photos of the alarm's event taken around its start.
+             */
             images: components["schemas"]["AlarmFileBody"][];
             level?: null | components["schemas"]["RiskLevel"];
             /** @description The condition still holds. */
@@ -9727,7 +10219,7 @@ export interface components {
             orgName: string;
             plateNumber: string;
             point?: null | components["schemas"]["GeoPointBody"];
-            /** @description The rule that raised it; empty for terminal alarms without a rule. */
+            /** @description The rule that raised it; empty for active-safety alarms (always on). */
             ruleId: string;
             ruleName: string;
             /**
@@ -9742,6 +10234,7 @@ export interface components {
              */
             terminalBit: number;
             vehicleId: string;
+            /** @description Unused (empty): clips are in `clips`. */
             videoClipIds: string[];
             vin: string;
         };
@@ -10685,6 +11178,54 @@ export interface components {
          * @enum {string}
          */
         VehicleStatus: "IN_SERVICE" | "IDLE" | "IN_REPAIR" | "SUSPENDED" | "RETIRED";
+        /** @description A recording the terminal holds. */
+        VideoResourceBody: {
+            /** @description Recorded during an alarm. */
+            alarm: boolean;
+            /** Format: int32 */
+            channel: number;
+            endTime: string;
+            /**
+             * Format: int32
+             * @description 0 audio and video, 1 audio, 2 video.
+             */
+            kind: number;
+            /** Format: int64 */
+            sizeBytes: number;
+            /** @description RFC 3339. */
+            startTime: string;
+            /**
+             * Format: int32
+             * @description 1 main store, 2 disaster-recovery store.
+             */
+            storage: number;
+            /** @description `main` or `sub`. */
+            stream: string;
+        };
+        VideoViewBody: {
+            /** Format: int32 */
+            channel: number;
+            /**
+             * Format: int64
+             * @description To its end, or to now while it lasts.
+             */
+            durationSeconds: number;
+            /** @description Empty while the viewing lasts. */
+            endedAt: string;
+            id: string;
+            kind?: null | components["schemas"]["VideoViewKind"];
+            plateNumber: string;
+            /** @description RFC 3339. */
+            startedAt: string;
+            vehicleId: string;
+            viewerId: string;
+            viewerName: string;
+        };
+        /**
+         * @description What a viewing watched.
+         * @enum {string}
+         */
+        VideoViewKind: "LIVE" | "PLAYBACK";
         ViewLogBody: {
             id: string;
             ip: string;
@@ -10701,6 +11242,81 @@ export interface components {
             viewerId: string;
             viewerName: string;
         };
+        /** @description A traffic violation recorded against a vehicle. */
+        ViolationBody: {
+            address: string;
+            authority: string;
+            /** @description GB/T 2260 city code of the place. */
+            cityCode: string;
+            /** @description The authority's decision number (unique per enterprise). */
+            decisionNo: string;
+            description: string;
+            /** @description An operator assigned the driver. */
+            driverAssigned: boolean;
+            /**
+             * @description The driver responsible: found from the usage record and driver
+             *     binding valid at the violation's time, or assigned; empty when none.
+             */
+            driverId: string;
+            driverName: string;
+            /** Format: int64 */
+            fineFen: number;
+            handledTime: string;
+            handlerName: string;
+            id: string;
+            location?: null | components["schemas"]["PointBody"];
+            /** @description The act's code, e.g. 1352A. */
+            offenceCode: string;
+            orgId: string;
+            orgName: string;
+            paidByName: string;
+            paidTime: string;
+            /** Format: int32 */
+            penaltyPoints: number;
+            plateNumber: string;
+            receipts: components["schemas"]["FileRefBody"][];
+            remark: string;
+            source?: null | components["schemas"]["ViolationSource"];
+            status?: null | components["schemas"]["ViolationStatus"];
+            /** @description When it was last fetched from the authority. */
+            syncTime: string;
+            vehicleId: string;
+            vin: string;
+            violationTime: string;
+        };
+        /** @description A violation with its operation log, newest first. */
+        ViolationDetailBody: {
+            logs: components["schemas"]["ViolationLogBody"][];
+            violation: components["schemas"]["ViolationBody"];
+        };
+        /** @description One entry of a violation's operation log. */
+        ViolationLogBody: {
+            operName: string;
+            operTime: string;
+            /** @description What changed, in Chinese. */
+            remark: string;
+        };
+        /** @description One page of violations, with the fines and points of every matching row. */
+        ViolationPage: {
+            list: components["schemas"]["ViolationBody"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            totalFineFen: number;
+            /** Format: int64 */
+            totalPenaltyPoints: number;
+        };
+        /**
+         * @description FETCHED from the traffic authority or IMPORTED from a file.
+         * @enum {string}
+         */
+        ViolationSource: "FETCHED" | "IMPORTED";
+        /**
+         * @description UNHANDLED (未处理), HANDLED (已处理), PAID (已缴款: the fine's payment
+         *     recorded). HANDLING is the contract's and never stored.
+         * @enum {string}
+         */
+        ViolationStatus: "UNHANDLED" | "HANDLING" | "HANDLED" | "PAID";
         /** @description A virtual organisation: a named grouping of organisation units. */
         VirtualOrgBody: {
             code: string;
@@ -19779,6 +20395,678 @@ export interface operations {
             };
         };
     };
+    list_violations: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                /** @description The responsible driver. */
+                driverId?: string;
+                statuses?: ("UNHANDLED" | "HANDLING" | "HANDLED" | "PAID")[];
+                /** @description Violations from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                violationTimeStart?: string;
+                /** @description A bare date includes the day. */
+                violationTimeEnd?: string;
+                /** @description GB/T 2260 city code of the place. */
+                cityCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Violations in the caller's data scope, newest first, with the fines and points of every matching row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ViolationPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_violations: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                /** @description The responsible driver. */
+                driverId?: string;
+                statuses?: ("UNHANDLED" | "HANDLING" | "HANDLED" | "PAID")[];
+                /** @description Violations from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                violationTimeStart?: string;
+                /** @description A bare date includes the day. */
+                violationTimeEnd?: string;
+                /** @description GB/T 2260 city code of the place. */
+                cityCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the violation list with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    import_violations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description Every row was written (in one transaction), upserted by decision number: a violation already stored stays one */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportedBody"];
+                };
+            };
+            /** @description 4000: nothing was written; data is the error table (errorHeader; errorList of row, column, reason), or data.fields when the file itself was refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportErrorsBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_violation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Violation id */
+                violationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The violation and its operation log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ViolationDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    assign_violation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Violation id */
+                violationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignViolationForm"];
+            };
+        };
+        responses: {
+            /** @description The driver is held responsible (any state); a driver of another enterprise is 4000 naming driverId */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ViolationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    handle_violation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Violation id */
+                violationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandleViolationForm"];
+            };
+        };
+        responses: {
+            /** @description UNHANDLED → HANDLED; any other state is 4009 and nothing changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ViolationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pay_violation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Violation id */
+                violationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayViolationForm"];
+            };
+        };
+        responses: {
+            /** @description HANDLED → PAID; any other state is 4009 and nothing changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ViolationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -22805,7 +24093,7 @@ export interface operations {
                 vins?: string[];
                 /** @description Organisations; each takes its subtree. */
                 orgIds?: string[];
-                alarmTypes?: ("OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER")[];
+                alarmTypes?: ("OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER" | "HEADWAY_TOO_SHORT" | "PEDESTRIAN_COLLISION" | "FREQUENT_LANE_CHANGE" | "ROAD_SIGN_OVER_LIMIT" | "OBSTACLE" | "DRIVER_ABSENT" | "BLIND_SPOT" | "TYRE_PRESSURE" | "ACTIVE_SAFETY_OTHER")[];
                 levels?: ("LOW" | "MEDIUM" | "HIGH")[];
                 statuses?: ("UNHANDLED" | "HANDLED" | "FALSE_ALARM" | "PROCESSING")[];
                 /** @description Alarms assigned to this member (the caller's own id: 只看我的). */
@@ -22987,7 +24275,7 @@ export interface operations {
                 vins?: string[];
                 /** @description Organisations; each takes its subtree. */
                 orgIds?: string[];
-                alarmTypes?: ("OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER")[];
+                alarmTypes?: ("OVERSPEED" | "FATIGUE_DRIVING" | "PHONE_USE" | "SMOKING" | "DISTRACTION" | "FORWARD_COLLISION" | "LANE_DEPARTURE" | "HARSH_BRAKING" | "HARSH_ACCELERATION" | "GEOFENCE" | "LOW_BATTERY" | "BATTERY_FAULT" | "TEMPERATURE" | "CAMERA_BLOCKED" | "NIGHT_DRIVING" | "EMERGENCY" | "DANGER_WARNING" | "TERMINAL_FAULT" | "POWER_CUT" | "COLLISION" | "ROLLOVER" | "ILLEGAL_DOOR_OPENING" | "THEFT" | "OFFLINE" | "TERMINAL_OTHER" | "HEADWAY_TOO_SHORT" | "PEDESTRIAN_COLLISION" | "FREQUENT_LANE_CHANGE" | "ROAD_SIGN_OVER_LIMIT" | "OBSTACLE" | "DRIVER_ABSENT" | "BLIND_SPOT" | "TYRE_PRESSURE" | "ACTIVE_SAFETY_OTHER")[];
                 levels?: ("LOW" | "MEDIUM" | "HIGH")[];
                 statuses?: ("UNHANDLED" | "HANDLED" | "FALSE_ALARM" | "PROCESSING")[];
                 /** @description Alarms assigned to this member (the caller's own id: 只看我的). */
@@ -28466,6 +29754,570 @@ export interface operations {
             };
             /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    video_list_vehicles: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Part of the plate number. */
+                plateSearch?: string;
+                orgIds?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vehicles in the caller's data scope whose terminal reports video channels, by plate, with their organisation, online state and channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CameraVehicleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    video_live: {
+        parameters: {
+            query?: {
+                /** @description The camera (logical channel), one of the vehicle's channels. */
+                channel?: number;
+                /** @description `main` (default) or `sub`; viewers of a camera share the stream the first one asked for. */
+                stream?: "main" | "sub";
+            };
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The camera's live video as framed fMP4 for Media Source Extensions (see the gateway's `routes::risk::video` doc: u32 length, u8 flags 1 init / 2 keyframe / 4 error, the codec string of an init segment, the segment), until the browser goes; each start is recorded in the viewing audit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": number[];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: 车辆不在线或未响应视频请求 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    video_playback: {
+        parameters: {
+            query?: {
+                channel?: number;
+                /** @description RFC 3339 or yyyy-MM-dd HH:mm:ss (Asia/Shanghai); required. */
+                start?: string;
+                /** @description Unset: until the recordings end or the browser goes. */
+                end?: string;
+                /** @description 1 (default), 2 or 4. */
+                speed?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A recording played back from `start` (0x9201), framed like the live stream, until it ends or the browser goes (0x9202 stop); one playback per camera at a time (another is 4009); each start is recorded in the viewing audit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": number[];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: 车辆不在线或未响应视频请求 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    video_control_playback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaybackControlForm"];
+            };
+        };
+        responses: {
+            /** @description The terminal took the control (0x9202) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: 车辆不在线或未响应视频请求 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    video_resources: {
+        parameters: {
+            query?: {
+                channel?: number;
+                /** @description The Beijing day, yyyy-MM-dd. */
+                day?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recordings the vehicle's terminal holds for the camera over the Beijing day (0x9205 → 0x1205), oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_VideoResourceBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: 车辆不在线或未响应视频请求 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+        };
+    };
+    video_list_views: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description One vehicle's viewings. */
+                vehicleId?: string;
+                /** @description Part of the plate number. */
+                plateSearch?: string;
+                startedStart?: string;
+                startedEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The viewing audit in the caller's data scope: who watched which camera, live or a recording, when and how long; newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_VideoViewBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,7 +17,7 @@ const detail = {
     id: 'a1', orgId: 'o1', orgName: '华南大区', vehicleId: 'v1', plateNumber: '粤B11111', vin: 'LGX', driverId: '', driverName: '', alarmType: 'COLLISION', level: 'HIGH',
     alarmTime: '2026-11-25T02:00:00Z', endTime: '', ongoing: true, point: { lat: 22.5, lng: 114 }, address: '', speedKmh: 0, durationSeconds: 0, status: 'PROCESSING',
     handleMethod: null, handleRemark: '', handlerName: '', handleTime: '', handleSeconds: 0, assigneeId: 'u1', assigneeName: '演示管理员', ruleId: '', ruleName: '', terminalBit: 29,
-    videoClipIds: [], images: [],
+    videoClipIds: [], images: [], clips: [], alarmKey: '',
   },
   activities: [
     { action: 'ASSIGNED', fromStatus: 'UNHANDLED', toStatus: 'PROCESSING', remark: '请跟进', attachments: [], actorName: '张三', time: '2026-11-25T02:05:00Z' },
@@ -55,8 +55,30 @@ describe('alarm detail drawer', () => {
     expect(log).toHaveTextContent('张三 指派（未处理 → 处理中）');
     expect(log).toHaveTextContent('请跟进');
     expect(log).toHaveTextContent('演示管理员 查看证据');
+    expect(screen.getByTestId('alarm-no-evidence')).toHaveTextContent('暂无证据');
     fireEvent.click(screen.getByTestId('drawer-false'));
     expect(onClosing).toHaveBeenCalledWith('FALSE_ALARM', ['a1']);
+  });
+
+  it('shows the photos and plays each clip of an active-safety alarm', async () => {
+    const file = (key: string, contentType: string) => ({ key, name: key, contentType, sizeBytes: 10, url: `/api/v1/files/download?key=${key}` });
+    const safety = {
+      ...detail,
+      alarm: {
+        ...detail.alarm, alarmType: 'PHONE_USE', alarmKey: 'T1-261125100000-1', images: [file('p.jpg', 'image/jpeg')],
+        clips: [{ file: file('c.mp4', 'video/mp4'), channel: 2, takenAt: '2026-11-25T02:00:05Z' }],
+      },
+    };
+    fetchMock.mockImplementation((url: string) => (url === '/api/v1/risk/alarms/a1' ? ok(safety) : ok(null)));
+    renderWithProviders(<AlarmDrawer alarmId="a1" onClose={() => undefined} onClosing={() => undefined} onAssign={() => undefined} />);
+    const clips = await screen.findByTestId('alarm-clips');
+    const video = within(clips).getByTestId('alarm-clip');
+    expect(video.tagName).toBe('VIDEO');
+    expect(video).toHaveAttribute('src', '/api/v1/files/download?key=c.mp4');
+    expect(video).toHaveAttribute('controls');
+    expect(clips).toHaveTextContent('通道 2');
+    expect(within(screen.getByTestId('alarm-images')).getByRole('img')).toHaveAttribute('src', '/api/v1/files/download?key=p.jpg');
+    expect(screen.queryByTestId('alarm-no-evidence')).not.toBeInTheDocument();
   });
 
   it('adds a remark only when there is one', async () => {

@@ -56,6 +56,49 @@ function Facts({ alarm }: { alarm: RiskAlarm }) {
   return <Descriptions size="small" bordered column={2} items={items} data-testid="alarm-facts" />;
 }
 
+/** The alarm's photos (previewed) and clips (played in place), or 暂无证据. */
+function EvidenceFiles({ alarm }: { alarm: RiskAlarm }) {
+  const { t } = useTranslation();
+  if (alarm.images.length === 0 && alarm.clips.length === 0) {
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('risk:detail.noEvidence')} data-testid="alarm-no-evidence" />;
+  }
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      {alarm.images.length > 0 && (
+        <>
+          <Typography.Text type="secondary">{t('risk:detail.images')}</Typography.Text>
+          <Image.PreviewGroup>
+            <Space wrap data-testid="alarm-images">
+              {alarm.images.map((img) => (
+                <Image key={img.key} src={img.url} alt={img.name} width={120} height={90} style={{ objectFit: 'cover' }} />
+              ))}
+            </Space>
+          </Image.PreviewGroup>
+        </>
+      )}
+      {alarm.clips.length > 0 && (
+        <>
+          <Typography.Text type="secondary">{t('risk:detail.clips')}</Typography.Text>
+          <Space wrap align="start" data-testid="alarm-clips">
+            {alarm.clips.map((clip) => (
+              <figure key={clip.file.key} style={{ margin: 0 }}>
+                <video controls preload="metadata" src={clip.file.url} width={360} style={{ background: '#000', display: 'block' }} data-testid="alarm-clip">
+                  <track kind="captions" />
+                </video>
+                <figcaption>
+                  <Typography.Text type="secondary">
+                    {t('risk:detail.channel', { channel: clip.channel })} · {formatTime(clip.takenAt) || BLANK}
+                  </Typography.Text>
+                </figcaption>
+              </figure>
+            ))}
+          </Space>
+        </>
+      )}
+    </Space>
+  );
+}
+
 function CommentBox({ alarmId }: { alarmId: string }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ remark?: string; attachments?: FileItem[] }>();
@@ -90,7 +133,7 @@ function CommentBox({ alarmId }: { alarmId: string }) {
   );
 }
 
-/** 报警详情: the facts, the evidence (map, speed, photos), the activity log and a remark box. */
+/** 报警详情: the facts, the evidence (map, speed, photos, clips), the activity log and a remark box. */
 export function AlarmDrawer({ alarmId, onClose, onClosing, onAssign }: AlarmDrawerProps) {
   const { t } = useTranslation();
   const detail = useAlarmDetail(alarmId);
@@ -127,18 +170,7 @@ export function AlarmDrawer({ alarmId, onClose, onClosing, onAssign }: AlarmDraw
             <AlarmMap point={alarm.point} track={data.track} />
             <Typography.Text type="secondary">{t('risk:detail.speedChart')}</Typography.Text>
             {chart ? <EChart option={chart} style={{ height: 220 }} data-testid="alarm-speed-chart" /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('risk:detail.noTrack')} />}
-            {alarm.images.length > 0 && (
-              <>
-                <Typography.Text type="secondary">{t('risk:detail.images')}</Typography.Text>
-                <Image.PreviewGroup>
-                  <Space wrap>
-                    {alarm.images.map((img) => (
-                      <Image key={img.key} src={img.url} alt={img.name} width={120} height={90} style={{ objectFit: 'cover' }} />
-                    ))}
-                  </Space>
-                </Image.PreviewGroup>
-              </>
-            )}
+            <EvidenceFiles alarm={alarm} />
           </section>
           <section>
             <Typography.Title level={5}>{t('risk:detail.activities')}</Typography.Title>

@@ -40,6 +40,8 @@ const alarm = (id: string, plateNumber: string, over: Record<string, unknown> = 
   terminalBit: -1,
   videoClipIds: [],
   images: [],
+  clips: [],
+  alarmKey: '',
   ...over,
 });
 

@@ -1,0 +1,68 @@
+import type { VideoMessages } from './video-zh-CN';
+
+/** Video monitoring and playback (video namespace), English. */
+const enUS: VideoMessages = {
+  tree: {
+    search: 'Search plate number',
+    empty: 'No vehicles with cameras',
+    online: 'Online',
+    offline: 'Offline',
+    channel: 'Channel {{n}}',
+    more: '{{total}} vehicles, showing the first {{shown}}; search by plate number',
+  },
+  monitor: {
+    layout: 'Layout',
+    pickHint: 'Pick a vehicle channel on the left to play it in the selected tile',
+    audit: 'Viewing log',
+    stream: { main: 'Main stream', sub: 'Sub stream' },
+    close: 'Close',
+  },
+  tile: {
+    empty: 'Click a channel on the left to play',
+    loading: 'Connecting to the video…',
+    offline: 'Vehicle offline',
+    offlineDetail: 'The vehicle is offline or did not answer the video request',
+    noCamera: 'No camera',
+    noCameraDetail: 'This vehicle has no camera',
+    error: 'Video playback failed',
+    ended: 'The video stopped',
+    retry: 'Retry',
+    unsupported: 'This browser cannot play this video format',
+  },
+  playback: {
+    vehicle: 'Vehicle',
+    pickVehicle: 'Pick a vehicle on the left',
+    channel: 'Channel',
+    day: 'Date',
+    query: 'Find recordings',
+    noResources: 'No recordings on this day',
+    timelineHint: 'Click the timeline to play from that moment',
+    pause: 'Pause',
+    resume: 'Resume',
+    stop: 'Stop',
+    speed: 'Speed',
+    position: 'Position',
+    resources: 'Recordings',
+    start: 'Start',
+    end: 'End',
+    size: 'Size',
+    play: 'Play',
+    alarm: 'Alarm recording',
+    busy: 'This channel is already playing back; try again shortly',
+  },
+  views: {
+    title: 'Viewing log',
+    plateNumber: 'Plate number',
+    channel: 'Channel',
+    kind: 'Kind',
+    kinds: { LIVE: 'Live', PLAYBACK: 'Playback' },
+    viewer: 'Viewer',
+    startedAt: 'Started',
+    endedAt: 'Ended',
+    duration: 'Duration',
+    ongoing: 'Watching',
+  },
+  duration: { seconds: '{{s}} s', minutes: '{{m}} min {{s}} s', hours: '{{h}} h {{m}} min' },
+};
+
+export default enUS;

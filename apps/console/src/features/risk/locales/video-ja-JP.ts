@@ -1,0 +1,68 @@
+import type { VideoMessages } from './video-zh-CN';
+
+/** ビデオ監視と再生 (video namespace), 日本語. */
+const jaJP: VideoMessages = {
+  tree: {
+    search: 'ナンバーで検索',
+    empty: 'カメラを搭載した車両はありません',
+    online: 'オンライン',
+    offline: 'オフライン',
+    channel: 'チャンネル {{n}}',
+    more: '全 {{total}} 台のうち先頭 {{shown}} 台を表示しています。ナンバーで検索してください',
+  },
+  monitor: {
+    layout: 'レイアウト',
+    pickHint: '左側で車両のチャンネルを選ぶと、選択中の画面で再生します',
+    audit: '視聴記録',
+    stream: { main: 'メインストリーム', sub: 'サブストリーム' },
+    close: '閉じる',
+  },
+  tile: {
+    empty: '左側のチャンネルをクリックして再生',
+    loading: 'ビデオに接続しています…',
+    offline: '車両オフライン',
+    offlineDetail: '車両がオフラインか、ビデオ要求に応答しません',
+    noCamera: 'カメラなし',
+    noCameraDetail: 'この車両にはカメラがありません',
+    error: 'ビデオを再生できませんでした',
+    ended: 'ビデオが中断しました',
+    retry: '再試行',
+    unsupported: 'このブラウザではこの形式のビデオを再生できません',
+  },
+  playback: {
+    vehicle: '車両',
+    pickVehicle: '左側で車両を選択してください',
+    channel: 'チャンネル',
+    day: '日付',
+    query: '録画を検索',
+    noResources: 'この日の録画はありません',
+    timelineHint: 'タイムラインをクリックすると、その時刻から再生します',
+    pause: '一時停止',
+    resume: '再開',
+    stop: '停止',
+    speed: '倍速',
+    position: '再生位置',
+    resources: '録画一覧',
+    start: '開始時刻',
+    end: '終了時刻',
+    size: 'サイズ',
+    play: '再生',
+    alarm: 'アラーム録画',
+    busy: 'このチャンネルは再生中です。しばらくしてから再試行してください',
+  },
+  views: {
+    title: '視聴記録',
+    plateNumber: 'ナンバー',
+    channel: 'チャンネル',
+    kind: '種類',
+    kinds: { LIVE: 'ライブ', PLAYBACK: '録画再生' },
+    viewer: '視聴者',
+    startedAt: '開始時刻',
+    endedAt: '終了時刻',
+    duration: '視聴時間',
+    ongoing: '視聴中',
+  },
+  duration: { seconds: '{{s}}秒', minutes: '{{m}}分{{s}}秒', hours: '{{h}}時間{{m}}分' },
+};
+
+export default jaJP;
