@@ -264,6 +264,110 @@ async fn shuffled_and_backfilled_fixes_give_the_alarms_of_in_order_ones(s: &Stac
     );
 }
 
+/// A drive with bursts over the limit, for the overspeed and fatigue rules.
+fn bursty_drive(
+    t: &Tenant,
+    v: Uuid,
+    t0: DateTime<Utc>,
+) -> Vec<fleetdesk_telemetry::ingest::domain::FixRow> {
+    long_drive(t, v, t0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut f)| {
+            if f.speed_dkmh > 0 && i % 41 < 5 {
+                f.speed_dkmh = 950;
+            }
+            f
+        })
+        .collect()
+}
+
+async fn tracks_kept_in_memory_give_the_alarms_of_stored_ones_across_processes(s: &Stack) {
+    let t = s.tenant(3).await;
+    create_rule(s, &t, overspeed_rule(60, 30)).await.unwrap();
+    create_rule(s, &t, fatigue_rule()).await.unwrap();
+    let t0 = base() - Duration::hours(6);
+    let plate = |i: usize| format!("粤B{i:05}");
+
+    // One process, a minute of fixes per batch: the track is written back
+    // about every five minutes of fix time, not on every batch.
+    let mut one = s.pipeline();
+    let (mut batches, mut stored) = (0, 0);
+    for batch in bursty_drive(&t, t.vehicles[0], t0).chunks(2) {
+        let applied = one.apply(batch.to_vec()).await.unwrap();
+        batches += 1;
+        stored += applied.alarms.stored_tracks;
+        assert_eq!(applied.alarms.caught_up, 0, "one process is always current");
+    }
+    let expected = spans(&alarms(s, &t, Some(&plate(0))).await.unwrap());
+    assert!(expected.len() > 5, "{expected:?}");
+    assert!(
+        stored * 4 <= batches,
+        "{stored} tracks written in {batches} batches"
+    );
+    let behind: i64 = sqlx::query_scalar(
+        "select extract(epoch from (l.fix_time - (t.state->>'last')::timestamptz))::int8 \
+         from alarm_track t join latest_position l using (vehicle_id) where vehicle_id = $1",
+    )
+    .bind(t.vehicles[0])
+    .fetch_one(&s.owner)
+    .await
+    .unwrap();
+    assert!((0..300).contains(&behind), "stored track {behind} s behind");
+
+    // Two processes taking turns: each catches up from what the other stored.
+    let mut other = s.pipeline();
+    let mut caught_up = 0;
+    for (i, batch) in bursty_drive(&t, t.vehicles[1], t0).chunks(2).enumerate() {
+        let pipeline = if i % 2 == 0 { &mut one } else { &mut other };
+        caught_up += pipeline
+            .apply(batch.to_vec())
+            .await
+            .unwrap()
+            .alarms
+            .caught_up;
+    }
+    assert!(caught_up > 0);
+    assert_eq!(
+        spans(&alarms(s, &t, Some(&plate(1))).await.unwrap()),
+        expected,
+        "two processes"
+    );
+
+    // A restart halfway: the new process catches up from the stored track once.
+    let drive = bursty_drive(&t, t.vehicles[2], t0);
+    let (before, after) = drive.split_at(drive.len() / 2 + 1);
+    let mut first = s.pipeline();
+    for batch in before.chunks(2) {
+        first.apply(batch.to_vec()).await.unwrap();
+    }
+    drop(first);
+    let stored_last: DateTime<Utc> = sqlx::query_scalar(
+        "select (state->>'last')::timestamptz from alarm_track where vehicle_id = $1",
+    )
+    .bind(t.vehicles[2])
+    .fetch_one(&s.owner)
+    .await
+    .unwrap();
+    let lost = usize::from(stored_last < before.last().unwrap().fix_time);
+    let mut restarted = s.pipeline();
+    let mut caught_up = 0;
+    for batch in after.chunks(2) {
+        caught_up += restarted
+            .apply(batch.to_vec())
+            .await
+            .unwrap()
+            .alarms
+            .caught_up;
+    }
+    assert_eq!(caught_up, lost, "one catch-up when the memory held more");
+    assert_eq!(
+        spans(&alarms(s, &t, Some(&plate(2))).await.unwrap()),
+        expected,
+        "restarted"
+    );
+}
+
 async fn terminal_alarm_bits_raise_their_own_alarms(s: &Stack) {
     let t = s.tenant(1).await;
     let rule = pb::AlarmRule {
@@ -871,6 +975,7 @@ async fn risk_alarms_and_operation_logs_on_one_stack() {
         two_minutes_at_90_under_a_60_rule_is_one_overspeed_with_its_start_and_end,
         four_hours_ten_without_a_rest_is_one_fatigue_alarm,
         shuffled_and_backfilled_fixes_give_the_alarms_of_in_order_ones,
+        tracks_kept_in_memory_give_the_alarms_of_stored_ones_across_processes,
         terminal_alarm_bits_raise_their_own_alarms,
         handling_an_emergency_confirms_it_to_the_terminal_once_with_0x8203,
         two_operators_handling_one_alarm_leave_one_state_and_one_entry_each,

@@ -3,7 +3,9 @@
 //! the batch's new fixes, and what it found upserted by natural key.
 //!
 //! A vehicle whose new fixes are all after its track's newest goes on from
-//! the stored track. One with a late fix (a backfill, a reordered batch) is
+//! its track: the one this process kept (`tracks`) when it is current, else
+//! the stored one, caught up over the history it has not run. One with a
+//! late fix (a backfill, a reordered batch) is
 //! run again from its track's `clear_at` over the stored history (the new
 //! fixes are in it already); untreated alarms of that stretch that the run
 //! no longer finds are removed. Without a clear point before the late fix
@@ -43,6 +45,7 @@ use super::domain::{
 };
 use super::engine::{Found, Sample, Span, Track};
 use super::offline;
+use super::tracks::{Cached, TrackCache};
 use crate::geofences::engine::{Crossing, FenceIndex, Fix};
 use crate::temperature::domain::{self as temperature, Band};
 use crate::temperature::evaluate::Windows;
@@ -57,6 +60,10 @@ pub struct Summary {
     pub replays: usize,
     /// Alarms raised (new rows).
     pub raised: usize,
+    /// Vehicles run on from a stored track older than their newest fix.
+    pub caught_up: usize,
+    /// Tracks written to `alarm_track`.
+    pub stored_tracks: usize,
 }
 
 impl Summary {
@@ -64,6 +71,8 @@ impl Summary {
         self.vehicles += other.vehicles;
         self.replays += other.replays;
         self.raised += other.raised;
+        self.caught_up += other.caught_up;
+        self.stored_tracks += other.stored_tracks;
     }
 }
 
@@ -159,6 +168,19 @@ pub struct Batch<'a> {
     pub crossings: &'a [(Uuid, Crossing)],
     /// Vehicles fence evaluation replayed (their crossings are read back).
     pub replayed: &'a BTreeSet<Uuid>,
+    /// Each vehicle's newest stored fix before the batch (none for a new
+    /// vehicle), read under its latest position's lock.
+    pub latest_before: &'a HashMap<Uuid, DateTime<Utc>>,
+    /// The tracks this process kept from earlier batches.
+    pub tracks: &'a TrackCache,
+}
+
+/// What evaluation found, and the tracks to keep once the batch commits
+/// ([`TrackCache::keep`]).
+#[derive(Debug, Default)]
+pub struct Evaluated {
+    pub summary: Summary,
+    pub tracks: Vec<(Uuid, Cached)>,
 }
 
 /// Evaluates one enterprise's new fixes (per vehicle, in fix-time order) and
@@ -168,17 +190,19 @@ pub async fn apply(
     conn: &mut PgConnection,
     enterprise: Uuid,
     batch: Batch<'_>,
-) -> Result<Summary, ServiceError> {
+) -> Result<Evaluated, ServiceError> {
     let Batch {
         fences,
         mut fixes,
         windows,
         crossings,
         replayed,
+        latest_before,
+        tracks: cache,
     } = batch;
     let all = rules(conn, enterprise).await?;
     if all.is_empty() || fixes.is_empty() {
-        return Ok(Summary::default());
+        return Ok(Evaluated::default());
     }
     let (rules, others): (Vec<Rule>, Vec<Rule>) = all.into_iter().partition(|r| on_fixes(&r.kind));
     // Fence limits only matter to overspeed rules.
@@ -195,23 +219,12 @@ pub async fn apply(
     }
     let fixes = &fixes;
     let ids: Vec<Uuid> = fixes.keys().copied().collect();
-    // Organisations only matter to rules scoped to one; without such a rule
-    // only the tracks are read (the batch's fixes are of stored vehicles),
-    // and an alarm's organisation is looked up when it is written.
-    let scoped_rules = rules.iter().chain(&others).any(|r| r.org_path.is_some());
-    let vehicles: Vec<VehicleRow> = sqlx::query_as(if scoped_rules {
-        "select v.id, v.org_id, o.path as org_path, t.state from vehicle v \
-         left join org_unit o on o.id = v.org_id \
-         left join alarm_track t on t.vehicle_id = v.id \
-         where v.id = any($1) order by v.id"
+    let mut current = if rules.is_empty() {
+        HashMap::new()
     } else {
-        "select v.id, null::uuid as org_id, null::text as org_path, t.state \
-         from unnest($1::uuid[]) v(id) left join alarm_track t on t.vehicle_id = v.id \
-         order by v.id"
-    })
-    .bind(&ids)
-    .fetch_all(&mut *conn)
-    .await?;
+        cache.current(&ids, |v| latest_before.get(&v).copied())
+    };
+    let vehicles = vehicles(conn, &rules, &others, &ids, &current).await?;
     let mut summary = Summary::default();
     if !others.is_empty() {
         let scoped: Vec<(Uuid, Option<Uuid>, &str)> = vehicles
@@ -227,12 +240,16 @@ pub async fn apply(
         offline::on_fixes(conn, enterprise, &others, &scoped, fixes).await?;
     }
     if rules.is_empty() {
-        return Ok(summary);
+        return Ok(Evaluated {
+            summary,
+            tracks: Vec::new(),
+        });
     }
     let mut found: Vec<(Uuid, Option<Uuid>, Span)> = Vec::new();
-    let mut tracks: Vec<(Uuid, Track)> = Vec::new();
-    // Vehicles run again from the history: (vehicle, from, its rules).
-    let mut replays: Vec<(Uuid, DateTime<Utc>)> = Vec::new();
+    let mut tracks: Vec<(Uuid, Cached)> = Vec::new();
+    // Vehicles run again from the history: (vehicle, from, the track it
+    // starts from: a clear one for a replay, the stored one to catch up).
+    let mut reruns: Vec<(Uuid, DateTime<Utc>, Rerun)> = Vec::new();
     let mut pending: HashMap<Uuid, (Option<Uuid>, Vec<Rule>)> = HashMap::new();
     // Without an organisation's rule every rule applies to every vehicle:
     // none is copied per vehicle.
@@ -257,89 +274,236 @@ pub async fn apply(
             continue;
         }
         summary.vehicles += 1;
-        let mut track = v.state.map(|s| s.0).unwrap_or_default();
+        let (mut track, stored) = match current.remove(&v.id) {
+            Some(c) => (c.track, c.stored),
+            None => {
+                let track = v.state.map(|s| s.0).unwrap_or_default();
+                let stored = track.last;
+                (track, stored)
+            }
+        };
         let first = new[0].time;
-        if track.last.is_none_or(|last| first > last) {
-            let mut spans = Found::default();
-            track.run(applied, new, &mut spans);
-            found.extend(spans.into_spans().into_iter().map(|s| (v.id, v.org_id, s)));
-            tracks.push((v.id, track));
-        } else {
-            // A daily limit counts the whole Beijing day: without a clear
-            // point, the replay starts no later than the day's midnight.
-            let daily = applied.iter().any(|r| {
-                matches!(
-                    r.kind,
-                    RuleKind::Fatigue {
-                        daily_s: Some(_),
-                        ..
-                    }
-                )
-            });
-            let fallback = first - Duration::hours(REPLAY_HOURS);
-            let from = track
-                .clear_at
-                .filter(|clear| *clear < first)
-                .unwrap_or(if daily {
-                    fallback.min(beijing_day_start(first))
-                } else {
-                    fallback
-                });
-            replays.push((v.id, from));
-            pending.insert(v.id, (v.org_id, applied.to_vec()));
+        let before = latest_before.get(&v.id).copied();
+        match start(&track, first, before) {
+            Start::OnFrom => {
+                let mut spans = Found::default();
+                track.run(applied, new, &mut spans);
+                found.extend(spans.into_spans().into_iter().map(|s| (v.id, v.org_id, s)));
+                tracks.push((v.id, Cached { track, stored }));
+            }
+            Start::CatchUp(since) => {
+                reruns.push((v.id, since, Rerun::CatchUp(track)));
+                pending.insert(v.id, (v.org_id, applied.to_vec()));
+            }
+            Start::Replay => {
+                let from = replay_from(&track, applied, first);
+                reruns.push((v.id, from, Rerun::Replay));
+                pending.insert(v.id, (v.org_id, applied.to_vec()));
+            }
         }
     }
-    if !replays.is_empty() {
-        summary.replays = replays.len();
-        let history: Vec<HistoryRow> = sqlx::query_as(
-            "select p.vehicle_id, p.fix_time, p.lat, p.lng, p.speed_dkmh, p.alarm_bits, p.soc \
-             from unnest($1::uuid[], $2::timestamptz[]) w(vehicle_id, since) \
-             join position p on p.vehicle_id = w.vehicle_id and p.fix_time >= w.since \
-             order by p.vehicle_id, p.fix_time",
-        )
-        .bind(replays.iter().map(|r| r.0).collect::<Vec<_>>())
-        .bind(replays.iter().map(|r| r.1).collect::<Vec<_>>())
-        .fetch_all(&mut *conn)
-        .await?;
-        let mut samples: BTreeMap<Uuid, Vec<Sample>> = BTreeMap::new();
-        for h in history {
-            samples.entry(h.vehicle_id).or_default().push(Sample {
-                time: h.fix_time,
-                lat: h.lat,
-                lng: h.lng,
-                speed_dkmh: h.speed_dkmh,
-                alarm_bits: h.alarm_bits,
-                soc: h.soc,
-                fence_limit_dkmh: None,
-            });
-        }
+    if !reruns.is_empty() {
+        let mut samples = history(conn, &reruns).await?;
         if let Some(index) = index {
             for (vehicle, samples) in &mut samples {
                 fence_limits(index, *vehicle, samples);
             }
         }
-        for (vehicle, _) in &replays {
-            let (org, applied) = &pending[vehicle];
-            let mut track = Track::default();
+        let mut replays: Vec<(Uuid, Option<i16>, DateTime<Utc>)> = Vec::new();
+        for (vehicle, since, rerun) in reruns {
+            let (org, applied) = &pending[&vehicle];
+            let mut track = match rerun {
+                Rerun::Replay => {
+                    replays.push((vehicle, None, since));
+                    Track::default()
+                }
+                Rerun::CatchUp(track) => {
+                    summary.caught_up += 1;
+                    track
+                }
+            };
             let mut spans = Found::default();
             track.run(
                 applied,
-                samples.get(vehicle).map_or(&[][..], Vec::as_slice),
+                samples.get(&vehicle).map_or(&[][..], Vec::as_slice),
                 &mut spans,
             );
-            found.extend(spans.into_spans().into_iter().map(|s| (*vehicle, *org, s)));
-            tracks.push((*vehicle, track));
+            found.extend(spans.into_spans().into_iter().map(|s| (vehicle, *org, s)));
+            // Written back at once (as never stored): whoever sees the
+            // vehicle next need not run this stretch again.
+            tracks.push((
+                vehicle,
+                Cached {
+                    track,
+                    stored: None,
+                },
+            ));
         }
-        let scopes: Vec<(Uuid, Option<i16>, DateTime<Utc>)> = replays
-            .iter()
-            .map(|(v, since)| (*v, None, *since))
-            .collect();
-        let ids: Vec<Uuid> = rules.iter().map(|r| r.id).collect();
-        remove_unfound(conn, &scopes, &ids, &found).await?;
+        // A catch-up runs on from a true state, so it finds everything
+        // again; only a replay's stretch can hold alarms it no longer finds.
+        if !replays.is_empty() {
+            summary.replays = replays.len();
+            let ids: Vec<Uuid> = rules.iter().map(|r| r.id).collect();
+            remove_unfound(conn, &replays, &ids, &found).await?;
+        }
     }
     summary.raised += upsert(conn, enterprise, &found).await?;
-    save_tracks(conn, enterprise, &tracks).await?;
-    Ok(summary)
+    summary.stored_tracks = save_tracks(conn, enterprise, &mut tracks).await?;
+    Ok(Evaluated { summary, tracks })
+}
+
+/// How a vehicle's machine starts on a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// From the track, over the new fixes only.
+    OnFrom,
+    /// From the track, over the stored history after this time (its
+    /// newest fix) and the new fixes.
+    CatchUp(DateTime<Utc>),
+    /// From a clear track, over the history (a late fix).
+    Replay,
+}
+
+/// What a rerun over the history starts from.
+#[derive(Debug)]
+enum Rerun {
+    Replay,
+    /// The stored track.
+    CatchUp(Track),
+}
+
+/// How to run `track` on a batch whose earliest new fix is `first`, when
+/// the vehicle's newest stored fix before the batch was `before`.
+fn start(track: &Track, first: DateTime<Utc>, before: Option<DateTime<Utc>>) -> Start {
+    let Some(last) = track.last else {
+        // Never run: the rules start with this batch.
+        return Start::OnFrom;
+    };
+    // The track is behind the stored fixes when a process kept it in
+    // memory and had not written it back.
+    let behind = before.filter(|before| *before > last);
+    match behind {
+        None if first > last => Start::OnFrom,
+        None => Start::Replay,
+        // A fix from before the newest stored one: late.
+        Some(before) if first <= before => Start::Replay,
+        Some(before) if before - last <= Duration::hours(REPLAY_HOURS) => Start::CatchUp(last),
+        // Too long behind to read back: what it missed counts as a silence.
+        Some(_) => Start::OnFrom,
+    }
+}
+
+/// Where a replay for a late fix at `first` starts: the track's clear
+/// point before it, else [`REPLAY_HOURS`] before it (and, under a daily
+/// driving limit, no later than the Beijing midnight before it).
+fn replay_from(track: &Track, applied: &[Rule], first: DateTime<Utc>) -> DateTime<Utc> {
+    let daily = applied.iter().any(|r| {
+        matches!(
+            r.kind,
+            RuleKind::Fatigue {
+                daily_s: Some(_),
+                ..
+            }
+        )
+    });
+    let fallback = first - Duration::hours(REPLAY_HOURS);
+    track
+        .clear_at
+        .filter(|clear| *clear < first)
+        .unwrap_or(if daily {
+            fallback.min(beijing_day_start(first))
+        } else {
+            fallback
+        })
+}
+
+/// The batch's vehicles with what the rules need: their stored tracks
+/// (except those the process has current), and their organisations when a
+/// rule is scoped to one.
+async fn vehicles(
+    conn: &mut PgConnection,
+    rules: &[Rule],
+    others: &[Rule],
+    ids: &[Uuid],
+    current: &HashMap<Uuid, Cached>,
+) -> Result<Vec<VehicleRow>, ServiceError> {
+    // Organisations only matter to rules scoped to one; without such a rule
+    // only the tracks are read (the batch's fixes are of stored vehicles),
+    // and an alarm's organisation is looked up when it is written.
+    let scoped_rules = rules.iter().chain(others).any(|r| r.org_path.is_some());
+    if scoped_rules {
+        return Ok(sqlx::query_as(
+            "select v.id, v.org_id, o.path as org_path, t.state from vehicle v \
+             left join org_unit o on o.id = v.org_id \
+             left join alarm_track t on t.vehicle_id = v.id and not (v.id = any($2)) \
+             where v.id = any($1) order by v.id",
+        )
+        .bind(ids)
+        .bind(current.keys().copied().collect::<Vec<_>>())
+        .fetch_all(&mut *conn)
+        .await?);
+    }
+    let missing: Vec<Uuid> = ids
+        .iter()
+        .copied()
+        .filter(|v| !current.contains_key(v))
+        .collect();
+    let mut stored: HashMap<Uuid, Track> = HashMap::new();
+    if !missing.is_empty() {
+        let rows: Vec<(Uuid, sqlx::types::Json<Track>)> =
+            sqlx::query_as("select vehicle_id, state from alarm_track where vehicle_id = any($1)")
+                .bind(&missing)
+                .fetch_all(&mut *conn)
+                .await?;
+        stored.extend(rows.into_iter().map(|(v, t)| (v, t.0)));
+    }
+    Ok(ids
+        .iter()
+        .map(|id| VehicleRow {
+            id: *id,
+            org_id: None,
+            org_path: None,
+            state: stored.remove(id).map(sqlx::types::Json),
+        })
+        .collect())
+}
+
+/// The stored fixes of each rerun vehicle from its start: at or after a
+/// replay's, after a catch-up's (the track's newest fix).
+async fn history(
+    conn: &mut PgConnection,
+    reruns: &[(Uuid, DateTime<Utc>, Rerun)],
+) -> Result<BTreeMap<Uuid, Vec<Sample>>, ServiceError> {
+    let history: Vec<HistoryRow> = sqlx::query_as(
+        "select p.vehicle_id, p.fix_time, p.lat, p.lng, p.speed_dkmh, p.alarm_bits, p.soc \
+         from unnest($1::uuid[], $2::timestamptz[], $3::bool[]) w(vehicle_id, since, after) \
+         join position p on p.vehicle_id = w.vehicle_id and p.fix_time >= w.since \
+           and not (w.after and p.fix_time = w.since) \
+         order by p.vehicle_id, p.fix_time",
+    )
+    .bind(reruns.iter().map(|r| r.0).collect::<Vec<_>>())
+    .bind(reruns.iter().map(|r| r.1).collect::<Vec<_>>())
+    .bind(
+        reruns
+            .iter()
+            .map(|r| matches!(r.2, Rerun::CatchUp(..)))
+            .collect::<Vec<_>>(),
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut samples: BTreeMap<Uuid, Vec<Sample>> = BTreeMap::new();
+    for h in history {
+        samples.entry(h.vehicle_id).or_default().push(Sample {
+            time: h.fix_time,
+            lat: h.lat,
+            lng: h.lng,
+            speed_dkmh: h.speed_dkmh,
+            alarm_bits: h.alarm_bits,
+            soc: h.soc,
+            fence_limit_dkmh: None,
+        });
+    }
+    Ok(samples)
 }
 
 /// Removes the untreated, untouched alarms of `rules` in the re-evaluated
@@ -661,27 +825,32 @@ async fn upsert(
     Ok(inserted.into_iter().filter(|new| *new).count())
 }
 
+/// Writes the tracks that are due ([`Cached::due`]) and marks them stored;
+/// answers how many.
 async fn save_tracks(
     conn: &mut PgConnection,
     enterprise: Uuid,
-    tracks: &[(Uuid, Track)],
-) -> Result<(), ServiceError> {
-    if tracks.is_empty() {
-        return Ok(());
+    tracks: &mut [(Uuid, Cached)],
+) -> Result<usize, ServiceError> {
+    let mut ids = Vec::new();
+    let mut states = Vec::new();
+    for (vehicle, cached) in tracks.iter_mut().filter(|(_, c)| c.due()) {
+        ids.push(*vehicle);
+        states.push(serde_json::to_string(&cached.track).map_err(|e| ServiceError::internal(&e))?);
+        cached.stored = cached.track.last;
     }
-    let states: Vec<String> = tracks
-        .iter()
-        .map(|(_, t)| serde_json::to_string(t).map_err(|e| ServiceError::internal(&e)))
-        .collect::<Result<_, _>>()?;
+    if ids.is_empty() {
+        return Ok(0);
+    }
     sqlx::query(
         "insert into alarm_track (vehicle_id, enterprise_id, state) \
          select v, $2, s::jsonb from unnest($1::uuid[], $3::text[]) t(v, s) \
          on conflict (vehicle_id) do update set state = excluded.state",
     )
-    .bind(tracks.iter().map(|t| t.0).collect::<Vec<_>>())
+    .bind(&ids)
     .bind(enterprise)
     .bind(&states)
     .execute(conn)
     .await?;
-    Ok(())
+    Ok(ids.len())
 }

@@ -36,7 +36,8 @@
 //!
 //! `engine` is the pure state machine (one alarm per condition, from start
 //! to end), `evaluate` runs it in ingest and replays a vehicle's history
-//! for late fixes, and runs the fence-window and temperature rules over
+//! for late fixes (`tracks` keeps each vehicle's state in the process
+//! between batches), and runs the fence-window and temperature rules over
 //! what fence and temperature evaluation found in the same transaction.
 //! The workflow: UNHANDLED → PROCESSING (assigned) → HANDLED or
 //! FALSE_ALARM (a reason required), batch moves of up to 250, each logged in `risk_alarm_activity` with comments and evidence views.
@@ -60,6 +61,7 @@ pub mod handlers;
 pub mod notify;
 pub mod offline;
 pub mod store;
+pub mod tracks;
 
 /// The permission of the alarm list and its workflow.
 pub const PERMISSION: &str = "as:alarm";

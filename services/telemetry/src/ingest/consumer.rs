@@ -18,20 +18,22 @@
 //! So a fix's crossings commit with the fix itself, and a replay after a
 //! late fix reads the history it is already in.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::Duration;
 
 use async_nats::jetstream;
-use chrono::{NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use fleetdesk_kit::events::{self, BatchHandler, DurablePull};
 use fleetdesk_kit::{ServiceError, Shutdown, db};
 use prost::Message as _;
 use sqlx::PgPool;
+use uuid::Uuid;
 
 use super::domain::{self, FixRow};
 use super::store;
 use crate::alarms::active_safety::{self, SafetyItem};
 use crate::alarms::evaluate as alarms;
+use crate::alarms::tracks::TrackCache;
 use crate::geofences::evaluate::{self as fences, FenceCache};
 use crate::ingest::{FIX_SUBJECTS, telemetry_stream};
 use crate::operation::store as operation;
@@ -63,6 +65,8 @@ pub struct Ingest {
 pub struct Pipeline {
     pool: PgPool,
     fences: FenceCache,
+    /// Each vehicle's rule state between batches (shared by the workers).
+    tracks: TrackCache,
     /// Days whose partitions are known to exist.
     days: HashSet<NaiveDate>,
 }
@@ -108,11 +112,13 @@ impl Ingest {
     pub async fn run(self, shutdown: Shutdown) {
         // One fence cache: an R-tree is built once for every worker.
         let fences = FenceCache::default();
+        let tracks = TrackCache::default();
         let workers: Vec<_> = (0..WORKERS)
             .map(|_| {
                 let pipeline = Pipeline {
                     pool: self.pool.clone(),
                     fences: fences.clone(),
+                    tracks: tracks.clone(),
                     days: HashSet::new(),
                 };
                 tokio::spawn(self.pull.clone().run(shutdown.clone(), pipeline))
@@ -168,6 +174,7 @@ impl Pipeline {
         Pipeline {
             pool,
             fences: FenceCache::default(),
+            tracks: TrackCache::default(),
             days: HashSet::new(),
         }
     }
@@ -217,6 +224,9 @@ impl Pipeline {
             ..Applied::default()
         };
         let previous = store::upsert_latest(&mut tx, &domain::newest(&fixes)).await?;
+        let latest_before: HashMap<Uuid, DateTime<Utc>> =
+            previous.iter().map(|(v, fix)| (*v, fix.time)).collect();
+        let mut tracks = Vec::new();
         operation::add_fixes(&mut tx, &fixes).await?;
         for (enterprise, batch) in domain::for_evaluation(&fixes, &previous) {
             db::enter_tenant(&mut tx, enterprise).await?;
@@ -232,15 +242,18 @@ impl Pipeline {
                 windows: &windows,
                 crossings: &fenced.crossings,
                 replayed: &fenced.replayed,
+                latest_before: &latest_before,
+                tracks: &self.tracks,
             };
-            let found = alarms::apply(&mut tx, enterprise, batch).await?;
-            applied.alarms.add(found);
+            let evaluated = alarms::apply(&mut tx, enterprise, batch).await?;
+            applied.alarms.add(evaluated.summary);
+            tracks.extend(evaluated.tracks);
         }
         // Active-safety alarms, keyed by their identifiers: a re-sent
         // report's items are written again harmlessly, so they do not wait
         // for their fix to be new.
         if !safety.is_empty() {
-            let mut by_enterprise: BTreeMap<uuid::Uuid, Vec<SafetyItem>> = BTreeMap::new();
+            let mut by_enterprise: BTreeMap<Uuid, Vec<SafetyItem>> = BTreeMap::new();
             for item in safety {
                 by_enterprise
                     .entry(item.enterprise_id)
@@ -253,6 +266,8 @@ impl Pipeline {
             }
         }
         tx.commit().await?;
+        // Only what committed: a failed batch's tracks never ran for real.
+        self.tracks.keep(tracks);
         self.days.extend(days);
         Ok(applied)
     }
