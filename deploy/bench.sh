@@ -12,7 +12,7 @@
 # nats-server, so the bench's 100,000s of fixes never reach the telemetry
 # stream other stacks on the machine read.
 #
-# BENCH_ONLY=f,g,h runs just those figures (letters a-l; default all).
+# BENCH_ONLY=f,g,h runs just those figures (letters a-m; default all).
 set -euo pipefail
 # shellcheck source=deploy/stack.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
@@ -22,7 +22,7 @@ SECONDS_PER_RUN="${BENCH_SECONDS:-8}"
 ROUNDS="${BENCH_ROUNDS:-2}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 DB=fleetdesk_bench
-ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h,i,j,k,l}"
+ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h,i,j,k,l,m}"
 # want LETTER: the figure is asked for.
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
 
@@ -30,6 +30,8 @@ bootstrap_services
 ensure_rust
 have wrk || apt_install wrk
 have psql && have pgbench || apt_install postgresql-client
+# (m)'s camera streams H.264 that ffmpeg encodes.
+if want m; then "$REPO/deploy/ensure-tools.sh" ffmpeg || die "(m) needs ffmpeg"; fi
 
 target="${CARGO_TARGET_DIR:-$REPO/target}"
 log "release build"
@@ -91,6 +93,19 @@ for svc in auth org vehicle energy finance; do
     pids+=($!)
     eval "pid_$svc=$!"
 done
+# (m) The device edge (telematics): JT/T 808 for the bench's terminal, its
+# media ports, and MediaService for the gateway.
+if want m; then
+    port[telematics]="$(free_port)"
+    jt808_port="$(free_port)"
+    export FLEETDESK_TELEMATICS_URL="http://127.0.0.1:${port[telematics]}"
+    FLEETDESK_GRPC_ADDR="127.0.0.1:${port[telematics]}" FLEETDESK_JT808_ADDR="127.0.0.1:$jt808_port" \
+        FLEETDESK_MEDIA_ADDR=127.0.0.1:0 FLEETDESK_MEDIA_PLAYBACK_ADDR=127.0.0.1:0 FLEETDESK_ATTACHMENT_ADDR=127.0.0.1:0 \
+        "$bin" telematics >"$run_dir/telematics.log" 2>&1 &
+    pids+=($!)
+    pid_telematics=$!
+    wait_until 30 tcp_open 127.0.0.1 "$jt808_port" || { tail -n 30 "$run_dir/telematics.log" >&2; die "the device edge did not start"; }
+fi
 http_port="$(free_port)"
 "$bin" gateway --http-addr "127.0.0.1:$http_port" >"$run_dir/gateway.log" 2>&1 &
 pids+=($!)
@@ -301,4 +316,14 @@ if want k; then
         --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" \
         --connections "${FLEETDESK_DB_MAX_CONNECTIONS}" --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" ||
         die "(k) failed"
+fi
+
+# --- (m) one camera fanned out to 50 viewers vs a bare TCP relay ----------
+# A terminal of the demo enterprise streams real H.264 (ffmpeg, 25 fps) over
+# JT/T 1078; viewers read /video/vehicles/{id}/live through the gateway and,
+# first, in the same run, a bare relay's copy of the same bytes.
+if want m; then
+    "$bench_bin" video --database-url "$db_url" --base-url "$base" --token "$token_admin" \
+        --edge-addr "127.0.0.1:$jt808_port" --gateway-pid "$pid_gateway" --edge-pid "$pid_telematics" \
+        --viewers "${BENCH_VIDEO_VIEWERS:-50}" --seconds "${BENCH_VIDEO_SECONDS:-20}" || die "(m) failed"
 fi

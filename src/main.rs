@@ -228,6 +228,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk_seed::charging_history(&common).await?;
                 fleetdesk_seed::driver_images(&common, &object_store_dir).await?;
                 fleetdesk_seed::alarm_evidence(&common, &object_store_dir).await?;
+                fleetdesk_seed::insurance(&common, &object_store_dir).await?;
             }
             let parts = fleetdesk::StackParts {
                 sign_in,

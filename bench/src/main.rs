@@ -7,7 +7,8 @@
 //! The telemetry figures (f)–(h) bring their own baselines (`ingest`,
 //! `track`, `sse` with its `relay`), the energy figures (i)–(j) a bare
 //! hot-row update (`energy-captures`, `energy-allocations`); the report
-//! figure (k) pgbench of its own transaction (`monthly-log`).
+//! figure (k) pgbench of its own transaction (`monthly-log`); the video
+//! figure (m) a bare TCP relay of the camera's bytes (`video-relay`).
 
 mod energy;
 mod fleet;
@@ -16,6 +17,7 @@ mod jt808;
 mod reports;
 mod sse;
 mod track;
+mod video;
 
 use clap::{Parser, Subcommand};
 
@@ -196,6 +198,37 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         rounds: usize,
     },
+    /// (m) One camera's live video fanned out to `viewers` through the
+    /// gateway, against a bare TCP relay of the same 1078 bytes.
+    Video {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        #[arg(long)]
+        base_url: String,
+        #[arg(long)]
+        token: String,
+        /// The device edge's JT/T 808 address.
+        #[arg(long)]
+        edge_addr: String,
+        #[arg(long)]
+        gateway_pid: u32,
+        /// The device edge (telematics) process.
+        #[arg(long)]
+        edge_pid: u32,
+        #[arg(long, default_value_t = 50)]
+        viewers: usize,
+        /// Measured seconds per phase (after `warmup`).
+        #[arg(long, default_value_t = 20)]
+        seconds: u64,
+        #[arg(long, default_value_t = 3)]
+        warmup: u64,
+        #[arg(long, default_value = "ffmpeg")]
+        ffmpeg: String,
+    },
+    /// The baseline of (m), started by `video`: copies the bytes of a
+    /// terminal connecting to one port to every client of another; prints
+    /// `ingest=ADDR viewers=ADDR`.
+    VideoRelay,
     /// The baseline of (h): a bare SSE relay of one enterprise's fixes.
     Relay {
         #[arg(long)]
@@ -349,6 +382,32 @@ async fn main() -> std::io::Result<()> {
         })
         .await
         .map_err(io),
+        Command::Video {
+            database_url,
+            base_url,
+            token,
+            edge_addr,
+            gateway_pid,
+            edge_pid,
+            viewers,
+            seconds,
+            warmup,
+            ffmpeg,
+        } => video::run(video::Args {
+            database_url,
+            base_url,
+            token,
+            edge_addr,
+            gateway_pid,
+            edge_pid,
+            viewers: viewers.max(1),
+            seconds: seconds.max(1),
+            warmup,
+            ffmpeg,
+        })
+        .await
+        .map_err(io),
+        Command::VideoRelay => video::relay().await.map_err(io),
         Command::Relay {
             addr,
             nats_url,

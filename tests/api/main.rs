@@ -13,6 +13,7 @@ mod export_jobs;
 mod exports_help;
 mod files;
 mod helpers;
+mod insurance;
 mod isolation;
 mod lockout;
 mod login_log;

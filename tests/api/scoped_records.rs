@@ -305,3 +305,33 @@ async fn the_org_picker_lists_enabled_organisations_within_the_data_scope() {
     let (status, body) = app.get("/api/v1/orgs/simple", None).await;
     assert_eq!((status, body["code"].as_u64()), (401, Some(1001)), "{body}");
 }
+
+#[tokio::test]
+async fn the_vehicle_and_driver_pickers_answer_a_member_without_the_asset_pages() {
+    let app = spawn_app().await;
+    let admin = app.token("demo").await;
+    let hangzhou = app.org_a("A0102").await;
+    // A violations clerk of Hangzhou: no vehicle or driver page of their own
+    // (the scope the pickers keep is tested at the asset service).
+    let (_, token) = scoped_user(
+        &app,
+        &admin,
+        "hz_clerk",
+        "13900002231",
+        &["as:violation"],
+        json!({ "dataScope": 3, "dataScopeOrgIds": [hangzhou] }),
+    )
+    .await;
+    let (status, _) = app.get("/api/v1/vehicles", Some(&token)).await;
+    assert_eq!(status, 403);
+    for picker in [
+        "/api/v1/pickers/vehicles",
+        "/api/v1/pickers/drivers?keyword=王",
+    ] {
+        let (status, picked) = app.get(picker, Some(&token)).await;
+        assert_eq!(status, 200, "{picker}: {picked}");
+        assert!(picked["data"].is_array(), "{picker}: {picked}");
+        let (status, _) = app.get(picker, None).await;
+        assert_eq!(status, 401, "{picker}");
+    }
+}

@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach, beforeAll } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { initI18n } from '@/lib/i18n';
+
+// findBy…/waitFor wait up to 5 s (default 1 s): on two busy cores a page's first
+// render can take longer than a second, and a wait that gives up early is no test.
+configure({ asyncUtilTimeout: 5_000 });
 
 // antd reads matchMedia; jsdom has none.
 if (!window.matchMedia) {

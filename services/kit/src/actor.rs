@@ -39,7 +39,16 @@ impl Actor {
         req: &tonic::Request<T>,
         permission: &str,
     ) -> Result<(Actor, Transaction<'static, Postgres>), ServiceError> {
-        Actor::begin_as(pool, req, permission, Read::Any).await
+        Actor::begin_as(pool, req, Some(permission), Read::Any).await
+    }
+
+    /// [`Actor::begin`] for what any member of the tenant may ask (the
+    /// forms' pickers): the caller's reach still limits what it reads.
+    pub async fn begin_member<T>(
+        pool: &PgPool,
+        req: &tonic::Request<T>,
+    ) -> Result<(Actor, Transaction<'static, Postgres>), ServiceError> {
+        Actor::begin_as(pool, req, None, Read::ListPage).await
     }
 
     /// [`Actor::begin`] for reading one page of a list built by
@@ -49,16 +58,18 @@ impl Actor {
         req: &tonic::Request<T>,
         permission: &str,
     ) -> Result<(Actor, Transaction<'static, Postgres>), ServiceError> {
-        Actor::begin_as(pool, req, permission, Read::ListPage).await
+        Actor::begin_as(pool, req, Some(permission), Read::ListPage).await
     }
 
     async fn begin_as<T>(
         pool: &PgPool,
         req: &tonic::Request<T>,
-        permission: &str,
+        permission: Option<&str>,
         read: Read,
     ) -> Result<(Actor, Transaction<'static, Postgres>), ServiceError> {
-        grpc::require_permission(req, permission)?;
+        if let Some(permission) = permission {
+            grpc::require_permission(req, permission)?;
+        }
         let enterprise_id = grpc::tenant(req)?;
         let claims = grpc::caller(req)?;
         let user_id = claims.user_id().and_then(|u| Uuid::parse_str(u).ok());

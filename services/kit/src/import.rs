@@ -440,6 +440,23 @@ pub fn template(columns: &[Column]) -> Result<Vec<u8>, ServiceError> {
     build().map_err(|e| ServiceError::internal(&e))
 }
 
+/// Yuan as a sheet types it (at most two decimals, thousands separators
+/// allowed, never negative), in fen; `None` when it is not such an amount.
+pub fn fen_of_yuan(text: &str) -> Option<i64> {
+    let text = text.trim().replace(',', "");
+    let (whole, cents) = text.split_once('.').unwrap_or((&text, ""));
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || cents.len() > 2 || !digits(cents) {
+        return None;
+    }
+    let cents: i64 = format!("{cents:0<2}").parse().ok()?;
+    whole
+        .parse::<i64>()
+        .ok()?
+        .checked_mul(100)?
+        .checked_add(cents)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -583,5 +600,16 @@ mod tests {
             rows[0].date("日期").unwrap(),
             NaiveDate::from_ymd_opt(2024, 1, 31)
         );
+    }
+
+    #[test]
+    fn yuan_cells_are_read_as_fen() {
+        assert_eq!(fen_of_yuan("200"), Some(20_000));
+        assert_eq!(fen_of_yuan(" 1,200.5 "), Some(120_050));
+        assert_eq!(fen_of_yuan("0.05"), Some(5));
+        assert_eq!(fen_of_yuan("200.505"), None);
+        assert_eq!(fen_of_yuan("-1"), None);
+        assert_eq!(fen_of_yuan(""), None);
+        assert_eq!(fen_of_yuan("99999999999999999999"), None);
     }
 }

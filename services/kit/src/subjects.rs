@@ -40,6 +40,18 @@ pub const ENERGY_OPENING_CHANGED: &str = "fleetdesk.energy.opening.changed";
 /// log consumes it (charged energy and charge counts per vehicle and day).
 pub const ENERGY_SESSION_SETTLED: &str = "fleetdesk.energy.session.settled";
 
+/// `vehicle.v1.RepairBillIssued`: a confirmed repair statement raised a
+/// repair bill (finance bills from it).
+pub const VEHICLE_REPAIR_BILL_ISSUED: &str = "fleetdesk.vehicle.repair_bill.issued";
+
+/// `vehicle.v1.WarningRequested` of every domain: what risk's warnings take.
+pub const WARNING_REQUESTED_ALL: &str = "fleetdesk.*.warning.requested";
+
+/// `vehicle.v1.WarningRequested`: `domain` asks risk to raise a warning.
+pub fn warning_requested(domain: &str) -> String {
+    format!("fleetdesk.{domain}.warning.requested")
+}
+
 /// `common.v1.ExportJobEvent`: every export job event of every domain
 /// (what org's export records follow).
 pub const EXPORT_ALL: &str = "fleetdesk.*.export.*";

@@ -9,7 +9,7 @@ use fleetdesk_proto::common::v1 as common;
 use sqlx::PgConnection;
 
 use crate::context::Actor;
-use crate::{reminders, violations};
+use crate::{inspections, insurance, reminders, repairs, violations};
 
 pub use fleetdesk_assets::exports::DOMAIN;
 pub use fleetdesk_kit::export::scope::{
@@ -33,4 +33,16 @@ pub fn register(worker: ExportWorker) -> ExportWorker {
             violations::export::KIND,
             violations::export::ViolationsExport,
         )
+        .kind(
+            inspections::export::KIND,
+            inspections::export::InspectionsExport,
+        )
+        .kind(insurance::export::KIND, insurance::export::PoliciesExport)
+        .kind(repairs::export::ORDERS, repairs::export::OrdersExport)
+        .kind(repairs::export::RECORDS, repairs::export::RecordsExport)
+        .kind(
+            repairs::export::STATEMENTS,
+            repairs::export::StatementsExport,
+        )
+        .kind(repairs::export::BILLS, repairs::export::BillsExport)
 }

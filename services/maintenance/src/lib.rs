@@ -23,7 +23,17 @@
 //! states hourly. `violations` (traffic violations) reads only the
 //! assets' vehicles, drivers, bindings and usage records, none of the
 //! subjects before it; its fetch job (`violations::job`) calls the traffic
-//! authority.
+//! authority. `insurance` (insurance policies) reads only the assets'
+//! vehicles and borrows `violations`' plate lookup.
+//! `inspections` (annual inspections) reads only the assets' vehicles.
+//!
+//! `repairs` (repair orders from quote to bill) reads the assets' vehicles
+//! and drivers and the violations' driver look-up; its approval consumer
+//! (`repairs::approval`, started by the target) takes org's decisions.
+//!
+//! `due` (its daily job started by the target) reads reminders,
+//! inspections and policies and asks risk for warnings of what falls due,
+//! through the outbox (`vehicle.v1.WarningRequested`).
 //!
 //! Layout: each subject is a folder with `handlers` (validate → domain →
 //! store → response), `domain` (pure rules, stored codes), `store` (its
@@ -33,9 +43,15 @@
 
 mod codes;
 pub mod context;
+pub mod due;
 pub mod exports;
 mod filters;
+pub mod inspections;
+pub mod insurance;
 pub mod odometer;
+pub mod oplog;
 pub mod plans;
+pub mod plates;
 pub mod reminders;
+pub mod repairs;
 pub mod violations;

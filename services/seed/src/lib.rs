@@ -12,9 +12,12 @@ pub mod auth;
 pub mod charging_history;
 pub mod driver_images;
 pub mod energy;
+pub mod inspections;
+pub mod insurance;
 pub mod maintenance;
 pub mod org;
 pub mod records;
+pub mod repairs;
 pub mod risk;
 pub mod telemetry;
 pub mod vehicle;
@@ -137,8 +140,8 @@ pub async fn telemetry(common: &CommonConfig) -> anyhow::Result<()> {
 
 /// The demo enterprise's records the history does not produce (idempotent):
 /// private cars, temperature share links, lock commands, customer-service
-/// records, accidents, a warnings round, a year of maintenance and of traffic
-/// violations. `seed` and `all --demo` load
+/// records, accidents, a warnings round, a year of maintenance, of traffic
+/// violations and of annual inspections. `seed` and `all --demo` load
 /// them after [`telemetry`] (service records name its alarms).
 pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
     let vehicle =
@@ -152,6 +155,12 @@ pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
     violations::run(&vehicle, chrono::Utc::now())
         .await
         .context("seed violations")?;
+    repairs::run(&vehicle, chrono::Utc::now())
+        .await
+        .context("seed repairs")?;
+    inspections::run(&vehicle, chrono::Utc::now())
+        .await
+        .context("seed inspections")?;
     Ok(())
 }
 
@@ -209,6 +218,21 @@ pub async fn alarm_evidence(
     risk::evidence(&vehicle, &store, chrono::Utc::now())
         .await
         .context("seed alarm evidence")?;
+    Ok(())
+}
+
+/// Demo insurance policies of the demo fleet with their PDF documents in
+/// the object store at `object_store_dir` (idempotent); after [`vehicles`].
+pub async fn insurance(
+    common: &CommonConfig,
+    object_store_dir: &std::path::Path,
+) -> anyhow::Result<()> {
+    let store = fleetdesk_kit::files::FileStore::local(object_store_dir)?;
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    insurance::run(&vehicle, &store, chrono::Utc::now())
+        .await
+        .context("seed insurance")?;
     Ok(())
 }
 

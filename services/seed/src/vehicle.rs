@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use chrono::{DateTime, Datelike, Duration, TimeZone, Utc};
+use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc};
 use fleetdesk_kit::db;
 use fleetdesk_kit::demo_id;
 use fleetdesk_kit::ids::{IdNumber, Vin};
@@ -738,6 +738,12 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
         });
     }
 
+    // ID cards end relative to the day the seed runs (the fleet's `now` is a
+    // fixed past day): a fresh demo always has a few within the warnings' 30 days.
+    let id_card_day = {
+        let shanghai = Utc::now() + Duration::hours(8);
+        Utc.from_utc_datetime(&shanghai.date_naive().and_time(NaiveTime::MIN)) - Duration::hours(8)
+    };
     // Drivers: each in the organisation of the vehicle it drives.
     for i in 0..DEMO_DRIVERS {
         let vehicle_index = i * DEMO_VEHICLES / DEMO_DRIVERS;
@@ -788,6 +794,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
             1
         };
         let hire = v.created_at - Duration::days(rng.below(60) as i64);
+        let (id_card_end, id_card_long_term) = demo_id_card(i, id_card_day);
         Row::start(&mut drivers)
             .show(id)
             .show(eid)
@@ -806,6 +813,8 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
             .time(Some(hire))
             .text("")
             .time(Some(hire))
+            .time(id_card_end)
+            .show(id_card_long_term)
             .end();
         log_row(
             &mut logs,
@@ -1043,9 +1052,28 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Demo driver `i`'s ID card (居民身份证有效期至): every tenth long-term
+/// (长期), one expired, one in fifty ending within 30 days (the
+/// warnings page has some), the rest 1 to 15 years ahead of `day`. From
+/// `i` alone, not the shared random stream, so the other demo rows stay as
+/// they were.
+fn demo_id_card(i: usize, day: DateTime<Utc>) -> (Option<DateTime<Utc>>, bool) {
+    let i = i as i64;
+    if i % 10 == 0 {
+        (None, true)
+    } else if i == 7 {
+        (Some(day - Duration::days(12)), false)
+    } else if i % 50 == 3 {
+        (Some(day + Duration::days(2 + i % 27)), false)
+    } else {
+        let days = 365 * (1 + (i * 37) % 15) + (i * 13) % 300;
+        (Some(day + Duration::days(days)), false)
+    }
+}
+
 const DRIVER_COLUMNS: &str = "id, enterprise_id, org_id, created_by, updated_by, name, phone, \
      id_number, employee_no, licence_class, licence_first_issue_time, licence_expire_time, \
-     address, status, hire_time, remark, created_at";
+     address, status, hire_time, remark, created_at, id_card_expire_time, id_card_long_term";
 
 const BINDING_COLUMNS: &str = "id, enterprise_id, org_id, created_by, vehicle_id, kind, target_id, \
      target_name, terminal_sim, bound_at, bound_by_name, remark";

@@ -11,9 +11,10 @@
 //! and changes nothing.
 
 use chrono::{DateTime, Days, Duration, Utc};
+use fleetdesk_assets::oplog::domain::yuan;
 use fleetdesk_kit::db;
 use fleetdesk_maintenance::odometer::beijing_day;
-use fleetdesk_maintenance::violations::domain::{Incoming, Source, yuan};
+use fleetdesk_maintenance::violations::domain::{Incoming, Source};
 use fleetdesk_maintenance::violations::store;
 use fleetdesk_traffic_standin::records;
 use sqlx::PgPool;

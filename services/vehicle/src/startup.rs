@@ -5,7 +5,8 @@
 //! evaluates fences and temperatures too) with its partition job, and
 //! lock-command results and sweeps; the risk records' daily warnings job;
 //! the maintenance plans' daily job; the traffic violations' daily fetch
-//! when an authority is configured.
+//! when an authority is configured; the consumer of org's approval
+//! decisions about repair prices.
 
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
@@ -100,6 +101,18 @@ impl Application {
         if let Err(err) = charges.ensure().await {
             tracing::warn!(error = %format!("{err:#}"), "Settled sessions consumer not ready yet.");
         }
+        // Org's approval decisions of repair prices.
+        let repair_approvals =
+            fleetdesk_maintenance::repairs::approval::consumer(pool.clone(), nats.clone()).await?;
+        if let Err(err) = repair_approvals.ensure().await {
+            tracing::warn!(error = %format!("{err:#}"), "Repair approvals consumer not ready yet.");
+        }
+        // Warnings other domains ask for (vehicle management's due items).
+        let warning_requests =
+            fleetdesk_risk::warnings::requests::consumer(pool.clone(), nats.clone()).await?;
+        if let Err(err) = warning_requests.ensure().await {
+            tracing::warn!(error = %format!("{err:#}"), "Warning requests consumer not ready yet.");
+        }
         let risk = fleetdesk_risk::context::Context { pool: pool.clone() };
         let maintenance = fleetdesk_maintenance::context::Context {
             pool: pool.clone(),
@@ -121,12 +134,18 @@ impl Application {
                 pool.clone(),
                 shutdown.clone(),
             )),
+            tokio::spawn(fleetdesk_maintenance::due::run(
+                pool.clone(),
+                shutdown.clone(),
+            )),
+            tokio::spawn(warning_requests.run(shutdown.clone())),
             tokio::spawn(ingest.run(shutdown.clone())),
             tokio::spawn(fleetdesk_telemetry::alarms::offline::run(
                 pool.clone(),
                 shutdown.clone(),
             )),
             tokio::spawn(charges.run(shutdown.clone())),
+            tokio::spawn(repair_approvals.run(shutdown.clone())),
             tokio::spawn(ingest::partitions::run(pool.clone(), shutdown.clone())),
             tokio::spawn(results.run(shutdown.clone())),
             tokio::spawn(media.run(shutdown.clone())),

@@ -1,6 +1,7 @@
-//! The brand-type list (ListVehicleBrandTypes) over the real vehicle
-//! service: the brands and models of the vehicles the caller reaches, open
-//! to any member, never another tenant's.
+//! What any member may ask of the vehicle service, over the real server:
+//! the brand-type list (ListVehicleBrandTypes) and the forms' pickers
+//! (PickVehicles, PickDrivers), within the caller's reach, never another
+//! tenant's.
 
 mod support;
 
@@ -118,4 +119,112 @@ async fn brand_types_follow_the_reach_and_never_cross_tenants() {
         .unwrap()
         .into_inner();
     assert_eq!(shape(other), map(&[("东风", &["EV"]), ("福田", &["智蓝"])]));
+}
+
+#[tokio::test]
+async fn the_pickers_need_no_permission_follow_the_reach_and_never_cross_tenants() {
+    let s = support::stack().await;
+    let a = s.tenant(2).await;
+    let b = s.tenant_with_plates(1, "京A").await;
+    let branch = branch_with_vehicle(&s, &a, "比亚迪", "T5").await;
+    let driver = Uuid::new_v4();
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    sqlx::query(
+        "insert into driver (id, enterprise_id, org_id, name, phone, id_number, licence_class, \
+         status) values ($1, $2, $3, '王师傅', '13800000009', 'ID-PICKER-1', 1, 1)",
+    )
+    .bind(driver)
+    .bind(a.enterprise)
+    .bind(branch)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let mut client = AssetServiceClient::new(s.channel.clone());
+    let plates = |answer: pb::PickVehiclesResponse| -> Vec<String> {
+        let mut plates: Vec<String> = answer
+            .vehicles
+            .into_iter()
+            .map(|v| v.plate_number)
+            .collect();
+        plates.sort();
+        plates
+    };
+
+    // No permission; the whole enterprise: every vehicle, a keyword narrows.
+    let whole = client
+        .pick_vehicles(s.req_as(&a, a.user, &[], pb::PickVehiclesRequest::default()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(whole.vehicles.len(), 3);
+    let found = client
+        .pick_vehicles(s.req_as(
+            &a,
+            a.user,
+            &[],
+            pb::PickVehiclesRequest {
+                keyword: "粤B00001".into(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(plates(found), ["粤B00001"]);
+
+    // The branch's subtree only: its vehicle and driver.
+    let narrow = client
+        .pick_vehicles(s.req_reaching(
+            &a,
+            a.user,
+            &[],
+            vec![branch],
+            pb::PickVehiclesRequest::default(),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(narrow.vehicles.len(), 1);
+    assert!(narrow.vehicles[0].plate_number.starts_with("粤D"));
+    let drivers = client
+        .pick_drivers(s.req_reaching(
+            &a,
+            a.user,
+            &[],
+            vec![branch],
+            pb::PickDriversRequest {
+                keyword: "王".into(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        drivers
+            .drivers
+            .iter()
+            .map(|d| (d.id.clone(), d.name.clone()))
+            .collect::<Vec<_>>(),
+        [(driver.to_string(), "王师傅".to_owned())]
+    );
+    let elsewhere = client
+        .pick_drivers(s.req_reaching(
+            &a,
+            a.user,
+            &[],
+            vec![Uuid::new_v4()],
+            pb::PickDriversRequest::default(),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(elsewhere.drivers.is_empty(), "{elsewhere:?}");
+
+    // The other tenant picks its own only.
+    let other = client
+        .pick_vehicles(s.req_as(&b, b.user, &[], pb::PickVehiclesRequest::default()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(plates(other), ["京A00000"]);
 }

@@ -375,9 +375,17 @@ async fn each_export_writes_its_lists_rows_and_none_of_another_tenants(s: &Stack
         .await
         .unwrap();
         let mut fixes = Vec::new();
-        let t0 =
-            DateTime::from_timestamp((Utc::now() - Duration::hours(3)).timestamp() / 60 * 60, 0)
-                .unwrap();
+        // Within the last day for the alarm list, but on Beijing's today, outside
+        // the daily list's days (3 h ago is yesterday in Beijing from 16:00 to 19:00 UTC).
+        let today = at(beijing_day(0), 0);
+        if Utc::now() - today < Duration::seconds(70) {
+            tokio::time::sleep(std::time::Duration::from_secs(70)).await;
+        }
+        let t0 = DateTime::from_timestamp(
+            (Utc::now() - Duration::hours(3)).max(today).timestamp() / 60 * 60,
+            0,
+        )
+        .unwrap();
         for v in &tenant.vehicles {
             fixes.push(fix_row(tenant, *v, t0, 50));
             fixes.push(fix_row(tenant, *v, t0 + Duration::seconds(30), 90));

@@ -778,6 +778,218 @@ async fn the_warnings_job_run_twice_raises_each_warning_once(s: &Stack) {
     assert_eq!(resolved.len(), 2);
 }
 
+/// Sets driver `id`'s ID card: an end date, or long-term when `None`.
+async fn set_id_card(s: &Stack, id: Uuid, expires: Option<DateTime<Utc>>) {
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    sqlx::query("update driver set id_card_expire_time = $2, id_card_long_term = $3 where id = $1")
+        .bind(id)
+        .bind(expires)
+        .bind(expires.is_none())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+}
+
+async fn an_expiring_id_card_is_warned_of_once_and_resolved_when_renewed(s: &Stack) {
+    let t = s.tenant(0).await;
+    let t0 = now();
+    // Licences far off: only ID cards are warned of here.
+    let licence = Some(t0 + Duration::days(400));
+    let soon = driver(s, &t, "吴五", licence, 1).await;
+    set_id_card(s, soon, Some(t0 + Duration::days(12))).await;
+    let expired = driver(s, &t, "郑六", licence, 1).await;
+    set_id_card(s, expired, Some(t0 - Duration::days(2))).await;
+    let long_term = driver(s, &t, "王七", licence, 1).await;
+    set_id_card(s, long_term, None).await;
+    let far = driver(s, &t, "冯八", licence, 1).await;
+    set_id_card(s, far, Some(t0 + Duration::days(90))).await;
+    let left = driver(s, &t, "陈九", licence, 3).await;
+    set_id_card(s, left, Some(t0 + Duration::days(3))).await;
+
+    job::run_once(&s.app, Utc::now()).await.unwrap();
+    job::run_once(&s.app, Utc::now()).await.unwrap();
+    let list = warnings(s, &t, pb::ListWarningsRequest::default()).await;
+    let seen: Vec<(i32, i32, &str, &str)> = list
+        .iter()
+        .map(|w| {
+            (
+                w.warning_type,
+                w.level,
+                w.title.as_str(),
+                w.driver_name.as_str(),
+            )
+        })
+        .collect();
+    let id_card = pb::WarningType::IdCardExpiring as i32;
+    assert_eq!(
+        seen,
+        [
+            (
+                id_card,
+                pb::RiskLevel::Medium as i32,
+                "身份证即将到期",
+                "吴五"
+            ),
+            (id_card, pb::RiskLevel::High as i32, "身份证已过期", "郑六"),
+        ],
+        "{list:?}"
+    );
+    assert!(
+        list[0].content.contains("剩余 12 天"),
+        "{}",
+        list[0].content
+    );
+
+    // Renewed (a new end) or made long-term: both resolve, nothing is raised again.
+    set_id_card(s, soon, Some(t0 + Duration::days(3650))).await;
+    set_id_card(s, expired, None).await;
+    let round = job::run_once(&s.app, Utc::now()).await.unwrap();
+    assert!(round.resolved >= 2, "{round:?}");
+    let list = warnings(
+        s,
+        &t,
+        pb::ListWarningsRequest {
+            warning_types: vec![id_card],
+            ..Default::default()
+        },
+    )
+    .await;
+    assert_eq!(list.len(), 2, "{list:?}");
+    assert!(
+        list.iter()
+            .all(|w| w.status == pb::WarningStatus::Resolved as i32)
+    );
+}
+
+/// Applies the warning requests of `t` in the outbox as risk's consumer
+/// does; answers how many it applied.
+async fn deliver_warning_requests(s: &Stack, t: &Tenant) -> usize {
+    use fleetdesk_kit::{events::Handler, subjects};
+    use prost::Message;
+    let payloads: Vec<Vec<u8>> =
+        sqlx::query_scalar("select payload from outbox where subject = $1 order by created_at")
+            .bind(subjects::warning_requested("vehicle"))
+            .fetch_all(&s.owner)
+            .await
+            .unwrap();
+    let mut applied = 0;
+    for payload in payloads {
+        let event = pb::WarningRequested::decode(payload.as_slice()).unwrap();
+        if event.enterprise_id != t.enterprise.to_string() {
+            continue;
+        }
+        let mut tx = db::begin_service(&s.app).await.unwrap();
+        fleetdesk_risk::warnings::requests::Requests
+            .handle(&mut tx, event)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        applied += 1;
+    }
+    applied
+}
+
+async fn due_items_become_warnings_once_through_the_event(s: &Stack) {
+    let t = s.tenant(3).await;
+    let now = Utc::now();
+    let today = now.date_naive();
+    let mut tx = db::begin_service(&s.owner).await.unwrap();
+    // An overdue service, an inspection due in ten days, a policy ending in twenty.
+    let plan = Uuid::new_v4();
+    sqlx::query(
+        "insert into maintenance_plan (id, enterprise_id, org_id, name, kind, interval_months) \
+         values ($1, $2, $3, '常规保养', 1, 6)",
+    )
+    .bind(plan)
+    .bind(t.enterprise)
+    .bind(t.org)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into maintenance_reminder (id, enterprise_id, org_id, vehicle_id, plan_id, \
+           base_date, base_odometer_m, due_date, due_state) \
+         values ($1, $2, $3, $4, $5, $6, 0, $7, 0)",
+    )
+    .bind(Uuid::new_v4())
+    .bind(t.enterprise)
+    .bind(t.org)
+    .bind(t.vehicles[0])
+    .bind(plan)
+    .bind(today - Duration::days(190))
+    .bind(today - Duration::days(10))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into annual_inspection (id, enterprise_id, org_id, vehicle_id, inspection_class, \
+           due_date) values ($1, $2, $3, $4, 1, $5)",
+    )
+    .bind(Uuid::new_v4())
+    .bind(t.enterprise)
+    .bind(t.org)
+    .bind(t.vehicles[1])
+    .bind(today + Duration::days(10))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into insurance_policy (id, enterprise_id, org_id, vehicle_id, plate_number, kind, \
+           insurer, policy_no, start_time, end_time, premium_fen) \
+         values ($1, $2, $3, $4, '粤B00002', 1, '人保财险', 'PDZA2026000001', $5, $6, 95000)",
+    )
+    .bind(Uuid::new_v4())
+    .bind(t.enterprise)
+    .bind(t.org)
+    .bind(t.vehicles[2])
+    .bind(now - Duration::days(345))
+    .bind(now + Duration::days(20))
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+
+    fleetdesk_maintenance::due::run_once(&s.app, now)
+        .await
+        .unwrap();
+    // The next day's round asks for nothing new.
+    fleetdesk_maintenance::due::run_once(&s.app, now + Duration::hours(1))
+        .await
+        .unwrap();
+    assert_eq!(
+        deliver_warning_requests(s, &t).await,
+        3,
+        "each item asked once"
+    );
+    // A redelivery raises nothing twice.
+    deliver_warning_requests(s, &t).await;
+    let list = warnings(s, &t, pb::ListWarningsRequest::default()).await;
+    let mut seen: Vec<(i32, &str)> = list
+        .iter()
+        .map(|w| (w.warning_type, w.title.as_str()))
+        .collect();
+    seen.sort_unstable();
+    assert_eq!(
+        seen,
+        [
+            (pb::WarningType::InsuranceExpiring as i32, "保险即将到期"),
+            (pb::WarningType::InspectionDue as i32, "年检即将到期"),
+            (pb::WarningType::MaintenanceDue as i32, "保养已逾期"),
+        ]
+    );
+    let policy = list
+        .iter()
+        .find(|w| w.warning_type == pb::WarningType::InsuranceExpiring as i32)
+        .unwrap();
+    assert!(
+        policy.content.contains("粤B00002的交强险"),
+        "{}",
+        policy.content
+    );
+    assert_eq!(policy.vehicle_id, t.vehicles[2].to_string());
+}
+
 async fn warnings_are_acknowledged_one_or_a_batch_at_a_time(s: &Stack) {
     let (t, _) = warned_tenant(s).await;
     job::run_once(&s.app, Utc::now()).await.unwrap();
@@ -968,6 +1180,8 @@ async fn risk_records_on_one_stack() {
         bad_accident_input_is_refused_in_chinese_and_writes_nothing,
         a_service_record_from_an_alarm_takes_its_vehicle_and_closes_once,
         the_warnings_job_run_twice_raises_each_warning_once,
+        an_expiring_id_card_is_warned_of_once_and_resolved_when_renewed,
+        due_items_become_warnings_once_through_the_event,
         warnings_are_acknowledged_one_or_a_batch_at_a_time,
         another_tenant_sees_none_of_the_records_and_cannot_change_them,
     );

@@ -771,3 +771,56 @@ async fn an_import_writes_all_rows_or_none_and_a_number_imported_twice_stays_one
     );
     assert_eq!(all.total_fine_fen, 40_000);
 }
+
+#[tokio::test]
+async fn an_import_refuses_a_vehicle_outside_the_callers_data_scope() {
+    let s = support::stack().await;
+    let t = s.tenant(1).await;
+    let row = [
+        "粤B00000",
+        "2026-10-03 08:15:00",
+        "深南大道",
+        "1352A",
+        "超速未达20%",
+        "200",
+        "1",
+        "IMP0101",
+        "深圳交警",
+    ];
+    let file = upload(&s, &t, &[row]).await;
+    // A member reaching only an organisation that holds none of the tenant's vehicles.
+    let elsewhere = s.req_reaching(
+        &t,
+        t.user,
+        PERMS,
+        vec![Uuid::new_v4()],
+        pb::ImportViolationsRequest {
+            file: Some(file.clone()),
+        },
+    );
+    let refused = client(&s)
+        .import_violations(elsewhere)
+        .await
+        .unwrap()
+        .into_inner()
+        .result
+        .unwrap();
+    assert_eq!(refused.imported, 0);
+    assert_eq!(
+        (
+            refused.error_list[0].column.as_str(),
+            refused.error_list[0].reason.as_str()
+        ),
+        ("车牌号", "该车辆不在您的数据权限范围内")
+    );
+    assert_eq!(
+        list(&s, &t, pb::ListViolationsRequest::default())
+            .await
+            .page
+            .unwrap()
+            .total,
+        0
+    );
+    // The same file from a member reaching the whole enterprise is written.
+    assert_eq!(import(&s, &t, file).await.imported, 1);
+}

@@ -1,6 +1,6 @@
 //! Warnings (warnRecord; permission `as:risk:warn`): forward-looking
-//! warnings raised daily by platform rules (expiring licences, overdue
-//! rent, …), listed and acknowledged one or a batch.
+//! warnings raised daily by platform rules (expiring licences and ID
+//! cards, overdue rent, …), listed and acknowledged one or a batch.
 
 use axum::extract::State;
 use fleetdesk_proto::vehicle::v1 as pb;
@@ -30,7 +30,8 @@ edge_enum!(
     /// What a warning is about.
     WarningType => pb::WarningType {
         InsuranceExpiring, InspectionDue, MaintenanceDue, LicenceExpiring, LongIdle,
-        LongOffline, NightDriving, AbnormalEnergyUse, FrequentAlarms, PaymentOverdue
+        LongOffline, NightDriving, AbnormalEnergyUse, FrequentAlarms, PaymentOverdue,
+        IdCardExpiring
     }
 );
 edge_enum!(

@@ -12,6 +12,7 @@ pub mod login_logs;
 pub mod notices;
 pub mod operation_logs;
 pub mod org_lookups;
+pub mod pickers;
 pub mod sensitive;
 pub mod settings;
 pub mod shared_data;

@@ -75,6 +75,11 @@ pub struct DriverBody {
     pub licence_back: Option<FileRefBody>,
     pub id_card_front: Option<FileRefBody>,
     pub id_card_back: Option<FileRefBody>,
+    /// Last day the ID card is valid (居民身份证有效期至); empty for a
+    /// long-term card or when not recorded.
+    pub id_card_expire_time: String,
+    /// A long-term ID card (长期): no end date.
+    pub id_card_long_term: bool,
     pub status: Option<DriverStatus>,
     pub hire_time: String,
     pub bound_vehicle_id: String,
@@ -103,6 +108,8 @@ impl From<pb::Driver> for DriverBody {
             licence_back: d.licence_back.map(FileRefBody::from),
             id_card_front: d.id_card_front.map(FileRefBody::from),
             id_card_back: d.id_card_back.map(FileRefBody::from),
+            id_card_expire_time: rfc3339(d.id_card_expire_time.as_ref()),
+            id_card_long_term: d.id_card_long_term,
             status: DriverStatus::from_pb(d.status),
             hire_time: rfc3339(d.hire_time.as_ref()),
             bound_vehicle_id: d.bound_vehicle_id,
@@ -255,6 +262,13 @@ pub struct DriverForm {
     pub licence_back: Option<FileRefBody>,
     pub id_card_front: Option<FileRefBody>,
     pub id_card_back: Option<FileRefBody>,
+    /// Last day the ID card is valid (yyyy-MM-dd, 1990 to 20 years ahead);
+    /// empty for a long-term card or when not known.
+    #[serde(default)]
+    pub id_card_expire_time: String,
+    /// A long-term ID card (长期); then `idCardExpireTime` stays empty.
+    #[serde(default)]
+    pub id_card_long_term: bool,
     /// Default active.
     pub status: Option<DriverStatus>,
     #[serde(default)]
@@ -272,6 +286,8 @@ impl DriverForm {
             )?,
             licence_expire_time: time_field("licenceExpireTime", &self.licence_expire_time)?,
             hire_time: time_field("hireTime", &self.hire_time)?,
+            id_card_expire_time: time_field("idCardExpireTime", &self.id_card_expire_time)?,
+            id_card_long_term: self.id_card_long_term,
             org_id: self.org_id,
             name: self.name,
             phone: self.phone,

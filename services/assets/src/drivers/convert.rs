@@ -10,7 +10,9 @@ use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
 use uuid::Uuid;
 
-use super::domain::{self, DriverDraft, DriverFields, DriverStatus, Image, Kept, LicenceClass};
+use super::domain::{
+    self, DriverDraft, DriverFields, DriverStatus, IdCardValidity, Image, Kept, LicenceClass,
+};
 use super::store::{DriverQuery, DriverRow};
 use crate::codes::optional;
 
@@ -32,6 +34,8 @@ pub fn fields(input: pb::DriverInput) -> DriverFields {
         hire_time,
         remark,
         address,
+        id_card_expire_time,
+        id_card_long_term,
     } = input;
     DriverFields {
         org_id,
@@ -47,6 +51,8 @@ pub fn fields(input: pb::DriverInput) -> DriverFields {
         licence_back: Image::from_ref(licence_back),
         id_card_front: Image::from_ref(id_card_front),
         id_card_back: Image::from_ref(id_card_back),
+        id_card_expire_time: id_card_expire_time.as_ref().and_then(datetime),
+        id_card_long_term,
         status: DriverStatus::from_pb(status),
         hire_time: hire_time.as_ref().and_then(datetime),
         remark,
@@ -122,6 +128,8 @@ pub fn draft(row: &DriverRow) -> Result<DriverDraft, ServiceError> {
             licence_back: row.licence_back.as_ref().map(|j| j.0.clone()),
             id_card_front: row.id_card_front.as_ref().map(|j| j.0.clone()),
             id_card_back: row.id_card_back.as_ref().map(|j| j.0.clone()),
+            id_card_expire_time: None,
+            id_card_long_term: false,
             status: optional(Some(row.status)),
             hire_time: row.hire_time,
             remark: row.remark.clone(),
@@ -132,6 +140,9 @@ pub fn draft(row: &DriverRow) -> Result<DriverDraft, ServiceError> {
         // Skipped above so an old first-issue date never fails the "not in
         // the future" rule; kept as stored.
         d.licence_first_issue_time = row.licence_first_issue_time;
+        // Likewise the ID card's end: kept as stored, never re-judged
+        // against today's 20-year horizon.
+        d.id_card = IdCardValidity::from_columns(row.id_card_expire_time, row.id_card_long_term);
         d
     })
 }
@@ -183,5 +194,7 @@ pub fn driver(row: DriverRow, enterprise_id: Uuid) -> pb::Driver {
             update_time: Some(timestamp(row.updated_at)),
         }),
         masked_address: domain::masked_address(&row.address),
+        id_card_expire_time: row.id_card_expire_time.map(timestamp),
+        id_card_long_term: row.id_card_long_term,
     }
 }

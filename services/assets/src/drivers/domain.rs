@@ -1,9 +1,9 @@
 //! Rules of a driver: stored codes, the checks an input must pass (phone and
-//! ID number through kit::ids, licence class, dates, lengths), the masked
-//! forms the service answers, and the remark of a change. Pure: no database,
-//! no proto messages.
+//! ID number through kit::ids, licence class, dates, the ID card's validity,
+//! lengths), the masked forms the service answers, and the remark of a
+//! change. Pure: no database, no proto messages.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, FixedOffset, Months, Utc};
 use fleetdesk_kit::ids::{IdNumber, Phone};
 use fleetdesk_kit::{ErrorCode, ServiceError, mask};
 use fleetdesk_proto::common::v1::FileRef;
@@ -114,6 +114,8 @@ pub struct DriverFields {
     pub licence_back: Option<Image>,
     pub id_card_front: Option<Image>,
     pub id_card_back: Option<Image>,
+    pub id_card_expire_time: Option<DateTime<Utc>>,
+    pub id_card_long_term: bool,
     pub status: Option<DriverStatus>,
     pub hire_time: Option<DateTime<Utc>>,
     pub remark: String,
@@ -135,9 +137,96 @@ pub struct DriverDraft {
     pub licence_back: Option<Image>,
     pub id_card_front: Option<Image>,
     pub id_card_back: Option<Image>,
+    pub id_card: IdCardValidity,
     pub status: DriverStatus,
     pub hire_time: Option<DateTime<Utc>>,
     pub remark: String,
+}
+
+/// How long a driver's resident ID card is valid (居民身份证有效期至).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IdCardValidity {
+    /// Not recorded (drivers entered before the field existed, imports
+    /// without the column).
+    #[default]
+    Unknown,
+    /// Valid through this day (stored as the day's start, like the licence's).
+    Until(DateTime<Utc>),
+    /// A long-term card (长期): no end.
+    LongTerm,
+}
+
+/// How a long-term card reads in the export and the import (长期).
+pub const ID_CARD_LONG_TERM: &str = "长期";
+
+/// The earliest end date accepted: cards of the second generation began in
+/// 2004, so an end before 1990 is a typing error.
+const ID_CARD_EARLIEST_YEAR: i32 = 1990;
+/// The longest term of a fixed-term card is 20 years.
+const ID_CARD_LONGEST_YEARS: u32 = 20;
+
+impl IdCardValidity {
+    /// As stored: (end date, long-term flag).
+    pub fn columns(self) -> (Option<DateTime<Utc>>, bool) {
+        match self {
+            IdCardValidity::Unknown => (None, false),
+            IdCardValidity::Until(at) => (Some(at), false),
+            IdCardValidity::LongTerm => (None, true),
+        }
+    }
+
+    /// From the stored columns (the table's check keeps both from being set).
+    pub fn from_columns(expire: Option<DateTime<Utc>>, long_term: bool) -> IdCardValidity {
+        match (expire, long_term) {
+            (_, true) => IdCardValidity::LongTerm,
+            (Some(at), false) => IdCardValidity::Until(at),
+            (None, false) => IdCardValidity::Unknown,
+        }
+    }
+
+    /// Checks an input's end date and flag at `now`; the refusal names
+    /// `idCardExpireTime`.
+    fn parse(
+        expire: Option<DateTime<Utc>>,
+        long_term: bool,
+        now: DateTime<Utc>,
+        p: &mut Problems,
+    ) -> IdCardValidity {
+        const FIELD: &str = "idCardExpireTime";
+        match (expire, long_term) {
+            (Some(_), true) => {
+                p.add(FIELD, "长期有效的身份证无需填写有效期至");
+                IdCardValidity::LongTerm
+            }
+            (None, true) => IdCardValidity::LongTerm,
+            (None, false) => IdCardValidity::Unknown,
+            (Some(at), false) => {
+                // The year as the card reads it (a day is stored as its
+                // Shanghai midnight, the evening before in UTC).
+                let year = at
+                    .with_timezone(&FixedOffset::east_opt(8 * 3600).expect("UTC+8"))
+                    .year();
+                if year < ID_CARD_EARLIEST_YEAR {
+                    p.add(FIELD, "身份证有效期至不能早于1990年");
+                } else if now
+                    .checked_add_months(Months::new(ID_CARD_LONGEST_YEARS * 12))
+                    .is_some_and(|latest| at > latest)
+                {
+                    p.add(FIELD, "身份证有效期至不能晚于20年后");
+                }
+                IdCardValidity::Until(at)
+            }
+        }
+    }
+
+    /// As the operation log shows it.
+    fn label(self) -> String {
+        match self {
+            IdCardValidity::Unknown => String::new(),
+            IdCardValidity::Until(at) => crate::oplog::domain::date(Some(at)),
+            IdCardValidity::LongTerm => ID_CARD_LONG_TERM.to_owned(),
+        }
+    }
 }
 
 /// The stored personal values an update keeps when the input leaves them empty.
@@ -203,6 +292,12 @@ impl DriverDraft {
         let licence_class = p.choice("licenceClass", "准驾车型", input.licence_class);
         let address = p.optional_text("address", "住址", &input.address, 100);
         let remark = p.optional_text("remark", "备注", &input.remark, 200);
+        let id_card = IdCardValidity::parse(
+            input.id_card_expire_time,
+            input.id_card_long_term,
+            Utc::now(),
+            &mut p,
+        );
         if input.licence_expire_time.is_none() {
             p.add("licenceExpireTime", "请选择驾驶证有效期");
         }
@@ -250,6 +345,7 @@ impl DriverDraft {
             licence_back: input.licence_back,
             id_card_front: input.id_card_front,
             id_card_back: input.id_card_back,
+            id_card,
             status: input.status.unwrap_or(DriverStatus::Active),
             hire_time: input.hire_time,
             remark,
@@ -337,6 +433,11 @@ pub fn changes(before: &DriverDraft, after: &DriverDraft, org_names: (&str, &str
             "身份证反面",
             image_key(&before.id_card_back),
             image_key(&after.id_card_back),
+        )
+        .text(
+            "身份证有效期至",
+            &before.id_card.label(),
+            &after.id_card.label(),
         )
         .text("状态", before.status.label(), after.status.label())
         .date("入职日期", before.hire_time, after.hire_time)
@@ -482,6 +583,48 @@ mod tests {
         assert_eq!(draft.licence_front, Some(stored("e/driver/front.png")));
         assert_eq!(draft.licence_back, None);
         assert_eq!(draft.id_card_front, None);
+    }
+
+    #[test]
+    fn an_id_card_is_long_term_or_ends_on_a_plausible_day() {
+        let parse = |expire: Option<DateTime<Utc>>, long_term| {
+            DriverDraft::parse(
+                DriverFields {
+                    id_card_expire_time: expire,
+                    id_card_long_term: long_term,
+                    ..valid_fields()
+                },
+                None,
+            )
+        };
+        let in_ten_years = Utc::now() + Duration::days(3650);
+        assert_eq!(
+            parse(Some(in_ten_years), false).unwrap().id_card,
+            IdCardValidity::Until(in_ten_years)
+        );
+        assert_eq!(parse(None, true).unwrap().id_card, IdCardValidity::LongTerm);
+        assert_eq!(parse(None, false).unwrap().id_card, IdCardValidity::Unknown);
+        assert!(parse(Some("1989-12-31T16:00:00Z".parse().unwrap()), false).is_ok());
+        // An expired card is recorded as it is (the warnings job reports it).
+        assert!(parse(Some(Utc::now() - Duration::days(30)), false).is_ok());
+        for (expire, long_term, message) in [
+            (Some(in_ten_years), true, "长期有效的身份证无需填写有效期至"),
+            (
+                Some(Utc::now() + Duration::days(21 * 366)),
+                false,
+                "身份证有效期至不能晚于20年后",
+            ),
+            (
+                // 1989-12-31 in Shanghai; 1990-01-01 would be accepted.
+                Some("1989-12-30T16:00:00Z".parse().unwrap()),
+                false,
+                "身份证有效期至不能早于1990年",
+            ),
+        ] {
+            let err = parse(expire, long_term).unwrap_err();
+            assert_eq!(err.fields[0].field, "idCardExpireTime");
+            assert_eq!(err.fields[0].message, message);
+        }
     }
 
     #[test]

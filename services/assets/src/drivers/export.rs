@@ -21,10 +21,11 @@ pub const KIND: &str = "drivers";
 
 /// The header row; the import reads the same titles (masked values are
 /// refused there, so an export is no import template for personal data).
-pub const HEADER: [&str; 14] = [
+pub const HEADER: [&str; 15] = [
     "司机姓名",
     "手机号",
     "身份证号",
+    "身份证有效期至",
     "工号",
     "所属组织",
     "准驾车型",
@@ -116,6 +117,11 @@ impl ListExport for DriversExport {
             Cell::from(row.name),
             text(domain::masked_phone(&row.phone)),
             text(domain::masked_id_number(&row.id_number)),
+            if row.id_card_long_term {
+                text(domain::ID_CARD_LONG_TERM.to_owned())
+            } else {
+                day(row.id_card_expire_time)
+            },
             text(row.employee_no),
             text(row.org_name),
             label::<LicenceClass>(Some(row.licence_class), LicenceClass::label),

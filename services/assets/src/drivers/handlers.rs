@@ -41,6 +41,35 @@ pub async fn list(
     })
 }
 
+/// Drivers of the caller's reach by part of name, newest first: the forms'
+/// pickers. Any member may ask; only id and name answer.
+pub async fn pick(
+    ctx: &Context,
+    req: Request<pb::PickDriversRequest>,
+) -> Result<pb::PickDriversResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin_member(&ctx.pool, &req).await?;
+    let pb::PickDriversRequest { keyword } = req.into_inner();
+    let query = convert::query(Some(pb::DriverFilter {
+        name: keyword,
+        ..Default::default()
+    }))?;
+    let first = Paging { page: 1, size: 20 };
+    let (rows, _) = store::list(&mut tx, &actor, &query, first).await?;
+    db::end_read(tx);
+    Ok(pb::PickDriversResponse {
+        drivers: rows
+            .into_iter()
+            .map(|r| {
+                let d = convert::driver(r, actor.enterprise_id);
+                pb::DriverChoice {
+                    id: d.id,
+                    name: d.name,
+                }
+            })
+            .collect(),
+    })
+}
+
 pub async fn get(
     ctx: &Context,
     req: Request<pb::GetDriverRequest>,

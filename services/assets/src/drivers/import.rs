@@ -1,9 +1,10 @@
 //! The driver import (driverManagement › 导入): one driver per row, checked
 //! by the create's rules (`DriverDraft::parse`: name, phone and ID number
 //! through kit::ids, licence class and dates), the organisation by code or
-//! name within the caller's reach, phone and ID number unique within the
-//! file and against the enterprise's drivers; then every row in one
-//! statement (`unnest`), with its operation-log row.
+//! name within the caller's reach, the ID card's end a date or 长期, phone
+//! and ID number unique within the file and against the enterprise's
+//! drivers; then every row in one statement (`unnest`), with its
+//! operation-log row.
 
 use std::collections::HashSet;
 
@@ -21,6 +22,7 @@ use crate::oplog::Business;
 const NAME: &str = "司机姓名";
 const PHONE: &str = "手机号";
 const ID_NUMBER: &str = "身份证号";
+const ID_CARD_EXPIRE: &str = "身份证有效期至";
 const ORG: &str = "所属组织";
 const LICENCE_CLASS: &str = "准驾车型";
 const LICENCE_EXPIRE: &str = "驾驶证有效期";
@@ -47,6 +49,11 @@ pub const COLUMNS: &[Column] = &[
         title: ID_NUMBER,
         required: true,
         example: "11010519491231002X",
+    },
+    Column {
+        title: ID_CARD_EXPIRE,
+        required: false,
+        example: "2035-06-30",
     },
     Column {
         title: ORG,
@@ -107,6 +114,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("remark", REMARK),
     ("licenceExpireTime", LICENCE_EXPIRE),
     ("licenceFirstIssueTime", LICENCE_FIRST),
+    ("idCardExpireTime", ID_CARD_EXPIRE),
 ];
 
 /// The driver import of one caller.
@@ -131,6 +139,8 @@ impl DriverImport<'_> {
                 }
             }
         };
+        // A long-term card is written 长期 in the date's column.
+        let id_card_long_term = row.text(ID_CARD_EXPIRE).trim() == domain::ID_CARD_LONG_TERM;
         DriverFields {
             org_id,
             name: row.text(NAME),
@@ -152,6 +162,12 @@ impl DriverImport<'_> {
             licence_back: None,
             id_card_front: None,
             id_card_back: None,
+            id_card_expire_time: if id_card_long_term {
+                None
+            } else {
+                day(row, ID_CARD_EXPIRE, p)
+            },
+            id_card_long_term,
             status: pick(row, STATUS, DriverStatus::ALL, DriverStatus::label, &[], p),
             hire_time: day(row, HIRED, p),
             remark: row.text(REMARK),

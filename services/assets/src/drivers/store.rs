@@ -19,7 +19,8 @@ use crate::context::Actor;
 const SELECT: &str = "select d.id, d.org_id, coalesce((select o.name from org_unit o where o.id = d.org_id), '') as org_name, d.created_by, d.updated_by, \
      d.name, d.phone, d.id_number, d.employee_no, d.licence_class, d.licence_first_issue_time, \
      d.licence_expire_time, d.address, d.licence_front, d.licence_back, d.id_card_front, \
-     d.id_card_back, d.status, d.hire_time, d.remark, d.created_at, d.updated_at, \
+     d.id_card_back, d.id_card_expire_time, d.id_card_long_term, d.status, d.hire_time, \
+     d.remark, d.created_at, d.updated_at, \
      bv.id as bound_vehicle_id, bv.plate_number as bound_plate_number \
      from driver d \
      left join lateral (select v.id, v.plate_number from vehicle v \
@@ -45,6 +46,8 @@ pub struct DriverRow {
     pub licence_back: Option<Json<Image>>,
     pub id_card_front: Option<Json<Image>>,
     pub id_card_back: Option<Json<Image>>,
+    pub id_card_expire_time: Option<DateTime<Utc>>,
+    pub id_card_long_term: bool,
     pub status: i16,
     pub hire_time: Option<DateTime<Utc>>,
     pub remark: String,
@@ -203,8 +206,8 @@ pub async fn insert(
         "insert into driver (id, enterprise_id, org_id, created_by, updated_by, name, phone, \
          id_number, employee_no, licence_class, licence_first_issue_time, licence_expire_time, \
          address, licence_front, licence_back, id_card_front, id_card_back, status, hire_time, \
-         remark) values ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
-         $16, $17, $18, $19)",
+         remark, id_card_expire_time, id_card_long_term) values ($1, $2, $3, $4, $4, $5, $6, $7, \
+         $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
     )
     .bind(id)
     .bind(actor.enterprise_id)
@@ -225,6 +228,8 @@ pub async fn insert(
     .bind(i16::from(draft.status))
     .bind(draft.hire_time)
     .bind(&draft.remark)
+    .bind(draft.id_card.columns().0)
+    .bind(draft.id_card.columns().1)
     .execute(conn)
     .await
     .map_err(conflict)?;
@@ -245,14 +250,15 @@ pub async fn insert_many(
     let written = sqlx::query(
         "insert into driver (id, enterprise_id, org_id, created_by, updated_by, name, phone, \
          id_number, employee_no, licence_class, licence_first_issue_time, licence_expire_time, \
-         address, status, hire_time, remark) \
+         address, status, hire_time, remark, id_card_expire_time, id_card_long_term) \
          select t.id, $1, t.org_id, $2, $2, t.name, t.phone, t.id_number, t.employee_no, \
-         t.licence_class, t.first_issued, t.expires, t.address, t.status, t.hired, t.remark \
+         t.licence_class, t.first_issued, t.expires, t.address, t.status, t.hired, t.remark, \
+         t.id_card_expires, t.id_card_long_term \
          from unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], \
            $9::int2[], $10::timestamptz[], $11::timestamptz[], $12::text[], $13::int2[], \
-           $14::timestamptz[], $15::text[]) \
+           $14::timestamptz[], $15::text[], $16::timestamptz[], $17::bool[]) \
          as t(id, org_id, name, phone, id_number, employee_no, licence_class, first_issued, \
-           expires, address, status, hired, remark)",
+           expires, address, status, hired, remark, id_card_expires, id_card_long_term)",
     )
     .bind(actor.enterprise_id)
     .bind(actor.user_id)
@@ -269,6 +275,8 @@ pub async fn insert_many(
     .bind(column(drafts, |d| i16::from(d.status)))
     .bind(column(drafts, |d| d.hire_time))
     .bind(column(drafts, |d| d.remark.clone()))
+    .bind(column(drafts, |d| d.id_card.columns().0))
+    .bind(column(drafts, |d| d.id_card.columns().1))
     .execute(conn)
     .await
     .map_err(conflict)?;
@@ -287,7 +295,8 @@ pub async fn update(
         "update driver set org_id = $3, updated_by = $4, name = $5, phone = $6, id_number = $7, \
          employee_no = $8, licence_class = $9, licence_first_issue_time = $10, \
          licence_expire_time = $11, address = $12, licence_front = $13, licence_back = $14, \
-         id_card_front = $15, id_card_back = $16, status = $17, hire_time = $18, remark = $19 \
+         id_card_front = $15, id_card_back = $16, status = $17, hire_time = $18, remark = $19, \
+         id_card_expire_time = $20, id_card_long_term = $21 \
          where id = $1 and enterprise_id = $2",
     )
     .bind(id)
@@ -309,6 +318,8 @@ pub async fn update(
     .bind(i16::from(draft.status))
     .bind(draft.hire_time)
     .bind(&draft.remark)
+    .bind(draft.id_card.columns().0)
+    .bind(draft.id_card.columns().1)
     .execute(&mut *conn)
     .await
     .map_err(conflict)?;

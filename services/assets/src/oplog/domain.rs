@@ -25,7 +25,9 @@ impl Business {
             | T::RepairOrder
             | T::RepairStatement
             | T::Accident
-            | T::Violation => None,
+            | T::Violation
+            | T::AnnualInspection
+            | T::InsurancePolicy => None,
         }
     }
 

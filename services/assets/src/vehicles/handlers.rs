@@ -40,6 +40,42 @@ pub async fn list(
     })
 }
 
+/// How many choices a picker answers.
+const PICKED: i64 = 20;
+
+/// Vehicles of the caller's reach by part of plate or VIN, newest first:
+/// the forms' pickers. Any member may ask; only id, plate and VIN answer.
+pub async fn pick(
+    ctx: &Context,
+    req: Request<pb::PickVehiclesRequest>,
+) -> Result<pb::PickVehiclesResponse, ServiceError> {
+    let (actor, mut tx) = Actor::begin_member(&ctx.pool, &req).await?;
+    let pb::PickVehiclesRequest { keyword } = req.into_inner();
+    let query = convert::query(Some(pb::VehicleFilter {
+        keyword,
+        ..Default::default()
+    }))?;
+    let first = Paging {
+        page: 1,
+        size: PICKED,
+    };
+    let (rows, _) = store::page(&mut tx, &actor, &query, convert::order(0), first).await?;
+    db::end_read(tx);
+    Ok(pb::PickVehiclesResponse {
+        vehicles: rows
+            .into_iter()
+            .map(|r| {
+                let v = convert::vehicle(r, actor.enterprise_id);
+                pb::VehicleChoice {
+                    id: v.id,
+                    plate_number: v.plate_number,
+                    vin: v.vin,
+                }
+            })
+            .collect(),
+    })
+}
+
 /// The brands and models of the vehicles the caller reaches (the forms'
 /// brand-type list). Any member may ask: it names no vehicle, and only
 /// vehicles within the caller's reach count.

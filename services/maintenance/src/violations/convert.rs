@@ -70,7 +70,8 @@ pub fn files_json(files: &[common::FileRef]) -> serde_json::Value {
     )
 }
 
-fn files(value: &serde_json::Value) -> Vec<common::FileRef> {
+/// Stored files (a JSON array of FileRef objects) as the wire's.
+pub fn files(value: &serde_json::Value) -> Vec<common::FileRef> {
     let text = |f: &serde_json::Value, k: &str| f[k].as_str().unwrap_or_default().to_owned();
     value
         .as_array()

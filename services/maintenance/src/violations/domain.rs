@@ -154,11 +154,6 @@ impl Incoming {
     }
 }
 
-/// Money in fen as yuan with two decimals, for remarks.
-pub fn yuan(fen: i64) -> String {
-    format!("{}.{:02}元", fen / 100, (fen % 100).abs())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +234,5 @@ mod tests {
             assert_eq!(State::from_pb(s.to_pb() as i32), Some(*s));
         }
         assert_eq!(State::from_pb(pb::ViolationStatus::Handling as i32), None);
-        assert_eq!(yuan(20_050), "200.50元");
     }
 }

@@ -3,6 +3,7 @@
 //! pages from the list's indexes.
 
 use fleetdesk_kit::ServiceError;
+use fleetdesk_kit::export::scope::money;
 use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::vehicle::v1 as pb;
@@ -55,11 +56,6 @@ pub fn job(f: &pb::ListViolationsRequest) -> Result<NewJob, ServiceError> {
         filter: prost::Message::encode_to_vec(f),
         filters_json,
     })
-}
-
-/// Yuan with two decimals.
-fn yuan(fen: i64) -> Cell {
-    Cell::Text(format!("{}.{:02}", fen / 100, (fen % 100).abs()))
 }
 
 /// The violation list as an export kind.
@@ -127,7 +123,7 @@ impl ListExport for ViolationsExport {
             text(row.address),
             text(row.offence_code),
             text(row.description),
-            yuan(row.fine_fen),
+            money(Some(row.fine_fen)),
             Cell::Text(row.penalty_points.to_string()),
             text(row.decision_no),
             text(row.authority),

@@ -1,22 +1,23 @@
 //! The violation import (trafficViolations › 导入): one violation per row,
 //! checked by the authority record's rules (`Incoming::check`), the plate a
-//! vehicle of the enterprise, the decision number once per file; then every
+//! vehicle of the enterprise within the caller's data scope, the decision number once per file; then every
 //! row upserted by its decision number (`store::upsert`: a number already
 //! stored, fetched or imported before, stays one row), each new one with its
 //! responsible driver found at its time and its operation-log row. All rows
 //! or none (kit::import).
 
-use std::collections::HashSet;
-
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone, Utc};
 use fleetdesk_assets::imports::RowProblems;
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::import::{Column, ErrorTable, ImportSchema, Parsed, Problem, SheetRow};
+use fleetdesk_kit::import::{
+    Column, ErrorTable, ImportSchema, Parsed, Problem, SheetRow, fen_of_yuan,
+};
 use sqlx::PgConnection;
 
 use super::domain::{Incoming, Source};
 use super::store;
 use crate::context::Actor;
+use crate::plates;
 
 const PLATE: &str = "车牌号";
 const TIME: &str = "违章时间";
@@ -114,21 +115,6 @@ fn time_of(text: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
-/// Yuan typed with at most two decimals, as fen.
-fn fen_of(text: &str) -> Option<i64> {
-    let (whole, cents) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty()
-        || !whole.chars().all(|c| c.is_ascii_digit())
-        || cents.len() > 2
-        || !cents.chars().all(|c| c.is_ascii_digit())
-    {
-        return None;
-    }
-    let whole: i64 = whole.parse().ok()?;
-    let cents: i64 = format!("{cents:0<2}").parse().ok()?;
-    whole.checked_mul(100)?.checked_add(cents)
-}
-
 /// The violation import of one caller at one time.
 #[derive(Debug)]
 pub struct ViolationImport<'a> {
@@ -153,7 +139,7 @@ impl ImportSchema for ViolationImport<'_> {
                 "违章时间格式不正确，请填写如 2026-11-01 08:30:00 的时间",
             );
         }
-        let fine = fen_of(&row.text(FINE));
+        let fine = fen_of_yuan(&row.text(FINE));
         if fine.is_none() && !p.has(FINE) {
             p.add(FINE, "罚款应为金额（元），最多两位小数");
         }
@@ -197,18 +183,11 @@ impl ImportSchema for ViolationImport<'_> {
         rows: &[Parsed<Incoming>],
     ) -> Result<ErrorTable, ServiceError> {
         let plates: Vec<&str> = rows.iter().map(|r| r.value.plate.as_str()).collect();
-        let known: Vec<String> = sqlx::query_scalar(
-            "select plate_number from vehicle where enterprise_id = $1 and plate_number = any($2)",
-        )
-        .bind(self.actor.enterprise_id)
-        .bind(&plates)
-        .fetch_all(&mut *conn)
-        .await?;
-        let known: HashSet<&str> = known.iter().map(String::as_str).collect();
+        let known = plates::vehicles_by_plate(conn, self.actor.enterprise_id, &plates).await?;
         let mut table = ErrorTable::default();
         for row in rows {
-            if !known.contains(row.value.plate.as_str()) {
-                table.push(row.row, PLATE, "车牌号不是本企业的车辆");
+            if let Some(why) = plates::refusal(self.actor, known.get(&row.value.plate)) {
+                table.push(row.row, PLATE, why);
             }
         }
         Ok(table)
@@ -222,7 +201,7 @@ impl ImportSchema for ViolationImport<'_> {
         let mut written = 0;
         for row in rows {
             let Some(vehicle) =
-                store::vehicle_by_plate(&mut *conn, self.actor.enterprise_id, &row.value.plate)
+                plates::vehicle_by_plate(&mut *conn, self.actor.enterprise_id, &row.value.plate)
                     .await?
             else {
                 continue;
@@ -253,7 +232,7 @@ mod tests {
     }
 
     #[test]
-    fn times_are_beijing_and_fines_are_yuan() {
+    fn times_are_beijing() {
         let at = time_of("2026-11-01 08:30").unwrap();
         assert_eq!(at.to_rfc3339(), "2026-11-01T00:30:00+00:00");
         assert_eq!(
@@ -261,10 +240,5 @@ mod tests {
             "2026-10-31T16:00:00+00:00"
         );
         assert!(time_of("11-01 08:30").is_none());
-        assert_eq!(fen_of("200"), Some(20_000));
-        assert_eq!(fen_of("200.5"), Some(20_050));
-        assert_eq!(fen_of("0.05"), Some(5));
-        assert_eq!(fen_of("200.505"), None);
-        assert_eq!(fen_of("-1"), None);
     }
 }

@@ -298,22 +298,6 @@ pub async fn insert_many(
     Ok(done.rows_affected())
 }
 
-/// The enterprise's vehicle with `plate`: (id, organisation).
-pub async fn vehicle_by_plate(
-    conn: &mut PgConnection,
-    enterprise: Uuid,
-    plate: &str,
-) -> Result<Option<(Uuid, Uuid)>, ServiceError> {
-    Ok(sqlx::query_as(
-        "select id, org_id from vehicle where enterprise_id = $1 and plate_number = $2 \
-         order by created_at desc limit 1",
-    )
-    .bind(enterprise)
-    .bind(plate)
-    .fetch_optional(conn)
-    .await?)
-}
-
 /// A driver of the enterprise: (id, name).
 pub async fn driver(
     conn: &mut PgConnection,
@@ -444,7 +428,7 @@ pub async fn paid(
     .await?;
     let mut text = format!(
         "状态：已处理 → 已缴款（罚款{}）",
-        super::domain::yuan(row.fine_fen)
+        fleetdesk_assets::oplog::domain::yuan(row.fine_fen)
     );
     if !remark.is_empty() {
         text.push_str(&format!("；备注：{remark}"));

@@ -27,6 +27,7 @@ stored_code!(
         ChargeAllocation = 2,
         Refund = 3,
         Invoice = 4,
+        RepairPrice = 5,
     }
 );
 

@@ -90,6 +90,7 @@ fn kind_label(kind: Option<Kind>) -> &'static str {
         Some(Kind::ChargeAllocation) => "充电额度分配",
         Some(Kind::Refund) => "退款",
         Some(Kind::Invoice) => "开票",
+        Some(Kind::RepairPrice) => "维修报价",
         None => "其他",
     }
 }

@@ -11,7 +11,7 @@ stored_code!(
     WarningKind => pb::WarningType {
         InsuranceExpiring = 1, InspectionDue = 2, MaintenanceDue = 3, LicenceExpiring = 4,
         LongIdle = 5, LongOffline = 6, NightDriving = 7, AbnormalEnergyUse = 8,
-        FrequentAlarms = 9, PaymentOverdue = 10,
+        FrequentAlarms = 9, PaymentOverdue = 10, IdCardExpiring = 11,
     }
 );
 
@@ -25,9 +25,9 @@ stored_code!(
     Level => pb::RiskLevel { Low = 1, Medium = 2, High = 3 }
 );
 
-/// Licences expiring within this many days are warned of.
+/// Licences and ID cards expiring within this many days are warned of.
 pub const LICENCE_HORIZON_DAYS: i64 = 30;
-/// A licence this close to expiry (or past it) is a high-level warning.
+/// A licence or ID card this close to expiry (or past it) is a high-level warning.
 const LICENCE_URGENT_DAYS: i64 = 7;
 
 /// A warning to raise (unless its subject already has one for its period).
@@ -49,31 +49,63 @@ fn local_day(at: DateTime<Utc>) -> NaiveDate {
     at.with_timezone(&shanghai()).date_naive()
 }
 
-/// The warning of a licence expiring at `expires`, seen at `now`.
-pub fn licence(driver_name: &str, expires: DateTime<Utc>, now: DateTime<Utc>) -> Raise {
+/// A driver's document that expires: what its warnings say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Document {
+    Licence,
+    IdCard,
+}
+
+impl Document {
+    /// The warning type of its expiry.
+    pub fn kind(self) -> WarningKind {
+        match self {
+            Document::Licence => WarningKind::LicenceExpiring,
+            Document::IdCard => WarningKind::IdCardExpiring,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Document::Licence => "驾驶证",
+            Document::IdCard => "身份证",
+        }
+    }
+}
+
+/// The warning of a driver's `document` expiring at `expires`, seen at
+/// `now`: once per expiry day (a renewal is a new period), high within a
+/// week of it or after.
+pub fn expiring(
+    document: Document,
+    driver_name: &str,
+    expires: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Raise {
     let day = local_day(expires);
     let left = (day - local_day(now)).num_days();
     let date = day.format("%Y-%m-%d");
+    let name = document.name();
     let (title, content) = if left < 0 {
         (
-            "驾驶证已过期",
-            format!("司机{driver_name}的驾驶证已于 {date} 到期，请尽快换证"),
+            format!("{name}已过期"),
+            format!("司机{driver_name}的{name}已于 {date} 到期，请尽快换证"),
         )
     } else {
         (
-            "驾驶证即将到期",
-            format!("司机{driver_name}的驾驶证将于 {date} 到期（剩余 {left} 天），请及时换证"),
+            format!("{name}即将到期"),
+            format!("司机{driver_name}的{name}将于 {date} 到期（剩余 {left} 天），请及时换证"),
         )
     };
     Raise {
-        kind: WarningKind::LicenceExpiring,
+        kind: document.kind(),
         level: if left <= LICENCE_URGENT_DAYS {
             Level::High
         } else {
             Level::Medium
         },
         period: day.to_string(),
-        title: title.to_owned(),
+        title,
         content,
     }
 }
@@ -117,14 +149,49 @@ mod tests {
         let now = Utc.with_ymd_and_hms(2026, 11, 29, 2, 0, 0).unwrap();
         // 2026-12-19 16:30 UTC is the 20th in Shanghai: 21 days left.
         let expires = Utc.with_ymd_and_hms(2026, 12, 19, 16, 30, 0).unwrap();
-        let r = licence("张三", expires, now);
+        let r = expiring(Document::Licence, "张三", expires, now);
         assert_eq!((r.level, r.period.as_str()), (Level::Medium, "2026-12-20"));
         assert!(r.content.contains("剩余 21 天"), "{}", r.content);
-        let past = licence("张三", now - chrono::Duration::days(2), now);
+        let past = expiring(
+            Document::Licence,
+            "张三",
+            now - chrono::Duration::days(2),
+            now,
+        );
         assert_eq!(
             (past.level, past.title.as_str()),
             (Level::High, "驾驶证已过期")
         );
+    }
+
+    #[test]
+    fn an_id_card_is_warned_of_like_a_licence_under_its_own_type() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 29, 2, 0, 0).unwrap();
+        let soon = expiring(
+            Document::IdCard,
+            "李四",
+            now + chrono::Duration::days(5),
+            now,
+        );
+        assert_eq!(
+            (soon.kind, soon.level, soon.title.as_str()),
+            (WarningKind::IdCardExpiring, Level::High, "身份证即将到期")
+        );
+        assert!(soon.content.contains("身份证将于"), "{}", soon.content);
+        let later = expiring(
+            Document::IdCard,
+            "李四",
+            now + chrono::Duration::days(20),
+            now,
+        );
+        assert_eq!(later.level, Level::Medium);
+        let past = expiring(
+            Document::IdCard,
+            "李四",
+            now - chrono::Duration::days(1),
+            now,
+        );
+        assert_eq!(past.title, "身份证已过期");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The daily warnings job: raises the warnings of `super` (licences,
-//! overdue instalments) across every enterprise, each once per subject and
+//! The daily warnings job: raises the warnings of `super` (licences, ID
+//! cards, overdue instalments) across every enterprise, each once per subject and
 //! period, and resolves those whose condition cleared. `run_once` is one
 //! round at a given time (tests call it); `run` repeats it daily.
 
@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use fleetdesk_kit::{ServiceError, Shutdown, db};
 use sqlx::PgPool;
 
-use super::domain::{self, LICENCE_HORIZON_DAYS};
+use super::domain::{self, Document, LICENCE_HORIZON_DAYS};
 use super::store::{self, Subject};
 
 const EVERY: StdDuration = StdDuration::from_secs(24 * 3600);
@@ -36,16 +36,18 @@ pub async fn run_once(pool: &PgPool, now: DateTime<Utc>) -> Result<Round, Servic
         ..Round::default()
     };
     let until = now + Duration::days(LICENCE_HORIZON_DAYS);
-    for d in store::expiring_licences(&mut tx, until).await? {
-        let subject = Subject {
-            enterprise_id: d.enterprise_id,
-            org_id: d.org_id,
-            id: d.id,
-            vehicle_id: d.vehicle_id,
-            driver_id: Some(d.id),
-        };
-        let raise = domain::licence(&d.name, d.licence_expire_time, now);
-        round.raised += u64::from(store::raise(&mut tx, &subject, &raise, now).await?);
+    for document in [Document::Licence, Document::IdCard] {
+        for d in store::expiring(&mut tx, document, until).await? {
+            let subject = Subject {
+                enterprise_id: d.enterprise_id,
+                org_id: d.org_id,
+                id: d.id,
+                vehicle_id: d.vehicle_id,
+                driver_id: Some(d.id),
+            };
+            let raise = domain::expiring(document, &d.name, d.expire_time, now);
+            round.raised += u64::from(store::raise(&mut tx, &subject, &raise, now).await?);
+        }
     }
     for u in store::overdue_records(&mut tx).await? {
         let subject = Subject {

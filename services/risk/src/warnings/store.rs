@@ -1,5 +1,6 @@
 //! The risk_warning table: the list, acknowledging, and what the daily job
-//! reads (expiring licences, overdue rent-to-own records) and writes.
+//! reads (expiring licences and ID cards, overdue rent-to-own records) and
+//! writes.
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
@@ -7,7 +8,7 @@ use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
-use super::domain::{Raise, WarningState};
+use super::domain::{Document, Raise, WarningState};
 use crate::context::Actor;
 
 const SELECT: &str = "select w.id, w.org_id, w.vehicle_id, v.plate_number, w.driver_id, \
@@ -136,28 +137,39 @@ pub async fn acknowledge(
 // --- The daily job (a service-scoped transaction across tenants) ---
 
 #[derive(Debug, Clone, FromRow)]
-pub struct LicenceRow {
+pub struct ExpiringRow {
     pub id: Uuid,
     pub enterprise_id: Uuid,
     pub org_id: Uuid,
     pub name: String,
-    pub licence_expire_time: DateTime<Utc>,
+    pub expire_time: DateTime<Utc>,
     /// The vehicle the driver is bound to now, if any.
     pub vehicle_id: Option<Uuid>,
 }
 
-/// Drivers still employed whose licence expires before `until`.
-pub async fn expiring_licences(
+/// The driver column holding `document`'s expiry.
+fn expiry_column(document: Document) -> &'static str {
+    match document {
+        Document::Licence => "licence_expire_time",
+        Document::IdCard => "id_card_expire_time",
+    }
+}
+
+/// Drivers still employed whose `document` expires before `until` (a
+/// long-term ID card has no expiry and is never read).
+pub async fn expiring(
     conn: &mut PgConnection,
+    document: Document,
     until: DateTime<Utc>,
-) -> Result<Vec<LicenceRow>, ServiceError> {
-    Ok(sqlx::query_as(
-        "select d.id, d.enterprise_id, d.org_id, d.name, d.licence_expire_time, \
+) -> Result<Vec<ExpiringRow>, ServiceError> {
+    let column = expiry_column(document);
+    Ok(sqlx::query_as(&format!(
+        "select d.id, d.enterprise_id, d.org_id, d.name, d.{column} as expire_time, \
            (select v.id from vehicle v where v.enterprise_id = d.enterprise_id \
               and v.driver_id = d.id order by v.id limit 1) as vehicle_id \
          from driver d \
-         where d.licence_expire_time < $1 and d.status <> 3",
-    )
+         where d.{column} < $1 and d.status <> 3",
+    ))
     .bind(until)
     .fetch_all(conn)
     .await?)
@@ -229,19 +241,25 @@ pub async fn raise(
     Ok(done.rows_affected() == 1)
 }
 
-/// Resolves the warnings whose condition cleared: a licence renewed (its
-/// expiry day is no longer the warning's period) or a driver who left, a
-/// rent-to-own record paid up or ended. The number resolved.
+/// Resolves the warnings whose condition cleared: a licence or ID card
+/// renewed (its expiry day is no longer the warning's period; a card made
+/// long-term has none) or a driver who left, a rent-to-own record paid up
+/// or ended. The number resolved.
 pub async fn resolve_cleared(conn: &mut PgConnection) -> Result<u64, ServiceError> {
-    let licences = sqlx::query(
-        "update risk_warning w set status = 3 from driver d \
-         where w.kind = 4 and w.status <> 3 and d.id = w.subject_id \
-           and (d.status = 3 or d.licence_expire_time is null \
-             or to_char(d.licence_expire_time at time zone 'Asia/Shanghai', 'YYYY-MM-DD') \
-                <> w.period)",
-    )
-    .execute(&mut *conn)
-    .await?;
+    let mut documents = 0;
+    for document in [Document::Licence, Document::IdCard] {
+        let column = expiry_column(document);
+        let done = sqlx::query(&format!(
+            "update risk_warning w set status = 3 from driver d \
+             where w.kind = $1 and w.status <> 3 and d.id = w.subject_id \
+               and (d.status = 3 or d.{column} is null \
+                 or to_char(d.{column} at time zone 'Asia/Shanghai', 'YYYY-MM-DD') <> w.period)",
+        ))
+        .bind(i16::from(document.kind()))
+        .execute(&mut *conn)
+        .await?;
+        documents += done.rows_affected();
+    }
     let payments = sqlx::query(
         "update risk_warning w set status = 3 from usage_record u \
          where w.kind = 10 and w.status <> 3 and u.id = w.subject_id \
@@ -249,5 +267,5 @@ pub async fn resolve_cleared(conn: &mut PgConnection) -> Result<u64, ServiceErro
     )
     .execute(conn)
     .await?;
-    Ok(licences.rows_affected() + payments.rows_affected())
+    Ok(documents + payments.rows_affected())
 }

@@ -64,6 +64,20 @@ impl AssetService for AssetApi {
         respond(vehicles::handlers::brand_types(&self.0, req).await)
     }
 
+    async fn pick_vehicles(
+        &self,
+        req: Request<pb::PickVehiclesRequest>,
+    ) -> Answer<pb::PickVehiclesResponse> {
+        respond(vehicles::handlers::pick(&self.0, req).await)
+    }
+
+    async fn pick_drivers(
+        &self,
+        req: Request<pb::PickDriversRequest>,
+    ) -> Answer<pb::PickDriversResponse> {
+        respond(drivers::handlers::pick(&self.0, req).await)
+    }
+
     async fn list_vehicle_bindings(
         &self,
         req: Request<pb::ListVehicleBindingsRequest>,

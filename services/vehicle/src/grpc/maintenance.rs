@@ -1,16 +1,14 @@
 //! MaintenanceService: each RPC one line into its subject's handlers in
 //! fleetdesk-maintenance (service plans, maintenance reminders, traffic
-//! violations);
-//! the RPCs of the subjects not built yet answer UNIMPLEMENTED through
-//! [`not_built`] (listed there), since a service's RPCs share one impl.
+//! violations, annual inspections, insurance policies, repair orders with
+//! their configuration, records, statements and bills).
 
 use fleetdesk_maintenance::context::Context;
-use fleetdesk_maintenance::{plans, reminders, violations};
+use fleetdesk_maintenance::{inspections, insurance, plans, reminders, repairs, violations};
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::maintenance_service_server::MaintenanceService;
 use tonic::{Request, Response, Status};
 
-use super::not_built::maintenance_not_built as unbuilt;
 use super::respond;
 
 /// The vehicle-management handlers' context (fleetdesk-maintenance).
@@ -128,106 +126,246 @@ impl MaintenanceService for MaintenanceApi {
 
     async fn list_annual_inspections(
         &self,
-        _req: Request<pb::ListAnnualInspectionsRequest>,
+        req: Request<pb::ListAnnualInspectionsRequest>,
     ) -> Answer<pb::ListAnnualInspectionsResponse> {
-        Err(unbuilt("ListAnnualInspections"))
+        respond(inspections::handlers::list(&self.0, req).await)
     }
 
     async fn record_annual_inspection(
         &self,
-        _req: Request<pb::RecordAnnualInspectionRequest>,
+        req: Request<pb::RecordAnnualInspectionRequest>,
     ) -> Answer<pb::RecordAnnualInspectionResponse> {
-        Err(unbuilt("RecordAnnualInspection"))
+        respond(inspections::handlers::record(&self.0, req).await)
+    }
+
+    async fn get_annual_inspection(
+        &self,
+        req: Request<pb::GetAnnualInspectionRequest>,
+    ) -> Answer<pb::GetAnnualInspectionResponse> {
+        respond(inspections::handlers::get(&self.0, req).await)
+    }
+
+    async fn export_annual_inspections(
+        &self,
+        req: Request<pb::ExportAnnualInspectionsRequest>,
+    ) -> Answer<pb::ExportAnnualInspectionsResponse> {
+        respond(inspections::handlers::export(&self.0, req).await)
+    }
+
+    async fn import_annual_inspections(
+        &self,
+        req: Request<pb::ImportAnnualInspectionsRequest>,
+    ) -> Answer<pb::ImportAnnualInspectionsResponse> {
+        respond(inspections::handlers::import(&self.0, req).await)
+    }
+
+    async fn get_annual_inspection_import_template(
+        &self,
+        req: Request<pb::GetAnnualInspectionImportTemplateRequest>,
+    ) -> Answer<pb::GetAnnualInspectionImportTemplateResponse> {
+        respond(inspections::handlers::template(&req))
     }
 
     async fn list_repair_orders(
         &self,
-        _req: Request<pb::ListRepairOrdersRequest>,
+        req: Request<pb::ListRepairOrdersRequest>,
     ) -> Answer<pb::ListRepairOrdersResponse> {
-        Err(unbuilt("ListRepairOrders"))
+        respond(repairs::handlers::list(&self.0, req).await)
     }
 
     async fn get_repair_order(
         &self,
-        _req: Request<pb::GetRepairOrderRequest>,
+        req: Request<pb::GetRepairOrderRequest>,
     ) -> Answer<pb::GetRepairOrderResponse> {
-        Err(unbuilt("GetRepairOrder"))
+        respond(repairs::handlers::get(&self.0, req).await)
     }
 
     async fn create_repair_order(
         &self,
-        _req: Request<pb::CreateRepairOrderRequest>,
+        req: Request<pb::CreateRepairOrderRequest>,
     ) -> Answer<pb::CreateRepairOrderResponse> {
-        Err(unbuilt("CreateRepairOrder"))
+        respond(repairs::handlers::create(&self.0, req).await)
     }
 
     async fn submit_repair_quote(
         &self,
-        _req: Request<pb::SubmitRepairQuoteRequest>,
+        req: Request<pb::SubmitRepairQuoteRequest>,
     ) -> Answer<pb::SubmitRepairQuoteResponse> {
-        Err(unbuilt("SubmitRepairQuote"))
+        respond(repairs::handlers::quote(&self.0, req).await)
     }
 
     async fn confirm_repair_price(
         &self,
-        _req: Request<pb::ConfirmRepairPriceRequest>,
+        req: Request<pb::ConfirmRepairPriceRequest>,
     ) -> Answer<pb::ConfirmRepairPriceResponse> {
-        Err(unbuilt("ConfirmRepairPrice"))
+        respond(repairs::handlers::confirm_price(&self.0, req).await)
     }
 
     async fn cancel_repair_order(
         &self,
-        _req: Request<pb::CancelRepairOrderRequest>,
+        req: Request<pb::CancelRepairOrderRequest>,
     ) -> Answer<pb::CancelRepairOrderResponse> {
-        Err(unbuilt("CancelRepairOrder"))
+        respond(repairs::handlers::cancel(&self.0, req).await)
     }
 
     async fn complete_repair_order(
         &self,
-        _req: Request<pb::CompleteRepairOrderRequest>,
+        req: Request<pb::CompleteRepairOrderRequest>,
     ) -> Answer<pb::CompleteRepairOrderResponse> {
-        Err(unbuilt("CompleteRepairOrder"))
+        respond(repairs::handlers::complete(&self.0, req).await)
+    }
+
+    async fn export_repair_orders(
+        &self,
+        req: Request<pb::ExportRepairOrdersRequest>,
+    ) -> Answer<pb::ExportRepairOrdersResponse> {
+        respond(repairs::handlers::export(&self.0, req).await)
+    }
+
+    async fn list_repair_records(
+        &self,
+        req: Request<pb::ListRepairRecordsRequest>,
+    ) -> Answer<pb::ListRepairRecordsResponse> {
+        respond(repairs::handlers::list_records(&self.0, req).await)
+    }
+
+    async fn get_repair_record(
+        &self,
+        req: Request<pb::GetRepairRecordRequest>,
+    ) -> Answer<pb::GetRepairRecordResponse> {
+        respond(repairs::handlers::get_record(&self.0, req).await)
+    }
+
+    async fn export_repair_records(
+        &self,
+        req: Request<pb::ExportRepairRecordsRequest>,
+    ) -> Answer<pb::ExportRepairRecordsResponse> {
+        respond(repairs::handlers::export_records(&self.0, req).await)
+    }
+
+    async fn get_repair_config(
+        &self,
+        req: Request<pb::GetRepairConfigRequest>,
+    ) -> Answer<pb::GetRepairConfigResponse> {
+        respond(repairs::config::get(&self.0, req).await)
+    }
+
+    async fn update_repair_approval_threshold(
+        &self,
+        req: Request<pb::UpdateRepairApprovalThresholdRequest>,
+    ) -> Answer<pb::UpdateRepairApprovalThresholdResponse> {
+        respond(repairs::config::update_threshold(&self.0, req).await)
+    }
+
+    async fn save_repair_supplier(
+        &self,
+        req: Request<pb::SaveRepairSupplierRequest>,
+    ) -> Answer<pb::SaveRepairSupplierResponse> {
+        respond(repairs::config::save_supplier(&self.0, req).await)
+    }
+
+    async fn save_repair_catalogue_item(
+        &self,
+        req: Request<pb::SaveRepairCatalogueItemRequest>,
+    ) -> Answer<pb::SaveRepairCatalogueItemResponse> {
+        respond(repairs::config::save_item(&self.0, req).await)
     }
 
     async fn list_repair_statements(
         &self,
-        _req: Request<pb::ListRepairStatementsRequest>,
+        req: Request<pb::ListRepairStatementsRequest>,
     ) -> Answer<pb::ListRepairStatementsResponse> {
-        Err(unbuilt("ListRepairStatements"))
+        respond(repairs::statements::list(&self.0, req).await)
     }
 
     async fn get_repair_statement(
         &self,
-        _req: Request<pb::GetRepairStatementRequest>,
+        req: Request<pb::GetRepairStatementRequest>,
     ) -> Answer<pb::GetRepairStatementResponse> {
-        Err(unbuilt("GetRepairStatement"))
+        respond(repairs::statements::get(&self.0, req).await)
     }
 
     async fn confirm_repair_statement(
         &self,
-        _req: Request<pb::ConfirmRepairStatementRequest>,
+        req: Request<pb::ConfirmRepairStatementRequest>,
     ) -> Answer<pb::ConfirmRepairStatementResponse> {
-        Err(unbuilt("ConfirmRepairStatement"))
+        respond(repairs::statements::confirm(&self.0, req).await)
+    }
+
+    async fn export_repair_statements(
+        &self,
+        req: Request<pb::ExportRepairStatementsRequest>,
+    ) -> Answer<pb::ExportRepairStatementsResponse> {
+        respond(repairs::statements::export(&self.0, req).await)
     }
 
     async fn list_repair_bills(
         &self,
-        _req: Request<pb::ListRepairBillsRequest>,
+        req: Request<pb::ListRepairBillsRequest>,
     ) -> Answer<pb::ListRepairBillsResponse> {
-        Err(unbuilt("ListRepairBills"))
+        respond(repairs::statements::list_bills(&self.0, req).await)
     }
 
     async fn get_repair_bill(
         &self,
-        _req: Request<pb::GetRepairBillRequest>,
+        req: Request<pb::GetRepairBillRequest>,
     ) -> Answer<pb::GetRepairBillResponse> {
-        Err(unbuilt("GetRepairBill"))
+        respond(repairs::statements::get_bill(&self.0, req).await)
+    }
+
+    async fn export_repair_bills(
+        &self,
+        req: Request<pb::ExportRepairBillsRequest>,
+    ) -> Answer<pb::ExportRepairBillsResponse> {
+        respond(repairs::statements::export_bills(&self.0, req).await)
     }
 
     async fn list_insurance_policies(
         &self,
-        _req: Request<pb::ListInsurancePoliciesRequest>,
+        req: Request<pb::ListInsurancePoliciesRequest>,
     ) -> Answer<pb::ListInsurancePoliciesResponse> {
-        Err(unbuilt("ListInsurancePolicies"))
+        respond(insurance::handlers::list(&self.0, req).await)
+    }
+
+    async fn get_insurance_policy(
+        &self,
+        req: Request<pb::GetInsurancePolicyRequest>,
+    ) -> Answer<pb::GetInsurancePolicyResponse> {
+        respond(insurance::handlers::get(&self.0, req).await)
+    }
+
+    async fn create_insurance_policy(
+        &self,
+        req: Request<pb::CreateInsurancePolicyRequest>,
+    ) -> Answer<pb::CreateInsurancePolicyResponse> {
+        respond(insurance::handlers::create(&self.0, req).await)
+    }
+
+    async fn update_insurance_policy(
+        &self,
+        req: Request<pb::UpdateInsurancePolicyRequest>,
+    ) -> Answer<pb::UpdateInsurancePolicyResponse> {
+        respond(insurance::handlers::update(&self.0, req).await)
+    }
+
+    async fn export_insurance_policies(
+        &self,
+        req: Request<pb::ExportInsurancePoliciesRequest>,
+    ) -> Answer<pb::ExportInsurancePoliciesResponse> {
+        respond(insurance::handlers::export(&self.0, req).await)
+    }
+
+    async fn import_insurance_policies(
+        &self,
+        req: Request<pb::ImportInsurancePoliciesRequest>,
+    ) -> Answer<pb::ImportInsurancePoliciesResponse> {
+        respond(insurance::handlers::import(&self.0, req).await)
+    }
+
+    async fn get_insurance_policy_document(
+        &self,
+        req: Request<pb::GetInsurancePolicyDocumentRequest>,
+    ) -> Answer<pb::GetInsurancePolicyDocumentResponse> {
+        respond(insurance::handlers::document(&self.0, req).await)
     }
 }

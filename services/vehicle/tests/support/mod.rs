@@ -260,6 +260,39 @@ pub fn sheet_rows(bytes: &[u8]) -> Vec<Vec<String>> {
 }
 
 impl Stack {
+    /// An xlsx of `header` and `rows` (every cell text) stored as tenant
+    /// `t`'s upload named `name`: what an import request names.
+    pub async fn upload_sheet(
+        &self,
+        t: &Tenant,
+        name: &str,
+        header: &[&str],
+        rows: &[&[&str]],
+    ) -> fleetdesk_proto::vehicle::v1::ImportFile {
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        for (c, title) in header.iter().enumerate() {
+            sheet.write_string(0, c as u16, *title).unwrap();
+        }
+        for (r, row) in rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                sheet.write_string(r as u32 + 1, c as u16, *cell).unwrap();
+            }
+        }
+        let bytes = book.save_to_buffer().unwrap();
+        let key =
+            fleetdesk_kit::files::key(t.enterprise, "import", &Uuid::new_v4().to_string(), name);
+        fleetdesk_kit::files::FileStore::local(&self.objects)
+            .unwrap()
+            .put(&key, bytes.into())
+            .await
+            .unwrap();
+        fleetdesk_proto::vehicle::v1::ImportFile {
+            key,
+            name: name.to_owned(),
+        }
+    }
+
     /// Waits (up to 20 s) for export job `job` to succeed; its workbook's
     /// rows, header included.
     pub async fn exported_rows(&self, job: &str) -> Vec<Vec<String>> {

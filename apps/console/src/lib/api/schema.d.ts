@@ -1405,6 +1405,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/maintenance/inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_inspections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/inspections/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_inspections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/inspections/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["import_inspections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/inspections/import-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["inspection_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/inspections/{vehicleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_inspection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/inspections/{vehicleId}/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["record_inspection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/insurance/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_policies"];
+        put?: never;
+        post: operations["create_policy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/insurance/policies/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_policies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/insurance/policies/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["import_policies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/insurance/policies/{policyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_policy"];
+        put: operations["update_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/insurance/policies/{policyId}/documents/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["policy_document_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/maintenance/plans": {
         parameters: {
             query?: never;
@@ -1495,6 +1671,374 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["complete_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_repair_bills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-bills/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_repair_bills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-bills/{billId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_repair_bill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_repair_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-config/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["create_repair_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-config/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_repair_item"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-config/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["create_repair_supplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-config/suppliers/{supplierId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_repair_supplier"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-config/threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_repair_threshold"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_repair_orders"];
+        put?: never;
+        post: operations["create_repair_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_repair_orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_repair_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_repair_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-orders/{orderId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["complete_repair_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-orders/{orderId}/confirm-price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["confirm_repair_price"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-orders/{orderId}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["quote_repair_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_repair_records"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-records/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_repair_records"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-records/{recordId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_repair_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_repair_statements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-statements/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_repair_statements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-statements/{statementId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_repair_statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/repair-statements/{statementId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["confirm_repair_statement"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1797,6 +2341,38 @@ export interface paths {
             cookie?: never;
         };
         get: operations["list_simple_orgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pickers/drivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["pick_drivers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pickers/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["pick_vehicles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3649,6 +4225,10 @@ export interface components {
             /** @default  */
             reason: string;
         };
+        CancelRepairOrderForm: {
+            /** @default  */
+            reason: string;
+        };
         CancelledCardBody: {
             card: components["schemas"]["ChargingCardBody"];
             returned?: null | components["schemas"]["CardAmountChangeBody"];
@@ -4246,10 +4826,70 @@ export interface components {
             /** @default  */
             supplier: string;
         };
+        /** @description The work done. */
+        CompleteRepairOrderForm: {
+            /**
+             * @description yyyy-MM-dd HH:mm:ss or RFC 3339.
+             * @default
+             */
+            completedTime: string;
+            /** @default [] */
+            completionImages: components["schemas"]["FileRefBody"][];
+            /**
+             * @description The work as done; empty: the confirmed quote.
+             * @default []
+             */
+            finalItems: components["schemas"]["RepairItemBody"][];
+            /**
+             * Format: int64
+             * @description Odometer at hand-back, metres.
+             * @default 0
+             */
+            odometerM: number;
+            /** @default  */
+            remark: string;
+        };
         /** @description The completed reminder and the next cycle's. */
         CompletedReminderBody: {
             completed: components["schemas"]["MaintenanceReminderBody"];
             next: components["schemas"]["MaintenanceReminderBody"];
+        };
+        /** @description The enterprise's answer to a quote. */
+        ConfirmRepairPriceForm: {
+            /**
+             * @description Accept (true) or send back for a new quote (false).
+             * @default false
+             */
+            accepted: boolean;
+            /**
+             * Format: int64
+             * @description The total the user saw; 4009 when the quote changed since.
+             * @default 0
+             */
+            expectedTotalFen: number;
+            /**
+             * @description Required when sending back.
+             * @default
+             */
+            reason: string;
+        };
+        ConfirmRepairStatementForm: {
+            /**
+             * @description Confirm (true) or dispute (false).
+             * @default false
+             */
+            accepted: boolean;
+            /**
+             * @description Required when disputing.
+             * @default
+             */
+            disputeReason: string;
+            /**
+             * Format: int64
+             * @description The total the user saw; 4009 when it changed since.
+             * @default 0
+             */
+            expectedTotalFen: number;
         };
         /** @description Confirming (or disputing) a statement the user checked. */
         ConfirmStatementForm: {
@@ -4275,6 +4915,29 @@ export interface components {
          * @enum {string}
          */
         ConnectorType: "DC" | "AC";
+        /** @description One coverage item of a policy (amounts in fen). */
+        CoverageBody: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            deductibleFen: number;
+            /**
+             * @description e.g. 车损险, 第三者责任险, 车上人员责任险.
+             * @default
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            premiumFen: number;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            sumInsuredFen: number;
+        };
         CreatedTemperatureShareBody: {
             share: components["schemas"]["TemperatureShareBody"];
             /** @description The link's secret: `/public/temperature/{token}`; shown only now. */
@@ -4420,6 +5083,13 @@ export interface components {
             sort: number;
             value: string;
         };
+        /** @description A short-lived signed link of a stored file. */
+        DocumentLinkBody: {
+            contentType: string;
+            name: string;
+            /** @description `/api/v1/files/download?key=…&expires=…&sig=…`, valid for 10 minutes. */
+            url: string;
+        };
         DriverBody: {
             /** @description Masked by the server (end mode). */
             address: string;
@@ -4430,7 +5100,14 @@ export interface components {
             hireTime: string;
             id: string;
             idCardBack?: null | components["schemas"]["FileRefBody"];
+            /**
+             * @description Last day the ID card is valid (居民身份证有效期至); empty for a
+             *     long-term card or when not recorded.
+             */
+            idCardExpireTime: string;
             idCardFront?: null | components["schemas"]["FileRefBody"];
+            /** @description A long-term ID card (长期): no end date. */
+            idCardLongTerm: boolean;
             /** @description Masked by the server (centre mode). */
             idNumber: string;
             licenceBack?: null | components["schemas"]["FileRefBody"];
@@ -4447,6 +5124,11 @@ export interface components {
             status?: null | components["schemas"]["DriverStatus"];
             updateTime: string;
         };
+        /** @description A driver as a picker shows it. */
+        DriverChoiceBody: {
+            id: string;
+            name: string;
+        };
         /**
          * @description A driver's editable fields. On edit an empty phone, ID number or address
          *     keeps the stored value (the console only ever sees them masked).
@@ -4459,7 +5141,18 @@ export interface components {
             /** @default  */
             hireTime: string;
             idCardBack?: null | components["schemas"]["FileRefBody"];
+            /**
+             * @description Last day the ID card is valid (yyyy-MM-dd, 1990 to 20 years ahead);
+             *     empty for a long-term card or when not known.
+             * @default
+             */
+            idCardExpireTime: string;
             idCardFront?: null | components["schemas"]["FileRefBody"];
+            /**
+             * @description A long-term ID card (长期); then `idCardExpireTime` stays empty.
+             * @default false
+             */
+            idCardLongTerm: boolean;
             /**
              * @description 18-character resident ID number; unique in the enterprise.
              * @default
@@ -5303,6 +5996,23 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_DocumentLinkBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A short-lived signed link of a stored file. */
+            data: {
+                contentType: string;
+                name: string;
+                /** @description `/api/v1/files/download?key=…&expires=…&sig=…`, valid for 10 minutes. */
+                url: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_DriverBody: {
             /**
              * Format: int32
@@ -5319,7 +6029,14 @@ export interface components {
                 hireTime: string;
                 id: string;
                 idCardBack?: null | components["schemas"]["FileRefBody"];
+                /**
+                 * @description Last day the ID card is valid (居民身份证有效期至); empty for a
+                 *     long-term card or when not recorded.
+                 */
+                idCardExpireTime: string;
                 idCardFront?: null | components["schemas"]["FileRefBody"];
+                /** @description A long-term ID card (长期): no end date. */
+                idCardLongTerm: boolean;
                 /** @description Masked by the server (centre mode). */
                 idNumber: string;
                 licenceBack?: null | components["schemas"]["FileRefBody"];
@@ -5583,6 +6300,22 @@ export interface components {
             data: {
                 /** Format: int64 */
                 imported: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_InspectionDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A vehicle's inspection state, its inspections and its operation log, newest first. */
+            data: {
+                inspection: components["schemas"]["InspectionBody"];
+                logs: components["schemas"]["InspectionLogBody"][];
+                records: components["schemas"]["InspectionRecordBody"][];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -6128,7 +6861,14 @@ export interface components {
                     hireTime: string;
                     id: string;
                     idCardBack?: null | components["schemas"]["FileRefBody"];
+                    /**
+                     * @description Last day the ID card is valid (居民身份证有效期至); empty for a
+                     *     long-term card or when not recorded.
+                     */
+                    idCardExpireTime: string;
                     idCardFront?: null | components["schemas"]["FileRefBody"];
+                    /** @description A long-term ID card (长期): no end date. */
+                    idCardLongTerm: boolean;
                     /** @description Masked by the server (centre mode). */
                     idNumber: string;
                     licenceBack?: null | components["schemas"]["FileRefBody"];
@@ -6315,6 +7055,50 @@ export interface components {
                     plateNumber: string;
                     time: string;
                     vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_InspectionBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** @description The last day the inspection is valid (its start, Beijing); empty when unknown. */
+                    expireTime: string;
+                    id: string;
+                    inspectionClass?: null | components["schemas"]["InspectionClass"];
+                    /** Format: int64 */
+                    lastCostFen: number;
+                    lastInspectionTime: string;
+                    /** Format: int64 */
+                    lastOdometerM: number;
+                    lastResult?: null | components["schemas"]["InspectionResult"];
+                    licenceImages: components["schemas"]["FileRefBody"][];
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    registerTime: string;
+                    /**
+                     * Format: int32
+                     * @description Days until the due day; negative when overdue.
+                     */
+                    remainingDays: number;
+                    remark: string;
+                    stationName: string;
+                    status?: null | components["schemas"]["InspectionStatus"];
+                    updateTime: string;
+                    updatedBy: string;
+                    vehicleId: string;
+                    vin: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -6611,6 +7395,46 @@ export interface components {
                     stationName: string;
                     /** @description Empty when NOT_REGISTERED. */
                     vehicleId: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_PolicyBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    coverages: components["schemas"]["CoverageBody"][];
+                    createTime: string;
+                    createdBy: string;
+                    /** @description PDF or images; each opens through `GET …/documents/link`. */
+                    documents: components["schemas"]["FileRefBody"][];
+                    endTime: string;
+                    id: string;
+                    insuredName: string;
+                    insurer: string;
+                    kind?: null | components["schemas"]["InsuranceKind"];
+                    orgId: string;
+                    orgName: string;
+                    plateNumber: string;
+                    /** @description Unique per insurer within the enterprise. */
+                    policyNo: string;
+                    /** Format: int64 */
+                    premiumFen: number;
+                    startTime: string;
+                    status?: null | components["schemas"]["PolicyStatus"];
+                    updateTime: string;
+                    updatedBy: string;
+                    vehicleId: string;
+                    vin: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -7468,6 +8292,57 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_PolicyBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An insurance policy of a vehicle. */
+            data: {
+                coverages: components["schemas"]["CoverageBody"][];
+                createTime: string;
+                createdBy: string;
+                /** @description PDF or images; each opens through `GET …/documents/link`. */
+                documents: components["schemas"]["FileRefBody"][];
+                endTime: string;
+                id: string;
+                insuredName: string;
+                insurer: string;
+                kind?: null | components["schemas"]["InsuranceKind"];
+                orgId: string;
+                orgName: string;
+                plateNumber: string;
+                /** @description Unique per insurer within the enterprise. */
+                policyNo: string;
+                /** Format: int64 */
+                premiumFen: number;
+                startTime: string;
+                status?: null | components["schemas"]["PolicyStatus"];
+                updateTime: string;
+                updatedBy: string;
+                vehicleId: string;
+                vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_PolicyDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A policy with its operation log, newest first. */
+            data: {
+                logs: components["schemas"]["PolicyLogBody"][];
+                policy: components["schemas"]["PolicyBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_PrivateCarBody: {
             /**
              * Format: int32
@@ -7571,6 +8446,342 @@ export interface components {
                  * @description Cost the holds did not cover; never billed.
                  */
                 uncollectedFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RecordedInspectionBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The vehicle's state after the record, and the record. */
+            data: {
+                inspection: components["schemas"]["InspectionBody"];
+                record: components["schemas"]["InspectionRecordBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairBillDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                bill: components["schemas"]["RepairBillBody"];
+                statement: components["schemas"]["RepairStatementBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairBillPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One page of bills, with the amounts of every matching row. */
+            data: {
+                list: components["schemas"]["RepairBillBody"][];
+                /** Format: int64 */
+                total: number;
+                /** Format: int64 */
+                totalAmountFen: number;
+                /** Format: int64 */
+                totalOutstandingFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairCatalogueItemBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A catalogue item with its unit price. */
+            data: {
+                /** @default false */
+                enabled: boolean;
+                /** @default  */
+                id: string;
+                kind?: null | components["schemas"]["RepairItemKind"];
+                /** @default  */
+                name: string;
+                /** @default  */
+                partNo: string;
+                /**
+                 * @description 个, 升, 工时.
+                 * @default
+                 */
+                unit: string;
+                /**
+                 * Format: int64
+                 * @default 0
+                 */
+                unitPriceFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairConfigBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The repair configuration. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Quotes above it go through an org approval.
+                 */
+                approvalThresholdFen: number;
+                items: components["schemas"]["RepairCatalogueItemBody"][];
+                suppliers: components["schemas"]["RepairSupplierBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairOrderBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A repair order. */
+            data: {
+                accidentId: string;
+                appointmentTime: string;
+                /** @description The org approval that decided the price, once decided. */
+                approvalId: string;
+                cancelReason: string;
+                /** Format: int64 */
+                completedOdometerM: number;
+                completedTime: string;
+                completionImages: components["schemas"]["FileRefBody"][];
+                confirmTime: string;
+                confirmedBy: string;
+                /** Format: int64 */
+                confirmedTotalFen: number;
+                contactMaskedPhone: string;
+                contactName: string;
+                createTime: string;
+                createdBy: string;
+                driverId: string;
+                driverName: string;
+                faultDescription: string;
+                faultImages: components["schemas"]["FileRefBody"][];
+                /** Format: int64 */
+                finalTotalFen: number;
+                id: string;
+                kind?: null | components["schemas"]["RepairKind"];
+                /**
+                 * Format: int64
+                 * @description Odometer at intake, metres.
+                 */
+                odometerM: number;
+                /** @description e.g. WX202611290001. */
+                orderNo: string;
+                orgId: string;
+                orgName: string;
+                plateNumber: string;
+                quoteItems: components["schemas"]["RepairItemBody"][];
+                quoteRejectReason: string;
+                quoteRemark: string;
+                quoteTime: string;
+                /** Format: int64 */
+                quoteTotalFen: number;
+                recordId: string;
+                remark: string;
+                shopAddress: string;
+                shopId: string;
+                shopName: string;
+                statementId: string;
+                status?: null | components["schemas"]["RepairOrderStatus"];
+                vehicleId: string;
+                vin: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairOrderDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An order with its operation log, newest first. */
+            data: {
+                logs: components["schemas"]["RepairLogBody"][];
+                order: components["schemas"]["RepairOrderBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairOrderPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                list: components["schemas"]["RepairOrderBody"][];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairRecordDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                order: components["schemas"]["RepairOrderBody"];
+                record: components["schemas"]["RepairRecordBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairRecordPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                list: components["schemas"]["RepairRecordBody"][];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairStatementBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A supplier's monthly statement. */
+            data: {
+                billId: string;
+                confirmTime: string;
+                confirmedBy: string;
+                disputeReason: string;
+                id: string;
+                issuedTime: string;
+                /** Format: int32 */
+                orderCount: number;
+                orgId: string;
+                /** @description yyyy-MM. */
+                period: string;
+                repairOrderIds: string[];
+                shopId: string;
+                shopName: string;
+                statementNo: string;
+                status?: null | components["schemas"]["RepairStatementStatus"];
+                /** Format: int64 */
+                totalFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairStatementDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A statement with its orders and operation log. */
+            data: {
+                logs: components["schemas"]["RepairLogBody"][];
+                orders: components["schemas"]["RepairOrderBody"][];
+                statement: components["schemas"]["RepairStatementBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairStatementPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                list: components["schemas"]["RepairStatementBody"][];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairSupplierBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A repair shop of the enterprise. */
+            data: {
+                /** @default  */
+                address: string;
+                /** @default  */
+                contactName: string;
+                /** @default  */
+                contactPhone: string;
+                /** @default false */
+                enabled: boolean;
+                /** @default  */
+                id: string;
+                /** @default  */
+                name: string;
+                /**
+                 * @description The organisation working with it (its statements' data scope).
+                 * @default
+                 */
+                orgId: string;
+                /** @default  */
+                orgName: string;
+                /** @default  */
+                remark: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RepairThresholdBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /**
+                 * Format: int64
+                 * @default 0
+                 */
+                approvalThresholdFen: number;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -8235,6 +9446,20 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_DriverChoiceBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                id: string;
+                name: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_EnterpriseChoice: {
             /**
              * Format: int32
@@ -8518,6 +9743,21 @@ export interface components {
                 /** Format: int32 */
                 probeNo: number;
                 vehicleId: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_VehicleChoiceBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                id: string;
+                plateNumber: string;
+                vin: string;
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -9160,6 +10400,93 @@ export interface components {
             /** Format: int64 */
             imported: number;
         };
+        /** @description A vehicle's annual-inspection state. */
+        InspectionBody: {
+            /** @description The last day the inspection is valid (its start, Beijing); empty when unknown. */
+            expireTime: string;
+            id: string;
+            inspectionClass?: null | components["schemas"]["InspectionClass"];
+            /** Format: int64 */
+            lastCostFen: number;
+            lastInspectionTime: string;
+            /** Format: int64 */
+            lastOdometerM: number;
+            lastResult?: null | components["schemas"]["InspectionResult"];
+            licenceImages: components["schemas"]["FileRefBody"][];
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            registerTime: string;
+            /**
+             * Format: int32
+             * @description Days until the due day; negative when overdue.
+             */
+            remainingDays: number;
+            remark: string;
+            stationName: string;
+            status?: null | components["schemas"]["InspectionStatus"];
+            updateTime: string;
+            updatedBy: string;
+            vehicleId: string;
+            vin: string;
+        };
+        /**
+         * @description The legal schedule followed: GOODS (载货汽车), OPERATING_PASSENGER
+         *     (营运载客汽车), LARGE_PASSENGER (大中型非营运载客汽车), SMALL_PASSENGER
+         *     (小微型非营运载客汽车).
+         * @enum {string}
+         */
+        InspectionClass: "GOODS" | "OPERATING_PASSENGER" | "LARGE_PASSENGER" | "SMALL_PASSENGER";
+        /** @description A vehicle's inspection state, its inspections and its operation log, newest first. */
+        InspectionDetailBody: {
+            inspection: components["schemas"]["InspectionBody"];
+            logs: components["schemas"]["InspectionLogBody"][];
+            records: components["schemas"]["InspectionRecordBody"][];
+        };
+        /** @description One entry of an inspection state's operation log. */
+        InspectionLogBody: {
+            operName: string;
+            operTime: string;
+            /** @description What changed, in Chinese. */
+            remark: string;
+        };
+        /** @description One recorded inspection. */
+        InspectionRecordBody: {
+            /** Format: int64 */
+            costFen: number;
+            createTime: string;
+            expireTime: string;
+            id: string;
+            images: components["schemas"]["FileRefBody"][];
+            inspectionTime: string;
+            /** Format: int64 */
+            odometerM: number;
+            operatorName: string;
+            plateNumber: string;
+            /** @description The due day before and after the record (a failed one keeps it). */
+            previousExpireTime: string;
+            remark: string;
+            result?: null | components["schemas"]["InspectionResult"];
+            stationName: string;
+            vehicleId: string;
+        };
+        /**
+         * @description PASSED (合格) or FAILED (不合格: the vehicle stays due).
+         * @enum {string}
+         */
+        InspectionResult: "PASSED" | "FAILED";
+        /**
+         * @description VALID (有效), DUE_SOON (即将到期: due within 30 days), OVERDUE (已逾期:
+         *     past the due day).
+         * @enum {string}
+         */
+        InspectionStatus: "VALID" | "DUE_SOON" | "OVERDUE";
+        /**
+         * @description COMPULSORY (交强险), COMMERCIAL (商业险), CARRIER_LIABILITY
+         *     (承运人责任险), CARGO (货物运输险).
+         * @enum {string}
+         */
+        InsuranceKind: "COMPULSORY" | "COMMERCIAL" | "CARRIER_LIABILITY" | "CARGO";
         LatestPositionBody: {
             /**
              * Format: int32
@@ -9778,6 +11105,83 @@ export interface components {
             /** Format: double */
             longitude: number;
         };
+        /** @description An insurance policy of a vehicle. */
+        PolicyBody: {
+            coverages: components["schemas"]["CoverageBody"][];
+            createTime: string;
+            createdBy: string;
+            /** @description PDF or images; each opens through `GET …/documents/link`. */
+            documents: components["schemas"]["FileRefBody"][];
+            endTime: string;
+            id: string;
+            insuredName: string;
+            insurer: string;
+            kind?: null | components["schemas"]["InsuranceKind"];
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            /** @description Unique per insurer within the enterprise. */
+            policyNo: string;
+            /** Format: int64 */
+            premiumFen: number;
+            startTime: string;
+            status?: null | components["schemas"]["PolicyStatus"];
+            updateTime: string;
+            updatedBy: string;
+            vehicleId: string;
+            vin: string;
+        };
+        /** @description A policy with its operation log, newest first. */
+        PolicyDetailBody: {
+            logs: components["schemas"]["PolicyLogBody"][];
+            policy: components["schemas"]["PolicyBody"];
+        };
+        /**
+         * @description A policy as recorded: the vehicle by plate, the period from the first
+         *     day's 00:00:00 to the last day's 23:59:59 (Asia/Shanghai), documents
+         *     uploaded through `POST /files` with purpose `document`.
+         */
+        PolicyForm: {
+            /** @default [] */
+            coverages: components["schemas"]["CoverageBody"][];
+            /** @default [] */
+            documents: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            endTime: string;
+            /** @default  */
+            insuredName: string;
+            /** @default  */
+            insurer: string;
+            kind?: null | components["schemas"]["InsuranceKind"];
+            /** @default  */
+            plateNumber: string;
+            /** @default  */
+            policyNo: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            premiumFen: number;
+            /**
+             * @description yyyy-MM-dd HH:mm:ss (Asia/Shanghai) or RFC 3339.
+             * @default
+             */
+            startTime: string;
+        };
+        /** @description One entry of a policy's operation log. */
+        PolicyLogBody: {
+            operName: string;
+            operTime: string;
+            /** @description What changed, in Chinese. */
+            remark: string;
+        };
+        /**
+         * @description Read from the period when asked: PENDING (未生效), ACTIVE (有效),
+         *     EXPIRING (30 天内到期), EXPIRED (已过期). SURRENDERED is the
+         *     contract's and never answered.
+         * @enum {string}
+         */
+        PolicyStatus: "PENDING" | "ACTIVE" | "EXPIRING" | "EXPIRED" | "SURRENDERED";
         /** @description An app of the portal: a top-level group of the console. */
         PortalAppBody: {
             labelEn: string;
@@ -10033,6 +11437,42 @@ export interface components {
          * @enum {string}
          */
         ReconciliationStatus: "GENERATING" | "PENDING_CONFIRMATION" | "CONFIRMED" | "DISPUTED" | "DRAFT";
+        /** @description An inspection to record. */
+        RecordInspectionForm: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            costFen: number;
+            /**
+             * @description The new stamp on the licence; empty = from the legal schedule.
+             * @default
+             */
+            expireTime: string;
+            /** @default [] */
+            images: components["schemas"]["FileRefBody"][];
+            inspectionClass?: null | components["schemas"]["InspectionClass"];
+            /**
+             * @description yyyy-MM-dd (Beijing) or RFC 3339; not in the future.
+             * @default
+             */
+            inspectionTime: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            odometerM: number;
+            /** @default  */
+            remark: string;
+            result?: null | components["schemas"]["InspectionResult"];
+            /** @default  */
+            stationName: string;
+        };
+        /** @description The vehicle's state after the record, and the record. */
+        RecordedInspectionBody: {
+            inspection: components["schemas"]["InspectionBody"];
+            record: components["schemas"]["InspectionRecordBody"];
+        };
         /** @description A region or operating city in the picker's shape (name, id, code). */
         RegionBody: {
             code: string;
@@ -10113,6 +11553,330 @@ export interface components {
              * @default 0
              */
             totalPriceFen: number;
+        };
+        /** @description The bill of a confirmed statement. */
+        RepairBillBody: {
+            /** Format: int64 */
+            amountFen: number;
+            billNo: string;
+            dueTime: string;
+            financeBillId: string;
+            id: string;
+            issuedTime: string;
+            /** Format: int64 */
+            outstandingFen: number;
+            /** Format: int64 */
+            paidFen: number;
+            paidTime: string;
+            /** @description yyyy-MM. */
+            period: string;
+            shopId: string;
+            shopName: string;
+            statementId: string;
+            statementNo: string;
+            status?: null | components["schemas"]["RepairBillStatus"];
+        };
+        RepairBillDetailBody: {
+            bill: components["schemas"]["RepairBillBody"];
+            statement: components["schemas"]["RepairStatementBody"];
+        };
+        /** @description One page of bills, with the amounts of every matching row. */
+        RepairBillPage: {
+            list: components["schemas"]["RepairBillBody"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            totalAmountFen: number;
+            /** Format: int64 */
+            totalOutstandingFen: number;
+        };
+        /** @enum {string} */
+        RepairBillStatus: "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
+        /** @description A catalogue item with its unit price. */
+        RepairCatalogueItemBody: {
+            /** @default false */
+            enabled: boolean;
+            /** @default  */
+            id: string;
+            kind?: null | components["schemas"]["RepairItemKind"];
+            /** @default  */
+            name: string;
+            /** @default  */
+            partNo: string;
+            /**
+             * @description 个, 升, 工时.
+             * @default
+             */
+            unit: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            unitPriceFen: number;
+        };
+        /** @description The repair configuration. */
+        RepairConfigBody: {
+            /**
+             * Format: int64
+             * @description Quotes above it go through an org approval.
+             */
+            approvalThresholdFen: number;
+            items: components["schemas"]["RepairCatalogueItemBody"][];
+            suppliers: components["schemas"]["RepairSupplierBody"][];
+        };
+        /**
+         * @description One line of a quote or of the work done. In a form `amountFen` is
+         *     ignored: the service computes quantity × unit price.
+         */
+        RepairItemBody: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            amountFen: number;
+            kind?: null | components["schemas"]["RepairItemKind"];
+            /** @default  */
+            name: string;
+            /** @default  */
+            partNo: string;
+            /**
+             * Format: double
+             * @default 0
+             */
+            quantity: number;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            unitPriceFen: number;
+            /**
+             * @description Listed but not charged.
+             * @default false
+             */
+            warranty: boolean;
+        };
+        /**
+         * @description PART, LABOUR, MATERIAL (consumables), OTHER.
+         * @enum {string}
+         */
+        RepairItemKind: "PART" | "LABOUR" | "MATERIAL" | "OTHER";
+        /**
+         * @description MAINTENANCE (保养), REPAIR (维修), ACCIDENT_REPAIR (事故维修), TIRE, BATTERY.
+         * @enum {string}
+         */
+        RepairKind: "MAINTENANCE" | "REPAIR" | "ACCIDENT_REPAIR" | "TIRE" | "BATTERY";
+        /** @description One entry of an operation log. */
+        RepairLogBody: {
+            operName: string;
+            operTime: string;
+            /** @description What changed, in Chinese. */
+            remark: string;
+        };
+        /** @description A repair order. */
+        RepairOrderBody: {
+            accidentId: string;
+            appointmentTime: string;
+            /** @description The org approval that decided the price, once decided. */
+            approvalId: string;
+            cancelReason: string;
+            /** Format: int64 */
+            completedOdometerM: number;
+            completedTime: string;
+            completionImages: components["schemas"]["FileRefBody"][];
+            confirmTime: string;
+            confirmedBy: string;
+            /** Format: int64 */
+            confirmedTotalFen: number;
+            contactMaskedPhone: string;
+            contactName: string;
+            createTime: string;
+            createdBy: string;
+            driverId: string;
+            driverName: string;
+            faultDescription: string;
+            faultImages: components["schemas"]["FileRefBody"][];
+            /** Format: int64 */
+            finalTotalFen: number;
+            id: string;
+            kind?: null | components["schemas"]["RepairKind"];
+            /**
+             * Format: int64
+             * @description Odometer at intake, metres.
+             */
+            odometerM: number;
+            /** @description e.g. WX202611290001. */
+            orderNo: string;
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            quoteItems: components["schemas"]["RepairItemBody"][];
+            quoteRejectReason: string;
+            quoteRemark: string;
+            quoteTime: string;
+            /** Format: int64 */
+            quoteTotalFen: number;
+            recordId: string;
+            remark: string;
+            shopAddress: string;
+            shopId: string;
+            shopName: string;
+            statementId: string;
+            status?: null | components["schemas"]["RepairOrderStatus"];
+            vehicleId: string;
+            vin: string;
+        };
+        /** @description An order with its operation log, newest first. */
+        RepairOrderDetailBody: {
+            logs: components["schemas"]["RepairLogBody"][];
+            order: components["schemas"]["RepairOrderBody"];
+        };
+        /** @description A new order: the vehicle goes to a shop of the configuration. */
+        RepairOrderForm: {
+            /** @default  */
+            accidentId: string;
+            /**
+             * @description yyyy-MM-dd HH:mm:ss or RFC 3339; empty for none.
+             * @default
+             */
+            appointmentTime: string;
+            /** @default  */
+            contactName: string;
+            /** @default  */
+            contactPhone: string;
+            /** @default  */
+            driverId: string;
+            /** @default  */
+            faultDescription: string;
+            /** @default [] */
+            faultImages: components["schemas"]["FileRefBody"][];
+            kind?: null | components["schemas"]["RepairKind"];
+            /**
+             * Format: int64
+             * @default 0
+             */
+            odometerM: number;
+            /** @default  */
+            shopId: string;
+            /** @default  */
+            vehicleId: string;
+        };
+        RepairOrderPage: {
+            list: components["schemas"]["RepairOrderBody"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /**
+         * @description AWAITING_QUOTE → QUOTED → (AWAITING_APPROVAL →) IN_REPAIR → COMPLETED →
+         *     SETTLED; CANCELLED before IN_REPAIR.
+         * @enum {string}
+         */
+        RepairOrderStatus: "AWAITING_QUOTE" | "QUOTED" | "IN_REPAIR" | "COMPLETED" | "SETTLED" | "CANCELLED" | "AWAITING_APPROVAL";
+        /** @description The shop's quote: at least one line; it replaces any earlier one. */
+        RepairQuoteForm: {
+            /** @default [] */
+            items: components["schemas"]["RepairItemBody"][];
+            /** @default  */
+            remark: string;
+        };
+        /** @description A service a completed order recorded. */
+        RepairRecordBody: {
+            completedTime: string;
+            createTime: string;
+            id: string;
+            items: components["schemas"]["RepairItemBody"][];
+            kind?: null | components["schemas"]["RepairKind"];
+            /** Format: int64 */
+            odometerM: number;
+            operatorName: string;
+            orderNo: string;
+            orgId: string;
+            orgName: string;
+            plateNumber: string;
+            remark: string;
+            repairOrderId: string;
+            shopId: string;
+            shopName: string;
+            /** Format: int64 */
+            totalFen: number;
+            vehicleId: string;
+        };
+        RepairRecordDetailBody: {
+            order: components["schemas"]["RepairOrderBody"];
+            record: components["schemas"]["RepairRecordBody"];
+        };
+        RepairRecordPage: {
+            list: components["schemas"]["RepairRecordBody"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A supplier's monthly statement. */
+        RepairStatementBody: {
+            billId: string;
+            confirmTime: string;
+            confirmedBy: string;
+            disputeReason: string;
+            id: string;
+            issuedTime: string;
+            /** Format: int32 */
+            orderCount: number;
+            orgId: string;
+            /** @description yyyy-MM. */
+            period: string;
+            repairOrderIds: string[];
+            shopId: string;
+            shopName: string;
+            statementNo: string;
+            status?: null | components["schemas"]["RepairStatementStatus"];
+            /** Format: int64 */
+            totalFen: number;
+        };
+        /** @description A statement with its orders and operation log. */
+        RepairStatementDetailBody: {
+            logs: components["schemas"]["RepairLogBody"][];
+            orders: components["schemas"]["RepairOrderBody"][];
+            statement: components["schemas"]["RepairStatementBody"];
+        };
+        RepairStatementPage: {
+            list: components["schemas"]["RepairStatementBody"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /**
+         * @description PENDING_CONFIRMATION → BILLED (confirmed, its bill raised) or DISPUTED
+         *     (then confirmed once corrected).
+         * @enum {string}
+         */
+        RepairStatementStatus: "PENDING_CONFIRMATION" | "CONFIRMED" | "DISPUTED" | "BILLED";
+        /** @description A repair shop of the enterprise. */
+        RepairSupplierBody: {
+            /** @default  */
+            address: string;
+            /** @default  */
+            contactName: string;
+            /** @default  */
+            contactPhone: string;
+            /** @default false */
+            enabled: boolean;
+            /** @default  */
+            id: string;
+            /** @default  */
+            name: string;
+            /**
+             * @description The organisation working with it (its statements' data scope).
+             * @default
+             */
+            orgId: string;
+            /** @default  */
+            orgName: string;
+            /** @default  */
+            remark: string;
+        };
+        RepairThresholdBody: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            approvalThresholdFen: number;
         };
         /** @description Facts of a replacement; the record's vehicle is the new one. */
         ReplacementBody: {
@@ -11104,6 +12868,12 @@ export interface components {
             usualStartHour: number;
             vehicleId: string;
         };
+        /** @description A vehicle as a picker shows it. */
+        VehicleChoiceBody: {
+            id: string;
+            plateNumber: string;
+            vin: string;
+        };
         /** @description A vehicle's editable fields. Dates: yyyy-MM-dd (Asia/Shanghai) or RFC 3339. */
         VehicleForm: {
             /**
@@ -11361,7 +13131,7 @@ export interface components {
          * @description What a warning is about.
          * @enum {string}
          */
-        WarningType: "INSURANCE_EXPIRING" | "INSPECTION_DUE" | "MAINTENANCE_DUE" | "LICENCE_EXPIRING" | "LONG_IDLE" | "LONG_OFFLINE" | "NIGHT_DRIVING" | "ABNORMAL_ENERGY_USE" | "FREQUENT_ALARMS" | "PAYMENT_OVERDUE";
+        WarningType: "INSURANCE_EXPIRING" | "INSPECTION_DUE" | "MAINTENANCE_DUE" | "LICENCE_EXPIRING" | "LONG_IDLE" | "LONG_OFFLINE" | "NIGHT_DRIVING" | "ABNORMAL_ENERGY_USE" | "FREQUENT_ALARMS" | "PAYMENT_OVERDUE" | "ID_CARD_EXPIRING";
         /** @description What the console needs to show WeCom's QR frame (spec `getAppPCInfo`). */
         WeComAppInfo: {
             agentid: string;
@@ -19647,6 +21417,1191 @@ export interface operations {
             };
         };
     };
+    list_inspections: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                /** @description Due states, judged today. */
+                statuses?: ("VALID" | "DUE_SOON" | "OVERDUE")[];
+                /** @description Due from this day (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                expireTimeStart?: string;
+                /** @description A bare date includes the day. */
+                expireTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every vehicle's inspection state in the caller's data scope, soonest due first (unknown due days last) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_InspectionBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_inspections: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                /** @description Due states, judged today. */
+                statuses?: ("VALID" | "DUE_SOON" | "OVERDUE")[];
+                /** @description Due from this day (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                expireTimeStart?: string;
+                /** @description A bare date includes the day. */
+                expireTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the inspection list with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    import_inspections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description Every row was recorded (in one transaction), in date order per vehicle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportedBody"];
+                };
+            };
+            /** @description 4000: nothing was written; data is the error table (errorHeader; errorList of row, column, reason), or data.fields when the file itself was refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportErrorsBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    inspection_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inspection import template: an xlsx with the header row (required titles bold) and one example row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_inspection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vehicle's inspection state, its inspections and operation log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InspectionDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    record_inspection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Vehicle id */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordInspectionForm"];
+            };
+        };
+        responses: {
+            /** @description The inspection is recorded: a passed one sets the next due day from its date (or the stamp given), a failed one keeps it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RecordedInspectionBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_policies: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                kinds?: ("COMPULSORY" | "COMMERCIAL" | "CARRIER_LIABILITY" | "CARGO")[];
+                /** @description Insurance companies (exact names). */
+                insurers?: string[];
+                policyNo?: string;
+                /** @description Expiry states: EXPIRED, EXPIRING (within 30 days), ACTIVE (valid), PENDING. */
+                statuses?: ("PENDING" | "ACTIVE" | "EXPIRING" | "EXPIRED" | "SURRENDERED")[];
+                /** @description Policies ending from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                endTimeStart?: string;
+                /** @description A bare date includes the day. */
+                endTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Policies in the caller's data scope, latest end first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_PolicyBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyForm"];
+            };
+        };
+        responses: {
+            /** @description The policy as recorded; a policy number the insurer already has is 4009 naming policyNo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PolicyBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_policies: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Plate numbers, at most 250. */
+                plateNumbers?: string[];
+                /** @description VINs, at most 250. */
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                kinds?: ("COMPULSORY" | "COMMERCIAL" | "CARRIER_LIABILITY" | "CARGO")[];
+                /** @description Insurance companies (exact names). */
+                insurers?: string[];
+                policyNo?: string;
+                /** @description Expiry states: EXPIRED, EXPIRING (within 30 days), ACTIVE (valid), PENDING. */
+                statuses?: ("PENDING" | "ACTIVE" | "EXPIRING" | "EXPIRED" | "SURRENDERED")[];
+                /** @description Policies ending from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */
+                endTimeStart?: string;
+                /** @description A bare date includes the day. */
+                endTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the policy list with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    import_policies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description Every row was written (in one transaction) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportedBody"];
+                };
+            };
+            /** @description 4000: nothing was written; data is the error table (errorHeader; errorList of row, column, reason), or data.fields when the file itself was refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ImportErrorsBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Policy id */
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy and its operation log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PolicyDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Policy id */
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyForm"];
+            };
+        };
+        responses: {
+            /** @description The policy as corrected (every field replaced) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PolicyBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    policy_document_link: {
+        parameters: {
+            query?: {
+                /** @description The document's key (one of the policy's `documents`). */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Policy id */
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed download link of one document of a policy the caller may see (10 minutes); another tenant's policy or a key the policy does not hold is 4004 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DocumentLinkBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_plans: {
         parameters: {
             query?: {
@@ -20319,6 +23274,2212 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CompletedReminderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_repair_bills: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                shopId?: string;
+                billNo?: string;
+                statuses?: ("UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED")[];
+                startMonth?: string;
+                endMonth?: string;
+                dueTimeStart?: string;
+                dueTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Repair bills, latest month first, with the amounts of every matching row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairBillPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_repair_bills: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                shopId?: string;
+                billNo?: string;
+                statuses?: ("UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED")[];
+                startMonth?: string;
+                endMonth?: string;
+                dueTimeStart?: string;
+                dueTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the bill list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_repair_bill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Repair bill id */
+                billId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bill and its statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairBillDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_repair_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Suppliers in the caller's data scope, the item catalogue and the approval threshold */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairConfigBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_repair_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepairCatalogueItemBody"];
+            };
+        };
+        responses: {
+            /** @description The new catalogue item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairCatalogueItemBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_repair_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Catalogue item id */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepairCatalogueItemBody"];
+            };
+        };
+        responses: {
+            /** @description The changed item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairCatalogueItemBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_repair_supplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepairSupplierBody"];
+            };
+        };
+        responses: {
+            /** @description The new supplier; a taken name is 4000 naming name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairSupplierBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_repair_supplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Supplier id */
+                supplierId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepairSupplierBody"];
+            };
+        };
+        responses: {
+            /** @description The changed supplier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairSupplierBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_repair_threshold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepairThresholdBody"];
+            };
+        };
+        responses: {
+            /** @description The threshold set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairThresholdBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_repair_orders: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                /** @description Contains-search. */
+                orderNo?: string;
+                statuses?: ("AWAITING_QUOTE" | "QUOTED" | "IN_REPAIR" | "COMPLETED" | "SETTLED" | "CANCELLED" | "AWAITING_APPROVAL")[];
+                kinds?: ("MAINTENANCE" | "REPAIR" | "ACCIDENT_REPAIR" | "TIRE" | "BATTERY")[];
+                shopId?: string;
+                createTimeStart?: string;
+                createTimeEnd?: string;
+                completedTimeStart?: string;
+                completedTimeEnd?: string;
+                /** @description Orders on this statement. */
+                statementId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Repair orders in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairOrderPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_repair_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first order and creates nothing */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepairOrderForm"];
+            };
+        };
+        responses: {
+            /** @description The new order, AWAITING_QUOTE; another tenant's or an unreachable vehicle or shop is 4004 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairOrderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_repair_orders: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                vins?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                /** @description Contains-search. */
+                orderNo?: string;
+                statuses?: ("AWAITING_QUOTE" | "QUOTED" | "IN_REPAIR" | "COMPLETED" | "SETTLED" | "CANCELLED" | "AWAITING_APPROVAL")[];
+                kinds?: ("MAINTENANCE" | "REPAIR" | "ACCIDENT_REPAIR" | "TIRE" | "BATTERY")[];
+                shopId?: string;
+                createTimeStart?: string;
+                createTimeEnd?: string;
+                completedTimeStart?: string;
+                completedTimeEnd?: string;
+                /** @description Orders on this statement. */
+                statementId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the order list with its filters and data scope (paging ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_repair_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Repair order id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order and its operation log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairOrderDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancel_repair_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Repair order id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRepairOrderForm"];
+            };
+        };
+        responses: {
+            /** @description Cancelled; from IN_REPAIR on it is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairOrderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    complete_repair_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Repair order id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteRepairOrderForm"];
+            };
+        };
+        responses: {
+            /** @description IN_REPAIR → COMPLETED: the service is recorded and the order joins its shop's statement of the month; any other state is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairOrderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirm_repair_price: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Repair order id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmRepairPriceForm"];
+            };
+        };
+        responses: {
+            /** @description QUOTED → IN_REPAIR (at or below the threshold), AWAITING_APPROVAL (above it: an org approval is raised) or AWAITING_QUOTE (sent back); any other state is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairOrderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    quote_repair_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Repair order id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepairQuoteForm"];
+            };
+        };
+        responses: {
+            /** @description AWAITING_QUOTE or QUOTED → QUOTED, the total computed; any other state is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairOrderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_repair_records: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                orgIds?: string[];
+                shopId?: string;
+                kinds?: ("MAINTENANCE" | "REPAIR" | "ACCIDENT_REPAIR" | "TIRE" | "BATTERY")[];
+                completedTimeStart?: string;
+                completedTimeEnd?: string;
+                orderNo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Services recorded by completed orders, latest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairRecordPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_repair_records: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                plateNumbers?: string[];
+                orgIds?: string[];
+                shopId?: string;
+                kinds?: ("MAINTENANCE" | "REPAIR" | "ACCIDENT_REPAIR" | "TIRE" | "BATTERY")[];
+                completedTimeStart?: string;
+                completedTimeEnd?: string;
+                orderNo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the record list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_repair_record: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Repair record id */
+                recordId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record and its order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairRecordDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_repair_statements: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                shopId?: string;
+                /** @description Contains-search. */
+                statementNo?: string;
+                statuses?: ("PENDING_CONFIRMATION" | "CONFIRMED" | "DISPUTED" | "BILLED")[];
+                /** @description yyyy-MM, inclusive. */
+                startMonth?: string;
+                /** @description yyyy-MM, inclusive. */
+                endMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Statements of the suppliers in the caller's data scope, latest month first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairStatementPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_repair_statements: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                shopId?: string;
+                /** @description Contains-search. */
+                statementNo?: string;
+                statuses?: ("PENDING_CONFIRMATION" | "CONFIRMED" | "DISPUTED" | "BILLED")[];
+                /** @description yyyy-MM, inclusive. */
+                startMonth?: string;
+                /** @description yyyy-MM, inclusive. */
+                endMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the statement list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_repair_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Statement id */
+                statementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement, its orders and its operation log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairStatementDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirm_repair_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Statement id */
+                statementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmRepairStatementForm"];
+            };
+        };
+        responses: {
+            /** @description Confirmed: BILLED with its bill raised and its orders SETTLED; disputed: DISPUTED. Any other move is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RepairStatementBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */
@@ -21909,6 +27070,142 @@ export interface operations {
             };
             /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pick_drivers: {
+        parameters: {
+            query?: {
+                /** @description Part of a plate or VIN (vehicles), of a name (drivers); empty: the newest. */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to 20 drivers of the caller's data scope whose name contains the keyword, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_DriverChoiceBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pick_vehicles: {
+        parameters: {
+            query?: {
+                /** @description Part of a plate or VIN (vehicles), of a name (drivers); empty: the newest. */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to 20 vehicles of the caller's data scope matching the keyword, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_VehicleChoiceBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24934,7 +30231,7 @@ export interface operations {
                 /** @description Organisations; each takes its subtree. */
                 orgIds?: string[];
                 driverId?: string;
-                warningTypes?: ("INSURANCE_EXPIRING" | "INSPECTION_DUE" | "MAINTENANCE_DUE" | "LICENCE_EXPIRING" | "LONG_IDLE" | "LONG_OFFLINE" | "NIGHT_DRIVING" | "ABNORMAL_ENERGY_USE" | "FREQUENT_ALARMS" | "PAYMENT_OVERDUE")[];
+                warningTypes?: ("INSURANCE_EXPIRING" | "INSPECTION_DUE" | "MAINTENANCE_DUE" | "LICENCE_EXPIRING" | "LONG_IDLE" | "LONG_OFFLINE" | "NIGHT_DRIVING" | "ABNORMAL_ENERGY_USE" | "FREQUENT_ALARMS" | "PAYMENT_OVERDUE" | "ID_CARD_EXPIRING")[];
                 levels?: ("LOW" | "MEDIUM" | "HIGH")[];
                 statuses?: ("UNREAD" | "ACKNOWLEDGED" | "RESOLVED")[];
                 /** @description Warnings raised from this time (yyyy-MM-dd, yyyy-MM-dd HH:mm:ss or RFC 3339). */

@@ -1,5 +1,5 @@
 /** Charging cards and their amount changes (electricCard, juniorElectricCard, countChangeRecord). */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { components, operations } from '@/lib/api/schema';
 import { manyOf, oneOf, type ListFilters } from '@/lib/list-url';
@@ -120,38 +120,3 @@ export function useChangeCardAmount() {
   });
 }
 
-/** How many options a picker offers per search. */
-export const PICKER_SIZE = 20;
-
-export interface PickerOption {
-  value: string;
-  label: string;
-}
-
-/** Vehicles whose plate or VIN contains `keyword`, for the card form (needs the vehicle files permission). */
-export function useVehicleOptions(keyword: string, enabled: boolean) {
-  return useQuery({
-    queryKey: [...CHARGING_KEY, 'vehicle-options', keyword],
-    queryFn: async (): Promise<PickerOption[]> => {
-      const answer = await api.get('/api/v1/vehicles', { params: { query: { page: 1, size: PICKER_SIZE, keyword: keyword || undefined } }, silent: true });
-      return answer.list.map((v) => ({ value: v.id, label: v.plateNumber }));
-    },
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-    enabled,
-  });
-}
-
-/** Drivers whose name contains `keyword`, for the card form (needs the driver permission). */
-export function useDriverOptions(keyword: string, enabled: boolean) {
-  return useQuery({
-    queryKey: [...CHARGING_KEY, 'driver-options', keyword],
-    queryFn: async (): Promise<PickerOption[]> => {
-      const answer = await api.get('/api/v1/drivers', { params: { query: { page: 1, size: PICKER_SIZE, name: keyword || undefined } }, silent: true });
-      return answer.list.map((d) => ({ value: d.id, label: d.name }));
-    },
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-    enabled,
-  });
-}

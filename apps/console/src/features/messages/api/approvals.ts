@@ -11,7 +11,7 @@ export type ApprovalQuery = NonNullable<operations['list_approvals']['parameters
 export const APPROVAL_STATUSES = [1, 2, 3, 4] as const;
 export const APPROVAL_PENDING = 1;
 /** 1 vehicle allotment, 2 charge allocation, 3 refund, 4 invoice. */
-export const APPROVAL_KINDS = [1, 2, 3, 4] as const;
+export const APPROVAL_KINDS = [1, 2, 3, 4, 5] as const;
 /** The server's limit on a decision comment. */
 export const COMMENT_MAX = 200;
 

@@ -6,7 +6,7 @@ import type { FormField, FormValues } from '@/components/dynamic-form/field-sche
 import { DOCUMENT_ATTACHMENTS } from '@/lib/files';
 import { detailText } from '@/lib/format';
 import type { Accident, AccidentForm } from '../api/accidents';
-import { useDriverOptions, useVehicleOptions } from '../api/pickers';
+import { useDriverOptions, useVehicleOptions } from '@/lib/pickers';
 import { ATTACHMENT_PURPOSE, ATTACHMENT_RULES, fileRefsOf } from './attachments';
 import { ACCIDENT_LIABILITIES, ACCIDENT_SEVERITIES, ACCIDENT_STATUSES, type AccidentLiability, type AccidentSeverity, type AccidentStatus } from './labels';
 import { PointControl, pointText, searchControl, type GeoPoint } from './pickers';

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CustomControlProps } from '@/components/dynamic-form/field-schema';
 import { MapView, useMapApi } from '@/components/map/map-view';
-import type { PickerOption } from '../api/pickers';
+import type { PickerOption } from '@/lib/pickers';
 
 /** Typing waits this long before searching (console spec §4 text debounce). */
 export const SEARCH_DEBOUNCE_MS = 500;

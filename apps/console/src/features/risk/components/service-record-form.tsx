@@ -2,7 +2,7 @@
 import type { FormRule } from 'antd';
 import dayjs from 'dayjs';
 import type { FormField, FormValues } from '@/components/dynamic-form/field-schema';
-import { useVehicleOptions } from '../api/pickers';
+import { useVehicleOptions } from '@/lib/pickers';
 import type { ServiceRecord, ServiceRecordForm } from '../api/service-records';
 import { SERVICE_CATEGORIES, SERVICE_CHANNELS, SERVICE_STATUSES, type ServiceCategory, type ServiceChannel, type ServiceRecordStatus } from './labels';
 import { searchControl } from './pickers';

@@ -252,6 +252,7 @@ const enUS: RiskMessages = {
       ABNORMAL_ENERGY_USE: 'Abnormal energy use',
       FREQUENT_ALARMS: 'Frequent alarms',
       PAYMENT_OVERDUE: 'Payment overdue',
+      ID_CARD_EXPIRING: 'ID card expiring',
     },
     statuses: { UNREAD: 'Unread', ACKNOWLEDGED: 'Acknowledged', RESOLVED: 'Resolved' },
   },

@@ -61,8 +61,8 @@ beforeEach(() => {
     if (url.startsWith('/api/v1/risk/accidents?')) return ok({ list: rows, total: rows.length });
     if (url === '/api/v1/risk/accidents' && init?.method === 'POST') return ok(rows[0]);
     if (url === '/api/v1/risk/accidents/a1') return ok({ accident: rows[0], logs: [{ remark: '事故状态：已报案 → 定损中', operName: '李四', operTime: '2026-11-21T01:00:00Z' }] });
-    if (url.startsWith('/api/v1/vehicles?')) return ok({ list: [{ id: 'v9', plateNumber: '粤B99999' }], total: 1 });
-    if (url.startsWith('/api/v1/drivers?')) return ok({ list: [], total: 0 });
+    if (url.startsWith('/api/v1/pickers/vehicles')) return ok([{ id: 'v9', plateNumber: '粤B99999', vin: 'LVVDB11B0RD000009' }]);
+    if (url.startsWith('/api/v1/pickers/drivers')) return ok([]);
     return ok(null);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -44,7 +44,7 @@ beforeEach(() => {
     if (url === '/api/v1/orgs/simple') return ok([]);
     if (url.startsWith('/api/v1/risk/service-records?')) return ok({ list: rows, total: rows.length });
     if (url.startsWith('/api/v1/risk/service-records') && init?.method) return ok(rows[0]);
-    if (url.startsWith('/api/v1/vehicles?')) return ok({ list: [{ id: 'v9', plateNumber: '粤B99999' }], total: 1 });
+    if (url.startsWith('/api/v1/pickers/vehicles')) return ok([{ id: 'v9', plateNumber: '粤B99999', vin: 'LVVDB11B0RD000009' }]);
     return ok(null);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -28,7 +28,7 @@ const warning = (id: string, plateNumber: string, over: Record<string, unknown> 
 const rows = [
   warning('w1', '粤B11111'),
   warning('w2', '粤B22222', { warningType: 'PAYMENT_OVERDUE', level: 'HIGH', driverName: '' }),
-  warning('w3', '粤B33333', { status: 'ACKNOWLEDGED', acknowledgedBy: '李四', acknowledgeTime: '2026-11-21T01:00:00Z' }),
+  warning('w3', '粤B33333', { warningType: 'ID_CARD_EXPIRING', status: 'ACKNOWLEDGED', acknowledgedBy: '李四', acknowledgeTime: '2026-11-21T01:00:00Z' }),
 ];
 
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -58,7 +58,7 @@ describe('warning records (warnRecord)', () => {
   it('opens on the unread warnings and shows each with its labels', async () => {
     renderWithProviders(<WarnRecordPage />, { route: PATH });
     const first = await rowOf('粤B11111');
-    expect(first).toHaveTextContent('证件到期');
+    expect(first).toHaveTextContent('驾驶证到期');
     expect(first).toHaveTextContent('二级');
     expect(first).toHaveTextContent('未确认');
     const second = await rowOf('粤B22222');
@@ -66,6 +66,7 @@ describe('warning records (warnRecord)', () => {
     expect(within(second).getByText('三级').closest('.ant-tag')?.className).toContain('red');
     expect(second).toHaveTextContent('--');
     const third = await rowOf('粤B33333');
+    expect(third).toHaveTextContent('身份证到期');
     expect(third).toHaveTextContent('李四');
     expect(within(third).queryByTestId('warn-acknowledge')).not.toBeInTheDocument();
     expect(listCalls()[0].url.searchParams.getAll('statuses')).toEqual(['UNREAD']);

@@ -1,11 +1,6 @@
 /** Traffic violations (trafficViolations and its detail): list, export, detail, handle, pay, assign. */
-import {
-  keepPreviousData,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
-import { api, type CallOptions } from '@/lib/api-client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, postForm, type CallOptions } from '@/lib/api-client';
 import type { components, operations } from '@/lib/api/schema';
 import { codesOf } from '@/lib/codes';
 import { manyOf, oneOf, type ListFilters } from '@/lib/list-url';
@@ -98,23 +93,6 @@ export const useAssignViolation = () =>
       }),
   );
 
-/** How many drivers the picker offers per search. */
-const PICKER_SIZE = 20;
-
-/** Drivers of the enterprise by name, for the assignment's picker. */
-export function useDriverOptions(keyword: string) {
-  return useQuery({
-    queryKey: [...VIOLATIONS_KEY, 'driver-options', keyword],
-    queryFn: async () => {
-      const answer = await api.get('/api/v1/drivers', {
-        params: {
-          query: { page: 1, size: PICKER_SIZE, name: keyword || undefined },
-        },
-        silent: true,
-      });
-      return answer.list.map((d) => ({ value: d.id, label: d.name }));
-    },
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  });
-}
+/** Imports violations from an xls/xlsx: all rows or none, upserted by decision number. */
+export const importViolations = (file: File, options: CallOptions) =>
+  postForm('/api/v1/maintenance/violations/import', { file }, options);

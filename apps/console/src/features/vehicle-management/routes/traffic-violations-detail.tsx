@@ -1,3 +1,4 @@
+import { useDriverOptions } from '@/lib/pickers';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import {
   Button,
@@ -24,7 +25,6 @@ import { toastSuccess } from '@/lib/notify';
 import '../messages';
 import {
   useAssignViolation,
-  useDriverOptions,
   useHandleViolation,
   usePayViolation,
   useViolationDetail,

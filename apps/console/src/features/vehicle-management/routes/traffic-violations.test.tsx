@@ -68,8 +68,8 @@ beforeEach(() => {
   fetchMock = vi.fn((url: string, init?: RequestInit) => {
     if (url === '/api/v1/me') return ok(me);
     if (url === '/api/v1/orgs/simple') return ok([]);
-    if (url.startsWith('/api/v1/drivers?'))
-      return ok({ list: [{ id: 'd2', name: '李师傅' }], total: 1 });
+    if (url.startsWith('/api/v1/pickers/drivers'))
+      return ok([{ id: 'd2', name: '李师傅' }]);
     if (url.startsWith('/api/v1/maintenance/violations?')) return listAnswer();
     if (
       url === '/api/v1/maintenance/violations/0001/handle' &&

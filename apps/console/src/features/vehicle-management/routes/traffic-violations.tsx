@@ -1,8 +1,12 @@
+import { useDriverOptions } from '@/lib/pickers';
 import { Button, Space, Tag, Typography } from 'antd';
-import { useMemo } from 'react';
+import { ImportOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
+import { ImportDialog } from '@/components/import-dialog/import-dialog';
 import { ExportButton } from '@/components/export-button';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
@@ -14,8 +18,8 @@ import '../messages';
 import {
   VIOLATIONS_KEY,
   exportViolations,
+  importViolations,
   listViolations,
-  useDriverOptions,
   violationQuery,
   type Violation,
   type ViolationQuery,
@@ -42,6 +46,8 @@ export default function TrafficViolationsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const orgs = useOrgTreeOptions();
+  const client = useQueryClient();
+  const [importing, setImporting] = useState(false);
   const drivers = useDriverOptions('');
   const m = (key: string) => t(`vehicleManagement:violation.${key}`);
 
@@ -174,35 +180,53 @@ export default function TrafficViolationsPage() {
   ];
 
   return (
-    <ListPage<Violation>
-      testId="violation-list"
-      {...list.listProps}
-      toolbar={
-        <Space>
-          <Typography.Text data-testid="violation-totals">
-            {t('vehicleManagement:violation.totals', {
-              fine: yuan(list.data?.totalFineFen ?? 0),
-              points: list.data?.totalPenaltyPoints ?? 0,
-            })}
-          </Typography.Text>
-          <ExportButton
-            startExport={(options) => exportViolations(list.query, options)}
+    <>
+      <ListPage<Violation>
+        testId="violation-list"
+        {...list.listProps}
+        toolbar={
+          <Space>
+            <Typography.Text data-testid="violation-totals">
+              {t('vehicleManagement:violation.totals', {
+                fine: yuan(list.data?.totalFineFen ?? 0),
+                points: list.data?.totalPenaltyPoints ?? 0,
+              })}
+            </Typography.Text>
+            <Button
+              icon={<ImportOutlined />}
+              onClick={() => setImporting(true)}
+              data-testid="violation-import"
+            >
+              {m('import')}
+            </Button>
+            <ExportButton
+              startExport={(options) => exportViolations(list.query, options)}
+            />
+          </Space>
+        }
+        banner={
+          <LoadErrorBanner
+            error={list.error}
+            onRetry={() => void list.refetch()}
           />
-        </Space>
-      }
-      banner={
-        <LoadErrorBanner
-          error={list.error}
-          onRetry={() => void list.refetch()}
-        />
-      }
-      table={{
-        rowKey: 'id',
-        showIndex: true,
-        columns,
-        scrollX: 1800,
-        ...list.tableProps,
-      }}
-    />
+        }
+        table={{
+          rowKey: 'id',
+          showIndex: true,
+          columns,
+          scrollX: 1800,
+          ...list.tableProps,
+        }}
+      />
+      <ImportDialog
+        open={importing}
+        title={m('import')}
+        importFile={importViolations}
+        onClose={() => setImporting(false)}
+        onImported={() =>
+          void client.invalidateQueries({ queryKey: VIOLATIONS_KEY })
+        }
+      />
+    </>
   );
 }

@@ -36,8 +36,9 @@ function DriverDescriptions({ driver }: { driver: Driver }) {
       <Descriptions.Item label={d('hireTime')}>{text(formatTime(driver.hireTime, DATE))}</Descriptions.Item>
       <Descriptions.Item label={d('boundPlate')}>{text(driver.boundPlateNumber)}</Descriptions.Item>
       <Descriptions.Item label={t('vehicles.fields.createTime')}>{text(formatTime(driver.createTime))}</Descriptions.Item>
-      <Descriptions.Item label={d('address')} span={2}>
-        {reveal(driver.address, SensitiveType.Address)}
+      <Descriptions.Item label={d('address')}>{reveal(driver.address, SensitiveType.Address)}</Descriptions.Item>
+      <Descriptions.Item label={d('idCardExpireTime')}>
+        {driver.idCardLongTerm ? d('idCardLongTerm') : text(formatTime(driver.idCardExpireTime, DATE))}
       </Descriptions.Item>
       <Descriptions.Item label={d('licenceFront')}>{image(driver.licenceFront?.name, SensitiveType.LicenceFront)}</Descriptions.Item>
       <Descriptions.Item label={d('licenceBack')}>{image(driver.licenceBack?.name, SensitiveType.LicenceBack)}</Descriptions.Item>

@@ -1,4 +1,4 @@
-import { Col, DatePicker, Form, Input, Row, Select, Spin, TreeSelect } from 'antd';
+import { Checkbox, Col, DatePicker, Form, Input, Row, Select, Spin, TreeSelect } from 'antd';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '@/components/app-dialog';
@@ -13,7 +13,7 @@ import { useOrgTreeOptions } from '@/lib/org-options';
 import { DRIVER_IMAGE_FIELDS, driverBody, driverFormValues, NEW_DRIVER_VALUES, type DriverFormValues } from './driver-form';
 import { driverStatusOptions, licenceClassOptions } from './driver-labels';
 import {
-  addressRules, DRIVER_LIMITS, driverNameRules, driverPhoneRules, employeeNoRules, firstIssueRules, idNumberRules, licenceClassRules, licenceExpireRules, remarkRules,
+  addressRules, DRIVER_LIMITS, driverNameRules, driverPhoneRules, employeeNoRules, firstIssueRules, idCardExpireRules, idNumberRules, licenceClassRules, licenceExpireRules, remarkRules,
 } from './driver-rules';
 import { showServerErrors } from '@/lib/server-errors';
 import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
@@ -24,7 +24,7 @@ const DRIVER_IMAGE_MAX_MB = 5;
 const uploadDriverImage = uploaderFor(DRIVER_IMAGE_PURPOSE);
 
 const FORM_FIELDS = new Set<string>([
-  'orgId', 'name', 'phone', 'idNumber', 'employeeNo', 'licenceClass', 'licenceFirstIssueTime', 'licenceExpireTime', 'address', 'status', 'hireTime', 'remark', ...DRIVER_IMAGE_FIELDS,
+  'orgId', 'name', 'phone', 'idNumber', 'employeeNo', 'licenceClass', 'licenceFirstIssueTime', 'licenceExpireTime', 'address', 'status', 'hireTime', 'remark', 'idCardExpireTime', ...DRIVER_IMAGE_FIELDS,
 ]);
 
 /** A 4009 of a driver names the phone or the ID number taken by another driver. */
@@ -52,6 +52,7 @@ export function DriverFormDialog({ open, driverId, onClose }: { open: boolean; d
   const busyOf = useCallback((field: string) => (busy: boolean) => setUploads((u) => (u[field] === busy ? u : { ...u, [field]: busy })), []);
   const busyHandlers = useMemo(() => Object.fromEntries(DRIVER_IMAGE_FIELDS.map((f) => [f, busyOf(f)])), [busyOf]);
   const ready = !editing || !!driver.data;
+  const longTerm = Form.useWatch('idCardLongTerm', form) === true;
   const initialValues = useMemo(() => (driver.data && editing ? driverFormValues(driver.data) : NEW_DRIVER_VALUES), [driver.data, editing]);
 
   const submit = async () => {
@@ -102,6 +103,23 @@ export function DriverFormDialog({ open, driverId, onClose }: { open: boolean; d
               <Col span={12}>
                 <Form.Item name="idNumber" label={t('vehicles.driver.idNumber')} normalize={trimInput} rules={idNumberRules(t, editing)} validateTrigger="onBlur">
                   <Input maxLength={18} placeholder={keep(driver.data?.idNumber)} />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item name="idCardExpireTime" label={t('vehicles.driver.idCardExpireTime')} rules={longTerm ? [] : idCardExpireRules(t)}>
+                  <DatePicker style={{ width: '100%' }} placeholder={choose} disabled={longTerm} data-testid="driver-id-card-expire" />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item name="idCardLongTerm" valuePropName="checked" label=" " colon={false}>
+                  <Checkbox
+                    data-testid="driver-id-card-long-term"
+                    onChange={(e) => {
+                      if (e.target.checked) form.setFieldValue('idCardExpireTime', null);
+                    }}
+                  >
+                    {t('vehicles.driver.idCardLongTerm')}
+                  </Checkbox>
                 </Form.Item>
               </Col>
               <Col span={12}>

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import type { Driver } from '../api/drivers';
 import { driverBody, driverFormValues } from './driver-form';
+import { idCardExpireProblem } from './driver-rules';
 
 const stored = {
   id: 'd1',
@@ -59,5 +60,29 @@ describe('driver form', () => {
     const changed = driverBody({ ...values, licenceFront: [], idCardBack: [{ name: 'new.png', url: 'https://x', saveUrl: 'k/new.png' }] }, stored);
     expect(changed.licenceFront).toBeNull();
     expect(changed.idCardBack).toMatchObject({ key: 'k/new.png', name: 'new.png' });
+  });
+});
+
+describe('driver form: ID card validity', () => {
+  it('sends the end as yyyy-MM-dd, or long-term with no end', () => {
+    const end = driverBody({ idCardExpireTime: dayjs('2035-06-30T08:00:00') });
+    expect(end).toMatchObject({ idCardExpireTime: '2035-06-30', idCardLongTerm: false });
+    const longTerm = driverBody({ idCardExpireTime: dayjs('2035-06-30T08:00:00'), idCardLongTerm: true });
+    expect(longTerm).toMatchObject({ idCardExpireTime: '', idCardLongTerm: true });
+  });
+
+  it('edits a stored long-term card as long-term and a dated one by its day', () => {
+    expect(driverFormValues({ ...stored, idCardExpireTime: '', idCardLongTerm: true })).toMatchObject({ idCardExpireTime: null, idCardLongTerm: true });
+    const dated = driverFormValues({ ...stored, idCardExpireTime: '2030-02-01T04:00:00Z', idCardLongTerm: false });
+    expect(dated.idCardExpireTime?.format('YYYY-MM-DD')).toBe('2030-02-01');
+  });
+
+  it('refuses an end before 1990 or more than 20 years ahead, as the service does', () => {
+    const today = dayjs('2026-11-29');
+    expect(idCardExpireProblem(dayjs('1989-12-31'), today)).toBe('tooEarly');
+    expect(idCardExpireProblem(dayjs('1990-01-01'), today)).toBeUndefined();
+    expect(idCardExpireProblem(dayjs('2046-11-29'), today)).toBeUndefined();
+    expect(idCardExpireProblem(dayjs('2046-11-30'), today)).toBe('tooLate');
+    expect(idCardExpireProblem(null, today)).toBeUndefined();
   });
 });

@@ -29,6 +29,10 @@ export interface DriverFormValues {
   licenceBack?: FileItem[];
   idCardFront?: FileItem[];
   idCardBack?: FileItem[];
+  /** The ID card's last valid day; ignored when `idCardLongTerm`. */
+  idCardExpireTime?: Dayjs | null;
+  /** A long-term ID card (长期): no end date. */
+  idCardLongTerm?: boolean;
 }
 
 /** Dates go as yyyy-MM-dd ('' for none), as the gateway reads them. */
@@ -72,6 +76,8 @@ export function driverBody(v: DriverFormValues, stored?: Driver): DriverForm {
     licenceBack: imageRef(v.licenceBack, stored?.licenceBack),
     idCardFront: imageRef(v.idCardFront, stored?.idCardFront),
     idCardBack: imageRef(v.idCardBack, stored?.idCardBack),
+    idCardExpireTime: v.idCardLongTerm ? '' : date(v.idCardExpireTime),
+    idCardLongTerm: !!v.idCardLongTerm,
   };
 }
 
@@ -94,6 +100,8 @@ export function driverFormValues(d: Driver): DriverFormValues {
     licenceBack: imageItem(d.licenceBack),
     idCardFront: imageItem(d.idCardFront),
     idCardBack: imageItem(d.idCardBack),
+    idCardExpireTime: day(d.idCardExpireTime),
+    idCardLongTerm: d.idCardLongTerm,
   };
 }
 

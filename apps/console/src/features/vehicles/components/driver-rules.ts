@@ -3,7 +3,7 @@
  * `DriverDraft::parse`): name 1–20 characters, mainland mobile, 18-character
  * resident ID number with its check character, licence class and expiry
  * required, expiry after the first licence date, first licence date not in the
- * future, length limits. The server has the last word; these answer while typing.
+ * future, the ID card's end from 1990 to 20 years ahead, length limits. The server has the last word; these answer while typing.
  */
 import type { FormRule } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -80,4 +80,25 @@ export const licenceExpireRules = (t: Translate): FormRule[] => [
         ? Promise.reject(new Error(t('vehicles.driver.rules.licenceExpireBeforeFirstIssue')))
         : Promise.resolve(),
   }),
+];
+
+/** The ID card's end as the service accepts it: from 1990, at most 20 years ahead (the longest fixed term). */
+export function idCardExpireProblem(end: MaybeDay, today: Dayjs = dayjs()): 'tooEarly' | 'tooLate' | undefined {
+  if (!end) return undefined;
+  if (end.year() < 1990) return 'tooEarly';
+  return end.isAfter(today.add(20, 'year'), 'day') ? 'tooLate' : undefined;
+}
+
+/** ID card end: optional (a long-term card has none), within the service's range. */
+export const idCardExpireRules = (t: Translate): FormRule[] => [
+  {
+    validator: (_, v: MaybeDay) => {
+      const problem = idCardExpireProblem(v);
+      return problem === 'tooEarly'
+        ? Promise.reject(new Error(t('vehicles.driver.rules.idCardExpireTooEarly')))
+        : problem === 'tooLate'
+          ? Promise.reject(new Error(t('vehicles.driver.rules.idCardExpireTooLate')))
+          : Promise.resolve();
+    },
+  },
 ];

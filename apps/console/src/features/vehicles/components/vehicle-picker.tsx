@@ -1,7 +1,7 @@
 import { Select } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useVehicleOptions, type VehicleOption } from '../api/vehicle-options';
+import { useVehicleOptions, type PickerOption } from '@/lib/pickers';
 
 /** Typing waits this long before the vehicles are searched (console spec §4 text debounce). */
 export const VEHICLE_SEARCH_DEBOUNCE_MS = 500;
@@ -13,7 +13,7 @@ export interface VehiclePickerProps {
   onChange?: (value: string | undefined) => void;
   disabled?: boolean;
   /** The vehicle already chosen (editing), shown by its plate before any search. */
-  current?: VehicleOption;
+  current?: PickerOption;
   placeholder?: string;
   'data-testid'?: string;
 }

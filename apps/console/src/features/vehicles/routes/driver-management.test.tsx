@@ -32,6 +32,8 @@ const driver = {
   licenceBack: null,
   idCardFront: null,
   idCardBack: null,
+  idCardExpireTime: '2030-02-01T04:00:00Z',
+  idCardLongTerm: false,
   status: 'ACTIVE',
   hireTime: '',
   boundVehicleId: '',
@@ -238,6 +240,23 @@ describe('driver management (driverManagement)', () => {
     expect(button).toBeDisabled();
     expect(within(detail).queryByText('front.jpg')).toBeNull();
     expect(calls((u) => u === '/api/v1/drivers/d1/reveal')).toHaveLength(0);
+  });
+
+  it('shows the ID card end in the detail and edits it to long-term (长期): the date cleared and disabled', async () => {
+    mount();
+    await userEvent.click(await screen.findByTestId('driver-name'));
+    const basic = await screen.findByTestId('driver-basic');
+    expect(within(basic).getByText('身份证有效期至').closest('th')?.nextElementSibling).toHaveTextContent('2030-02-01');
+    await userEvent.click(screen.getByTestId('driver-detail-edit'));
+    const form = await screen.findByTestId('driver-form');
+    const end = within(form).getByLabelText('身份证有效期至');
+    expect(end).toHaveValue('2030-02-01');
+    await userEvent.click(within(form).getByTestId('driver-id-card-long-term'));
+    await waitFor(() => expect(within(form).getByLabelText('身份证有效期至')).toBeDisabled());
+    fireEvent.click(screen.getByRole('button', { name: '提 交' }));
+    await waitFor(() => expect(calls((u, init) => u === '/api/v1/drivers/d1' && init?.method === 'PUT')).toHaveLength(1));
+    const [put] = calls((u, init) => u === '/api/v1/drivers/d1' && init?.method === 'PUT');
+    expect(JSON.parse(String(put.init.body))).toMatchObject({ idCardExpireTime: '', idCardLongTerm: true });
   });
 
   it('shows an empty value in the detail as - (the table keeps --)', async () => {

@@ -49,7 +49,7 @@ beforeEach(() => {
   fetchMock = vi.fn((url: string, init?: RequestInit) => {
     if (url === '/api/v1/me') return ok({ id: 'u1', name: '演示管理员', userName: 'demo', roles: ['admin'], permissions: [{ permissionValue: 'as:sys:car:used' }], flags: {} });
     if (url === '/api/v1/orgs/simple') return ok([{ orgId: 'o1', parentId: '', name: '华南大区', orgCode: 'r', level: 1 }]);
-    if (url.startsWith('/api/v1/vehicles?')) return ok({ list: [{ id: 'v7', plateNumber: '粤B77777' }], total: 1 });
+    if (url.startsWith('/api/v1/pickers/vehicles')) return ok([{ id: 'v7', plateNumber: '粤B77777', vin: 'LVVDB11B0RD000007' }]);
     if (url === '/api/v1/usage-records/r1/end') return answerEnd();
     if (url === '/api/v1/usage-records' && init?.method === 'POST') return answerCreate();
     if (url === '/api/v1/usage-records/r1') return ok(rental);
