@@ -83,7 +83,7 @@ describe('video monitoring and playback', () => {
     await drawer.getByText(vehicle.plateNumber).first().waitFor();
   });
 
-  it('plays back a recording of today from the timeline', async () => {
+  it('plays back a recording from the timeline', async () => {
     const { context, page } = session;
     const vehicle = await cameraVehicle(await sessionToken(context));
     await page.goto(`${RISK}/playback`);
@@ -92,7 +92,20 @@ describe('video monitoring and playback', () => {
     await page.locator(`[data-testid="camera-vehicle"][data-plate="${vehicle.plateNumber}"]`).click();
     await page.getByTestId('playback-plate').getByText(vehicle.plateNumber).waitFor();
 
-    // Today (the default day), channel 1: the recorder's resources on the timeline.
+    // Channel 1 on the day the page opens with (Beijing today), or yesterday before
+    // 08:00 Beijing: the simulated recorders start their first file between 07:00 and 07:50.
+    const beijing = new Date(Date.now() + 8 * 3600_000);
+    if (beijing.getUTCHours() < 8) {
+      const yesterday = new Date(beijing.getTime() - 24 * 3600_000).toISOString().slice(0, 10);
+      const input = page.getByTestId('playback-day').locator('input').or(page.locator('input[data-testid="playback-day"]')).first();
+      await input.click();
+      await input.fill(yesterday);
+      await input.press('Enter');
+      await page.getByTestId('playback-day').locator('input').or(page.locator('input[data-testid="playback-day"]')).first().evaluate((el, day) => {
+        if (el.value !== day) throw new Error(`the day reads ${el.value}, not ${day}`);
+      }, yesterday);
+    }
+    // The recorder's resources on the timeline.
     const resources = page.getByTestId('video-timeline-resource');
     await until(
       'a recording on the timeline',
