@@ -283,7 +283,7 @@ fn bursty_drive(
 }
 
 async fn tracks_kept_in_memory_give_the_alarms_of_stored_ones_across_processes(s: &Stack) {
-    let t = s.tenant(3).await;
+    let t = s.tenant(4).await;
     create_rule(s, &t, overspeed_rule(60, 30)).await.unwrap();
     create_rule(s, &t, fatigue_rule()).await.unwrap();
     let t0 = base() - Duration::hours(6);
@@ -361,6 +361,26 @@ async fn tracks_kept_in_memory_give_the_alarms_of_stored_ones_across_processes(s
             .caught_up;
     }
     assert_eq!(caught_up, lost, "one catch-up when the memory held more");
+
+    // Rules off a while: the kept track follows the fixes, so the rules
+    // enabled again apply from the next fix without reading back.
+    let drive = bursty_drive(&t, t.vehicles[3], t0);
+    let set_rules = |enabled: bool| {
+        sqlx::query("update alarm_rule set enabled = $2 where enterprise_id = $1")
+            .bind(t.enterprise)
+            .bind(enabled)
+            .execute(&s.owner)
+    };
+    let mut caught_up = 0;
+    for (i, batch) in drive.chunks(2).enumerate() {
+        match i {
+            20 => set_rules(false).await.map(drop).unwrap(),
+            40 => set_rules(true).await.map(drop).unwrap(),
+            _ => {}
+        }
+        caught_up += one.apply(batch.to_vec()).await.unwrap().alarms.caught_up;
+    }
+    assert_eq!(caught_up, 0, "re-enabled rules start from the kept track");
     assert_eq!(
         spans(&alarms(s, &t, Some(&plate(2))).await.unwrap()),
         expected,

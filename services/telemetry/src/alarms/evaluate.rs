@@ -202,7 +202,10 @@ pub async fn apply(
     } = batch;
     let all = rules(conn, enterprise).await?;
     if all.is_empty() || fixes.is_empty() {
-        return Ok(Evaluated::default());
+        return Ok(Evaluated {
+            summary: Summary::default(),
+            tracks: follow_without_rules(cache, &fixes, latest_before),
+        });
     }
     let (rules, others): (Vec<Rule>, Vec<Rule>) = all.into_iter().partition(|r| on_fixes(&r.kind));
     // Fence limits only matter to overspeed rules.
@@ -242,7 +245,7 @@ pub async fn apply(
     if rules.is_empty() {
         return Ok(Evaluated {
             summary,
-            tracks: Vec::new(),
+            tracks: follow_without_rules(cache, fixes, latest_before),
         });
     }
     let mut found: Vec<(Uuid, Option<Uuid>, Span)> = Vec::new();
@@ -350,6 +353,33 @@ pub async fn apply(
     summary.raised += upsert(conn, enterprise, &found).await?;
     summary.stored_tracks = save_tracks(conn, enterprise, &mut tracks).await?;
     Ok(Evaluated { summary, tracks })
+}
+
+/// The kept tracks of a batch's vehicles when no rule runs over the fixes:
+/// they still follow the fixes, their states dropped as a run without rules
+/// drops them. Rules enabled later then apply from their next fix, as a
+/// changed rule does, and find the kept track current instead of catching
+/// up over fixes no rule was meant to see.
+fn follow_without_rules(
+    cache: &TrackCache,
+    fixes: &BTreeMap<Uuid, Vec<Sample>>,
+    latest_before: &HashMap<Uuid, DateTime<Utc>>,
+) -> Vec<(Uuid, Cached)> {
+    let ids: Vec<Uuid> = fixes.keys().copied().collect();
+    cache
+        .current(&ids, |v| latest_before.get(&v).copied())
+        .into_iter()
+        .filter_map(|(vehicle, mut kept)| {
+            let new = fixes.get(&vehicle)?;
+            let first = new.first()?.time;
+            // A late fix leaves the track as it was (the next batch replays).
+            if kept.track.last.is_some_and(|last| first <= last) {
+                return None;
+            }
+            kept.track.run(&[], new, &mut Found::default());
+            Some((vehicle, kept))
+        })
+        .collect()
 }
 
 /// How a vehicle's machine starts on a batch.
