@@ -633,8 +633,6 @@ async fn without_the_insurance_permission_every_call_is_refused() {
 
 /// An xlsx of `rows` under the import's header, stored as tenant `t`'s upload.
 async fn upload(s: &Stack, t: &Tenant, rows: &[[&str; 9]]) -> pb::ImportFile {
-    let mut book = rust_xlsxwriter::Workbook::new();
-    let sheet = book.add_worksheet();
     let header = [
         "车牌号",
         "险种",
@@ -646,30 +644,8 @@ async fn upload(s: &Stack, t: &Tenant, rows: &[[&str; 9]]) -> pb::ImportFile {
         "保费(元)",
         "险别及保额(元)",
     ];
-    for (c, title) in header.iter().enumerate() {
-        sheet.write_string(0, c as u16, *title).unwrap();
-    }
-    for (r, row) in rows.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            sheet.write_string(r as u32 + 1, c as u16, *cell).unwrap();
-        }
-    }
-    let bytes = book.save_to_buffer().unwrap();
-    let key = fleetdesk_kit::files::key(
-        t.enterprise,
-        "import",
-        &Uuid::new_v4().to_string(),
-        "保单.xlsx",
-    );
-    fleetdesk_kit::files::FileStore::local(&s.objects)
-        .unwrap()
-        .put(&key, bytes.into())
-        .await
-        .unwrap();
-    pb::ImportFile {
-        key,
-        name: "保单.xlsx".into(),
-    }
+    let rows: Vec<&[&str]> = rows.iter().map(|r| &r[..]).collect();
+    s.upload_sheet(t, "保单.xlsx", &header, &rows).await
 }
 
 async fn import(s: &Stack, t: &Tenant, file: pb::ImportFile) -> common::ImportResult {

@@ -564,8 +564,6 @@ async fn the_export_writes_the_filtered_list() {
 
 /// An xlsx of `rows` under the import's header, stored as tenant `t`'s upload.
 async fn upload(s: &Stack, t: &Tenant, rows: &[[&str; 9]]) -> pb::ImportFile {
-    let mut book = rust_xlsxwriter::Workbook::new();
-    let sheet = book.add_worksheet();
     let header = [
         "车牌号",
         "违章时间",
@@ -577,30 +575,8 @@ async fn upload(s: &Stack, t: &Tenant, rows: &[[&str; 9]]) -> pb::ImportFile {
         "决定书编号",
         "处理机关",
     ];
-    for (c, title) in header.iter().enumerate() {
-        sheet.write_string(0, c as u16, *title).unwrap();
-    }
-    for (r, row) in rows.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            sheet.write_string(r as u32 + 1, c as u16, *cell).unwrap();
-        }
-    }
-    let bytes = book.save_to_buffer().unwrap();
-    let key = fleetdesk_kit::files::key(
-        t.enterprise,
-        "import",
-        &Uuid::new_v4().to_string(),
-        "违章.xlsx",
-    );
-    fleetdesk_kit::files::FileStore::local(&s.objects)
-        .unwrap()
-        .put(&key, bytes.into())
-        .await
-        .unwrap();
-    pb::ImportFile {
-        key,
-        name: "违章.xlsx".into(),
-    }
+    let rows: Vec<&[&str]> = rows.iter().map(|r| &r[..]).collect();
+    s.upload_sheet(t, "违章.xlsx", &header, &rows).await
 }
 
 async fn import(s: &Stack, t: &Tenant, file: pb::ImportFile) -> common::ImportResult {
