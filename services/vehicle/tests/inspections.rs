@@ -382,6 +382,50 @@ async fn recording_moves_the_due_date_and_a_failed_result_keeps_it_due() {
 }
 
 #[tokio::test]
+async fn a_vehicle_corrected_before_its_first_inspection_is_scheduled_again() {
+    let s = support::stack().await;
+    let (t, due) = fleet(&s).await;
+    // The list opened every row; then two registrations are corrected, one
+    // of them on a vehicle whose inspection was already recorded.
+    assert_eq!(list(&s, &t, &[]).await.len(), 4);
+    let today = today();
+    record(
+        &s,
+        &t,
+        recording(t.vehicles[0], today, pb::InspectionResult::Passed),
+    )
+    .await
+    .unwrap();
+    let recorded = detail(&s, &t, t.vehicles[0]).await.inspection.unwrap();
+    let registered = today - Months::new(6);
+    for vehicle in [t.vehicles[0], t.vehicles[2]] {
+        register(
+            &s,
+            vehicle,
+            pb::VehicleCategory::HeavyTruck,
+            registered,
+            None,
+        )
+        .await;
+    }
+
+    let all = list(&s, &t, &[]).await;
+    let by_plate = |p: &str| all.iter().find(|r| r.plate_number == p).unwrap();
+    assert_eq!(
+        day_of(&by_plate("粤B00002").expire_time),
+        Some(registered + Months::new(12)),
+        "derived again from the corrected registration, not {}",
+        due[2]
+    );
+    assert_eq!(
+        by_plate("粤B00000").expire_time,
+        recorded.expire_time,
+        "a recorded inspection keeps the due date it set"
+    );
+    assert_eq!(day_of(&by_plate("粤B00003").expire_time), Some(due[3]));
+}
+
+#[tokio::test]
 async fn another_tenants_vehicle_is_not_found_and_the_data_scope_limits_the_list() {
     let s = support::stack().await;
     let (a, _) = fleet(&s).await;

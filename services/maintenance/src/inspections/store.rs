@@ -242,22 +242,46 @@ type Unopened = (
     Option<DateTime<Utc>>,
 );
 
+/// The vehicles of `rows` with the class and first due date their
+/// registration gives (`domain::first_due`).
+fn derived(rows: &[Unopened], today: NaiveDate) -> (Vec<Uuid>, Vec<i16>, Vec<Option<NaiveDate>>) {
+    let mut ids = Vec::with_capacity(rows.len());
+    let mut classes = Vec::with_capacity(rows.len());
+    let mut dues = Vec::with_capacity(rows.len());
+    for (vehicle, _, category, registered, stamp) in rows {
+        let class = Class::of_category(*category);
+        ids.push(*vehicle);
+        classes.push(i16::from(class));
+        dues.push(first_due(
+            class,
+            registered.map(beijing_day),
+            stamp.map(beijing_day),
+            today,
+        ));
+    }
+    (ids, classes, dues)
+}
+
 /// Opens the state row of each vehicle of the enterprise that has none
 /// (`vehicles` only, when given), its due date from the schedule
-/// (`domain::first_due`), and moves rows to their vehicle's organisation.
-/// Cheap when nothing is missing: an anti-join on the vehicle key.
+/// (`domain::first_due`), and derives again the rows whose vehicle changed
+/// before their first record. Cheap when nothing is missing or pending: an
+/// anti-join on the vehicle key and a partial-index probe.
 pub async fn open(
     conn: &mut PgConnection,
     enterprise: Uuid,
     vehicles: Option<&[Uuid]>,
     today: NaiveDate,
 ) -> Result<u64, ServiceError> {
+    // Shared locks on the vehicles opened: a registration edited meanwhile
+    // waits for this row, and its trigger then marks the row to derive again.
     let missing: Vec<Unopened> = sqlx::query_as(
         "select v.id, v.org_id, v.category, v.register_time, v.inspection_expire_time \
          from vehicle v where v.enterprise_id = $1 \
            and ($2::uuid[] is null or v.id = any($2)) \
            and not exists (select 1 from annual_inspection a \
-             where a.enterprise_id = $1 and a.vehicle_id = v.id)",
+             where a.enterprise_id = $1 and a.vehicle_id = v.id) \
+         for share of v",
     )
     .bind(enterprise)
     .bind(vehicles)
@@ -265,15 +289,8 @@ pub async fn open(
     .await?;
     let mut opened = 0;
     if !missing.is_empty() {
-        let ids: Vec<Uuid> = missing.iter().map(|m| m.0).collect();
         let orgs: Vec<Uuid> = missing.iter().map(|m| m.1).collect();
-        let classes: Vec<Class> = missing.iter().map(|m| Class::of_category(m.2)).collect();
-        let dues: Vec<Option<NaiveDate>> = missing
-            .iter()
-            .zip(&classes)
-            .map(|(m, class)| first_due(*class, m.3.map(beijing_day), m.4.map(beijing_day), today))
-            .collect();
-        let classes: Vec<i16> = classes.into_iter().map(i16::from).collect();
+        let (ids, classes, dues) = derived(&missing, today);
         opened = sqlx::query(
             "insert into annual_inspection (id, enterprise_id, org_id, vehicle_id, \
                inspection_class, due_date) \
@@ -291,15 +308,35 @@ pub async fn open(
         .await?
         .rows_affected();
     }
-    sqlx::query(
-        "update annual_inspection a set org_id = v.org_id from vehicle v \
-         where a.enterprise_id = $1 and v.id = a.vehicle_id and v.org_id <> a.org_id \
+    // Rows whose vehicle changed before any inspection was recorded (marked
+    // by the `annual_inspection_follow_vehicle` trigger, which also moves
+    // rows with their vehicle): derived again, by their partial index.
+    let pending: Vec<Unopened> = sqlx::query_as(
+        "select a.vehicle_id, a.org_id, v.category, v.register_time, v.inspection_expire_time \
+         from annual_inspection a join vehicle v on v.id = a.vehicle_id \
+         where a.enterprise_id = $1 and a.derive_pending \
            and ($2::uuid[] is null or a.vehicle_id = any($2))",
     )
     .bind(enterprise)
     .bind(vehicles)
-    .execute(&mut *conn)
+    .fetch_all(&mut *conn)
     .await?;
+    if !pending.is_empty() {
+        let (ids, classes, dues) = derived(&pending, today);
+        sqlx::query(
+            "update annual_inspection a set inspection_class = r.class, due_date = r.due, \
+               derive_pending = false \
+             from unnest($2::uuid[], $3::int2[], $4::date[]) as r(vehicle_id, class, due) \
+             where a.enterprise_id = $1 and a.vehicle_id = r.vehicle_id \
+               and a.last_inspected_at is null",
+        )
+        .bind(enterprise)
+        .bind(&ids)
+        .bind(&classes)
+        .bind(&dues)
+        .execute(&mut *conn)
+        .await?;
+    }
     Ok(opened)
 }
 
