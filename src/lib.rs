@@ -88,6 +88,32 @@ pub struct TrafficStandIn {
 /// The app key the vehicle target signs with at the traffic-authority stand-in.
 pub const TRAFFIC_APP_KEY: &str = "fleetdesk-vehicle";
 
+/// The running invoicing-platform stand-in of a development stack, with
+/// the app credentials finance signs with there (its admin API is on).
+#[derive(Debug, Clone)]
+pub struct InvoiceStandIn {
+    pub standin: fleetdesk_invoice_standin::StandIn,
+    pub base_url: String,
+    pub app_id: String,
+    pub secret: String,
+}
+
+/// The app id finance signs with at the invoicing-platform stand-in.
+pub const INVOICING_APP_ID: &str = "fleetdesk-finance";
+
+/// The running bank stand-in of a development stack, with the merchant
+/// credentials finance signs with there.
+#[derive(Debug, Clone)]
+pub struct BankStandIn {
+    pub standin: fleetdesk_bank_standin::StandIn,
+    pub base_url: String,
+    pub merchant_id: String,
+    pub secret: String,
+}
+
+/// The merchant id finance signs with at the bank stand-in.
+pub const BANK_MERCHANT_ID: &str = "fleetdesk-finance";
+
 /// How energy meets the charging platform. In development without a
 /// bootstrap token (FLEETDESK_OCPI_TOKEN_A) for a real platform, the stack
 /// plays the platform itself (the stand-in), which registers with energy.
@@ -143,6 +169,11 @@ pub struct Stack {
     /// Set when the stack plays the traffic authority itself (development
     /// without FLEETDESK_TRAFFIC_AUTHORITY_URL).
     pub traffic: Option<TrafficStandIn>,
+    /// Set when the stack plays the invoicing platform itself (development).
+    pub invoicing: Option<InvoiceStandIn>,
+    /// Set when the stack plays the bank itself (development): orders
+    /// settle by themselves after a few seconds, its admin API is on.
+    pub bank: Option<BankStandIn>,
     tasks: JoinSet<anyhow::Result<()>>,
 }
 
@@ -311,13 +342,92 @@ impl Stack {
             }
             None => {}
         }
+        // The bank finance pays through: in development the stand-in on a
+        // free port, handed out only as a real one is: URL, merchant id, secret.
+        let mut bank = None;
+        if common.environment == Environment::Development {
+            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            let base_url = format!("http://{}", listener.local_addr()?);
+            let secret = uuid::Uuid::new_v4().simple().to_string();
+            let standin = fleetdesk_bank_standin::StandIn::new(
+                fleetdesk_bank_standin::Settings::single(BANK_MERCHANT_ID, &secret, &base_url),
+            );
+            let stopping = shutdown.clone();
+            let serving = standin.clone();
+            tasks.spawn(async move {
+                fleetdesk_bank_standin::serve(listener, serving, async move {
+                    stopping.wait().await;
+                })
+                .await
+                .context("bank stand-in")
+            });
+            bank = Some(BankStandIn {
+                standin,
+                base_url,
+                merchant_id: BANK_MERCHANT_ID.to_owned(),
+                secret,
+            });
+        }
+        // The invoicing platform finance issues VAT invoices through: in
+        // development the stand-in on a free port, handed out only as a real
+        // one is: URL, app id, secret.
+        let mut invoicing = None;
+        if common.environment == Environment::Development {
+            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            let base_url = format!("http://{}", listener.local_addr()?);
+            let secret = uuid::Uuid::new_v4().simple().to_string();
+            let mut settings =
+                fleetdesk_invoice_standin::Settings::single(INVOICING_APP_ID, &secret, &base_url);
+            settings.admin = true;
+            let standin = fleetdesk_invoice_standin::StandIn::new(settings);
+            let stopping = shutdown.clone();
+            let serving = standin.clone();
+            tasks.spawn(async move {
+                fleetdesk_invoice_standin::serve(listener, serving, async move {
+                    stopping.wait().await;
+                })
+                .await
+                .context("invoicing platform stand-in")
+            });
+            invoicing = Some(InvoiceStandIn {
+                standin,
+                base_url,
+                app_id: INVOICING_APP_ID.to_owned(),
+                secret,
+            });
+        }
         let mut energy =
             fleetdesk_energy::Application::build(service_config(&common), signer.verifier())
                 .await?;
         energy.follow_org(&org_url, signer.clone())?;
-        let finance =
+        let mut finance =
             fleetdesk_finance::Application::build(service_config(&common), signer.verifier())
                 .await?;
+        finance.follow_org(&org_url, signer.clone())?;
+        // Finance pays and refunds through the bank stand-in, whose signed
+        // callbacks reach finance's notify endpoint on a free port.
+        if let Some(bank) = &bank {
+            let notify = TcpListener::bind("127.0.0.1:0").await?;
+            let notify_url = format!("http://{}/finance/bank/notify", notify.local_addr()?);
+            finance.use_bank(
+                fleetdesk_finance::bank::BankConfig {
+                    url: bank.base_url.clone(),
+                    merchant_id: bank.merchant_id.clone(),
+                    secret: bank.secret.clone(),
+                    notify_url,
+                },
+                notify,
+            )?;
+        }
+        if let Some(invoicing) = &invoicing {
+            finance.issue_invoices_through(
+                fleetdesk_finance::invoicing::client::InvoicingConfig {
+                    url: invoicing.base_url.clone(),
+                    app_id: invoicing.app_id.clone(),
+                    secret: invoicing.secret.clone(),
+                },
+            )?;
+        }
         let url = |port: u16| format!("http://127.0.0.1:{port}");
         org.use_auth(&url(auth.port()))?;
         energy.use_vehicles(&url(vehicle.port()), signer.clone())?;
@@ -409,6 +519,8 @@ impl Stack {
             jt808_port,
             charging,
             traffic,
+            invoicing,
+            bank,
             tasks,
         })
     }

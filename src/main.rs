@@ -1,7 +1,7 @@
 //! `fleetdesk`: one binary, many targets.
 
 use clap::{Parser, Subcommand};
-use fleetdesk_kit::config::{CommonConfig, DomainServiceConfig, ServiceConfig};
+use fleetdesk_kit::config::{CommonConfig, DomainServiceConfig};
 use fleetdesk_kit::{Shutdown, telemetry};
 
 #[global_allocator]
@@ -61,7 +61,7 @@ enum Target {
     /// The energy service.
     Energy(fleetdesk_energy::TargetConfig),
     /// The finance service.
-    Finance(ServiceConfig),
+    Finance(DomainServiceConfig),
     /// The JT/T 808 device edge (terminals over TCP → the telemetry stream).
     Telematics(fleetdesk_telematics::Config),
     /// Simulated vehicle terminals speaking JT/T 808 to the edge, for the
@@ -146,6 +146,77 @@ enum Target {
         )]
         secret: String,
     },
+    /// A local stand-in for the bank's merchant gateway: signed payment
+    /// orders and refunds, signed callbacks retried until answered, a
+    /// cashier page, settlements and faults on demand (development; state in
+    /// memory; `all` starts its own). Give finance its URL, merchant id and
+    /// secret (FLEETDESK_BANK_URL, _MERCHANT_ID, _SECRET).
+    BankStandin {
+        /// Address to listen on.
+        #[arg(
+            long,
+            env = "FLEETDESK_BANK_STANDIN_ADDR",
+            default_value = "127.0.0.1:8095"
+        )]
+        addr: String,
+        /// URL payers reach the cashier page at; default `http://<addr>`
+        /// (loopback for an unspecified address).
+        #[arg(long, env = "FLEETDESK_BANK_STANDIN_PUBLIC_URL")]
+        public_url: Option<String>,
+        /// The merchant id the bank knows.
+        #[arg(
+            long,
+            env = "FLEETDESK_BANK_MERCHANT_ID",
+            default_value = fleetdesk::BANK_MERCHANT_ID
+        )]
+        merchant_id: String,
+        /// The merchant's secret.
+        #[arg(long, env = "FLEETDESK_BANK_SECRET", hide_env_values = true)]
+        secret: String,
+        /// Milliseconds after which an order nobody paid settles successfully
+        /// by itself; 0: only the cashier page and the admin API settle.
+        #[arg(long, env = "FLEETDESK_BANK_AUTO_SETTLE_MS", default_value_t = 3000)]
+        auto_settle_ms: u64,
+        /// Serve the unsigned `/admin` API (settlements, faults, replayed and
+        /// forged callbacks, for tests).
+        #[arg(
+            long,
+            env = "FLEETDESK_BANK_STANDIN_ADMIN",
+            default_value_t = true,
+            action = clap::ArgAction::Set
+        )]
+        admin: bool,
+    },
+    /// A local stand-in for the invoicing platform (fully digital VAT
+    /// invoices): signed HTTP calls to issue, reverse and query invoices,
+    /// PDF downloads (development; state in memory). Give finance its URL,
+    /// app id and secret (FLEETDESK_INVOICING_URL, _APP_ID, _SECRET).
+    InvoiceStandin {
+        /// Address to listen on.
+        #[arg(
+            long,
+            env = "FLEETDESK_INVOICE_STANDIN_ADDR",
+            default_value = "127.0.0.1:8094"
+        )]
+        addr: String,
+        /// URL clients reach the stand-in at (download links start with
+        /// it); default `http://<addr>` (loopback for an unspecified address).
+        #[arg(long, env = "FLEETDESK_INVOICE_STANDIN_PUBLIC_URL")]
+        public_url: Option<String>,
+        /// The app id the platform knows.
+        #[arg(
+            long,
+            env = "FLEETDESK_INVOICING_APP_ID",
+            default_value = "fleetdesk-finance"
+        )]
+        app_id: String,
+        /// The app's secret.
+        #[arg(long, env = "FLEETDESK_INVOICING_SECRET", hide_env_values = true)]
+        secret: String,
+        /// Serve `POST /admin/faults` (failures and delays on demand, for tests).
+        #[arg(long, env = "FLEETDESK_INVOICE_STANDIN_ADMIN", default_value_t = false)]
+        admin: bool,
+    },
     /// A local stand-in for WeCom's QR page and API with the demo corps and
     /// users (development; `all` starts its own).
     WecomStandin {
@@ -184,6 +255,8 @@ impl Target {
             Target::ChargingStandin { .. } => "fleetdesk-charging-standin",
             Target::WecomStandin { .. } => "fleetdesk-wecom-standin",
             Target::TrafficStandin { .. } => "fleetdesk-traffic-standin",
+            Target::BankStandin { .. } => "fleetdesk-bank-standin",
+            Target::InvoiceStandin { .. } => "fleetdesk-invoice-standin",
         }
     }
 }
@@ -203,6 +276,25 @@ async fn main() -> anyhow::Result<()> {
         tracing::error!(error = %format!("{err:#}"), "Stopped with an error.");
     }
     result
+}
+
+/// A stand-in's listener on `addr` and the URL clients reach it at:
+/// `public_url` if given, else `http://<addr>` (loopback for an
+/// unspecified address); without a trailing slash.
+async fn listen_with_public_url(
+    addr: &str,
+    public_url: Option<String>,
+) -> anyhow::Result<(tokio::net::TcpListener, String)> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let mut local = listener.local_addr()?;
+    if local.ip().is_unspecified() {
+        local.set_ip([127, 0, 0, 1].into());
+    }
+    let public_url = public_url
+        .unwrap_or_else(|| format!("http://{local}"))
+        .trim_end_matches('/')
+        .to_owned();
+    Ok((listener, public_url))
 }
 
 async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
@@ -225,6 +317,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk_seed::energy(&common).await?;
                 fleetdesk_seed::telemetry(&common).await?;
                 fleetdesk_seed::records(&common).await?;
+                fleetdesk_seed::finance(&common).await?;
                 fleetdesk_seed::charging_history(&common).await?;
                 fleetdesk_seed::driver_images(&common, &object_store_dir).await?;
                 fleetdesk_seed::alarm_evidence(&common, &object_store_dir).await?;
@@ -248,6 +341,12 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             }
             if let Some(traffic) = &stack.traffic {
                 tracing::info!(url = %traffic.base_url, "Traffic authority stand-in is up.");
+            }
+            if let Some(invoicing) = &stack.invoicing {
+                tracing::info!(url = %invoicing.base_url, "Invoicing platform stand-in is up.");
+            }
+            if let Some(bank) = &stack.bank {
+                tracing::info!(url = %bank.base_url, "Bank stand-in is up.");
             }
             tracing::info!(url = %format!("http://{}", stack.http_addr), "Fleetdesk is up.");
             stack.wait(shutdown).await
@@ -294,11 +393,24 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             energy.run_until_stopped(shutdown).await
         }
         Target::Finance(config) => {
-            let verifier = config.common.signer()?.verifier();
-            fleetdesk_finance::Application::build(config, verifier)
-                .await?
-                .run_until_stopped(shutdown)
-                .await
+            let signer = config.service.common.signer()?;
+            let mut finance =
+                fleetdesk_finance::Application::build(config.service, signer.verifier()).await?;
+            finance.follow_org(&config.org_url, signer)?;
+            if let Some(invoicing) =
+                fleetdesk_finance::invoicing::client::InvoicingConfig::from_env()
+            {
+                finance.issue_invoices_through(invoicing)?;
+            }
+            // The bank (FLEETDESK_BANK_URL, _MERCHANT_ID, _SECRET, _NOTIFY_URL);
+            // its callbacks arrive on FLEETDESK_BANK_NOTIFY_ADDR.
+            if let Some(bank) = fleetdesk_finance::bank::BankConfig::from_env() {
+                let addr = std::env::var("FLEETDESK_BANK_NOTIFY_ADDR")
+                    .unwrap_or_else(|_| "0.0.0.0:8091".to_owned());
+                let notify = tokio::net::TcpListener::bind(&addr).await?;
+                finance.use_bank(bank, notify)?;
+            }
+            finance.run_until_stopped(shutdown).await
         }
         Target::Telematics(config) => {
             let signer = config.common.signer()?;
@@ -319,6 +431,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             fleetdesk_seed::energy(&common).await?;
             fleetdesk_seed::telemetry(&common).await?;
             fleetdesk_seed::records(&common).await?;
+            fleetdesk_seed::finance(&common).await?;
             fleetdesk_seed::charging_history(&common).await?;
             match vehicles {
                 Some(n) => fleetdesk_seed::scale(&common, n).await,
@@ -333,15 +446,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             token_a,
             sessions_per_minute,
         } => {
-            let listener = tokio::net::TcpListener::bind(&addr).await?;
-            let mut local = listener.local_addr()?;
-            if local.ip().is_unspecified() {
-                local.set_ip([127, 0, 0, 1].into());
-            }
-            let public_url = public_url
-                .unwrap_or_else(|| format!("http://{local}"))
-                .trim_end_matches('/')
-                .to_owned();
+            let (listener, public_url) = listen_with_public_url(&addr, public_url).await?;
             let standin =
                 fleetdesk_charging_standin::StandIn::new(fleetdesk_charging_standin::Settings {
                     party_id: fleetdesk_charging_standin::PARTY_ID.to_owned(),
@@ -368,6 +473,52 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
                 fleetdesk_traffic_standin::StandIn::new(
                     fleetdesk_traffic_standin::Settings::single(&app_key, &secret),
                 ),
+                async move { shutdown.wait().await },
+            )
+            .await?;
+            Ok(())
+        }
+        Target::InvoiceStandin {
+            addr,
+            public_url,
+            app_id,
+            secret,
+            admin,
+        } => {
+            let (listener, public_url) = listen_with_public_url(&addr, public_url).await?;
+            let mut settings =
+                fleetdesk_invoice_standin::Settings::single(&app_id, &secret, &public_url);
+            settings.admin = admin;
+            fleetdesk_invoice_standin::serve(
+                listener,
+                fleetdesk_invoice_standin::StandIn::new(settings),
+                async move { shutdown.wait().await },
+            )
+            .await?;
+            Ok(())
+        }
+        Target::BankStandin {
+            addr,
+            public_url,
+            merchant_id,
+            secret,
+            auto_settle_ms,
+            admin,
+        } => {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            let mut local = listener.local_addr()?;
+            if local.ip().is_unspecified() {
+                local.set_ip([127, 0, 0, 1].into());
+            }
+            let public_url = public_url.unwrap_or_else(|| format!("http://{local}"));
+            let mut settings =
+                fleetdesk_bank_standin::Settings::single(&merchant_id, &secret, &public_url);
+            settings.auto_settle_after =
+                (auto_settle_ms > 0).then(|| std::time::Duration::from_millis(auto_settle_ms));
+            settings.admin = admin;
+            fleetdesk_bank_standin::serve(
+                listener,
+                fleetdesk_bank_standin::StandIn::new(settings),
                 async move { shutdown.wait().await },
             )
             .await?;

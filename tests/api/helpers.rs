@@ -480,6 +480,21 @@ pub fn charging_not_opened(route: &str, status: u16, body: &Value) -> bool {
             .contains("尚未开通")
 }
 
+/// A route only some enterprises may call (its `x-enterprise` rule, console
+/// spec §6), refused with 9999 to the caller's enterprise before any id is
+/// looked at: nothing found, nothing changed.
+pub fn enterprise_rule_refused(method: &str, route: &str, status: u16, body: &Value) -> bool {
+    static TABLE: std::sync::LazyLock<fleetdesk_gateway::access::AccessTable> =
+        std::sync::LazyLock::new(|| {
+            fleetdesk_gateway::access::AccessTable::from_openapi(&fleetdesk_gateway::api().1)
+                .expect("every route has a decision")
+        });
+    let method = axum::http::Method::from_bytes(method.as_bytes()).expect("an HTTP method");
+    status == 403
+        && body["code"].as_u64() == Some(9999)
+        && TABLE.enterprise_rule(&method, route).is_some()
+}
+
 /// A charging money move refused for its body (the sweep sends no valid
 /// one) before any id is looked at: nothing found, nothing changed (the
 /// sweep's snapshot checks that).

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use fleetdesk_gateway::access::{Access, AccessTable};
+use fleetdesk_proto::org::v1::EnterpriseFlags;
 use serde_json::{Value, json};
 
 use crate::helpers::{PASSWORD, TestApp, spawn_app};
@@ -81,15 +82,25 @@ fn concrete(path: &str) -> String {
     out
 }
 
-async fn effective(app: &TestApp, token: &str) -> BTreeSet<String> {
+async fn effective(app: &TestApp, token: &str) -> (BTreeSet<String>, EnterpriseFlags) {
     let (status, me) = app.get("/api/v1/me", Some(token)).await;
     assert_eq!(status, 200, "{me}");
-    me["data"]["permissions"]
+    let held = me["data"]["permissions"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["permissionValue"].as_str().unwrap().to_owned())
-        .collect()
+        .collect();
+    // The switches the routes' enterprise rules read (console spec §6).
+    let flags = &me["data"]["flags"];
+    let on = |key: &str| flags[key].as_bool().unwrap_or_default();
+    let enterprise = EnterpriseFlags {
+        b2b: on("isB2B"),
+        sf: on("isSF"),
+        order_center: on("inOrderCenterList"),
+        ..EnterpriseFlags::default()
+    };
+    (held, enterprise)
 }
 
 /// An enterprise session of demo_multi in enterprise A (operations role).
@@ -155,14 +166,19 @@ async fn every_role_fixture_meets_every_route_as_its_decision_says() {
     let mut pairs = 0;
     let mut mismatches = Vec::new();
     for (name, token) in &fixtures {
-        let held = effective(&app, token).await;
+        let (held, enterprise) = effective(&app, token).await;
         for (method, path, access) in table.entries() {
-            let allowed = match access {
+            let permitted = match access {
                 Access::SignedIn => true,
                 Access::AnyOf(values) => values.iter().any(|v| held.contains(v)),
                 // Public and personal routes carry no permission (and include sign-out).
                 Access::Public | Access::Personal => continue,
             };
+            let method_of = axum::http::Method::from_bytes(method.as_bytes()).unwrap();
+            let allowed = permitted
+                && table
+                    .enterprise_rule(&method_of, path)
+                    .is_none_or(|rule| rule.admits(&enterprise));
             // Templates answer a file, not an envelope.
             let (status, body) = app
                 .send_any(method, &concrete(path), Some(token), json!({}))

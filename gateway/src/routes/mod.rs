@@ -3,6 +3,7 @@
 //! lives in `crate::edge`.
 
 mod energy;
+mod finance;
 mod maintenance;
 mod monitoring;
 mod reports;
@@ -68,4 +69,12 @@ pub fn api_v1() -> OpenApiRouter<AppState> {
         .merge(energy::stations::router())
         .merge(energy::statements::router())
         .merge(energy::behavior::router())
+        .merge(finance::orders::router())
+        .merge(finance::bills::router())
+        .merge(finance::payments::router())
+        .merge(finance::ledger::router())
+        .merge(finance::invoice_settings::router())
+        .merge(finance::invoices::router())
+        .merge(finance::refunds::router())
+        .merge(finance::coupons::router())
 }

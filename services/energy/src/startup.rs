@@ -3,7 +3,8 @@
 //! the export jobs API, and the
 //! org_unit replica that data scope (kit::reach) and the account tree read;
 //! with a charging platform configured, the OCPI side (receiver, station
-//! sync, sweeper) beside it; and the month-end statement job.
+//! sync, sweeper) beside it; the month-end statement job; and the daily
+//! proof of the ledger's invariants (`fleetdesk_ledger::run_daily`).
 
 use fleetdesk_kit::export::ExportWorker;
 use fleetdesk_kit::files::FileStore;
@@ -128,6 +129,11 @@ impl Application {
             self.runtime.files.clone(),
             shutdown.clone(),
         ));
+        let ledger_check = tokio::spawn(fleetdesk_ledger::run_daily(
+            self.runtime.pool.clone(),
+            SCHEMA.name,
+            shutdown.clone(),
+        ));
         let ocpi = self
             .ocpi
             .map(|o| tokio::spawn(o.run(self.runtime.pool.clone(), shutdown.clone())));
@@ -145,6 +151,7 @@ impl Application {
             replica.await.ok();
         }
         statements.await.ok();
+        ledger_check.await.ok();
         if let Some(ocpi) = ocpi {
             ocpi.await??;
         }

@@ -12,6 +12,10 @@ pub mod auth;
 pub mod charging_history;
 pub mod driver_images;
 pub mod energy;
+pub mod finance;
+pub mod finance_coupons;
+pub mod finance_invoices;
+pub mod finance_payments;
 pub mod inspections;
 pub mod insurance;
 pub mod maintenance;
@@ -161,6 +165,47 @@ pub async fn records(common: &CommonConfig) -> anyhow::Result<()> {
     inspections::run(&vehicle, chrono::Utc::now())
         .await
         .context("seed inspections")?;
+    Ok(())
+}
+
+/// The demo enterprise's bills of the last twelve months in every state,
+/// its orders, its prepaid balance, payments and a refund, invoice titles,
+/// addresses and invoice applications, the coupons the operator granted
+/// (idempotent), for the demo vehicles; `seed` and `all --demo` load them
+/// after [`vehicles`].
+pub async fn finance(common: &CommonConfig) -> anyhow::Result<()> {
+    let vehicle =
+        db::connect_owner(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    let finance =
+        db::connect_owner(&common.database_url, fleetdesk_finance::SCHEMA.name, 2).await?;
+    let report = finance::run(&finance, &vehicle, chrono::Utc::now())
+        .await
+        .context("seed finance")?;
+    tracing::info!(
+        bills = report.bills,
+        orders = report.orders,
+        "Demo bills loaded."
+    );
+    let invoices = finance_invoices::run(&finance, chrono::Utc::now())
+        .await
+        .context("seed finance invoices")?;
+    tracing::info!(
+        titles = invoices.titles,
+        applications = invoices.applications,
+        "Demo invoice titles, addresses and applications loaded."
+    );
+    let money = finance_payments::run(&finance, chrono::Utc::now())
+        .await
+        .context("seed finance payments")?;
+    tracing::info!(
+        payments = money.payments,
+        refunds = money.refunds,
+        "Demo balance, payments and refund loaded."
+    );
+    let coupons = finance_coupons::run(&finance, chrono::Utc::now())
+        .await
+        .context("seed finance coupons")?;
+    tracing::info!(coupons, "Demo coupons loaded.");
     Ok(())
 }
 

@@ -2,7 +2,10 @@
 //! (`docs/ARCHITECTURE.md`, "Data and events"): the main account,
 //! organisation sub-accounts, cards, session holds, the funding source of
 //! top-ups and the platform's revenue are all `ledger_account` rows, and
-//! money moves only through [`transfer`].
+//! money moves only through [`transfer`]. The rules and the tables' queries
+//! are the `fleetdesk-ledger` crate's (finance posts through it too, on its
+//! own tables); this module fixes them to energy's kinds and adds the
+//! movements of charging.
 //!
 //! # API (stable; the sessions module holds and captures through it)
 //!
@@ -35,12 +38,13 @@
 //! The database keeps the invariants too: a check constraint on the floor,
 //! immutable entries and transfers (a trigger refuses update, delete and
 //! truncate), and a deferred trigger that refuses, at commit, any transfer
-//! whose entries do not sum to zero.
+//! whose entries do not sum to zero; `fleetdesk_ledger::run_daily`, started
+//! with the service, proves them once a day and logs any difference.
 
 mod domain;
-mod store;
 
-pub use domain::{AccountKind, Leg, Posted, PostedEntry, Transfer, TransferError, TransferKind};
+pub use domain::{AccountKind, Transfer, TransferError, TransferKind};
+pub use fleetdesk_ledger::{Leg, Posted, PostedEntry};
 
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -53,7 +57,7 @@ pub async fn open_account(
     kind: AccountKind,
     owner_id: Option<Uuid>,
 ) -> Result<Uuid, TransferError> {
-    Ok(store::open(conn, enterprise_id, kind, owner_id).await?)
+    fleetdesk_ledger::open_account(conn, enterprise_id, kind, owner_id).await
 }
 
 /// The account of (`kind`, `owner`), if it was opened.
@@ -63,7 +67,7 @@ pub async fn find_account(
     kind: AccountKind,
     owner_id: Option<Uuid>,
 ) -> Result<Option<Uuid>, TransferError> {
-    Ok(store::find(conn, enterprise_id, kind, owner_id).await?)
+    fleetdesk_ledger::find_account(conn, enterprise_id, kind, owner_id).await
 }
 
 /// Current balances of `account_ids` (unknown ids left out).
@@ -72,7 +76,7 @@ pub async fn balances(
     enterprise_id: Uuid,
     account_ids: &[Uuid],
 ) -> Result<Vec<(Uuid, i64)>, TransferError> {
-    Ok(store::balances(conn, enterprise_id, account_ids).await?)
+    Ok(fleetdesk_ledger::balances(conn, enterprise_id, account_ids).await?)
 }
 
 /// The overdraft (credit) an account may use below zero; the operator's
@@ -83,10 +87,7 @@ pub async fn set_overdraft(
     account_id: Uuid,
     overdraft_fen: i64,
 ) -> Result<(), TransferError> {
-    if overdraft_fen < 0 {
-        return Err(TransferError::Invalid("授信额度不能为负数"));
-    }
-    Ok(store::set_overdraft(conn, enterprise_id, account_id, overdraft_fen).await?)
+    fleetdesk_ledger::set_overdraft(conn, enterprise_id, account_id, overdraft_fen).await
 }
 
 /// Posts `transfer` in the caller's transaction (see the module's API notes).
@@ -94,54 +95,7 @@ pub async fn transfer(
     conn: &mut PgConnection,
     transfer: &Transfer,
 ) -> Result<Posted, TransferError> {
-    let legs = domain::ordered_legs(transfer)?;
-    let ids: Vec<Uuid> = legs.iter().map(|l| l.account_id).collect();
-    // Locked before the key is claimed: a refused transfer leaves nothing
-    // behind, and a racing replay waits here and then finds the first one.
-    let accounts = store::lock(conn, transfer.enterprise_id, &ids).await?;
-    let after = match domain::apply(&accounts, &legs) {
-        Ok(after) => after,
-        Err(refused) => {
-            return match replay(conn, transfer, &legs).await? {
-                Some(earlier) => Ok(earlier),
-                None => Err(refused),
-            };
-        }
-    };
-    let Some((transfer_id, created_at)) = store::claim(conn, transfer).await? else {
-        return replay(conn, transfer, &legs)
-            .await?
-            .ok_or(TransferError::KeyReused);
-    };
-    store::post(conn, transfer.enterprise_id, transfer_id, &legs, &after).await?;
-    Ok(Posted {
-        transfer_id,
-        created_at,
-        replayed: false,
-        entries: legs
-            .iter()
-            .zip(after)
-            .map(|(l, balance_after_fen)| PostedEntry {
-                account_id: l.account_id,
-                amount_fen: l.amount_fen,
-                balance_after_fen,
-            })
-            .collect(),
-    })
-}
-
-/// The transfer already posted under the key: itself when its legs are the
-/// same, [`TransferError::KeyReused`] when not, None when the key is new.
-async fn replay(
-    conn: &mut PgConnection,
-    transfer: &Transfer,
-    legs: &[Leg],
-) -> Result<Option<Posted>, TransferError> {
-    match store::posted(conn, transfer.enterprise_id, transfer.kind, &transfer.key).await? {
-        Some(earlier) if earlier.matches(legs) => Ok(Some(earlier)),
-        Some(_) => Err(TransferError::KeyReused),
-        None => Ok(None),
-    }
+    fleetdesk_ledger::transfer(conn, transfer).await
 }
 
 /// The transfer posted under (`kind`, `key`), if any.
@@ -151,7 +105,7 @@ pub async fn find_transfer(
     kind: TransferKind,
     key: &str,
 ) -> Result<Option<Posted>, TransferError> {
-    Ok(store::posted(conn, enterprise_id, kind, key).await?)
+    fleetdesk_ledger::find_transfer(conn, enterprise_id, kind, key).await
 }
 
 /// `amount_fen` from the enterprise's FUNDING account onto `main_account`.
@@ -244,60 +198,24 @@ pub async fn capture(
         }
         None => return Err(TransferError::Invalid("该充电订单没有预授权")),
     };
-    // Locked first, so a racing settlement of the same session waits here
-    // and then sees the first one's transfers.
-    let held = store::lock(conn, enterprise_id, &[hold]).await?[0].balance_fen;
-    if let Some(settled) = settled(conn, enterprise_id, key).await? {
-        return Ok(settled);
+    let mut credits = Vec::new();
+    for &(kind, fen) in revenue.iter().filter(|(_, fen)| *fen > 0) {
+        credits.push(Leg::credit(
+            revenue_account(conn, enterprise_id, kind).await?,
+            fen,
+        ));
     }
-    if final_fen > held {
-        return Err(TransferError::Insufficient {
-            account_id: hold,
-            kind: AccountKind::Hold,
-            available_fen: held,
-            needed_fen: final_fen,
-        });
-    }
-    // The rest back to the card first and the revenue last: the revenue
-    // accounts are the enterprise's few accounts every settlement credits,
-    // locked from their transfer to the commit, so they are taken as late
-    // as possible.
-    let rest = held - final_fen;
-    let released = if rest > 0 {
-        let t = Transfer::between(
-            enterprise_id,
-            TransferKind::Release,
-            key,
-            hold,
-            card_account,
-            rest,
-        );
-        Some(transfer(conn, &t).await?)
-    } else {
-        None
-    };
-    let captured = if final_fen > 0 {
-        let mut legs = vec![Leg::debit(hold, final_fen)];
-        for &(kind, fen) in revenue.iter().filter(|(_, fen)| *fen > 0) {
-            legs.push(Leg::credit(
-                revenue_account(conn, enterprise_id, kind).await?,
-                fen,
-            ));
-        }
-        let t = Transfer {
-            enterprise_id,
-            kind: TransferKind::Capture,
-            key: key.to_owned(),
-            legs,
-            actor_id: None,
-            actor_name: String::new(),
-            memo: String::new(),
-        };
-        Some(transfer(conn, &t).await?)
-    } else {
-        None
-    };
-    Ok(Settled { captured, released })
+    let settled = fleetdesk_ledger::settle(
+        conn,
+        &session_hold(enterprise_id, card_account, hold),
+        &credits,
+        key,
+    )
+    .await?;
+    Ok(Settled {
+        captured: settled.posted,
+        released: settled.voided,
+    })
 }
 
 /// Takes back what `capture` credited to revenue accounts: each of them
@@ -362,31 +280,21 @@ pub async fn release(
     else {
         return Ok(None);
     };
-    let held = store::lock(conn, enterprise_id, &[hold]).await?[0].balance_fen;
-    if let Some(earlier) = store::posted(conn, enterprise_id, TransferKind::Release, key).await? {
-        return Ok(Some(earlier));
-    }
-    if held == 0 {
-        return Ok(None);
-    }
-    let t = Transfer::between(
-        enterprise_id,
-        TransferKind::Release,
-        key,
-        hold,
-        card_account,
-        held,
-    );
-    Ok(Some(transfer(conn, &t).await?))
+    fleetdesk_ledger::void(conn, &session_hold(enterprise_id, card_account, hold), key).await
 }
 
-/// The capture and release posted under `key`, if either was.
-async fn settled(
-    conn: &mut PgConnection,
+/// A session's hold as the ledger settles it: captured onto revenue,
+/// released back to the card.
+fn session_hold(
     enterprise_id: Uuid,
-    key: &str,
-) -> Result<Option<Settled>, TransferError> {
-    let captured = store::posted(conn, enterprise_id, TransferKind::Capture, key).await?;
-    let released = store::posted(conn, enterprise_id, TransferKind::Release, key).await?;
-    Ok((captured.is_some() || released.is_some()).then_some(Settled { captured, released }))
+    card_account: Uuid,
+    hold: Uuid,
+) -> fleetdesk_ledger::Pending<TransferKind> {
+    fleetdesk_ledger::Pending {
+        enterprise_id,
+        hold_id: hold,
+        source_id: card_account,
+        post: TransferKind::Capture,
+        void: TransferKind::Release,
+    }
 }

@@ -1165,6 +1165,502 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/finance/b2b/invoice-applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["apply_b2b_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/b2b/invoice-applications/{applicationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_b2b_invoice_application"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/b2b/refunds/{refundId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["confirm_b2b_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/bill-dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_bill_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_bills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/bills/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["confirm_bills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/bills/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_bills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/bills/{billId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_bill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_coupons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_invoice_addresses"];
+        put?: never;
+        post: operations["create_invoice_address"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-addresses/{addressId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_invoice_address"];
+        post?: never;
+        delete: operations["delete_invoice_address"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_invoice_applications"];
+        put?: never;
+        post: operations["apply_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-applications/{applicationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_invoice_application"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-applications/{applicationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_invoice_application"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-titles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_invoice_titles"];
+        put?: never;
+        post: operations["create_invoice_title"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-titles/{titleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["update_invoice_title"];
+        post?: never;
+        delete: operations["delete_invoice_title"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoiceable-bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_invoiceable_bills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/ledger/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_ledger_balances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/ledger/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_ledger_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/monthly-bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_monthly_bills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/monthly-bills/{monthlyBillId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_monthly_bill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/monthly-bills/{monthlyBillId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["monthly_bill_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_finance_orders"];
+        put?: never;
+        post: operations["create_finance_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_finance_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_finance_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_bill_payments"];
+        put?: never;
+        post: operations["pay_bills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_bill_payment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_refunds"];
+        put?: never;
+        post: operations["create_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_refund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/refunds/{refundId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/refunds/{refundId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["confirm_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/geofence-alarms": {
         parameters: {
             query?: never;
@@ -4038,6 +4534,36 @@ export interface components {
             /** @default  */
             toAccountId: string;
         };
+        /** @description An application for an invoice on paid bills. */
+        ApplyInvoiceForm: {
+            /**
+             * @description Required for paper invoices.
+             * @default
+             */
+            addressId: string;
+            /**
+             * @description At most 250.
+             * @default []
+             */
+            bills: components["schemas"]["InvoiceBillAmountForm"][];
+            /** @default  */
+            content: string;
+            /** @default  */
+            contractNo: string;
+            /**
+             * Format: int64
+             * @description The total the user saw; 4009 when it changed since.
+             * @default 0
+             */
+            expectedTotalFen: number;
+            /** @default  */
+            invoiceRemark: string;
+            invoiceType?: null | components["schemas"]["InvoiceType"];
+            /** @default  */
+            purchaseOrderNo: string;
+            /** @default  */
+            titleId: string;
+        };
         ApprovalBody: {
             applicantName: string;
             /** @description Masked by the server; reveal through `/sensitive/reveal` (subjectKind 2). */
@@ -4125,6 +4651,13 @@ export interface components {
             name: string;
             url: string;
         };
+        /** @description Who created and last changed a row. */
+        AuditBody: {
+            createTime: string;
+            createdBy: string;
+            updateTime: string;
+            updatedBy: string;
+        };
         /** @description One movement of balance between a parent account and a direct child. */
         BalanceAllocationBody: {
             allocateTime: string;
@@ -4145,6 +4678,167 @@ export interface components {
             /** Format: int64 */
             toBalanceAfterFen: number;
             toOrgName: string;
+        };
+        /** @description Money the enterprise owes for one thing. */
+        BillBody: {
+            /** Format: int64 */
+            amountFen: number;
+            attachments: components["schemas"]["FileRefBody"][];
+            audit: components["schemas"]["AuditBody"];
+            billNo: string;
+            channel?: null | components["schemas"]["Channel"];
+            confirmTime: string;
+            confirmedBy: string;
+            /** Format: int64 */
+            discountFen: number;
+            dueTime: string;
+            id: string;
+            invoiceState?: null | components["schemas"]["InvoiceState"];
+            /** Format: int64 */
+            invoiceableFen: number;
+            /** Format: int64 */
+            invoicedFen: number;
+            issueTime: string;
+            kind?: null | components["schemas"]["BillKind"];
+            /** Format: int64 */
+            lateFeeFen: number;
+            lines: components["schemas"]["BillLineBody"][];
+            monthlyBillId: string;
+            orderId: string;
+            orgId: string;
+            orgName: string;
+            /** Format: int64 */
+            outstandingFen: number;
+            overdue: boolean;
+            /** Format: int32 */
+            overdueDays: number;
+            /** Format: int64 */
+            paidFen: number;
+            paidTime: string;
+            /** Format: int64 */
+            payableFen: number;
+            /** @description yyyy-MM. */
+            period: string;
+            /** Format: int64 */
+            refundedFen: number;
+            remark: string;
+            sourceId: string;
+            /** @description The service that raised it (`vehicle`, `energy`, `maintenance`…) and its record there. */
+            sourceService: string;
+            status?: null | components["schemas"]["BillStatus"];
+            title: string;
+        };
+        /** @description Figures of the bill dashboard. */
+        BillDashboardBody: {
+            byKind: components["schemas"]["BillKindAmountBody"][];
+            /**
+             * Format: int64
+             * @description Outstanding and due within the next 7 days.
+             */
+            dueSoonFen: number;
+            /** Format: int64 */
+            invoiceableFen: number;
+            /** Format: int64 */
+            outstandingFen: number;
+            /** Format: int32 */
+            overdueCount: number;
+            /** Format: int64 */
+            overdueFen: number;
+            /** Format: int64 */
+            paidFen: number;
+            /** Format: int64 */
+            payableFen: number;
+            /** Format: int32 */
+            pendingConfirmationCount: number;
+            /** @description Last 12 months, oldest first. */
+            trend: components["schemas"]["MonthlyBillFigureBody"][];
+            /** Format: int32 */
+            unpaidCount: number;
+        };
+        /** @description A bill with the payments applied to it, newest first. */
+        BillDetailBody: {
+            bill: components["schemas"]["BillBody"];
+            payments: components["schemas"]["BillPaymentBody"][];
+        };
+        /**
+         * @description What a bill charges for.
+         * @enum {string}
+         */
+        BillKind: "RENT" | "RENT_TO_OWN_INSTALMENT" | "CHARGING" | "REPAIR" | "INSURANCE" | "VIOLATION_FINE" | "DEPOSIT" | "SERVICE_FEE" | "COMPENSATION" | "ORDER" | "OTHER";
+        /** @description Amount of one bill kind. */
+        BillKindAmountBody: {
+            /** Format: int64 */
+            amountFen: number;
+            /** Format: int32 */
+            billCount: number;
+            kind?: null | components["schemas"]["BillKind"];
+            /** Format: int64 */
+            outstandingFen: number;
+        };
+        /** @description One line of a bill; `vehicleId` and the bill's source lead to the record behind it. */
+        BillLineBody: {
+            /** Format: int64 */
+            amountFen: number;
+            description: string;
+            periodEnd: string;
+            periodStart: string;
+            plateNumber: string;
+            /** Format: int32 */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Basis points (1300 = 13%).
+             */
+            taxRateBp: number;
+            /** Format: int64 */
+            unitPriceFen: number;
+            vehicleId: string;
+        };
+        /** @description A page of bills with the totals row. */
+        BillPage: {
+            list: components["schemas"]["BillBody"][];
+            /** Format: int64 */
+            total: number;
+            totals: components["schemas"]["BillTotalsBody"];
+        };
+        /** @description One payment against one or more bills. */
+        BillPaymentBody: {
+            allocations: components["schemas"]["PaymentAllocationBody"][];
+            /** Format: int64 */
+            amountFen: number;
+            /** Format: int64 */
+            couponDeductionFen: number;
+            couponId: string;
+            createTime: string;
+            expireTime: string;
+            failureReason: string;
+            id: string;
+            method?: null | components["schemas"]["PaymentMethod"];
+            paidTime: string;
+            /** @description While PENDING by an online method: the bank page to open. */
+            payUrl: string;
+            payerBankName: string;
+            payerMaskedAccount: string;
+            payerName: string;
+            paymentNo: string;
+            requestedBy: string;
+            status?: null | components["schemas"]["PaymentStatus"];
+            transactionNo: string;
+            voucher?: null | components["schemas"]["FileRefBody"];
+        };
+        /**
+         * @description PENDING_CONFIRMATION (B2B reconciliation) → UNPAID → PARTIALLY_PAID → PAID; or CANCELLED.
+         * @enum {string}
+         */
+        BillStatus: "PENDING_CONFIRMATION" | "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED";
+        /** @description Totals over every bill the filters match. */
+        BillTotalsBody: {
+            /** Format: int64 */
+            outstandingFen: number;
+            /** Format: int64 */
+            paidFen: number;
+            /** Format: int64 */
+            payableFen: number;
         };
         /** @description A terminal to fit to the vehicle; its current terminal (if any) is unbound. */
         BindTerminalForm: {
@@ -4222,6 +4916,18 @@ export interface components {
              * @default false
              */
             lost: boolean;
+            /** @default  */
+            reason: string;
+        };
+        CancelInvoiceApplicationForm: {
+            /** @default  */
+            reason: string;
+        };
+        CancelOrderForm: {
+            /** @default  */
+            reason: string;
+        };
+        CancelRefundForm: {
             /** @default  */
             reason: string;
         };
@@ -4316,6 +5022,11 @@ export interface components {
             newPassword?: string;
             oldPassword?: string;
         };
+        /**
+         * @description The console flow a row belongs to: STANDARD, or B2B (reconciliation, page pay, B2B invoices and refunds).
+         * @enum {string}
+         */
+        Channel: "STANDARD" | "B2B";
         /** @description A charging wallet: the main account or an organisation's sub-account. */
         ChargingAccountBody: {
             /**
@@ -4854,6 +5565,39 @@ export interface components {
             completed: components["schemas"]["MaintenanceReminderBody"];
             next: components["schemas"]["MaintenanceReminderBody"];
         };
+        /** @description The enterprise's answer to bills awaiting reconciliation. */
+        ConfirmBillsForm: {
+            /**
+             * @description Confirm (true) or dispute (false).
+             * @default false
+             */
+            accepted: boolean;
+            /**
+             * @description At most 250, all PENDING_CONFIRMATION.
+             * @default []
+             */
+            billIds: string[];
+            /**
+             * @description Required when disputing.
+             * @default
+             */
+            disputeReason: string;
+            /**
+             * Format: int64
+             * @description Sum of the bills' payable the user saw; 4009 when it changed since.
+             * @default 0
+             */
+            expectedTotalFen: number;
+        };
+        /** @description The enterprise's confirmation of a proposed refund. */
+        ConfirmRefundForm: components["schemas"]["PayeeForm"] & {
+            /**
+             * Format: int64
+             * @description The approved amount the user saw; 4009 when it changed since.
+             * @default 0
+             */
+            expectedAmountFen: number;
+        };
         /** @description The enterprise's answer to a quote. */
         ConfirmRepairPriceForm: {
             /**
@@ -4915,6 +5659,52 @@ export interface components {
          * @enum {string}
          */
         ConnectorType: "DC" | "AC";
+        /** @description A granted coupon. */
+        CouponBody: {
+            applicableBillKinds: components["schemas"]["BillKind"][];
+            applicableOrderKinds: components["schemas"]["OrderKind"][];
+            campaign: string;
+            couponNo: string;
+            /** Format: int64 */
+            faceValueFen: number;
+            id: string;
+            issuedTime: string;
+            kind?: null | components["schemas"]["CouponKind"];
+            /**
+             * Format: int64
+             * @description 0 = no cap.
+             */
+            maxDiscountFen: number;
+            /**
+             * Format: int64
+             * @description 0 = none.
+             */
+            minSpendFen: number;
+            name: string;
+            /**
+             * Format: int32
+             * @description Basis points off (1000 = 10% off).
+             */
+            percentOffBp: number;
+            status?: null | components["schemas"]["CouponStatus"];
+            /** Format: int64 */
+            usedDiscountFen: number;
+            usedOrderId: string;
+            usedPaymentId: string;
+            usedTime: string;
+            validFrom: string;
+            validUntil: string;
+        };
+        /**
+         * @description A fixed amount or a capped percentage off.
+         * @enum {string}
+         */
+        CouponKind: "AMOUNT_OFF" | "PERCENT_OFF";
+        /**
+         * @description LOCKED while a pending payment or order holds it.
+         * @enum {string}
+         */
+        CouponStatus: "AVAILABLE" | "LOCKED" | "USED" | "EXPIRED" | "VOIDED";
         /** @description One coverage item of a policy (amounts in fen). */
         CoverageBody: {
             /**
@@ -4937,6 +5727,22 @@ export interface components {
              * @default 0
              */
             sumInsuredFen: number;
+        };
+        /** @description An application for a refund of a paid bill. */
+        CreateRefundForm: components["schemas"]["PayeeForm"] & {
+            /**
+             * Format: int64
+             * @description Positive, at most the bill's paid minus refunded.
+             * @default 0
+             */
+            amountFen: number;
+            /** @default [] */
+            attachments: components["schemas"]["FileRefBody"][];
+            /** @default  */
+            billId: string;
+            reason?: null | components["schemas"]["RefundReason"];
+            /** @default  */
+            reasonDetail: string;
         };
         CreatedTemperatureShareBody: {
             share: components["schemas"]["TemperatureShareBody"];
@@ -5502,6 +6308,110 @@ export interface components {
                 /** Format: int64 */
                 toBalanceAfterFen: number;
                 toOrgName: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_BillDashboardBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description Figures of the bill dashboard. */
+            data: {
+                byKind: components["schemas"]["BillKindAmountBody"][];
+                /**
+                 * Format: int64
+                 * @description Outstanding and due within the next 7 days.
+                 */
+                dueSoonFen: number;
+                /** Format: int64 */
+                invoiceableFen: number;
+                /** Format: int64 */
+                outstandingFen: number;
+                /** Format: int32 */
+                overdueCount: number;
+                /** Format: int64 */
+                overdueFen: number;
+                /** Format: int64 */
+                paidFen: number;
+                /** Format: int64 */
+                payableFen: number;
+                /** Format: int32 */
+                pendingConfirmationCount: number;
+                /** @description Last 12 months, oldest first. */
+                trend: components["schemas"]["MonthlyBillFigureBody"][];
+                /** Format: int32 */
+                unpaidCount: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_BillDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A bill with the payments applied to it, newest first. */
+            data: {
+                bill: components["schemas"]["BillBody"];
+                payments: components["schemas"]["BillPaymentBody"][];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_BillPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of bills with the totals row. */
+            data: {
+                list: components["schemas"]["BillBody"][];
+                /** Format: int64 */
+                total: number;
+                totals: components["schemas"]["BillTotalsBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_BillPaymentBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One payment against one or more bills. */
+            data: {
+                allocations: components["schemas"]["PaymentAllocationBody"][];
+                /** Format: int64 */
+                amountFen: number;
+                /** Format: int64 */
+                couponDeductionFen: number;
+                couponId: string;
+                createTime: string;
+                expireTime: string;
+                failureReason: string;
+                id: string;
+                method?: null | components["schemas"]["PaymentMethod"];
+                paidTime: string;
+                /** @description While PENDING by an online method: the bank page to open. */
+                payUrl: string;
+                payerBankName: string;
+                payerMaskedAccount: string;
+                payerName: string;
+                paymentNo: string;
+                requestedBy: string;
+                status?: null | components["schemas"]["PaymentStatus"];
+                transactionNo: string;
+                voucher?: null | components["schemas"]["FileRefBody"];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -6321,6 +7231,105 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_InvoiceAddressBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description Where paper invoices are posted and electronic ones e-mailed. */
+            data: {
+                area: components["schemas"]["InvoiceAreaBody"];
+                audit: components["schemas"]["AuditBody"];
+                detailAddress: string;
+                email: string;
+                id: string;
+                isDefault: boolean;
+                postalCode: string;
+                recipientMaskedPhone: string;
+                recipientName: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_InvoiceApplicationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A request to invoice paid bills. */
+            data: {
+                address?: null | components["schemas"]["InvoiceAddressBody"];
+                /** Format: int64 */
+                amountFen: number;
+                applicantName: string;
+                applicationNo: string;
+                applyTime: string;
+                bills: components["schemas"]["InvoiceApplicationBillBody"][];
+                channel?: null | components["schemas"]["Channel"];
+                content: string;
+                contractNo: string;
+                expressCompany: string;
+                id: string;
+                invoiceRemark: string;
+                invoiceType?: null | components["schemas"]["InvoiceType"];
+                invoices: components["schemas"]["IssuedInvoiceBody"][];
+                mailedTime: string;
+                purchaseOrderNo: string;
+                rejectReason: string;
+                reviewTime: string;
+                status?: null | components["schemas"]["InvoiceApplicationStatus"];
+                title?: null | components["schemas"]["InvoiceTitleBody"];
+                trackingNo: string;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_InvoiceTitleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description The buyer named on invoices. */
+            data: {
+                audit: components["schemas"]["AuditBody"];
+                bankAccount: string;
+                bankName: string;
+                id: string;
+                isDefault: boolean;
+                name: string;
+                registeredAddress: string;
+                registeredPhone: string;
+                /** @description Unified social credit code. */
+                taxNumber: string;
+                titleType?: null | components["schemas"]["InvoiceTitleType"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_InvoiceableBillPage: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description Paid bills with an amount left to invoice, and the sum over all of them. */
+            data: {
+                list: components["schemas"]["BillBody"][];
+                /** Format: int64 */
+                total: number;
+                /** Format: int64 */
+                totalInvoiceableFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_LatestPositionsBody: {
             /**
              * Format: int32
@@ -6473,6 +7482,21 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_MonthlyBillDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description One month with its bills. */
+            data: {
+                bills: components["schemas"]["BillBody"][];
+                monthlyBill: components["schemas"]["MonthlyBillBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_MonthlyOperationLogPage: {
             /**
              * Format: int32
@@ -6529,6 +7553,64 @@ export interface components {
                 total: number;
                 /** Format: int64 */
                 totalNum: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_OrderBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An order for vehicles, services or a top-up. */
+            data: {
+                audit: components["schemas"]["AuditBody"];
+                cancelReason: string;
+                completeTime: string;
+                contractNo: string;
+                couponId: string;
+                /** Format: int64 */
+                discountFen: number;
+                id: string;
+                items: components["schemas"]["OrderItemBody"][];
+                kind?: null | components["schemas"]["OrderKind"];
+                orderNo: string;
+                orgId: string;
+                orgName: string;
+                /** Format: int64 */
+                paidFen: number;
+                paidTime: string;
+                /** Format: int64 */
+                payableFen: number;
+                paymentDeadline: string;
+                placedBy: string;
+                placedTime: string;
+                /** Format: int64 */
+                refundedFen: number;
+                remark: string;
+                sourceId: string;
+                sourceService: string;
+                status?: null | components["schemas"]["OrderStatus"];
+                title: string;
+                /** Format: int64 */
+                totalFen: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_OrderDetailBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description An order with the bill that carries its payment. */
+            data: {
+                bill?: null | components["schemas"]["BillBody"];
+                order: components["schemas"]["OrderBody"];
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -6709,6 +7791,45 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_BillPaymentBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    allocations: components["schemas"]["PaymentAllocationBody"][];
+                    /** Format: int64 */
+                    amountFen: number;
+                    /** Format: int64 */
+                    couponDeductionFen: number;
+                    couponId: string;
+                    createTime: string;
+                    expireTime: string;
+                    failureReason: string;
+                    id: string;
+                    method?: null | components["schemas"]["PaymentMethod"];
+                    paidTime: string;
+                    /** @description While PENDING by an online method: the bank page to open. */
+                    payUrl: string;
+                    payerBankName: string;
+                    payerMaskedAccount: string;
+                    payerName: string;
+                    paymentNo: string;
+                    requestedBy: string;
+                    status?: null | components["schemas"]["PaymentStatus"];
+                    transactionNo: string;
+                    voucher?: null | components["schemas"]["FileRefBody"];
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_BindingBody: {
             /**
              * Format: int32
@@ -6835,6 +7956,56 @@ export interface components {
                     /** @description The applicant's note. */
                     remark: string;
                     status?: null | components["schemas"]["ChargingOpenApplicationStatus"];
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_CouponBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    applicableBillKinds: components["schemas"]["BillKind"][];
+                    applicableOrderKinds: components["schemas"]["OrderKind"][];
+                    campaign: string;
+                    couponNo: string;
+                    /** Format: int64 */
+                    faceValueFen: number;
+                    id: string;
+                    issuedTime: string;
+                    kind?: null | components["schemas"]["CouponKind"];
+                    /**
+                     * Format: int64
+                     * @description 0 = no cap.
+                     */
+                    maxDiscountFen: number;
+                    /**
+                     * Format: int64
+                     * @description 0 = none.
+                     */
+                    minSpendFen: number;
+                    name: string;
+                    /**
+                     * Format: int32
+                     * @description Basis points off (1000 = 10% off).
+                     */
+                    percentOffBp: number;
+                    status?: null | components["schemas"]["CouponStatus"];
+                    /** Format: int64 */
+                    usedDiscountFen: number;
+                    usedOrderId: string;
+                    usedPaymentId: string;
+                    usedTime: string;
+                    validFrom: string;
+                    validUntil: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -7107,6 +8278,132 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_InvoiceAddressBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    area: components["schemas"]["InvoiceAreaBody"];
+                    audit: components["schemas"]["AuditBody"];
+                    detailAddress: string;
+                    email: string;
+                    id: string;
+                    isDefault: boolean;
+                    postalCode: string;
+                    recipientMaskedPhone: string;
+                    recipientName: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_InvoiceApplicationBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    address?: null | components["schemas"]["InvoiceAddressBody"];
+                    /** Format: int64 */
+                    amountFen: number;
+                    applicantName: string;
+                    applicationNo: string;
+                    applyTime: string;
+                    bills: components["schemas"]["InvoiceApplicationBillBody"][];
+                    channel?: null | components["schemas"]["Channel"];
+                    content: string;
+                    contractNo: string;
+                    expressCompany: string;
+                    id: string;
+                    invoiceRemark: string;
+                    invoiceType?: null | components["schemas"]["InvoiceType"];
+                    invoices: components["schemas"]["IssuedInvoiceBody"][];
+                    mailedTime: string;
+                    purchaseOrderNo: string;
+                    rejectReason: string;
+                    reviewTime: string;
+                    status?: null | components["schemas"]["InvoiceApplicationStatus"];
+                    title?: null | components["schemas"]["InvoiceTitleBody"];
+                    trackingNo: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_InvoiceTitleBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    audit: components["schemas"]["AuditBody"];
+                    bankAccount: string;
+                    bankName: string;
+                    id: string;
+                    isDefault: boolean;
+                    name: string;
+                    registeredAddress: string;
+                    registeredPhone: string;
+                    /** @description Unified social credit code. */
+                    taxNumber: string;
+                    titleType?: null | components["schemas"]["InvoiceTitleType"];
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_LedgerEntryBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    account?: null | components["schemas"]["LedgerAccount"];
+                    /**
+                     * Format: int64
+                     * @description Always positive; the direction says which way.
+                     */
+                    amountFen: number;
+                    /** Format: int64 */
+                    balanceAfterFen: number;
+                    businessType?: null | components["schemas"]["LedgerBusinessType"];
+                    direction?: null | components["schemas"]["LedgerDirection"];
+                    entryNo: string;
+                    id: string;
+                    occurredTime: string;
+                    referenceId: string;
+                    referenceNo: string;
+                    remark: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_LockCommandBody: {
             /**
              * Format: int32
@@ -7338,6 +8635,41 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Page_MonthlyBillBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    /** Format: int32 */
+                    billCount: number;
+                    byKind: components["schemas"]["BillKindAmountBody"][];
+                    dueTime: string;
+                    generatedTime: string;
+                    /** @description The statement workbook can be downloaded (the detail answers its link). */
+                    hasFile: boolean;
+                    id: string;
+                    /** @description yyyy-MM. */
+                    month: string;
+                    /** Format: int64 */
+                    outstandingFen: number;
+                    overdue: boolean;
+                    /** Format: int64 */
+                    paidFen: number;
+                    /** Format: int64 */
+                    payableFen: number;
+                    status?: null | components["schemas"]["BillStatus"];
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Page_NoticeBody: {
             /**
              * Format: int32
@@ -7361,6 +8693,53 @@ export interface components {
                     /** @description Empty while unread. */
                     readTime: string;
                     title: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_OrderBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    audit: components["schemas"]["AuditBody"];
+                    cancelReason: string;
+                    completeTime: string;
+                    contractNo: string;
+                    couponId: string;
+                    /** Format: int64 */
+                    discountFen: number;
+                    id: string;
+                    items: components["schemas"]["OrderItemBody"][];
+                    kind?: null | components["schemas"]["OrderKind"];
+                    orderNo: string;
+                    orgId: string;
+                    orgName: string;
+                    /** Format: int64 */
+                    paidFen: number;
+                    paidTime: string;
+                    /** Format: int64 */
+                    payableFen: number;
+                    paymentDeadline: string;
+                    placedBy: string;
+                    placedTime: string;
+                    /** Format: int64 */
+                    refundedFen: number;
+                    remark: string;
+                    sourceId: string;
+                    sourceService: string;
+                    status?: null | components["schemas"]["OrderStatus"];
+                    title: string;
+                    /** Format: int64 */
+                    totalFen: number;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -7603,6 +8982,57 @@ export interface components {
                      * @description Cost the holds did not cover; never billed.
                      */
                     uncollectedFen: number;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Page_RefundBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description A page of a list. */
+            data: {
+                list: {
+                    applicantName: string;
+                    applyTime: string;
+                    /**
+                     * Format: int64
+                     * @description What the operator agreed to; the enterprise confirms this amount.
+                     */
+                    approvedFen: number;
+                    attachments: components["schemas"]["FileRefBody"][];
+                    billId: string;
+                    billNo: string;
+                    channel?: null | components["schemas"]["Channel"];
+                    completeTime: string;
+                    confirmTime: string;
+                    confirmedBy: string;
+                    failureReason: string;
+                    id: string;
+                    method?: null | components["schemas"]["RefundMethod"];
+                    orderId: string;
+                    payeeBankName: string;
+                    payeeMaskedAccount: string;
+                    payeeName: string;
+                    paymentId: string;
+                    reason?: null | components["schemas"]["RefundReason"];
+                    reasonDetail: string;
+                    refundNo: string;
+                    /** Format: int64 */
+                    refundedFen: number;
+                    rejectReason: string;
+                    /** Format: int64 */
+                    requestedFen: number;
+                    reviewTime: string;
+                    reviewerName: string;
+                    status?: null | components["schemas"]["RefundStatus"];
+                    transactionNo: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -8461,6 +9891,53 @@ export interface components {
             data: {
                 inspection: components["schemas"]["InspectionBody"];
                 record: components["schemas"]["InspectionRecordBody"];
+            };
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_RefundBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            /** @description Money going back to the enterprise. */
+            data: {
+                applicantName: string;
+                applyTime: string;
+                /**
+                 * Format: int64
+                 * @description What the operator agreed to; the enterprise confirms this amount.
+                 */
+                approvedFen: number;
+                attachments: components["schemas"]["FileRefBody"][];
+                billId: string;
+                billNo: string;
+                channel?: null | components["schemas"]["Channel"];
+                completeTime: string;
+                confirmTime: string;
+                confirmedBy: string;
+                failureReason: string;
+                id: string;
+                method?: null | components["schemas"]["RefundMethod"];
+                orderId: string;
+                payeeBankName: string;
+                payeeMaskedAccount: string;
+                payeeName: string;
+                paymentId: string;
+                reason?: null | components["schemas"]["RefundReason"];
+                reasonDetail: string;
+                refundNo: string;
+                /** Format: int64 */
+                refundedFen: number;
+                rejectReason: string;
+                /** Format: int64 */
+                requestedFen: number;
+                reviewTime: string;
+                reviewerName: string;
+                status?: null | components["schemas"]["RefundStatus"];
+                transactionNo: string;
             };
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -9338,6 +10815,64 @@ export interface components {
             msg: string;
         };
         /** @description Every response body. */
+        Envelope_Vec_BillBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                /** Format: int64 */
+                amountFen: number;
+                attachments: components["schemas"]["FileRefBody"][];
+                audit: components["schemas"]["AuditBody"];
+                billNo: string;
+                channel?: null | components["schemas"]["Channel"];
+                confirmTime: string;
+                confirmedBy: string;
+                /** Format: int64 */
+                discountFen: number;
+                dueTime: string;
+                id: string;
+                invoiceState?: null | components["schemas"]["InvoiceState"];
+                /** Format: int64 */
+                invoiceableFen: number;
+                /** Format: int64 */
+                invoicedFen: number;
+                issueTime: string;
+                kind?: null | components["schemas"]["BillKind"];
+                /** Format: int64 */
+                lateFeeFen: number;
+                lines: components["schemas"]["BillLineBody"][];
+                monthlyBillId: string;
+                orderId: string;
+                orgId: string;
+                orgName: string;
+                /** Format: int64 */
+                outstandingFen: number;
+                overdue: boolean;
+                /** Format: int32 */
+                overdueDays: number;
+                /** Format: int64 */
+                paidFen: number;
+                paidTime: string;
+                /** Format: int64 */
+                payableFen: number;
+                /** @description yyyy-MM. */
+                period: string;
+                /** Format: int64 */
+                refundedFen: number;
+                remark: string;
+                sourceId: string;
+                /** @description The service that raised it (`vehicle`, `energy`, `maintenance`…) and its record there. */
+                sourceService: string;
+                status?: null | components["schemas"]["BillStatus"];
+                title: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
         Envelope_Vec_BrandTypeBody: {
             /**
              * Format: int32
@@ -9471,6 +11006,22 @@ export interface components {
                 current: boolean;
                 enterpriseId: string;
                 enterpriseName: string;
+            }[];
+            /** @description Human-readable message, in Chinese. */
+            msg: string;
+        };
+        /** @description Every response body. */
+        Envelope_Vec_LedgerBalanceBody: {
+            /**
+             * Format: int32
+             * @description 200 on success; otherwise an edge error code.
+             */
+            code: number;
+            data: {
+                account?: null | components["schemas"]["LedgerAccount"];
+                asOfTime: string;
+                /** Format: int64 */
+                balanceFen: number;
             }[];
             /** @description Human-readable message, in Chinese. */
             msg: string;
@@ -10487,6 +12038,199 @@ export interface components {
          * @enum {string}
          */
         InsuranceKind: "COMPULSORY" | "COMMERCIAL" | "CARRIER_LIABILITY" | "CARGO";
+        /** @description Where paper invoices are posted and electronic ones e-mailed. */
+        InvoiceAddressBody: {
+            area: components["schemas"]["InvoiceAreaBody"];
+            audit: components["schemas"]["AuditBody"];
+            detailAddress: string;
+            email: string;
+            id: string;
+            isDefault: boolean;
+            postalCode: string;
+            recipientMaskedPhone: string;
+            recipientName: string;
+        };
+        /** @description An invoice address's fields; an empty phone on update keeps the stored one. */
+        InvoiceAddressForm: {
+            /**
+             * @default {
+             *       "cityCode": "",
+             *       "cityName": "",
+             *       "districtCode": "",
+             *       "districtName": "",
+             *       "provinceCode": "",
+             *       "provinceName": ""
+             *     }
+             */
+            area: components["schemas"]["InvoiceAreaBody"];
+            /** @default  */
+            detailAddress: string;
+            /** @default  */
+            email: string;
+            /** @default false */
+            isDefault: boolean;
+            /** @default  */
+            postalCode: string;
+            /** @default  */
+            recipientName: string;
+            /** @default  */
+            recipientPhone: string;
+        };
+        /** @description One bill on an application and how much of it is invoiced. */
+        InvoiceApplicationBillBody: {
+            /** Format: int64 */
+            amountFen: number;
+            billId: string;
+            billNo: string;
+            kind?: null | components["schemas"]["BillKind"];
+            /** @description yyyy-MM. */
+            period: string;
+        };
+        /** @description A request to invoice paid bills. */
+        InvoiceApplicationBody: {
+            address?: null | components["schemas"]["InvoiceAddressBody"];
+            /** Format: int64 */
+            amountFen: number;
+            applicantName: string;
+            applicationNo: string;
+            applyTime: string;
+            bills: components["schemas"]["InvoiceApplicationBillBody"][];
+            channel?: null | components["schemas"]["Channel"];
+            content: string;
+            contractNo: string;
+            expressCompany: string;
+            id: string;
+            invoiceRemark: string;
+            invoiceType?: null | components["schemas"]["InvoiceType"];
+            invoices: components["schemas"]["IssuedInvoiceBody"][];
+            mailedTime: string;
+            purchaseOrderNo: string;
+            rejectReason: string;
+            reviewTime: string;
+            status?: null | components["schemas"]["InvoiceApplicationStatus"];
+            title?: null | components["schemas"]["InvoiceTitleBody"];
+            trackingNo: string;
+        };
+        /**
+         * @description PENDING_REVIEW → ISSUING → ISSUED (→ MAILED for paper); or REJECTED, CANCELLED.
+         * @enum {string}
+         */
+        InvoiceApplicationStatus: "PENDING_REVIEW" | "ISSUING" | "ISSUED" | "MAILED" | "REJECTED" | "CANCELLED";
+        /** @description A region down to the district. */
+        InvoiceAreaBody: {
+            /** @default  */
+            cityCode: string;
+            /** @default  */
+            cityName: string;
+            /** @default  */
+            districtCode: string;
+            /** @default  */
+            districtName: string;
+            /** @default  */
+            provinceCode: string;
+            /** @default  */
+            provinceName: string;
+        };
+        /** @description One bill to invoice and how much of it (0: all that is left). */
+        InvoiceBillAmountForm: {
+            /**
+             * Format: int64
+             * @default 0
+             */
+            amountFen: number;
+            /** @default  */
+            billId: string;
+        };
+        /**
+         * @description How much of a bill's paid amount is invoiced.
+         * @enum {string}
+         */
+        InvoiceState: "NOT_INVOICED" | "PARTIALLY_INVOICED" | "INVOICED";
+        /** @description The buyer named on invoices. */
+        InvoiceTitleBody: {
+            audit: components["schemas"]["AuditBody"];
+            bankAccount: string;
+            bankName: string;
+            id: string;
+            isDefault: boolean;
+            name: string;
+            registeredAddress: string;
+            registeredPhone: string;
+            /** @description Unified social credit code. */
+            taxNumber: string;
+            titleType?: null | components["schemas"]["InvoiceTitleType"];
+        };
+        /**
+         * @description An invoice title's fields; the console checks the unified social credit
+         *     code (GB 32100) and asks again before keeping one that fails the check.
+         */
+        InvoiceTitleForm: {
+            /** @default  */
+            bankAccount: string;
+            /** @default  */
+            bankName: string;
+            /** @default false */
+            isDefault: boolean;
+            /** @default  */
+            name: string;
+            /** @default  */
+            registeredAddress: string;
+            /** @default  */
+            registeredPhone: string;
+            /** @default  */
+            taxNumber: string;
+            /**
+             * @description The user confirmed a second time a tax number failing the GB 32100
+             *     check; without it such a number is refused (4000 naming `taxNumber`).
+             * @default false
+             */
+            taxNumberConfirmed: boolean;
+            titleType?: null | components["schemas"]["InvoiceTitleType"];
+        };
+        /**
+         * @description COMPANY needs a tax number; INSTITUTION may leave it empty.
+         * @enum {string}
+         */
+        InvoiceTitleType: "COMPANY" | "INSTITUTION";
+        /**
+         * @description Fully digital or paper, special or general VAT invoice.
+         * @enum {string}
+         */
+        InvoiceType: "DIGITAL_SPECIAL" | "DIGITAL_GENERAL" | "PAPER_SPECIAL" | "PAPER_GENERAL";
+        /** @description Paid bills with an amount left to invoice, and the sum over all of them. */
+        InvoiceableBillPage: {
+            list: components["schemas"]["BillBody"][];
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            totalInvoiceableFen: number;
+        };
+        /** @description One invoice issued for an application. */
+        IssuedInvoiceBody: {
+            /**
+             * Format: int64
+             * @description Excluding tax.
+             */
+            amountFen: number;
+            file?: null | components["schemas"]["FileRefBody"];
+            /** @description A signed download link of the PDF (details only; empty without a file). */
+            fileUrl: string;
+            invoiceCode: string;
+            /** @description 20 digits for a fully digital invoice. */
+            invoiceNumber: string;
+            issueTime: string;
+            /** @description Cancelled by a red-letter invoice. */
+            reversed: boolean;
+            /** Format: int64 */
+            taxFen: number;
+            /** Format: int32 */
+            taxRateBp: number;
+            /**
+             * Format: int64
+             * @description Including tax.
+             */
+            totalFen: number;
+        };
         LatestPositionBody: {
             /**
              * Format: int32
@@ -10534,6 +12278,47 @@ export interface components {
             list: components["schemas"]["LatestPositionBody"][];
             /** @description More than 20,000 vehicles matched; the first 20,000 by plate are listed. */
             truncated: boolean;
+        };
+        /**
+         * @description The enterprise's money held by the operator.
+         * @enum {string}
+         */
+        LedgerAccount: "PREPAID_BALANCE" | "DEPOSIT" | "RECEIVABLE";
+        /** @description The balance of one ledger account. */
+        LedgerBalanceBody: {
+            account?: null | components["schemas"]["LedgerAccount"];
+            asOfTime: string;
+            /** Format: int64 */
+            balanceFen: number;
+        };
+        /**
+         * @description What caused a ledger entry.
+         * @enum {string}
+         */
+        LedgerBusinessType: "BILL_RAISED" | "BILL_PAYMENT" | "REFUND" | "TOP_UP" | "CHARGING_TRANSFER" | "DEPOSIT_HELD" | "DEPOSIT_RELEASED" | "ADJUSTMENT";
+        /**
+         * @description CREDIT increases the account, DEBIT decreases it.
+         * @enum {string}
+         */
+        LedgerDirection: "CREDIT" | "DEBIT";
+        /** @description One movement on one ledger account. */
+        LedgerEntryBody: {
+            account?: null | components["schemas"]["LedgerAccount"];
+            /**
+             * Format: int64
+             * @description Always positive; the direction says which way.
+             */
+            amountFen: number;
+            /** Format: int64 */
+            balanceAfterFen: number;
+            businessType?: null | components["schemas"]["LedgerBusinessType"];
+            direction?: null | components["schemas"]["LedgerDirection"];
+            entryNo: string;
+            id: string;
+            occurredTime: string;
+            referenceId: string;
+            referenceNo: string;
+            remark: string;
         };
         /**
          * @description Permitted vehicle class on the driving licence.
@@ -10850,6 +12635,41 @@ export interface components {
             roles: components["schemas"]["RoleRef"][];
             userName: string;
         };
+        /** @description All of an enterprise's bills of one month. */
+        MonthlyBillBody: {
+            /** Format: int32 */
+            billCount: number;
+            byKind: components["schemas"]["BillKindAmountBody"][];
+            dueTime: string;
+            generatedTime: string;
+            /** @description The statement workbook can be downloaded (the detail answers its link). */
+            hasFile: boolean;
+            id: string;
+            /** @description yyyy-MM. */
+            month: string;
+            /** Format: int64 */
+            outstandingFen: number;
+            overdue: boolean;
+            /** Format: int64 */
+            paidFen: number;
+            /** Format: int64 */
+            payableFen: number;
+            status?: null | components["schemas"]["BillStatus"];
+        };
+        /** @description One month with its bills. */
+        MonthlyBillDetailBody: {
+            bills: components["schemas"]["BillBody"][];
+            monthlyBill: components["schemas"]["MonthlyBillBody"];
+        };
+        /** @description Payable and paid in one month. */
+        MonthlyBillFigureBody: {
+            /** @description yyyy-MM. */
+            month: string;
+            /** Format: int64 */
+            paidFen: number;
+            /** Format: int64 */
+            payableFen: number;
+        };
         /** @description One vehicle's operation in one month. */
         MonthlyOperationLogBody: {
             /** Format: int32 */
@@ -10947,6 +12767,112 @@ export interface components {
             /** Format: int64 */
             mileageM: number;
         };
+        /** @description An order for vehicles, services or a top-up. */
+        OrderBody: {
+            audit: components["schemas"]["AuditBody"];
+            cancelReason: string;
+            completeTime: string;
+            contractNo: string;
+            couponId: string;
+            /** Format: int64 */
+            discountFen: number;
+            id: string;
+            items: components["schemas"]["OrderItemBody"][];
+            kind?: null | components["schemas"]["OrderKind"];
+            orderNo: string;
+            orgId: string;
+            orgName: string;
+            /** Format: int64 */
+            paidFen: number;
+            paidTime: string;
+            /** Format: int64 */
+            payableFen: number;
+            paymentDeadline: string;
+            placedBy: string;
+            placedTime: string;
+            /** Format: int64 */
+            refundedFen: number;
+            remark: string;
+            sourceId: string;
+            sourceService: string;
+            status?: null | components["schemas"]["OrderStatus"];
+            title: string;
+            /** Format: int64 */
+            totalFen: number;
+        };
+        /** @description An order with the bill that carries its payment. */
+        OrderDetailBody: {
+            bill?: null | components["schemas"]["BillBody"];
+            order: components["schemas"]["OrderBody"];
+        };
+        /** @description A new order. */
+        OrderForm: {
+            /** @default  */
+            contractNo: string;
+            /** @default  */
+            couponId: string;
+            /**
+             * @description At least one.
+             * @default []
+             */
+            items: components["schemas"]["OrderItemForm"][];
+            kind?: null | components["schemas"]["OrderKind"];
+            /** @default  */
+            orgId: string;
+            /**
+             * @description yyyy-MM-dd HH:mm:ss or RFC 3339; empty: 30 minutes.
+             * @default
+             */
+            paymentDeadline: string;
+            /** @default  */
+            remark: string;
+            /** @default  */
+            title: string;
+        };
+        /** @description One line of an order. */
+        OrderItemBody: {
+            /** Format: int64 */
+            amountFen: number;
+            name: string;
+            plateNumber: string;
+            /** Format: int32 */
+            quantity: number;
+            sku: string;
+            /** Format: int64 */
+            unitPriceFen: number;
+            vehicleId: string;
+        };
+        /** @description One line of a new order. */
+        OrderItemForm: {
+            /** @default  */
+            name: string;
+            /** @default  */
+            plateNumber: string;
+            /**
+             * Format: int32
+             * @default 0
+             */
+            quantity: number;
+            /** @default  */
+            sku: string;
+            /**
+             * Format: int64
+             * @default 0
+             */
+            unitPriceFen: number;
+            /** @default  */
+            vehicleId: string;
+        };
+        /**
+         * @description What an order is for.
+         * @enum {string}
+         */
+        OrderKind: "VEHICLE_RENT" | "VEHICLE_PURCHASE" | "RENT_TO_OWN" | "CHARGING_TOP_UP" | "INSURANCE" | "MAINTENANCE" | "VALUE_ADDED_SERVICE" | "OTHER";
+        /**
+         * @description PENDING_PAYMENT → PAID → FULFILLING → COMPLETED; CANCELLED before payment; REFUNDING → REFUNDED.
+         * @enum {string}
+         */
+        OrderStatus: "PENDING_PAYMENT" | "PAID" | "FULFILLING" | "COMPLETED" | "CANCELLED" | "REFUNDING" | "REFUNDED";
         /** @description One organisation's figures (the sessions of its cards). */
         OrgChargingBehaviorBody: {
             figures: components["schemas"]["ChargingBehaviorFiguresBody"];
@@ -11021,6 +12947,41 @@ export interface components {
          * @enum {string}
          */
         OwnershipType: "OWNED" | "RENTED" | "RENT_TO_OWN" | "PRIVATE";
+        /** @description What to pay and how. */
+        PayBillsForm: {
+            /**
+             * Format: int64
+             * @description Part of a single bill; 0 pays every bill's outstanding in full.
+             * @default 0
+             */
+            amountFen: number;
+            /**
+             * @description At most 250, all payable, of one channel.
+             * @default []
+             */
+            billIds: string[];
+            /** @default  */
+            couponId: string;
+            /**
+             * Format: int64
+             * @description The total the user saw (after the coupon); 4009 when it changed since.
+             * @default 0
+             */
+            expectedTotalFen: number;
+            method?: null | components["schemas"]["PaymentMethod"];
+            /** @default  */
+            payerAccount: string;
+            /** @default  */
+            payerBankName: string;
+            /** @default  */
+            payerName: string;
+            /**
+             * @description Online methods: where the bank page returns to.
+             * @default
+             */
+            returnUrl: string;
+            voucher?: null | components["schemas"]["FileRefBody"];
+        };
         /** @description Recording the fine as paid. */
         PayViolationForm: {
             /**
@@ -11031,6 +12992,33 @@ export interface components {
             /** @default  */
             remark: string;
         };
+        /** @description Where a refund is paid: the payee account for BANK_TRANSFER. */
+        PayeeForm: {
+            method?: null | components["schemas"]["RefundMethod"];
+            /** @default  */
+            payeeAccount: string;
+            /** @default  */
+            payeeBankName: string;
+            /** @default  */
+            payeeName: string;
+        };
+        /** @description The part of a payment applied to one bill. */
+        PaymentAllocationBody: {
+            /** Format: int64 */
+            amountFen: number;
+            billId: string;
+            billNo: string;
+        };
+        /**
+         * @description How a payment is made; ONLINE_BANKING answers a bank page to open, PREPAID_BALANCE settles at once.
+         * @enum {string}
+         */
+        PaymentMethod: "CORPORATE_TRANSFER" | "ONLINE_BANKING" | "WECHAT_PAY" | "ALIPAY" | "PREPAID_BALANCE";
+        /**
+         * @description PENDING until the bank (or voucher review) settles it.
+         * @enum {string}
+         */
+        PaymentStatus: "PENDING" | "SUCCEEDED" | "FAILED" | "CLOSED";
         PermissionBody: {
             labelEn: string;
             labelJa: string;
@@ -11473,6 +13461,58 @@ export interface components {
             inspection: components["schemas"]["InspectionBody"];
             record: components["schemas"]["InspectionRecordBody"];
         };
+        /** @description Money going back to the enterprise. */
+        RefundBody: {
+            applicantName: string;
+            applyTime: string;
+            /**
+             * Format: int64
+             * @description What the operator agreed to; the enterprise confirms this amount.
+             */
+            approvedFen: number;
+            attachments: components["schemas"]["FileRefBody"][];
+            billId: string;
+            billNo: string;
+            channel?: null | components["schemas"]["Channel"];
+            completeTime: string;
+            confirmTime: string;
+            confirmedBy: string;
+            failureReason: string;
+            id: string;
+            method?: null | components["schemas"]["RefundMethod"];
+            orderId: string;
+            payeeBankName: string;
+            payeeMaskedAccount: string;
+            payeeName: string;
+            paymentId: string;
+            reason?: null | components["schemas"]["RefundReason"];
+            reasonDetail: string;
+            refundNo: string;
+            /** Format: int64 */
+            refundedFen: number;
+            rejectReason: string;
+            /** Format: int64 */
+            requestedFen: number;
+            reviewTime: string;
+            reviewerName: string;
+            status?: null | components["schemas"]["RefundStatus"];
+            transactionNo: string;
+        };
+        /**
+         * @description Where a refund is paid.
+         * @enum {string}
+         */
+        RefundMethod: "ORIGINAL_ROUTE" | "BANK_TRANSFER" | "PREPAID_BALANCE";
+        /**
+         * @description Why money goes back.
+         * @enum {string}
+         */
+        RefundReason: "OVERPAYMENT" | "DEPOSIT_RETURN" | "SERVICE_CANCELLED" | "BILLING_ERROR" | "OTHER";
+        /**
+         * @description PENDING_REVIEW (applied) or PENDING_CONFIRMATION (proposed by the operator) → PROCESSING → COMPLETED; or REJECTED, CANCELLED, FAILED.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING_REVIEW" | "PENDING_CONFIRMATION" | "PROCESSING" | "COMPLETED" | "REJECTED" | "CANCELLED" | "FAILED";
         /** @description A region or operating city in the picker's shape (name, id, code). */
         RegionBody: {
             code: string;
@@ -19770,6 +21810,3537 @@ export interface operations {
             };
             /** @description 4004: something the input names does not exist (also another enterprise's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    apply_b2b_invoice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first application; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyInvoiceForm"];
+            };
+        };
+        responses: {
+            /** @description The B2B application (contract and purchase-order numbers printed in the remark), PENDING_REVIEW */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_b2b_invoice_application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice application id */
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A B2B application with its issued invoices and their PDF links (invoiceHistoryB2BDetail) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirm_b2b_refund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first confirmation and pays nothing twice */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description Refund id */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmRefundForm"];
+            };
+        };
+        responses: {
+            /** @description PENDING_CONFIRMATION → PROCESSING (billRefundSureB2B); another state or a changed amount is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RefundBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_bill_dashboard: {
+        parameters: {
+            query?: {
+                orgIds?: string[];
+                channel?: components["schemas"]["Channel"];
+                /** @description First bill period (yyyy-MM); unset: this year so far. */
+                startMonth?: string;
+                endMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Due, overdue and paid, by kind, and the last 12 months */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BillDashboardBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_bills: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                billNos?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                channel?: components["schemas"]["Channel"];
+                kinds?: ("RENT" | "RENT_TO_OWN_INSTALMENT" | "CHARGING" | "REPAIR" | "INSURANCE" | "VIOLATION_FINE" | "DEPOSIT" | "SERVICE_FEE" | "COMPENSATION" | "ORDER" | "OTHER")[];
+                statuses?: ("PENDING_CONFIRMATION" | "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED")[];
+                invoiceStates?: ("NOT_INVOICED" | "PARTIALLY_INVOICED" | "INVOICED")[];
+                /** @description Only overdue (true) or only not overdue (false). */
+                overdue?: boolean;
+                plateNumbers?: string[];
+                /** @description First bill period (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Last bill period (yyyy-MM), inclusive. */
+                endMonth?: string;
+                issueTimeStart?: string;
+                issueTimeEnd?: string;
+                dueTimeStart?: string;
+                dueTimeEnd?: string;
+                /** @description Bills of this monthly bill. */
+                monthlyBillId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bills in the caller's data scope, newest first, with the totals of every match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BillPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirm_bills: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmBillsForm"];
+            };
+        };
+        responses: {
+            /** @description Confirmed (→ UNPAID) or disputed; a bill not awaiting confirmation or a changed total is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_BillBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_bills: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                billNos?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                channel?: components["schemas"]["Channel"];
+                kinds?: ("RENT" | "RENT_TO_OWN_INSTALMENT" | "CHARGING" | "REPAIR" | "INSURANCE" | "VIOLATION_FINE" | "DEPOSIT" | "SERVICE_FEE" | "COMPENSATION" | "ORDER" | "OTHER")[];
+                statuses?: ("PENDING_CONFIRMATION" | "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED")[];
+                invoiceStates?: ("NOT_INVOICED" | "PARTIALLY_INVOICED" | "INVOICED")[];
+                /** @description Only overdue (true) or only not overdue (false). */
+                overdue?: boolean;
+                plateNumbers?: string[];
+                /** @description First bill period (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Last bill period (yyyy-MM), inclusive. */
+                endMonth?: string;
+                issueTimeStart?: string;
+                issueTimeEnd?: string;
+                dueTimeStart?: string;
+                dueTimeEnd?: string;
+                /** @description Bills of this monthly bill. */
+                monthlyBillId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the bill list with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_bill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Bill id */
+                billId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bill, its lines and its payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BillDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_coupons: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                statuses?: ("AVAILABLE" | "LOCKED" | "USED" | "EXPIRED" | "VOIDED")[];
+                kinds?: ("AMOUNT_OFF" | "PERCENT_OFF")[];
+                /** @description Only coupons usable for these bills right now (the pay page). */
+                usableForBillIds?: string[];
+                /** @description Only coupons usable for an order of this kind right now. */
+                usableForOrderKind?: components["schemas"]["OrderKind"];
+                validUntilStart?: string;
+                validUntilEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Coupons granted to the enterprise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_CouponBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_invoice_addresses: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoice addresses, the default first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_InvoiceAddressBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_invoice_address: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceAddressForm"];
+            };
+        };
+        responses: {
+            /** @description The new address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceAddressBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_invoice_address: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice address id */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceAddressForm"];
+            };
+        };
+        responses: {
+            /** @description The address with every field replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceAddressBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_invoice_address: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice address id */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_invoice_applications: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                channel?: components["schemas"]["Channel"];
+                applicationNo?: string;
+                invoiceTypes?: ("DIGITAL_SPECIAL" | "DIGITAL_GENERAL" | "PAPER_SPECIAL" | "PAPER_GENERAL")[];
+                statuses?: ("PENDING_REVIEW" | "ISSUING" | "ISSUED" | "MAILED" | "REJECTED" | "CANCELLED")[];
+                /** @description Applications covering this bill. */
+                billId?: string;
+                /** @description An issued invoice's number, exact. */
+                invoiceNumber?: string;
+                applyTimeStart?: string;
+                applyTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoice applications, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_InvoiceApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    apply_invoice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first application; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyInvoiceForm"];
+            };
+        };
+        responses: {
+            /** @description The application, PENDING_REVIEW; more than a bill has left to invoice, or a changed total, is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_invoice_application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice application id */
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A standard application with its issued invoices and their PDF links (invoiceHistoryDetail) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancel_invoice_application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice application id */
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelInvoiceApplicationForm"];
+            };
+        };
+        responses: {
+            /** @description Withdraws an application not yet sent to the invoicing platform, or reverses its issued invoice with a red-letter one (once; the reason is required); either way CANCELLED and the bills invoiceable again. While the platform is being asked, and once cancelled, 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_invoice_titles: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Part of the name or tax number. */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoice titles, the default first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_InvoiceTitleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_invoice_title: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceTitleForm"];
+            };
+        };
+        responses: {
+            /** @description The new title */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceTitleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_invoice_title: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice title id */
+                titleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceTitleForm"];
+            };
+        };
+        responses: {
+            /** @description The title with every field replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceTitleBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_invoice_title: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invoice title id */
+                titleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (applications keep the title as it was) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Empty"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_invoiceable_bills: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                channel?: components["schemas"]["Channel"];
+                kinds?: ("RENT" | "RENT_TO_OWN_INSTALMENT" | "CHARGING" | "REPAIR" | "INSURANCE" | "VIOLATION_FINE" | "DEPOSIT" | "SERVICE_FEE" | "COMPENSATION" | "ORDER" | "OTHER")[];
+                billNos?: string[];
+                startMonth?: string;
+                endMonth?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paid bills with `invoiceableFen` left, oldest period first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_InvoiceableBillPage"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_ledger_balances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance of each ledger account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_LedgerBalanceBody"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_ledger_entries: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                accounts?: ("PREPAID_BALANCE" | "DEPOSIT" | "RECEIVABLE")[];
+                direction?: components["schemas"]["LedgerDirection"];
+                businessTypes?: ("BILL_RAISED" | "BILL_PAYMENT" | "REFUND" | "TOP_UP" | "CHARGING_TRANSFER" | "DEPOSIT_HELD" | "DEPOSIT_RELEASED" | "ADJUSTMENT")[];
+                /** @description Entries of this bill, payment, refund… */
+                referenceId?: string;
+                occurredTimeStart?: string;
+                occurredTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ledger movements, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LedgerEntryBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_monthly_bills: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description First month (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Last month (yyyy-MM), inclusive. */
+                endMonth?: string;
+                statuses?: ("PENDING_CONFIRMATION" | "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED")[];
+                overdue?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's monthly bills, latest month first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_MonthlyBillBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_monthly_bill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Monthly bill id */
+                monthlyBillId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month and its bills */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MonthlyBillDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    monthly_bill_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Monthly bill id */
+                monthlyBillId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed download link of the month's statement workbook; 4009 while it is being generated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportFileBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_finance_orders: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                orderNos?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                kinds?: ("VEHICLE_RENT" | "VEHICLE_PURCHASE" | "RENT_TO_OWN" | "CHARGING_TOP_UP" | "INSURANCE" | "MAINTENANCE" | "VALUE_ADDED_SERVICE" | "OTHER")[];
+                statuses?: ("PENDING_PAYMENT" | "PAID" | "FULFILLING" | "COMPLETED" | "CANCELLED" | "REFUNDING" | "REFUNDED")[];
+                plateNumbers?: string[];
+                contractNo?: string;
+                placedTimeStart?: string;
+                placedTimeEnd?: string;
+                paidTimeStart?: string;
+                paidTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Orders in the caller's data scope, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_OrderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_finance_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A replay answers the first order and places nothing */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderForm"];
+            };
+        };
+        responses: {
+            /** @description The new order, PENDING_PAYMENT, with its bill */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_finance_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order and its ORDER bill */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancel_finance_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelOrderForm"];
+            };
+        };
+        responses: {
+            /** @description PENDING_PAYMENT → CANCELLED with its bill, the coupon released; any other state is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_bill_payments: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Payments touching this bill. */
+                billId?: string;
+                paymentNo?: string;
+                methods?: ("CORPORATE_TRANSFER" | "ONLINE_BANKING" | "WECHAT_PAY" | "ALIPAY" | "PREPAID_BALANCE")[];
+                statuses?: ("PENDING" | "SUCCEEDED" | "FAILED" | "CLOSED")[];
+                createTimeStart?: string;
+                createTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payments, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_BillPaymentBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pay_bills: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first payment and moves nothing; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayBillsForm"];
+            };
+        };
+        responses: {
+            /** @description The payment: SUCCEEDED (balance), or PENDING with `payUrl` (online banking) or under voucher review; a changed total or a bill not payable is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BillPaymentBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_bill_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payment id */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment as it stands (the pay page polls it until it settles) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BillPaymentBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_refunds: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                refundNo?: string;
+                billId?: string;
+                reasons?: ("OVERPAYMENT" | "DEPOSIT_RETURN" | "SERVICE_CANCELLED" | "BILLING_ERROR" | "OTHER")[];
+                statuses?: ("PENDING_REVIEW" | "PENDING_CONFIRMATION" | "PROCESSING" | "COMPLETED" | "REJECTED" | "CANCELLED" | "FAILED")[];
+                applyTimeStart?: string;
+                applyTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enterprise's refunds of its channel, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_RefundBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_refund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first refund; the same key with another body is 4009 */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundForm"];
+            };
+        };
+        responses: {
+            /** @description The refund, PENDING_REVIEW; more than the bill has left to refund is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RefundBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Refund id */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RefundBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancel_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Refund id */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRefundForm"];
+            };
+        };
+        responses: {
+            /** @description Withdrawn; from PROCESSING on it is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RefundBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirm_refund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a replay answers the first confirmation and pays nothing twice */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description Refund id */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmRefundForm"];
+            };
+        };
+        responses: {
+            /** @description PENDING_CONFIRMATION → PROCESSING (billRefundSure); another state or a changed amount is 4009 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RefundBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,19 +1,21 @@
-//! The ledger tables: opening accounts, locking them, and writing a
-//! transfer with its entries and the new balances.
+//! The ledger tables (`ledger_account`, `ledger_transfer`, `ledger_entry`,
+//! in the schema of the caller's connection): opening accounts, locking
+//! them, and writing a transfer with its entries and the new balances.
+//! Kinds arrive as their stored codes.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::domain::{
-    AccountKind, Leg, Locked, Posted, PostedEntry, Transfer, TransferError, TransferKind,
-};
+use crate::codes::{AccountCode, TransferCode};
+use crate::domain::{Leg, Locked, Posted, PostedEntry, Transfer, TransferError};
 
 /// The account of (`kind`, `owner`) in the enterprise, opened when missing.
 pub async fn open(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
-    kind: AccountKind,
+    kind: i16,
+    may_go_negative: bool,
     owner_id: Option<Uuid>,
 ) -> Result<Uuid, sqlx::Error> {
     let opened: Option<Uuid> = sqlx::query_scalar(
@@ -23,9 +25,9 @@ pub async fn open(
     )
     .bind(Uuid::new_v4())
     .bind(enterprise_id)
-    .bind(i16::from(kind))
+    .bind(kind)
     .bind(owner_id)
-    .bind(kind.may_go_negative())
+    .bind(may_go_negative)
     .fetch_optional(&mut *conn)
     .await?;
     match opened {
@@ -40,7 +42,7 @@ pub async fn open(
 pub async fn find(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
-    kind: AccountKind,
+    kind: i16,
     owner_id: Option<Uuid>,
 ) -> Result<Option<Uuid>, sqlx::Error> {
     sqlx::query_scalar(
@@ -48,7 +50,7 @@ pub async fn find(
          where enterprise_id = $1 and kind = $2 and owner_id is not distinct from $3",
     )
     .bind(enterprise_id)
-    .bind(i16::from(kind))
+    .bind(kind)
     .bind(owner_id)
     .fetch_optional(conn)
     .await
@@ -89,11 +91,11 @@ pub async fn balances(
 
 /// Locks the accounts in id order (the one order every transfer takes, so
 /// two transfers over the same accounts never deadlock) and reads them.
-pub async fn lock(
+pub async fn lock<A: AccountCode>(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
     ordered_ids: &[Uuid],
-) -> Result<Vec<Locked>, TransferError> {
+) -> Result<Vec<Locked<A>>, TransferError<A>> {
     let rows: Vec<(Uuid, i16, i64, bool, i64)> = sqlx::query_as(
         "select id, kind, balance_fen, may_go_negative, overdraft_fen from ledger_account \
          where enterprise_id = $1 and id = any($2) order by id for update",
@@ -110,8 +112,7 @@ pub async fn lock(
     }
     rows.into_iter()
         .map(|(id, kind, balance_fen, may_go_negative, overdraft_fen)| {
-            let kind =
-                AccountKind::try_from(kind).map_err(|_| TransferError::Invalid("账户类型无效"))?;
+            let kind = A::try_from(kind).map_err(|_| TransferError::Invalid("账户类型无效"))?;
             Ok(Locked {
                 id,
                 kind,
@@ -125,9 +126,9 @@ pub async fn lock(
 
 /// Claims the transfer's key: its new id and time, or `None` when the key
 /// was used before (a racing claim waits for the first one's commit).
-pub async fn claim(
+pub async fn claim<T: TransferCode>(
     conn: &mut PgConnection,
-    transfer: &Transfer,
+    transfer: &Transfer<T>,
 ) -> Result<Option<(Uuid, DateTime<Utc>)>, sqlx::Error> {
     sqlx::query_as(
         "insert into ledger_transfer (id, enterprise_id, kind, idempotency_key, actor_id, \
@@ -136,7 +137,7 @@ pub async fn claim(
     )
     .bind(Uuid::new_v4())
     .bind(transfer.enterprise_id)
-    .bind(i16::from(transfer.kind))
+    .bind(Into::<i16>::into(transfer.kind))
     .bind(transfer.key.trim())
     .bind(transfer.actor_id)
     .bind(&transfer.actor_name)
@@ -149,7 +150,7 @@ pub async fn claim(
 pub async fn posted(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
-    kind: TransferKind,
+    kind: i16,
     key: &str,
 ) -> Result<Option<Posted>, sqlx::Error> {
     let Some((transfer_id, created_at)): Option<(Uuid, DateTime<Utc>)> = sqlx::query_as(
@@ -157,7 +158,7 @@ pub async fn posted(
          where enterprise_id = $1 and kind = $2 and idempotency_key = $3",
     )
     .bind(enterprise_id)
-    .bind(i16::from(kind))
+    .bind(kind)
     .bind(key.trim())
     .fetch_optional(&mut *conn)
     .await?

@@ -1,0 +1,397 @@
+//! Demo data of the finance service: a year of demo enterprise A's bills in
+//! every state, and orders of the order centre.
+//!
+//! Each month of the last twelve has the rent of each organisation with
+//! demo vehicles (a line per vehicle), the month's charging statement and,
+//! every other month, a repair statement; older months are paid (the
+//! oldest invoiced), one is partly paid and overdue, last month's rent is
+//! owed (overdue once past its due day), last month's charging bill waits for B2B
+//! reconciliation, this month's bills are owed and not yet due, and one
+//! traffic fine was cancelled. Bills are raised through the finance
+//! service's own rule (`bills::handlers::raise`: lines adding up, one bill
+//! per source); their history (issue and due times, what was paid) is then
+//! set as payments would have left it, since payments are not built yet.
+//! Orders: one waiting for payment, one paid, one cancelled, each with its
+//! ORDER bill.
+//!
+//! Deterministic (sources named by month and organisation, amounts from
+//! the demo plates); idempotent: an enterprise with demo bills is skipped
+//! whole, and everything is one transaction.
+
+use chrono::{DateTime, Duration, Utc};
+use fleetdesk_finance::bills::domain::{BillKind, Channel, Line, LineSource, NewBill, Source};
+use fleetdesk_finance::bills::handlers::raise;
+use fleetdesk_finance::calendar::Month;
+use fleetdesk_finance::orders::domain::{Item, NewOrder, OrderKind};
+use fleetdesk_finance::orders::{convert as order_convert, store as orders};
+use fleetdesk_kit::{db, demo_id};
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+/// The `source_service` of demo bills and orders.
+const DEMO: &str = "demo";
+/// Monthly rent of one vehicle, in fen.
+const RENT_FEN: i64 = 350_000;
+
+/// What the run wrote.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Report {
+    pub bills: usize,
+    pub orders: usize,
+}
+
+/// How a demo bill's history left it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    /// Paid in full a week after issue; `invoiced` when its invoice went out.
+    Paid {
+        invoiced: bool,
+    },
+    /// Part paid, the rest overdue.
+    PartlyPaid,
+    /// Owed; overdue when its due time has passed.
+    Owed,
+    /// B2B, waiting for reconciliation.
+    Pending,
+    Cancelled,
+}
+
+/// Loads enterprise A's demo bills and orders into the finance schema
+/// (`finance`), for the vehicles of the vehicle schema (`vehicle`).
+pub async fn run(finance: &PgPool, vehicle: &PgPool, now: DateTime<Utc>) -> anyhow::Result<Report> {
+    let enterprise = demo_id("enterprise:a");
+    let mut tx = db::begin_service(finance).await?;
+    db::enter_tenant(&mut tx, enterprise).await?;
+    let exists: bool = sqlx::query_scalar(
+        "select exists(select 1 from bill where enterprise_id = $1 and source_service = $2)",
+    )
+    .bind(enterprise)
+    .bind(DEMO)
+    .fetch_one(&mut *tx)
+    .await?;
+    if exists {
+        return Ok(Report::default());
+    }
+    let mut vtx = db::begin_service(vehicle).await?;
+    let fleet: Vec<(Uuid, Uuid, String)> = sqlx::query_as(
+        "select id, org_id, plate_number from vehicle where enterprise_id = $1 \
+         order by plate_number limit 12",
+    )
+    .bind(enterprise)
+    .fetch_all(&mut *vtx)
+    .await?;
+    drop(vtx);
+    let root = demo_id("org:a-root");
+    let mut orgs: Vec<Uuid> = fleet.iter().map(|(_, org, _)| *org).collect();
+    orgs.sort_unstable();
+    orgs.dedup();
+    orgs.truncate(3);
+    if orgs.is_empty() {
+        orgs.push(root);
+    }
+    let actor = fleetdesk_finance::Actor {
+        name: "系统".to_owned(),
+        user_id: None,
+        ..crate::demo_admin()
+    };
+    let this_month = Month::of(now);
+    let mut report = Report::default();
+    for back in (0..12).rev() {
+        let month = this_month.plus(-back);
+        let fate = |owed_late: Fate| match back {
+            0 => Fate::Owed,
+            1 => owed_late,
+            4 => Fate::PartlyPaid,
+            b => Fate::Paid { invoiced: b >= 6 },
+        };
+        for (i, org) in orgs.iter().enumerate() {
+            let vehicles: Vec<&(Uuid, Uuid, String)> =
+                fleet.iter().filter(|(_, o, _)| o == org).take(4).collect();
+            let lines = if vehicles.is_empty() {
+                vec![line(
+                    format!("{} 车辆租金", month.label()),
+                    RENT_FEN,
+                    LineSource::UsageRecord,
+                    "",
+                )]
+            } else {
+                vehicles
+                    .iter()
+                    .map(|(id, _, plate)| Line {
+                        vehicle_id: Some(*id),
+                        plate_number: plate.clone(),
+                        period_start: Some(month.start()),
+                        period_end: Some(month.plus(1).start()),
+                        ..line(
+                            format!("{plate} {} 租金", month.label()),
+                            RENT_FEN,
+                            LineSource::UsageRecord,
+                            &format!("usage:{id}:{}", month.code()),
+                        )
+                    })
+                    .collect()
+            };
+            let source = format!("rent:{}:{i}", month.code());
+            let bill = new_bill(
+                *org,
+                BillKind::Rent,
+                month,
+                format!("{} 车辆租金", month.label()),
+                lines,
+                &source,
+            );
+            settle(&mut tx, &actor, bill, month, now, fate(Fate::Owed)).await?;
+            report.bills += 1;
+        }
+        let charging_fen = 180_000 + i64::from(month.code() % 7) * 23_456;
+        let mut charging = new_bill(
+            root,
+            BillKind::Charging,
+            month,
+            format!("{} 充电费用", month.label()),
+            vec![line(
+                format!("充电对账单 CS{}", month.code()),
+                charging_fen,
+                LineSource::ChargingStatement,
+                &demo_id(&format!("statement:{}", month.code())).to_string(),
+            )],
+            &format!("charging:{}", month.code()),
+        );
+        if back == 1 {
+            charging.channel = Channel::B2b;
+            charging.requires_confirmation = true;
+        }
+        settle(&mut tx, &actor, charging, month, now, fate(Fate::Pending)).await?;
+        report.bills += 1;
+        if back % 2 == 0 {
+            let repair_fen = 56_800 + i64::from(back) * 4_100;
+            let repair = new_bill(
+                orgs[0],
+                BillKind::Repair,
+                month,
+                format!("{} 维修费用", month.label()),
+                vec![line(
+                    format!("维修账单 WX{}", month.code()),
+                    repair_fen,
+                    LineSource::RepairBill,
+                    &demo_id(&format!("repair-bill:{}", month.code())).to_string(),
+                )],
+                &format!("repair:{}", month.code()),
+            );
+            settle(&mut tx, &actor, repair, month, now, fate(Fate::Owed)).await?;
+            report.bills += 1;
+        }
+        if back == 3 {
+            let fine = new_bill(
+                orgs[0],
+                BillKind::ViolationFine,
+                month,
+                format!("{} 违章代缴", month.label()),
+                vec![line(
+                    "违章罚款代缴（已撤销）".to_owned(),
+                    20_000,
+                    LineSource::Other,
+                    "",
+                )],
+                &format!("fine:{}", month.code()),
+            );
+            settle(&mut tx, &actor, fine, month, now, Fate::Cancelled).await?;
+            report.bills += 1;
+        }
+    }
+    report.orders = place_orders(&mut tx, &actor, orgs[0], now).await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+fn line(description: String, amount_fen: i64, source: LineSource, source_id: &str) -> Line {
+    Line {
+        description,
+        vehicle_id: None,
+        plate_number: String::new(),
+        period_start: None,
+        period_end: None,
+        quantity: 1,
+        unit_price_fen: amount_fen,
+        amount_fen,
+        tax_rate_bp: 600,
+        source,
+        source_id: source_id.to_owned(),
+    }
+}
+
+fn new_bill(
+    org: Uuid,
+    kind: BillKind,
+    month: Month,
+    title: String,
+    lines: Vec<Line>,
+    source: &str,
+) -> NewBill {
+    NewBill {
+        org_id: org,
+        channel: Channel::Standard,
+        kind,
+        title,
+        period: month,
+        order_id: None,
+        lines,
+        discount_fen: 0,
+        due_time: None,
+        requires_confirmation: false,
+        source: Source {
+            service: DEMO.to_owned(),
+            id: source.to_owned(),
+        },
+        attachments: serde_json::json!([]),
+        remark: String::new(),
+    }
+}
+
+/// Raises `bill` and gives it its history: issued on the month's last day
+/// (this month's: now), due 15 days later, paid a week after issue as its
+/// fate says.
+async fn settle(
+    tx: &mut PgConnection,
+    actor: &fleetdesk_finance::Actor,
+    bill: NewBill,
+    month: Month,
+    now: DateTime<Utc>,
+    fate: Fate,
+) -> anyhow::Result<()> {
+    let id = raise(tx, actor, bill)
+        .await
+        .map_err(|e| anyhow::anyhow!("raise a demo bill: {}", e.message))?;
+    let issued = (month.plus(1).start() - Duration::days(1)).min(now - Duration::hours(1));
+    let due = issued + Duration::days(15);
+    let paid_at = issued + Duration::days(7);
+    let (status, paid_share, invoiced) = match fate {
+        Fate::Paid { invoiced } => (4_i16, 100, invoiced),
+        Fate::PartlyPaid => (3, 40, false),
+        Fate::Owed => (2, 0, false),
+        Fate::Pending => (1, 0, false),
+        Fate::Cancelled => (5, 0, false),
+    };
+    sqlx::query(
+        "update bill set issue_time = $2, due_time = $3, created_at = $2, status = $4, \
+         paid_fen = payable_fen * $5 / 100, \
+         paid_time = case when $5 > 0 then $6 end, \
+         invoiced_fen = case when $7 then payable_fen else 0 end \
+         where id = $1",
+    )
+    .bind(id)
+    .bind(issued)
+    .bind(due)
+    .bind(status)
+    .bind(paid_share)
+    .bind(paid_at)
+    .bind(invoiced)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// Three orders of the order centre, each with its ORDER bill: waiting for
+/// payment, paid (bill paid) and cancelled (bill cancelled).
+async fn place_orders(
+    tx: &mut PgConnection,
+    actor: &fleetdesk_finance::Actor,
+    org: Uuid,
+    now: DateTime<Utc>,
+) -> anyhow::Result<usize> {
+    let orders_of: [(&str, OrderKind, &str, &str, i32, i64, i16); 3] = [
+        (
+            "order:video",
+            OrderKind::ValueAddedService,
+            "视频监控服务",
+            "视频流量包 10G",
+            5,
+            5_000,
+            1,
+        ),
+        (
+            "order:terminal",
+            OrderKind::ValueAddedService,
+            "车载终端",
+            "4G 车载终端",
+            3,
+            68_000,
+            2,
+        ),
+        (
+            "order:insurance",
+            OrderKind::Insurance,
+            "车辆保险",
+            "交强险",
+            2,
+            95_000,
+            5,
+        ),
+    ];
+    for (i, &(source, kind, title, item, quantity, unit, status)) in orders_of.iter().enumerate() {
+        let placed = now - Duration::days(i64::try_from(i).unwrap_or(0) * 9 + 1);
+        let order = NewOrder {
+            org_id: org,
+            kind,
+            title: title.to_owned(),
+            items: vec![Item {
+                name: item.to_owned(),
+                sku: String::new(),
+                quantity,
+                unit_price_fen: unit,
+                amount_fen: 0,
+                vehicle_id: None,
+                plate_number: String::new(),
+            }],
+            contract_no: format!("HT-DEMO-{:03}", i + 1),
+            source: Source {
+                service: DEMO.to_owned(),
+                id: source.to_owned(),
+            },
+            payment_deadline: None,
+            remark: String::new(),
+        }
+        .check(now)
+        .map_err(|e| anyhow::anyhow!("a demo order: {}", e.message))?;
+        let id = demo_id(&format!("finance-{source}"));
+        let order_no = format!("DD{}-{:08}", Month::of(placed).code(), i + 1);
+        orders::insert(tx, actor, id, &order_no, &order)
+            .await
+            .map_err(|e| anyhow::anyhow!("insert a demo order: {}", e.message))?;
+        raise(tx, actor, order_convert::order_bill(id, &order_no, &order))
+            .await
+            .map_err(|e| anyhow::anyhow!("raise a demo order's bill: {}", e.message))?;
+        let deadline = placed + Duration::minutes(30);
+        let deadline = if status == 1 {
+            now + Duration::minutes(30)
+        } else {
+            deadline
+        };
+        sqlx::query(
+            "update enterprise_order set placed_at = $2, created_at = $2, payment_deadline = $3, \
+             status = $4, paid_fen = case when $4 = 2 then total_fen else 0 end, \
+             paid_at = case when $4 = 2 then $2 + interval '5 minutes' end, \
+             cancel_reason = case when $4 = 5 then '超时未支付' else '' end where id = $1",
+        )
+        .bind(id)
+        .bind(placed)
+        .bind(deadline)
+        .bind(status)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "update bill set issue_time = $2, created_at = $2, due_time = $3, \
+             status = case $4 when 2 then 4 when 5 then 5 else status end, \
+             paid_fen = case when $4 = 2 then payable_fen else 0 end, \
+             paid_time = case when $4 = 2 then $2 + interval '5 minutes' end \
+             where order_id = $1",
+        )
+        .bind(id)
+        .bind(placed)
+        .bind(deadline)
+        .bind(status)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(orders_of.len())
+}
