@@ -10,7 +10,8 @@
 //! traffic fine was cancelled. Bills are raised through the finance
 //! service's own rule (`bills::handlers::raise`: lines adding up, one bill
 //! per source); their history (issue and due times, what was paid) is then
-//! set as payments would have left it, since payments are not built yet.
+//! set as payments leave it, and `finance_payments` then records the
+//! balance payment behind each paid amount on the ledger.
 //! Orders: one waiting for payment, one paid, one cancelled, each with its
 //! ORDER bill.
 //!

@@ -79,7 +79,7 @@ impl FinanceService for FinanceApi {
         respond(bills::handlers::export(&self.0, req).await)
     }
 
-    // --- Payments (not built) ---
+    // --- Payments (billPay) ---
 
     async fn pay_bill(&self, req: Request<pb::PayBillRequest>) -> Answer<pb::PayBillResponse> {
         respond(payments::handlers::pay(&self.0, req).await)
