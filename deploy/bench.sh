@@ -12,7 +12,7 @@
 # nats-server, so the bench's 100,000s of fixes never reach the telemetry
 # stream other stacks on the machine read.
 #
-# BENCH_ONLY=f,g,h runs just those figures (letters a-m; default all).
+# BENCH_ONLY=f,g,h runs just those figures (letters a-n; default all).
 set -euo pipefail
 # shellcheck source=deploy/stack.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
@@ -22,7 +22,7 @@ SECONDS_PER_RUN="${BENCH_SECONDS:-8}"
 ROUNDS="${BENCH_ROUNDS:-2}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 DB=fleetdesk_bench
-ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h,i,j,k,l,m}"
+ONLY="${BENCH_ONLY:-a,b,c,d,e,f,g,h,i,j,k,l,m,n}"
 # want LETTER: the figure is asked for.
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
 
@@ -326,4 +326,16 @@ if want m; then
     "$bench_bin" video --database-url "$db_url" --base-url "$base" --token "$token_admin" \
         --edge-addr "127.0.0.1:$jt808_port" --gateway-pid "$pid_gateway" --edge-pid "$pid_telematics" \
         --viewers "${BENCH_VIDEO_VIEWERS:-50}" --seconds "${BENCH_VIDEO_SECONDS:-20}" || die "(m) failed"
+fi
+
+# --- (n) bill payments from one main account vs bare single-row updates ---
+# BENCH_PAYERS (64) payers at once, each paying the next unpaid bill in full
+# from the prepaid balance through the stack's finance process over gRPC
+# (PayBill, its own Idempotency-Key each), in a fresh enterprise of the
+# bench's own per round; beside it pgbench with as many clients of a bare
+# `update … set balance_fen = balance_fen - 1` of one row.
+if want n; then
+    "$bench_bin" finance-payments --database-url "$db_url" --finance-url "$FLEETDESK_FINANCE_URL" \
+        --finance-pid "$pid_finance" --payers "${BENCH_PAYERS:-64}" --bills "${BENCH_PAYMENT_BILLS:-20000}" \
+        --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" || die "(n) failed"
 fi

@@ -10,9 +10,13 @@ bootstrap_services
 ensure_rust
 # The demo's cameras stream real H.264 that ffmpeg encodes.
 "$REPO/deploy/ensure-tools.sh" ffmpeg || log "no ffmpeg: the demo's cameras will refuse to stream"
-build_console
+# The console builds while cargo compiles: a fresh clone waits for the
+# slower of the two, not their sum.
+build_console &
+console_pid=$!
 log "building fleetdesk"
 (cd "$REPO" && cargo build --bin fleetdesk) >&2 || die "cargo build failed"
+wait "$console_pid" || die "console build failed"
 
 export DATABASE_URL="${DATABASE_URL:-$(database_url fleetdesk)}" NATS_URL
 export FLEETDESK_CONSOLE_DIR="$REPO/dist/apps/console" FLEETDESK_LOG_FORMAT="${FLEETDESK_LOG_FORMAT:-text}"

@@ -84,6 +84,13 @@ enum Target {
     },
     /// Print the edge API's OpenAPI document.
     Openapi,
+    /// Telemetry messages ingest could not store (the dead-letter table).
+    DeadLetters {
+        #[command(flatten)]
+        common: CommonConfig,
+        #[command(subcommand)]
+        action: DeadLetterAction,
+    },
     /// A local stand-in for the charging platform: a CPO speaking OCPI to
     /// energy, with stations in several cities, sessions by card or plate
     /// and CDRs (development; `all` starts its own). It registers with
@@ -238,6 +245,22 @@ enum Target {
 }
 
 impl Target {
+    /// The database settings of a serving target, and how many pools it
+    /// opens (`all`: the six services and the gateway).
+    fn pools(&mut self) -> Option<(&mut CommonConfig, u32)> {
+        match self {
+            Target::All { common, .. } => Some((common, 7)),
+            Target::Gateway(config) => Some((&mut config.common, 1)),
+            Target::Telematics(config) => Some((&mut config.common, 1)),
+            Target::Auth(config) => Some((&mut config.service.common, 1)),
+            Target::Org(config) => Some((&mut config.service.common, 1)),
+            Target::Vehicle(config) => Some((&mut config.service.common, 1)),
+            Target::Finance(config) => Some((&mut config.service.common, 1)),
+            Target::Energy(config) => Some((&mut config.domain.service.common, 1)),
+            _ => None,
+        }
+    }
+
     fn name(&self) -> &'static str {
         match self {
             Target::All { .. } => "fleetdesk",
@@ -252,6 +275,7 @@ impl Target {
             Target::Migrate { .. } => "fleetdesk-migrate",
             Target::Seed { .. } => "fleetdesk-seed",
             Target::Openapi => "fleetdesk-openapi",
+            Target::DeadLetters { .. } => "fleetdesk-dead-letters",
             Target::ChargingStandin { .. } => "fleetdesk-charging-standin",
             Target::WecomStandin { .. } => "fleetdesk-wecom-standin",
             Target::TrafficStandin { .. } => "fleetdesk-traffic-standin",
@@ -259,6 +283,54 @@ impl Target {
             Target::InvoiceStandin { .. } => "fleetdesk-invoice-standin",
         }
     }
+}
+
+#[derive(Debug, Subcommand)]
+enum DeadLetterAction {
+    /// The newest parked messages, newest first.
+    List {
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Run parked messages through ingest again (after a fix); those that
+    /// store are removed.
+    Replay {
+        /// Only these ids (repeatable); every parked message when absent.
+        #[arg(long = "id")]
+        ids: Vec<i64>,
+    },
+}
+
+async fn dead_letters(common: &CommonConfig, action: DeadLetterAction) -> anyhow::Result<()> {
+    use fleetdesk_vehicle::ingest::dead_letter;
+    let pool =
+        fleetdesk_kit::db::connect(&common.database_url, fleetdesk_vehicle::SCHEMA.name, 2).await?;
+    match action {
+        DeadLetterAction::List { limit } => {
+            let parked = dead_letter::list(&pool, limit).await?;
+            println!(
+                "当前暂存 {} 条（显示最新 {} 条）",
+                dead_letter::report_parked(&pool).await?,
+                parked.len()
+            );
+            for d in parked {
+                println!(
+                    "#{}\t{}\t失败 {} 次\t{}\tseq {}\t{}",
+                    d.id, d.parked_at, d.attempts, d.subject, d.stream_sequence, d.error
+                );
+            }
+        }
+        DeadLetterAction::Replay { ids } => {
+            let replayed = dead_letter::replay(&pool, &ids)
+                .await
+                .map_err(|e| anyhow::anyhow!("重放中断（稍后可再次重放）：{e}"))?;
+            println!(
+                "已入库 {} 条，已丢弃 {} 条，仍失败 {} 条；当前暂存 {} 条",
+                replayed.stored, replayed.dropped, replayed.failing, replayed.remaining
+            );
+        }
+    }
+    Ok(())
 }
 
 #[tokio::main]
@@ -269,9 +341,15 @@ async fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let _telemetry = telemetry::init(cli.target.name())?;
+    let mut target = cli.target;
+    if let Some((common, pools)) = target.pools() {
+        common.db_max_connections =
+            fleetdesk_kit::db::fit_pools(&common.database_url, pools, common.db_max_connections)
+                .await?;
+    }
     let shutdown = Shutdown::new();
     shutdown.trigger_on_signals();
-    let result = run(cli.target, shutdown).await;
+    let result = run(target, shutdown).await;
     if let Err(err) = &result {
         tracing::error!(error = %format!("{err:#}"), "Stopped with an error.");
     }
@@ -439,6 +517,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
             }
         }
         Target::Openapi => Ok(()),
+        Target::DeadLetters { common, action } => dead_letters(&common, action).await,
         Target::ChargingStandin {
             addr,
             public_url,

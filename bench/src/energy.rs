@@ -4,9 +4,10 @@
 //! sessions of one enterprise, each already holding money from one of
 //! `cards` cards, are settled at once on `connections` connections through
 //! the ledger functions the session flow settles with
-//! (`ledger::capture`: the hold locked, min(cost, held) captured to the
-//! enterprise's one PLATFORM_REVENUE account, the rest released to the
-//! card, in a tenant transaction as the service's role). The baseline is
+//! (`ledger::capture_grouped`: min(cost, held) captured to the
+//! enterprise's revenue accounts, the rest released to the card; the
+//! captures waiting at the same moment posted in one transaction by the
+//! enterprise's group writer, on its own pool, as the service's role). The baseline is
 //! the same number of bare single-row `update … set balance = balance - x
 //! where id = $1` on a plain table, at the same concurrency in the same run.
 //!
@@ -40,6 +41,9 @@ use crate::fleet;
 /// needs for all of its sessions.
 const HELD_FEN: i64 = 5_000;
 
+/// Most captures one group transaction posts (energy's own setting).
+const CAPTURE_GROUP: usize = fleetdesk_energy::ledger::CAPTURE_GROUP_SIZE;
+
 #[derive(Debug, Clone)]
 pub struct CaptureArgs {
     pub database_url: String,
@@ -55,12 +59,15 @@ struct Run {
     done: usize,
     seconds: f64,
     latencies_ms: Vec<f64>,
+    /// CPU all Postgres processes used over the run (0: not measured).
+    postgres_cpu_ms: f64,
 }
 
 impl Run {
     fn add(&mut self, other: Run) {
         self.done += other.done;
         self.seconds += other.seconds;
+        self.postgres_cpu_ms += other.postgres_cpu_ms;
         self.latencies_ms.extend(other.latencies_ms);
     }
 
@@ -203,7 +210,9 @@ async fn held_sessions(
     Ok((enterprise, card_accounts, ids))
 }
 
-/// (i): prints the bare updates, the captures and their ratio.
+/// (i): prints the bare updates, the captures one transaction each (as
+/// before grouping) and the grouped captures, with their ratios and the
+/// Postgres CPU each took.
 pub async fn captures(args: CaptureArgs) -> anyhow::Result<()> {
     let owner = db::connect_owner(&args.database_url, "bench", args.connections as u32 + 1).await?;
     let pool = db::connect(
@@ -212,74 +221,132 @@ pub async fn captures(args: CaptureArgs) -> anyhow::Result<()> {
         args.connections as u32,
     )
     .await?;
-    let (mut bare, mut captured) = (Run::default(), Run::default());
+    // The captures' group writer posts on a pool of its own (as the energy
+    // service would give it one), never on one the callers wait with.
+    let group = ledger::CaptureGroup::new(
+        db::connect(&args.database_url, fleetdesk_energy::SCHEMA.name, 2).await?,
+        CAPTURE_GROUP,
+    );
+    let (mut bare, mut alone, mut grouped) = (Run::default(), Run::default(), Run::default());
     for round in 0..args.rounds {
-        let (enterprise, cards, ids) = held_sessions(&pool, args.sessions, args.cards).await?;
-        let capture = {
-            let (pool, cards, ids) = (pool.clone(), Arc::new(cards), Arc::new(ids));
-            move |i: usize| {
-                let (pool, card, id) = (pool.clone(), cards[i % cards.len()], ids[i]);
-                async move {
-                    // What the session cost: 0.01 to 49.99 元 of the 50.00 held.
-                    let cost = 1 + (i as i64 * 7_919) % (HELD_FEN - 1);
-                    let mut tx = db::begin_tenant(&pool, enterprise).await?;
-                    // Booked as a settlement books it: electricity and the
-                    // service fee, each to its revenue account.
-                    let service = cost * 3 / 10;
-                    let parts = [
-                        (AccountKind::PlatformRevenue, cost - service),
-                        (AccountKind::ServiceFeeRevenue, service),
-                    ];
-                    let settled = ledger::capture(
-                        &mut tx,
-                        enterprise,
-                        card,
-                        id,
-                        &parts,
-                        &format!("settle:{id}"),
-                    )
-                    .await?;
-                    anyhow::ensure!(
-                        settled.captured.is_some() && settled.released.is_some(),
-                        "session {id}: {settled:?}"
-                    );
-                    tx.commit().await?;
-                    Ok(())
-                }
-            }
-        };
-        // Alternate the order so drift hits both.
+        let held_alone = held_sessions(&pool, args.sessions, args.cards).await?;
+        let held_grouped = held_sessions(&pool, args.sessions, args.cards).await?;
+        let one_by_one = capturer(&pool, None, &held_alone);
+        let together = capturer(&pool, Some(&group), &held_grouped);
+        let bare_run =
+            || async { timed(bare_updates(&owner, args.sessions, args.connections)).await };
+        // Alternate the order so drift hits all three.
         if round % 2 == 0 {
-            bare.add(bare_updates(&owner, args.sessions, args.connections).await?);
-            captured.add(race(args.sessions, args.connections, capture).await?);
+            bare.add(bare_run().await?);
+            alone.add(timed(race(args.sessions, args.connections, one_by_one)).await?);
+            grouped.add(timed(race(args.sessions, args.connections, together)).await?);
         } else {
-            captured.add(race(args.sessions, args.connections, capture).await?);
-            bare.add(bare_updates(&owner, args.sessions, args.connections).await?);
+            grouped.add(timed(race(args.sessions, args.connections, together)).await?);
+            alone.add(timed(race(args.sessions, args.connections, one_by_one)).await?);
+            bare.add(bare_run().await?);
         }
-        check_books(&pool, enterprise).await?;
+        check_books(&pool, held_alone.0).await?;
+        check_books(&pool, held_grouped.0).await?;
     }
-    table(
+    let stats = group.stats();
+    table_of(
         &format!(
             "figure ({} sessions on {} cards, {} connections, x {})",
             args.sessions, args.cards, args.connections, args.rounds
         ),
         &bare,
-        "(i) session captures, hot revenue accounts (electricity, service fee)",
-        &captured,
+        &[
+            ("(i) before: session captures, one transaction each", &alone),
+            (
+                "(i) session captures, grouped on the hot revenue accounts",
+                &grouped,
+            ),
+        ],
+    );
+    println!(
+        "(i) groups: {} settlements in {} transactions ({:.1} a transaction), {} retried alone",
+        stats.settlements,
+        stats.transactions,
+        stats.settlements as f64 / stats.transactions.max(1) as f64,
+        stats.retried_alone
     );
     Ok(())
 }
 
+/// A run with the CPU every Postgres process of the machine used over it.
+async fn timed(run: impl std::future::Future<Output = anyhow::Result<Run>>) -> anyhow::Result<Run> {
+    let before = fleet::cpu_time_of("postgres");
+    let mut run = run.await?;
+    run.postgres_cpu_ms = fleet::cpu_time_of("postgres")
+        .saturating_sub(before)
+        .as_secs_f64()
+        * 1e3;
+    Ok(run)
+}
+
+/// Settles session i of `held` as a CDR settles it: electricity and the
+/// service fee, each to its revenue account; grouped when given a group,
+/// else in the caller's transaction as `ledger::capture` posts it.
+fn capturer(
+    pool: &PgPool,
+    group: Option<&ledger::CaptureGroup>,
+    held: &(Uuid, Vec<Uuid>, Vec<Uuid>),
+) -> impl Fn(usize) -> std::pin::Pin<Box<dyn std::future::Future<Output = anyhow::Result<()>> + Send>>
++ Clone
++ Send
++ 'static {
+    let (pool, group) = (pool.clone(), group.cloned());
+    let (enterprise, cards, ids) = (held.0, Arc::new(held.1.clone()), Arc::new(held.2.clone()));
+    move |i: usize| {
+        let (pool, group, card, id) = (pool.clone(), group.clone(), cards[i % cards.len()], ids[i]);
+        Box::pin(async move {
+            // What the session cost: 0.01 to 49.99 元 of the 50.00 held.
+            let cost = 1 + (i as i64 * 7_919) % (HELD_FEN - 1);
+            let service = cost * 3 / 10;
+            let parts = [
+                (AccountKind::PlatformRevenue, cost - service),
+                (AccountKind::ServiceFeeRevenue, service),
+            ];
+            let key = format!("settle:{id}");
+            let mut tx = db::begin_tenant(&pool, enterprise).await?;
+            let settled = match &group {
+                Some(group) => {
+                    ledger::capture_grouped(group, &mut tx, enterprise, card, id, &parts, &key)
+                        .await?
+                }
+                None => ledger::capture(&mut tx, enterprise, card, id, &parts, &key).await?,
+            };
+            anyhow::ensure!(
+                settled.captured.is_some() && settled.released.is_some(),
+                "session {id}: {settled:?}"
+            );
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+}
+
 /// A figure's table: the bare updates, then `label`'s run and its ratio to them.
 fn table(title: &str, bare: &Run, label: &str, run: &Run) {
+    table_of(title, bare, &[(label, run)]);
+}
+
+/// A figure's table: the bare updates, then each run with its ratio to
+/// them and, when measured, the Postgres CPU per operation.
+fn table_of(title: &str, bare: &Run, runs: &[(&str, &Run)]) {
     println!(
-        "\n{title:<58} {:>9} {:>8} {:>8} {:>7}",
-        "op/s", "p50 ms", "p99 ms", "ratio"
+        "\n{title:<58} {:>9} {:>8} {:>8} {:>7} {:>10}",
+        "op/s", "p50 ms", "p99 ms", "ratio", "pg ms/op"
     );
     let row = |label: &str, run: &Run, ratio: f64| {
         let (p50, p99) = fleet::percentiles(run.latencies_ms.clone());
+        let cpu = if run.postgres_cpu_ms > 0.0 {
+            format!("{:.3}", run.postgres_cpu_ms / run.done as f64)
+        } else {
+            "-".to_owned()
+        };
         println!(
-            "{label:<58} {:>9.0} {p50:>8.2} {p99:>8.2} {ratio:>7.3}",
+            "{label:<58} {:>9.0} {p50:>8.2} {p99:>8.2} {ratio:>7.3} {cpu:>10}",
             run.rate()
         );
     };
@@ -288,7 +355,9 @@ fn table(title: &str, bare: &Run, label: &str, run: &Run) {
         bare,
         1.0,
     );
-    row(label, run, run.rate() / bare.rate());
+    for (label, run) in runs {
+        row(label, run, run.rate() / bare.rate());
+    }
 }
 
 /// After a round: every account of the enterprise equals the sum of its
@@ -433,6 +502,7 @@ pub async fn allocations(args: AllocationArgs) -> anyhow::Result<()> {
                     all: true,
                     ..ReachClaim::default()
                 }),
+                flags: Vec::new(),
                 iat: 0,
                 exp: 0,
             },

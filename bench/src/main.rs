@@ -8,9 +8,11 @@
 //! `track`, `sse` with its `relay`), the energy figures (i)–(j) a bare
 //! hot-row update (`energy-captures`, `energy-allocations`); the report
 //! figure (k) pgbench of its own transaction (`monthly-log`); the video
-//! figure (m) a bare TCP relay of the camera's bytes (`video-relay`).
+//! figure (m) a bare TCP relay of the camera's bytes (`video-relay`); the
+//! finance figure (n) pgbench of a bare hot-row update (`finance-payments`).
 
 mod energy;
+mod finance;
 mod fleet;
 mod ingest;
 mod jt808;
@@ -225,6 +227,30 @@ enum Command {
         #[arg(long, default_value = "ffmpeg")]
         ffmpeg: String,
     },
+    /// (n) Bill payments from one enterprise's main account through the
+    /// stack's finance process, against pgbench of a bare hot-row update.
+    FinancePayments {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        /// The finance process's gRPC URL.
+        #[arg(long, env = "FLEETDESK_FINANCE_URL")]
+        finance_url: String,
+        /// The stack's internal signing key (base64 seed).
+        #[arg(long, env = "FLEETDESK_INTERNAL_SIGNING_KEY", hide_env_values = true)]
+        signing_key: String,
+        #[arg(long)]
+        finance_pid: u32,
+        /// Payers at once, and pgbench's clients.
+        #[arg(long, default_value_t = 64)]
+        payers: usize,
+        /// Unpaid bills written per round.
+        #[arg(long, default_value_t = 20_000)]
+        bills: usize,
+        #[arg(long, default_value_t = 8)]
+        seconds: u64,
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+    },
     /// The baseline of (m), started by `video`: copies the bytes of a
     /// terminal connecting to one port to every client of another; prints
     /// `ingest=ADDR viewers=ADDR`.
@@ -404,6 +430,27 @@ async fn main() -> std::io::Result<()> {
             seconds: seconds.max(1),
             warmup,
             ffmpeg,
+        })
+        .await
+        .map_err(io),
+        Command::FinancePayments {
+            database_url,
+            finance_url,
+            signing_key,
+            finance_pid,
+            payers,
+            bills,
+            seconds,
+            rounds,
+        } => finance::run(finance::Args {
+            database_url,
+            finance_url,
+            signing_key,
+            finance_pid,
+            payers: payers.max(1),
+            bills: bills.max(payers.max(1) * 2),
+            seconds: seconds.max(1),
+            rounds: rounds.max(1),
         })
         .await
         .map_err(io),

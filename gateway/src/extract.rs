@@ -155,9 +155,119 @@ where
 }
 
 /// One `key=value` of a query string.
-type Pair = (String, String);
+pub(crate) type Pair = (String, String);
 
-/// Query parameters with every value trimmed.
+/// The one reading of a query string every extractor shares: each value
+/// trimmed, and a key given an empty value dropped, whatever its type — a
+/// console sends `probeNo=` for a filter field the user cleared, and a
+/// cleared filter means no filter. A value that is there must still read as
+/// its type (`probeNo=abc` is refused by the field's reader), and so must a
+/// value of spaces only (`page=+`): it is kept aside in `blank`, refused by
+/// a number's, a date's, a flag's or a code's reader as an empty value is,
+/// and otherwise (text) no filter.
+pub(crate) fn query_pairs(raw: &str) -> Result<QueryPairs, ApiError> {
+    let pairs: Vec<Pair> =
+        serde_urlencoded::from_str(raw).map_err(|_| ApiError::invalid("query", QUERY_MALFORMED))?;
+    let mut read = QueryPairs::default();
+    for (key, value) in pairs {
+        if key.contains('\0') {
+            return Err(ApiError::invalid("query", NUL_MESSAGE));
+        }
+        if value.contains('\0') {
+            return Err(ApiError::invalid(&key, NUL_MESSAGE));
+        }
+        // What a pasted or typed value carries around it; other control
+        // characters (a vertical tab) are no space a user typed.
+        let trimmed = value.trim_matches([' ', '\t', '\r', '\n']);
+        if !trimmed.is_empty() {
+            read.given.push((key, trimmed.to_owned()));
+        } else if !value.is_empty() {
+            read.blank.push(key);
+        }
+    }
+    Ok(read)
+}
+
+/// A query string as [`query_pairs`] reads it.
+#[derive(Debug, Default)]
+pub(crate) struct QueryPairs {
+    /// Every key with a value, trimmed, in order.
+    pub given: Vec<Pair>,
+    /// Keys given spaces only, once per occurrence.
+    pub blank: Vec<String>,
+}
+
+impl QueryPairs {
+    /// The pairs with each blank key given `""`, the way a type's reader
+    /// judges a value of spaces only; `None` when no key is blank.
+    pub fn blanks_as_empty(&self) -> Option<Vec<Pair>> {
+        (!self.blank.is_empty()).then(|| {
+            let blanks = self.blank.iter().map(|key| (key.clone(), String::new()));
+            self.given.iter().cloned().chain(blanks).collect()
+        })
+    }
+}
+
+const QUERY_MALFORMED: &str = "查询参数格式有误";
+
+/// What the document says about [`query_pairs`]: the info text states it,
+/// and every optional query parameter whose schema does not already admit an
+/// empty text (numbers, flags, enums, lists of them) takes an empty value
+/// (`allowEmptyValue`). Text and lists of text admit `""` as they are: marking
+/// them too only makes fuzzers call a wrapper's mutations invalid input. A
+/// required parameter given empty is missing, so it is left as is.
+pub(crate) fn document_empty_query_values(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::path::ParameterIn;
+    use utoipa::openapi::{Required, extensions::Extensions};
+    let description = doc.info.description.get_or_insert_with(String::new);
+    if !description.is_empty() {
+        description.push(' ');
+    }
+    description.push_str(EMPTY_QUERY_VALUE_RULE);
+    for item in doc.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let parameters = operation.parameters.iter_mut().flatten();
+            for parameter in parameters.filter(|p| {
+                matches!(p.parameter_in, ParameterIn::Query)
+                    && !matches!(p.required, Required::True)
+                    && !admits_empty_text(&serde_json::to_value(&p.schema).unwrap_or_default())
+            }) {
+                // utoipa has no field for it; extensions are written out as given.
+                parameter
+                    .extensions
+                    .get_or_insert_with(Extensions::default)
+                    .insert("allowEmptyValue".to_owned(), serde_json::Value::Bool(true));
+            }
+        }
+    }
+}
+
+/// Whether a query parameter's schema takes `""` as it is: free text, or a
+/// list of free text (`plate=` is one empty item).
+pub(crate) fn admits_empty_text(schema: &serde_json::Value) -> bool {
+    match schema["type"].as_str() {
+        Some("string") => schema.get("enum").is_none() && schema.get("minLength").is_none(),
+        Some("array") => admits_empty_text(&schema["items"]),
+        _ => false,
+    }
+}
+
+/// The convention of [`query_pairs`], as the document states it.
+pub(crate) const EMPTY_QUERY_VALUE_RULE: &str = "Query parameters: every value is trimmed. A \
+     parameter given an empty value (`probeNo=`, a cleared filter) is the same as leaving it out, \
+     whatever its type; a value that is there but does not read as its type is refused with 4000 \
+     naming the parameter, and so is a value of spaces only (`page=+`) unless the parameter is text, \
+     where it is no filter.";
+
+/// Query parameters with every value trimmed and empty ones left out
+/// ([`query_pairs`]), for queries that are not lists.
 #[derive(Debug)]
 pub struct TrimmedQuery<T>(pub T);
 
@@ -169,45 +279,48 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let raw = parts.uri.query().unwrap_or("");
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
-            .map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
-        let (trimmed, empty): (Vec<Pair>, Vec<Pair>) = pairs
-            .into_iter()
-            .map(|(k, v)| (k, v.trim().to_owned()))
-            .partition(|(_, v)| !v.is_empty());
-        if let Some((key, _)) = trimmed
-            .iter()
-            .chain(&empty)
-            .find(|(k, v)| k.contains('\0') || v.contains('\0'))
-        {
-            let field = if key.contains('\0') { "query" } else { key };
-            return Err(ApiError::invalid(field, NUL_MESSAGE));
+        let read = query_pairs(parts.uri.query().unwrap_or(""))?;
+        let refused =
+            |pairs: &[Pair], e| ApiError::invalid(&refused_key::<T>(pairs, &e), QUERY_MALFORMED);
+        if let Some(probe) = read.blanks_as_empty() {
+            read_pairs::<T>(&probe).map_err(|e| refused(&probe, e))?;
         }
-        // An empty value reads as absent, but only where an empty value is
-        // well-formed at all: `succeeded=` is not a yes or no.
-        for (key, _) in &empty {
-            let mut with_empty = trimmed.clone();
-            with_empty.push((key.clone(), String::new()));
-            let encoded = serde_urlencoded::to_string(&with_empty)
-                .map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
-            if serde_urlencoded::from_str::<T>(&encoded).is_err() {
-                return Err(ApiError::invalid(key, "查询参数格式有误"));
-            }
-        }
-        let encoded = serde_urlencoded::to_string(&trimmed)
-            .map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
-        serde_urlencoded::from_str(&encoded)
+        read_pairs(&read.given)
             .map(TrimmedQuery)
-            .map_err(|e| {
-                let text = e.to_string();
-                let field = text
-                    .strip_prefix("missing field `")
-                    .and_then(|r| r.split('`').next())
-                    .unwrap_or("query");
-                ApiError::invalid(field, "查询参数格式有误")
-            })
+            .map_err(|e| refused(&read.given, e))
     }
+}
+
+fn read_pairs<T: DeserializeOwned>(pairs: &[Pair]) -> Result<T, serde_urlencoded::de::Error> {
+    let encoded = serde_urlencoded::to_string(pairs).unwrap_or_default();
+    serde_urlencoded::from_str(&encoded)
+}
+
+const MAX_KEYS_TRIED: usize = 64;
+
+/// The key a refusal is about: a missing one as serde names it, else the
+/// first key without which the query reads (serde's own text names no key).
+fn refused_key<T: DeserializeOwned>(pairs: &[Pair], err: &serde_urlencoded::de::Error) -> String {
+    let text = err.to_string();
+    if let Some(field) = text
+        .strip_prefix("missing field `")
+        .and_then(|r| r.split('`').next())
+    {
+        return field.to_owned();
+    }
+    // Each try reads the whole query again: bounded, as the query is the caller's.
+    if pairs.len() > MAX_KEYS_TRIED {
+        return "query".to_owned();
+    }
+    pairs
+        .iter()
+        .map(|(key, _)| key)
+        .find(|key| {
+            let without: Vec<Pair> = pairs.iter().filter(|(k, _)| k != *key).cloned().collect();
+            read_pairs::<T>(&without).is_ok()
+        })
+        .cloned()
+        .unwrap_or_else(|| "query".to_owned())
 }
 
 /// Where a request came from, for limits and the login log.
@@ -276,6 +389,55 @@ mod tests {
     use super::*;
 
     #[test]
+    fn query_values_are_trimmed_empty_ones_left_out_and_blank_ones_kept_aside() {
+        let read = query_pairs("page=+&probeNo=&size=%20%20&plate=%20%E7%B2%A4B1%20&n=2").unwrap();
+        let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+        assert_eq!(read.given, [pair("plate", "粤B1"), pair("n", "2")]);
+        assert_eq!(read.blank, ["page", "size"]);
+        assert_eq!(
+            read.blanks_as_empty().unwrap(),
+            [
+                pair("plate", "粤B1"),
+                pair("n", "2"),
+                pair("page", ""),
+                pair("size", "")
+            ]
+        );
+        assert!(
+            query_pairs("n=2&probeNo=")
+                .unwrap()
+                .blanks_as_empty()
+                .is_none()
+        );
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Probe {
+        page: Option<u32>,
+        plate: Option<String>,
+    }
+
+    fn probe(query: &str) -> Result<Probe, ApiError> {
+        let mut parts = axum::http::Request::get(format!("/x?{query}"))
+            .body(())
+            .unwrap()
+            .into_parts()
+            .0;
+        futures::executor::block_on(TrimmedQuery::<Probe>::from_request_parts(&mut parts, &()))
+            .map(|q| q.0)
+    }
+
+    #[test]
+    fn spaces_only_are_refused_for_a_number_and_no_filter_for_text() {
+        let refused = probe("page=+").unwrap_err();
+        assert_eq!(refused.0.fields[0].field, "page");
+        let read = probe("plate=+&page=").unwrap();
+        assert_eq!((read.page, read.plate), (None, None));
+        assert_eq!(probe("page=%202%20").unwrap().page, Some(2));
+    }
+
+    #[test]
     fn nested_strings_are_trimmed_and_other_values_kept() {
         let mut v = serde_json::json!({ "a": "  x ", "b": [" y", { "c": "z  " }], "n": 3, "t": true, "e": null });
         trim_json(&mut v);
@@ -330,6 +492,110 @@ mod tests {
         assert_eq!(read("{}").await.unwrap().remark, "default");
         for bad in ["[]", "[\"x\"]", "3", "\"x\"", "null"] {
             assert!(read(bad).await.is_err(), "{bad} accepted");
+        }
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct LogFilter {
+        succeeded: Option<bool>,
+        user_id: Option<i64>,
+        #[serde(default)]
+        user_name: String,
+    }
+
+    async fn read_query(raw: &str) -> Result<LogFilter, ApiError> {
+        let req = Request::builder()
+            .uri(format!("/logs?{raw}"))
+            .body(())
+            .unwrap();
+        let (mut parts, ()) = req.into_parts();
+        TrimmedQuery::<LogFilter>::from_request_parts(&mut parts, &())
+            .await
+            .map(|q| q.0)
+    }
+
+    #[tokio::test]
+    async fn a_query_key_given_empty_is_left_out_whatever_its_type() {
+        let absent = read_query("").await.unwrap();
+        assert_eq!(
+            absent,
+            LogFilter {
+                succeeded: None,
+                user_id: None,
+                user_name: String::new()
+            }
+        );
+        assert_eq!(
+            read_query("succeeded=&userId=&userName=+").await.unwrap(),
+            absent
+        );
+        let given = read_query("succeeded=true&userId=7&userName=+a+")
+            .await
+            .unwrap();
+        assert_eq!(
+            (given.succeeded, given.user_id, given.user_name.as_str()),
+            (Some(true), Some(7), "a")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_query_value_that_does_not_read_is_refused_naming_its_key() {
+        for (raw, key) in [
+            ("userId=abc&userName=a", "userId"),
+            ("userName=a&succeeded=maybe", "succeeded"),
+            ("userId=%00", "userId"),
+        ] {
+            let err = read_query(raw).await.unwrap_err();
+            assert_eq!(err.0.fields[0].field, key, "{raw}");
+            assert!(
+                err.0.fields[0].message.chars().any(|c| c > '\u{2e80}'),
+                "{raw}: the message is for a Chinese reader"
+            );
+        }
+    }
+
+    #[test]
+    fn the_document_lets_every_optional_query_parameter_be_empty() {
+        let doc = crate::api().1;
+        assert!(
+            doc.info
+                .description
+                .as_deref()
+                .unwrap_or("")
+                .contains(EMPTY_QUERY_VALUE_RULE)
+        );
+        let json = serde_json::to_value(&doc).unwrap();
+        let mut marked = Vec::new();
+        for (path, item) in json["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                for p in op["parameters"].as_array().into_iter().flatten() {
+                    let optional_query = p["in"] == "query" && p["required"] != true;
+                    let allows_empty = p.get("allowEmptyValue") == Some(&serde_json::json!(true));
+                    let empty_admitted = allows_empty || admits_empty_text(&p["schema"]);
+                    let at = format!("{method} {path} {}", p["name"]);
+                    assert_eq!(optional_query && empty_admitted, optional_query, "{at}");
+                    assert!(!allows_empty || optional_query, "{at}");
+                    if allows_empty {
+                        marked.push(at);
+                    }
+                }
+            }
+        }
+        for typed in [
+            "get /api/v1/temperature/alarms \"probeNo\"",
+            "get /api/v1/vehicles \"status\"",
+            "get /api/v1/vehicles \"sort\"",
+            "get /api/v1/vehicles \"hasDriver\"",
+            "get /api/v1/finance/bills \"channel\"",
+        ] {
+            assert!(marked.iter().any(|m| m == typed), "{typed}");
+        }
+        for text in [
+            "get /api/v1/vehicles \"plate\"",
+            "get /api/v1/vehicles \"keyword\"",
+        ] {
+            assert!(!marked.iter().any(|m| m == text), "{text}");
         }
     }
 

@@ -81,7 +81,8 @@ pub fn api() -> (axum::Router<AppState>, utoipa::openapi::OpenApi) {
         .split_for_parts();
     let mut json = serde_json::to_value(&doc).expect("OpenAPI serialises");
     error_docs::document(&mut json);
-    let doc = serde_json::from_value(json).expect("the documented OpenAPI reads back");
+    let mut doc = serde_json::from_value(json).expect("the documented OpenAPI reads back");
+    extract::document_empty_query_values(&mut doc);
     (router, doc)
 }
 

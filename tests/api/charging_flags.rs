@@ -62,6 +62,7 @@ async fn me_shows_applying_and_then_the_charging_account_energy_announced() {
             all: true,
             ..ReachClaim::default()
         }),
+        flags: Vec::new(),
         iat: 0,
         exp: 0,
     };

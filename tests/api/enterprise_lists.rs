@@ -25,7 +25,8 @@ fn signer(app: &TestApp) -> TokenSigner {
     TokenSigner::from_base64_seed(app.common.internal_signing_key.as_deref().unwrap()).unwrap()
 }
 
-async fn set(app: &TestApp, list: EnterpriseListType, enterprise_id: &str, member: bool) {
+/// Puts `enterprise_id` on `list` (`member`) or takes it off, as an operator.
+pub async fn set(app: &TestApp, list: EnterpriseListType, enterprise_id: &str, member: bool) {
     let request = SetEnterpriseListMembershipRequest {
         list_type: list as i32,
         enterprise_id: enterprise_id.to_owned(),

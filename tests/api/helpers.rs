@@ -52,7 +52,7 @@ pub fn common_config(db: &TestDb) -> CommonConfig {
 
 pub async fn spawn_app() -> TestApp {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&fleetdesk::SCHEMAS.each_ref()).await;
     let common = common_config(&db);
     fleetdesk::migrate(&common).await.expect("migrate");
     fleetdesk_seed::identity(&common).await.expect("seed");

@@ -12,6 +12,7 @@ mod enterprises;
 mod export_jobs;
 mod exports_help;
 mod files;
+mod finance_rules;
 mod helpers;
 mod insurance;
 mod isolation;

@@ -47,7 +47,7 @@ async fn production(db: &TestDb) -> CommonConfig {
 #[tokio::test]
 async fn production_sends_sms_through_the_provider_and_closes_development_helpers() {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&fleetdesk::SCHEMAS.each_ref()).await;
     let common = production(&db).await;
     let (provider_url, outbox) = sms_provider().await;
     // WeCom configured explicitly, here pointing at a stand-in the test runs.
@@ -144,7 +144,7 @@ async fn production_sends_sms_through_the_provider_and_closes_development_helper
 
 #[tokio::test]
 async fn production_refuses_to_start_with_the_development_sms_sender() {
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&fleetdesk::SCHEMAS.each_ref()).await;
     let common = production(&db).await;
     let mut sign_in = SignInConfig::default();
     sign_in.sms.code_key = Some("a-production-code-key-of-32-chars!".into());

@@ -477,7 +477,9 @@ async fn removing_a_role_or_disabling_a_user_bites_on_the_next_request() {
         .await;
     assert_eq!(status, 200);
     assert_eq!(app.get("/api/v1/system/users", Some(&token)).await.0, 200);
-    let (status, _) = app
+    // A role its members hold is not deleted (they would be left without
+    // it unawares); taking the permission off the role bites at once.
+    let (status, body) = app
         .send(
             "DELETE",
             &format!("/api/v1/system/roles/{role_id}"),
@@ -485,11 +487,21 @@ async fn removing_a_role_or_disabling_a_user_bites_on_the_next_request() {
             Value::Null,
         )
         .await;
-    assert_eq!(status, 200);
+    assert_eq!((status, body["code"].as_u64()), (409, Some(4009)), "{body}");
+    assert_eq!(app.get("/api/v1/system/users", Some(&token)).await.0, 200);
+    let (status, body) = app
+        .send(
+            "PUT",
+            &format!("/api/v1/system/roles/{role_id}"),
+            Some(&admin),
+            json!({ "name": "用户查看", "permissionValues": ["as:message:pageInfo"], "dataScope": 5 }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
     assert_eq!(
         app.get("/api/v1/system/users", Some(&token)).await.0,
         403,
-        "a deleted role is gone at once"
+        "a permission taken off the role is gone at once"
     );
 
     let (status, body) = app

@@ -139,6 +139,9 @@ fn any_body() -> serde_json::Value {
 
 /// The same for vehicle routes, whose forms take enum names: a valid vehicle.
 fn body_for(route: &str) -> serde_json::Value {
+    if route.ends_with("/serve-areas") {
+        return json!({ "cityCodes": ["440300"] });
+    }
     if route.starts_with("/api/v1/finance/invoice-titles") {
         return json!({
             "titleType": "COMPANY", "name": "演示物流有限公司", "taxNumber": "91440300715267266L",

@@ -128,6 +128,9 @@ describe('shell for demo (every permission)', () => {
 
   it('keeps what the user typed in the filter bar when the language changes', async () => {
     await page.goto('/systemSetting/userManagement');
+    // Typed once the page has loaded, as a user does (on a loaded machine a
+    // late first render could otherwise come after the typing).
+    await page.getByTestId('user-management').locator('tbody tr.ant-table-row').first().waitFor();
     const filter = page.getByTestId('user-management').getByTestId('filter-bar');
     const input = filter.locator('input').first();
     await input.fill('张三');

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use fleetdesk_kit::internal_token::{Claims, SignedToken};
+use fleetdesk_kit::internal_token::{Claims, SignedToken, enterprise_flag};
 use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_proto::org::v1::{EnterpriseFlags, Role};
 use sha2::{Digest as _, Sha256};
@@ -75,10 +75,24 @@ impl Principal {
             acc: Some(self.account_id.clone()),
             perms,
             reach: Some(ReachClaim::clone(&self.reach)),
+            flags: claim_flags(&self.flags),
             iat: 0,
             exp: 0,
         }
     }
+}
+
+/// The list markers services check again on their side (console spec §6).
+fn claim_flags(flags: &EnterpriseFlags) -> Vec<String> {
+    [
+        (flags.b2b, enterprise_flag::B2B),
+        (flags.order_center, enterprise_flag::ORDER_CENTER),
+        (flags.sf, enterprise_flag::SF),
+    ]
+    .into_iter()
+    .filter(|(set, _)| *set)
+    .map(|(_, flag)| flag.to_owned())
+    .collect()
 }
 
 pub type TokenHash = [u8; 32];

@@ -191,6 +191,28 @@ mod tests {
     }
 
     #[test]
+    fn the_enterprise_list_markers_are_signed_into_the_internal_token() {
+        use fleetdesk_kit::internal_token::enterprise_flag::{B2B, ORDER_CENTER, SF};
+        let Resolved::Enterprise(mut principal) = principal("a", "u1") else {
+            unreachable!()
+        };
+        assert!(principal.claims().flags.is_empty());
+        principal.flags = EnterpriseFlags {
+            b2b: true,
+            sf: true,
+            order_center: true,
+            white_list: true,
+            ..Default::default()
+        };
+        assert_eq!(principal.claims().flags, vec![B2B, ORDER_CENTER, SF]);
+        principal.flags = EnterpriseFlags {
+            order_center: true,
+            ..Default::default()
+        };
+        assert_eq!(principal.claims().flags, vec![ORDER_CENTER]);
+    }
+
+    #[test]
     fn orgs_reach_is_signed_into_the_internal_token() {
         let (root, single) = (uuid::Uuid::from_u128(3), uuid::Uuid::from_u128(4));
         let reach = fleetdesk_proto::org::v1::Reach {

@@ -19,6 +19,7 @@
 //! back; only the layers above use all of them):
 //!
 //! - ledger, tariffs → none
+//! - top_ups → ledger
 //! - accounts → ledger
 //! - opening, card_changes → accounts
 //! - allocations, statements → accounts, ledger
@@ -73,6 +74,7 @@ pub mod statements;
 pub mod stations;
 pub mod tariffs;
 pub mod telemetry;
+pub mod top_ups;
 pub mod vehicles;
 
 pub use context::{Actor, Context};

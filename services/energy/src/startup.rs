@@ -4,15 +4,17 @@
 //! org_unit replica that data scope (kit::reach) and the account tree read;
 //! with a charging platform configured, the OCPI side (receiver, station
 //! sync, sweeper) beside it; the month-end statement job; and the daily
-//! proof of the ledger's invariants (`fleetdesk_ledger::run_daily`).
+//! proof of the ledger's invariants (`fleetdesk_ledger::run_daily`); and
+//! the consumer of top-ups paid in finance (`top_ups`).
 
 use fleetdesk_kit::export::ExportWorker;
 use fleetdesk_kit::files::FileStore;
 use fleetdesk_kit::internal_token::{TokenSigner, TokenVerifier};
 use fleetdesk_kit::org_replica::OrgReplica;
 use fleetdesk_kit::service::{Runtime, Schema};
-use fleetdesk_kit::{Shutdown, grpc as kit_grpc};
+use fleetdesk_kit::{Shutdown, events, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
+use secrecy::{ExposeSecret as _, SecretString};
 use sqlx::PgPool;
 use sqlx::migrate::Migrator;
 
@@ -20,7 +22,7 @@ use crate::context::Context;
 use crate::telemetry::Distances;
 use crate::{
     accounts, allocations, analysis, card_changes, cards, exports, grpc, opening, plate_scans,
-    sessions, statements, vehicles,
+    sessions, statements, top_ups, vehicles,
 };
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
@@ -64,16 +66,28 @@ pub struct Application {
     distances: Option<Distances>,
     /// The charging platform's side (OCPI), when one is configured.
     ocpi: Option<crate::ocpi::Ocpi>,
+    /// Top-ups paid in finance, consumed from build on so none is missed.
+    top_ups: events::Consumer<top_ups::PaidTopUps>,
+    /// For the OCPI side's own pool (its capture group); secret, as it may
+    /// carry the password.
+    database_url: SecretString,
 }
 
 impl Application {
     pub async fn build(config: Config, verifier: TokenVerifier) -> anyhow::Result<Application> {
+        let runtime = Runtime::build(&config, SCHEMA, verifier).await?;
+        let top_ups = top_ups::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
+        if let Err(err) = top_ups.ensure().await {
+            tracing::warn!(consumer = top_ups::CONSUMER, error = %format!("{err:#}"), "Consumer not ready yet.");
+        }
         Ok(Application {
-            runtime: Runtime::build(&config, SCHEMA, verifier).await?,
+            runtime,
             org: None,
             vehicles: None,
             distances: None,
             ocpi: None,
+            top_ups,
+            database_url: config.common.database_url.clone().into(),
         })
     }
 
@@ -98,7 +112,7 @@ impl Application {
         &mut self,
         config: &crate::ocpi::OcpiConfig,
     ) -> anyhow::Result<Option<u16>> {
-        self.ocpi = crate::ocpi::Ocpi::bind(config).await?;
+        self.ocpi = crate::ocpi::Ocpi::bind(config, self.database_url.expose_secret()).await?;
         Ok(self.ocpi.as_ref().map(crate::ocpi::Ocpi::port))
     }
 
@@ -134,6 +148,7 @@ impl Application {
             SCHEMA.name,
             shutdown.clone(),
         ));
+        let top_ups = tokio::spawn(self.top_ups.run(shutdown.clone()));
         let ocpi = self
             .ocpi
             .map(|o| tokio::spawn(o.run(self.runtime.pool.clone(), shutdown.clone())));
@@ -152,6 +167,7 @@ impl Application {
         }
         statements.await.ok();
         ledger_check.await.ok();
+        top_ups.await.ok();
         if let Some(ocpi) = ocpi {
             ocpi.await??;
         }

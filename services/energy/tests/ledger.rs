@@ -19,11 +19,10 @@ struct Ledger {
 
 async fn ledger_db() -> Ledger {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_energy::SCHEMA]).await;
     let owner = db::connect_owner(&db.url, fleetdesk_energy::SCHEMA.name, 2)
         .await
         .unwrap();
-    fleetdesk_energy::SCHEMA.migrate(&owner).await.unwrap();
     let app = db::connect(&db.url, fleetdesk_energy::SCHEMA.name, 20)
         .await
         .unwrap();

@@ -19,9 +19,11 @@ use serde_json::{Value, json};
 use support::platform::{Charging, charging};
 
 fn example(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../ocpi/tests/examples")
-        .join(name);
+    // At run time: a binary reused from another checkout reads this one's files.
+    let path =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+            .join("../ocpi/tests/examples")
+            .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
     serde_json::from_str(&text).unwrap()
 }

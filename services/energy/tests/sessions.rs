@@ -7,7 +7,6 @@ mod support;
 
 use std::time::Duration;
 
-use fleetdesk_charging_standin::network::{Network, Pile};
 use fleetdesk_charging_standin::{
     SessionView, StandIn, StandInError, StartOutcome, StartRequest, StopCause,
 };
@@ -16,7 +15,7 @@ use fleetdesk_ocpi::{AllowedType, SessionStatus};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::energy::v1 as pb;
 use support::Tenant;
-use support::platform::{Charging, charging, charging_on};
+use support::platform::{Charging, charging, charging_on, network_with};
 use uuid::Uuid;
 
 /// The first station of the stand-in with plate cameras.
@@ -258,28 +257,9 @@ fn revenue_of(ledger: &[(i16, i64, i64)]) -> i64 {
         .sum()
 }
 
-/// The stand-in's stations, the first with cameras given `piles` DC piles.
-fn network_with(piles: usize) -> Network {
-    let mut network = fleetdesk_charging_standin::network::network();
-    let station = network
-        .stations
-        .iter_mut()
-        .find(|s| s.plate_recognition)
-        .unwrap();
-    station.piles = (1..=piles)
-        .map(|i| Pile {
-            evse_uid: format!("{}-{i:03}", station.location_id),
-            pile_no: format!("{i:03}"),
-            dc: true,
-            max_kw: 120,
-        })
-        .collect();
-    network
-}
-
 #[tokio::test]
 async fn five_hundred_captures_racing_a_thousand_allocations_keep_the_books_and_the_money() {
-    let c = charging_on(network_with(520)).await;
+    let c = charging_on(network_with(520).0).await;
     let a = c.stack.a.clone();
     let location = station(&c.platform);
     // 25 cards of 1,100.00 元, 20 sessions each, every session holding 50.00 元.
@@ -858,7 +838,8 @@ async fn a_credit_cdr_takes_a_settlement_back_once_and_a_second_charge_is_refuse
 fn example(name: &str) -> serde_json::Value {
     let path = format!(
         "{}/../ocpi/tests/examples/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
+        // At run time: a binary reused from another checkout reads this one's files.
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")
     );
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }

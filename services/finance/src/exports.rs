@@ -1,7 +1,8 @@
-//! What this service's exports share through kit::export. The bill list
-//! has a `ListExport` in `bills::export` that runs the list's own filter
-//! (`bills::store::filtered`) under the requester's reach, in the list's
-//! order by keyset pages. Here: the domain's name, queueing and cell
+//! What this service's exports share through kit::export. Every list the
+//! console shows has a `ListExport` in its subject's `export` (bills,
+//! orders, payments, monthly, invoices, refunds, coupons) that runs the
+//! list's own filter under the requester's reach, in the list's order by
+//! keyset pages. Here: the domain's name, queueing and cell
 //! formats; the worker that runs every kind is wired at start-up
 //! (`startup`), so that the subjects use this module and it uses none.
 

@@ -20,7 +20,8 @@
 //! Which subjects each subject uses (one way):
 //!
 //! - bills → none (its `raised` module: the consumers of energy's confirmed
-//!   statements and vehicle's repair bills)
+//!   statements and vehicle's repair bills; its `rent` module: rent
+//!   instalments of vehicle's usage records, by their events and a tick)
 //! - orders → bills (an order's payment is its ORDER bill)
 //! - monthly → bills (aggregations of the bills table by period and kind)
 //! - dashboard → bills, monthly (the same aggregations over a range)
@@ -37,6 +38,7 @@
 //! - `context`: what a request runs with — [`Actor`], [`Context`], and the
 //!   service caller that names its enterprise.
 //! - `codes`: stored codes (kit's `stored_code!`).
+//! - `enterprise_rules`: which enterprises may make which calls (spec §6).
 //! - [`calendar`]: the operator's calendar (Asia/Shanghai): bill months.
 //! - `filters`: parsing of list filters (ids, codes, months, organisation
 //!   subtrees).
@@ -54,6 +56,7 @@ mod codes;
 mod context;
 pub mod coupons;
 pub mod dashboard;
+mod enterprise_rules;
 pub mod exports;
 mod files;
 mod filters;

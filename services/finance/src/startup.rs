@@ -2,7 +2,8 @@
 //! FinanceService with the export worker (every subject's export kind) and
 //! the export jobs API; the consumers that raise bills from other domains'
 //! events (made and ensured at build, so no event published after it is
-//! missed); when told where org is, the org_unit replica that data
+//! missed) and the hourly tick raising rent instalments; when told where
+//! org is, the org_unit replica that data
 //! scope (kit::reach), organisation filters and names read; when told of a
 //! bank ([`Application::use_bank`]), the endpoint its callbacks arrive at;
 //! when told of an invoicing platform
@@ -23,11 +24,12 @@ use tokio::net::TcpListener;
 
 use crate::bank::{Bank, BankConfig};
 use crate::bills::raised::{self, ConfirmedStatements, IssuedRepairBills};
+use crate::bills::rent::{self, ChangedRecords};
 use crate::context::Context;
 use crate::invoices::issuing::IssuingWorker;
 use crate::invoicing::client::{Invoicing, InvoicingConfig};
 use crate::notify;
-use crate::{bills, exports, grpc};
+use crate::{bills, coupons, exports, grpc, invoices, monthly, orders, payments, refunds};
 
 pub use fleetdesk_kit::config::ServiceConfig as Config;
 
@@ -50,6 +52,7 @@ pub struct Application {
     invoicing: Option<Invoicing>,
     statements: events::Consumer<ConfirmedStatements>,
     repairs: events::Consumer<IssuedRepairBills>,
+    usage_records: events::Consumer<ChangedRecords>,
 }
 
 impl Application {
@@ -57,9 +60,11 @@ impl Application {
         let runtime = Runtime::build(&config, SCHEMA, verifier).await?;
         let statements = raised::statements(runtime.pool.clone(), runtime.nats.clone()).await?;
         let repairs = raised::repairs(runtime.pool.clone(), runtime.nats.clone()).await?;
+        let usage_records = rent::consumer(runtime.pool.clone(), runtime.nats.clone()).await?;
         for (name, ready) in [
             (raised::STATEMENTS, statements.ensure().await.map(drop)),
             (raised::REPAIRS, repairs.ensure().await.map(drop)),
+            (rent::CONSUMER, usage_records.ensure().await.map(drop)),
         ] {
             if let Err(err) = ready {
                 tracing::warn!(consumer = name, error = %format!("{err:#}"), "Consumer not ready yet.");
@@ -72,6 +77,7 @@ impl Application {
             invoicing: None,
             statements,
             repairs,
+            usage_records,
         })
     }
 
@@ -116,6 +122,8 @@ impl Application {
         let consumers = [
             tokio::spawn(self.statements.run(shutdown.clone())),
             tokio::spawn(self.repairs.run(shutdown.clone())),
+            tokio::spawn(self.usage_records.run(shutdown.clone())),
+            tokio::spawn(rent::run(self.runtime.pool.clone(), shutdown.clone())),
         ];
         let context = Context {
             pool: self.runtime.pool.clone(),
@@ -173,4 +181,10 @@ impl Application {
 fn export_worker(pool: PgPool, files: FileStore) -> ExportWorker {
     ExportWorker::new(pool, files, exports::DOMAIN)
         .kind(bills::export::KIND, bills::export::BillsExport)
+        .kind(orders::export::KIND, orders::export::OrdersExport)
+        .kind(payments::export::KIND, payments::export::PaymentsExport)
+        .kind(monthly::export::KIND, monthly::export::MonthlyExport)
+        .kind(invoices::export::KIND, invoices::export::ApplicationsExport)
+        .kind(refunds::export::KIND, refunds::export::RefundsExport)
+        .kind(coupons::export::KIND, coupons::export::CouponsExport)
 }

@@ -82,6 +82,7 @@ fn user<T>(s: &Stack, t: &Tenant, permissions: &[&str], message: T) -> tonic::Re
             all: true,
             ..ReachClaim::default()
         }),
+        flags: Vec::new(),
         iat: 0,
         exp: 0,
     };

@@ -9,8 +9,7 @@ mod support;
 
 use std::time::Duration;
 
-use fleetdesk_finance::invoicing::client::InvoicingConfig;
-use fleetdesk_invoice_standin::{Settings, StandIn};
+use fleetdesk_invoice_standin::StandIn;
 use fleetdesk_kit::internal_token::Claims;
 use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_kit::{ErrorCode, db, grpc, idempotency};
@@ -19,32 +18,13 @@ use fleetdesk_proto::finance::v1 as pb;
 use support::{Stack, Tenant, err, line, month, new_bill, stack_with};
 use uuid::Uuid;
 
-const APP_ID: &str = "fleetdesk-finance-test";
-const SECRET: &str = "invoices-test-secret";
 /// A published code passing GB 32100.
 const TAX_ID: &str = "9144030071526726XG";
 
 /// The stand-in on a free port and finance issuing through it.
 async fn invoicing_stack() -> (Stack, StandIn) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let standin = StandIn::new(Settings::single(APP_ID, SECRET, &base));
-    let serving = standin.clone();
-    tokio::spawn(async move {
-        fleetdesk_invoice_standin::serve(listener, serving, std::future::pending())
-            .await
-            .unwrap();
-    });
-    let s = stack_with(|finance| {
-        finance
-            .issue_invoices_through(InvoicingConfig {
-                url: base,
-                app_id: APP_ID.to_owned(),
-                secret: SECRET.to_owned(),
-            })
-            .unwrap();
-    })
-    .await;
+    let (standin, config) = support::invoicing::standin().await;
+    let s = stack_with(|finance| finance.issue_invoices_through(config).unwrap()).await;
     (s, standin)
 }
 
@@ -63,6 +43,7 @@ fn user<T>(s: &Stack, t: &Tenant, message: T) -> tonic::Request<T> {
             all: true,
             ..ReachClaim::default()
         }),
+        flags: Vec::new(),
         iat: 0,
         exp: 0,
     };

@@ -33,24 +33,6 @@ async fn bill_of(s: &Stack, t: &Tenant, service: &str, source_id: &str) -> pb::B
     panic!("no bill of {service}/{source_id}");
 }
 
-/// Waits (up to 10 s) until the consumers have applied event `id`.
-async fn applied(s: &Stack, id: Uuid) {
-    for _ in 0..100 {
-        let mut tx = db::begin_service(&s.owner).await.unwrap();
-        let done: bool =
-            sqlx::query_scalar("select exists (select 1 from processed_event where event_id = $1)")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await
-                .unwrap();
-        if done {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("event {id} was not applied");
-}
-
 fn headers(id: Uuid) -> async_nats::HeaderMap {
     let mut headers = async_nats::HeaderMap::new();
     headers.insert(events::ID_HEADER, id.to_string().as_str());
@@ -93,7 +75,7 @@ async fn a_confirmed_charging_statement_becomes_one_charging_bill() {
     let republished = Uuid::new_v4();
     s.publish(subjects::ENERGY_STATEMENT_CONFIRMED, republished, &event)
         .await;
-    applied(&s, republished).await;
+    fleetdesk_testkit::event_applied(&s.owner, republished).await;
     assert_eq!(s.bills_of_source(a, "energy", &statement).await, 1);
 
     // Redelivered by JetStream under its id: applied once already.
@@ -169,7 +151,7 @@ async fn an_issued_repair_bill_becomes_one_repair_bill_linking_it() {
     let republished = Uuid::new_v4();
     s.publish(subjects::VEHICLE_REPAIR_BILL_ISSUED, republished, &event)
         .await;
-    applied(&s, republished).await;
+    fleetdesk_testkit::event_applied(&s.owner, republished).await;
     let nats = async_nats::connect(fleetdesk_testkit::nats_url())
         .await
         .unwrap();

@@ -12,7 +12,7 @@ use fleetdesk_bank_standin::Outcome;
 use fleetdesk_kit::ErrorCode;
 use fleetdesk_proto::finance::v1 as pb;
 use support::bank::{a_hundred_at_once, banked};
-use support::{Stack, Tenant, err};
+use support::{Seeded, Stack, Tenant, err};
 
 /// Stored transfer kinds (finance's ledger::TransferKind).
 const BALANCE_REFUND: i16 = 5;
@@ -326,18 +326,6 @@ async fn a_cancelled_refund_frees_its_amount_and_tenant_b_sees_nothing_of_a() {
         .unwrap()
         .into_inner();
     assert_eq!(mine.refunds.len(), 2);
-}
-
-/// A small deterministic generator (xorshift), so a failing run repeats.
-struct Seeded(u64);
-
-impl Seeded {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
 }
 
 #[tokio::test]

@@ -11,9 +11,9 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection as _, PgConnection, PgPool};
 
 /// Tables every service has: the outbox and the processed-events ledger.
-static KIT_MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
+pub static KIT_MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
 /// The org_unit replica a domain service keeps for data scope ([`crate::reach`]).
-static ORG_REPLICA_MIGRATIONS: Migrator = sqlx::migrate!("./migrations-org-replica");
+pub static ORG_REPLICA_MIGRATIONS: Migrator = sqlx::migrate!("./migrations-org-replica");
 
 /// Creates the database named in `url` if it does not exist yet.
 pub async fn ensure_database(url: &str) -> anyhow::Result<()> {
@@ -50,6 +50,57 @@ pub const APP_ROLE: &str = "fleetdesk_app";
 /// [`APP_ROLE`], so tenant policies bind it. Run [`migrate`] first.
 pub async fn connect(url: &str, schema: &str, max_connections: u32) -> anyhow::Result<PgPool> {
     open_pool(url, schema, max_connections, true).await
+}
+
+/// Fewest connections a serving pool can work with (a request and the
+/// outbox relay or a consumer at once).
+pub const MIN_POOL: u32 = 2;
+
+/// How many connections each of a process's `pools` may keep so that
+/// together they fit what the server has free now: `wanted`, or fewer (with
+/// a warning) when the server's `max_connections` less its reserved slots
+/// and the connections already open leave less. Fails, naming the numbers,
+/// when not even [`MIN_POOL`] each fit: requests would otherwise time out
+/// later on pools that can never open a connection.
+pub async fn fit_pools(url: &str, pools: u32, wanted: u32) -> anyhow::Result<u32> {
+    let base = PgConnectOptions::from_str(url).context("parse DATABASE_URL")?;
+    // A database not created yet (`all --demo` creates it) or a server not
+    // up yet: the pools open later and report that themselves.
+    let Ok(mut conn) = PgConnection::connect_with(&base).await else {
+        return Ok(wanted);
+    };
+    let (max, reserved, open): (i32, i32, i64) = sqlx::query_as(
+        "select current_setting('max_connections')::int, \
+                current_setting('superuser_reserved_connections')::int \
+                  + coalesce(nullif(current_setting('reserved_connections', true), ''), '0')::int, \
+                (select count(*) from pg_stat_activity where backend_type = 'client backend')",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .context("read the server's connection limit")?;
+    conn.close().await.ok();
+    // This very connection is closed again: it does not count as open.
+    let free = i64::from(max - reserved) - (open - 1);
+    let per_pool = u32::try_from(free.max(0) / i64::from(pools.max(1))).unwrap_or(0);
+    if per_pool < MIN_POOL {
+        anyhow::bail!(
+            "PostgreSQL allows {max} connections ({reserved} reserved) and {open} are open: \
+             {pools} pool(s) of this process need at least {MIN_POOL} each. \
+             Raise max_connections or stop other clients."
+        );
+    }
+    if per_pool < wanted {
+        tracing::warn!(
+            max,
+            open,
+            pools,
+            wanted,
+            per_pool,
+            "PostgreSQL has too few free connections for FLEETDESK_DB_MAX_CONNECTIONS; pools sized down."
+        );
+        return Ok(per_pool);
+    }
+    Ok(wanted)
 }
 
 /// A pool acting as the connecting (owning) user: for migrations and demo data only.

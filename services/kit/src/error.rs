@@ -276,11 +276,55 @@ impl From<ServiceError> for Status {
 
 impl From<sqlx::Error> for ServiceError {
     fn from(err: sqlx::Error) -> Self {
-        match err {
+        match &err {
             sqlx::Error::RowNotFound => ServiceError::not_found(),
-            other => ServiceError::internal(&other),
+            // Out of connections or the server out of reach: worth a retry
+            // (5003), and the log says where to look.
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => {
+                tracing::warn!(
+                    error = %display_chain(&err),
+                    "PostgreSQL unavailable: every pooled connection busy, the server's \
+                     max_connections reached, or the server unreachable."
+                );
+                ServiceError::of(ErrorCode::Unavailable)
+            }
+            sqlx::Error::Database(db) => {
+                // The SQLSTATE is what an operator searches for: it goes
+                // into the log as a field of its own, never only as text.
+                let sqlstate = db.code().unwrap_or_default().into_owned();
+                if is_transient(&sqlstate) {
+                    tracing::warn!(
+                        %sqlstate,
+                        error = %display_chain(&err),
+                        "PostgreSQL refused for now (a restart, a failover, a lost \
+                         connection or a lost race); the caller may retry."
+                    );
+                    return ServiceError::of(ErrorCode::Unavailable);
+                }
+                tracing::error!(
+                    %sqlstate,
+                    constraint = db.constraint().unwrap_or_default(),
+                    table = db.table().unwrap_or_default(),
+                    error = %display_chain(&err),
+                    "Internal error."
+                );
+                ServiceError::of(ErrorCode::Internal)
+            }
+            _ => ServiceError::internal(&err),
         }
     }
+}
+
+/// SQLSTATEs that say "not now" rather than "never": a connection lost or
+/// refused (class 08), the server shutting down or starting (57P01-57P03),
+/// too many connections (53300), and a serialisation failure or deadlock
+/// (40001, 40P01), whose transaction rolled back whole.
+fn is_transient(sqlstate: &str) -> bool {
+    sqlstate.starts_with("08")
+        || matches!(
+            sqlstate,
+            "57P01" | "57P02" | "57P03" | "53300" | "40001" | "40P01"
+        )
 }
 
 /// `a: b: c` for an error and its sources.

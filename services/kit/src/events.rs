@@ -15,6 +15,8 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use async_nats::jetstream;
+use async_nats::jetstream::consumer::DeliverPolicy;
+use chrono::{DateTime, Utc};
 use sqlx::postgres::PgListener;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -30,6 +32,12 @@ pub const EVENT_STREAM: &str = "FLEETDESK_EVENTS";
 pub const EVENT_SUBJECTS: &str = "fleetdesk.>";
 /// Window in which JetStream drops a repeated `Nats-Msg-Id`.
 pub const DEDUPE_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// How long the stream keeps an event, and so how long it can be
+/// redelivered ([`crate::retention`] keeps processed ids longer).
+pub const EVENT_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
+/// How far before the deployment's first migration a new [`Consumer`]
+/// starts reading: room for a clock difference between PostgreSQL and NATS.
+pub const EPOCH_MARGIN: Duration = Duration::from_secs(5);
 /// Postgres channel that wakes relays when an event is written.
 const WAKE_CHANNEL: &str = "fleetdesk_outbox";
 /// Header naming the database an event comes from. Deployments (and test
@@ -43,6 +51,46 @@ pub async fn source_of(pool: &PgPool) -> sqlx::Result<String> {
     sqlx::query_scalar("select current_database()::text")
         .fetch_one(pool)
         .await
+}
+
+/// When the deployment (its database) began: its oldest migration, over
+/// every service schema this pool may read. No event of the deployment is
+/// older. `None` when no migration history is readable.
+pub async fn deployment_epoch(pool: &PgPool) -> sqlx::Result<Option<DateTime<Utc>>> {
+    let histories: Vec<String> = sqlx::query_scalar(
+        "select format('select min(installed_on) from %I._sqlx_migrations', schemaname) \
+         from pg_tables where tablename = '_sqlx_migrations' \
+         and case when has_schema_privilege(schemaname, 'usage') \
+             then has_table_privilege(format('%I._sqlx_migrations', schemaname), 'select') end",
+    )
+    .fetch_all(pool)
+    .await?;
+    if histories.is_empty() {
+        return Ok(None);
+    }
+    let oldest = format!(
+        "select min(installed_on) from ({}) as history(installed_on)",
+        histories.join(" union all ")
+    );
+    sqlx::query_scalar(&oldest).fetch_one(pool).await
+}
+
+/// Where a new event consumer starts: at the deployment's beginning, so a
+/// service deployed after events were published still applies them (safe:
+/// [`Consumer`] applies each id once). Not at the stream's beginning: test
+/// stacks share one NATS server and its stream, so that would replay every
+/// other stack's events, only to ignore them by [`SOURCE_HEADER`]. A
+/// deployment older than the stream's oldest event reads it all.
+pub fn deliver_from_epoch(epoch: Option<DateTime<Utc>>) -> DeliverPolicy {
+    let start = epoch.and_then(|epoch| {
+        let margin = chrono::Duration::from_std(EPOCH_MARGIN).ok()?;
+        let nanos = epoch.checked_sub_signed(margin)?.timestamp_nanos_opt()?;
+        async_nats::datetime::from_nanos(i128::from(nanos)).ok()
+    });
+    match start {
+        Some(start_time) => DeliverPolicy::ByStartTime { start_time },
+        None => DeliverPolicy::All,
+    }
 }
 
 /// Connects to NATS, retrying in the background when it is not up yet.
@@ -68,17 +116,43 @@ pub fn event_stream() -> jetstream::stream::Config {
         name: EVENT_STREAM.to_owned(),
         subjects: vec![EVENT_SUBJECTS.to_owned()],
         duplicate_window: DEDUPE_WINDOW,
-        max_age: Duration::from_secs(7 * 24 * 3600),
+        max_age: EVENT_MAX_AGE,
         ..Default::default()
     }
 }
 
 /// Creates the event stream if it is missing.
 pub async fn ensure_event_stream(js: &jetstream::Context) -> anyhow::Result<()> {
-    js.get_or_create_stream(event_stream())
-        .await
-        .map_err(|e| anyhow::anyhow!("ensure stream {EVENT_STREAM}: {e}"))?;
+    ensure_stream(js, event_stream()).await?;
     Ok(())
+}
+
+/// Creates a stream if it is missing. Two processes creating the same new
+/// stream at once can have the server refuse the slower one ("subjects
+/// overlap"), though the stream they both want now exists: the slower one
+/// then finds it.
+pub async fn ensure_stream(
+    js: &jetstream::Context,
+    config: jetstream::stream::Config,
+) -> anyhow::Result<jetstream::stream::Stream> {
+    let name = config.name.clone();
+    let mut last = None;
+    for attempt in 0..3u32 {
+        match js.get_or_create_stream(config.clone()).await {
+            Ok(stream) => return Ok(stream),
+            Err(e) => {
+                if let Ok(stream) = js.get_stream(&name).await {
+                    return Ok(stream);
+                }
+                last = Some(e);
+                tokio::time::sleep(Duration::from_millis(50 * u64::from(attempt + 1))).await;
+            }
+        }
+    }
+    Err(anyhow::anyhow!(
+        "ensure stream {name}: {}",
+        last.map(|e| e.to_string()).unwrap_or_default()
+    ))
 }
 
 /// Writes an event (a protobuf message) in the caller's transaction.
@@ -298,7 +372,9 @@ pub enum Outcome {
 /// A durable JetStream pull consumer of one subject that applies each event
 /// id once: for each message it begins a transaction, records the id in
 /// `processed_event`, runs the [`Handler`], commits and only then acks. A
-/// redelivered id is acked without a second effect.
+/// redelivered id is acked without a second effect. Created late (a new
+/// service, or one whose consumer was removed after a day without a
+/// client), it still receives the deployment's history.
 pub struct Consumer<H: Handler> {
     pool: PgPool,
     pull: DurablePull,
@@ -332,22 +408,23 @@ impl<H: Handler> Consumer<H> {
             .fetch_one(&pool)
             .await?;
         let durable = durable_name(&format!("{schema}-{name}"), &source);
+        let config = jetstream::consumer::pull::Config {
+            deliver_policy: deliver_from_epoch(deployment_epoch(&pool).await?),
+            ..consumer_config(&durable, subject)
+        };
         Ok(Consumer {
             pool,
-            pull: DurablePull::new(
-                jetstream(nats),
-                event_stream(),
-                consumer_config(&durable, subject),
-            ),
+            pull: DurablePull::new(jetstream(nats), event_stream(), config),
             subject,
             source,
             handler,
         })
     }
 
-    /// Creates the durable consumer if missing. A new one starts with events
-    /// published from now on; run a catch-up after this, not before, so no
-    /// event falls between the two.
+    /// Creates the durable consumer if missing. A new one starts at the
+    /// deployment's beginning ([`deliver_from_epoch`]): every event of this
+    /// deployment the stream still keeps is delivered, each applied once. A
+    /// consumer that already exists keeps its position.
     pub async fn ensure(&self) -> anyhow::Result<jetstream::consumer::PullConsumer> {
         self.pull.ensure().await
     }

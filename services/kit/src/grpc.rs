@@ -176,6 +176,9 @@ impl<S> GrpcService for S where
 pub struct Services {
     routes: tonic::service::Routes,
     names: Vec<&'static str>,
+    /// The database the services need: health says "not serving" while it
+    /// does not answer, so the gateway's `/readyz` goes red.
+    database: Option<sqlx::PgPool>,
 }
 
 impl std::fmt::Debug for Services {
@@ -191,7 +194,14 @@ impl Services {
         Services {
             routes: tonic::service::Routes::new(service),
             names: vec![S::NAME],
+            database: None,
         }
+    }
+
+    /// Health follows `pool`'s database (see [`watch_database`]).
+    pub fn needing(mut self, pool: sqlx::PgPool) -> Services {
+        self.database = Some(pool);
+        self
     }
 
     /// One more service on the same server.
@@ -218,7 +228,11 @@ pub async fn serve_all(
     services: Services,
     shutdown: Shutdown,
 ) -> anyhow::Result<()> {
-    let Services { routes, names } = services;
+    let Services {
+        routes,
+        names,
+        database,
+    } = services;
     let (health_reporter, health) = tonic_health::server::health_reporter();
     for name in &names {
         health_reporter
@@ -228,6 +242,14 @@ pub async fn serve_all(
     health_reporter
         .set_service_status("", tonic_health::ServingStatus::Serving)
         .await;
+    if let Some(pool) = database {
+        tokio::spawn(watch_database(
+            pool,
+            health_reporter.clone(),
+            names.clone(),
+            shutdown.clone(),
+        ));
+    }
 
     let reflection = || {
         let mut builder = tonic_reflection::server::Builder::configure()
@@ -264,6 +286,56 @@ pub async fn serve_all(
         .await?;
     tracing::info!(services = %label, "gRPC server stopped.");
     Ok(())
+}
+
+/// How often health asks the database, and how long an answer may take.
+const DATABASE_PROBE: Duration = Duration::from_secs(2);
+
+/// Keeps health "serving" only while the database answers `select 1` on a
+/// connection of its own (the pool's may all be busy under load, which is
+/// no outage), reconnecting after a failure.
+async fn watch_database(
+    pool: sqlx::PgPool,
+    reporter: tonic_health::server::HealthReporter,
+    names: Vec<&'static str>,
+    shutdown: Shutdown,
+) {
+    use sqlx::Connection as _;
+    let options = pool.connect_options();
+    let mut conn: Option<sqlx::PgConnection> = None;
+    let mut serving = true;
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(DATABASE_PROBE) => {}
+            () = shutdown.wait() => return,
+        }
+        let answered = tokio::time::timeout(DATABASE_PROBE, async {
+            if conn.is_none() {
+                conn = Some(sqlx::PgConnection::connect_with(&options).await?);
+            }
+            let c = conn.as_mut().expect("connected above");
+            sqlx::query("select 1").execute(c).await.map(|_| ())
+        })
+        .await;
+        let up = matches!(answered, Ok(Ok(())));
+        if !up {
+            conn = None;
+        }
+        if up == serving {
+            continue;
+        }
+        serving = up;
+        let status = if up {
+            tracing::info!("PostgreSQL answers again: serving.");
+            tonic_health::ServingStatus::Serving
+        } else {
+            tracing::warn!("PostgreSQL does not answer: not serving until it does.");
+            tonic_health::ServingStatus::NotServing
+        };
+        for name in names.iter().copied().chain([""]) {
+            reporter.set_service_status(name, status).await;
+        }
+    }
 }
 
 fn tokio_stream_incoming(

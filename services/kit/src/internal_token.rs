@@ -36,6 +36,10 @@ pub struct Claims {
     /// it). Absent for services, and for a person it means own rows only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reach: Option<ReachClaim>,
+    /// The enterprise's list markers that decide which calls it may make
+    /// (console spec §6), see [`enterprise_flag`]. Empty for services.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
     pub iat: i64,
     pub exp: i64,
 }
@@ -50,6 +54,7 @@ impl Claims {
             acc: None,
             perms: Vec::new(),
             reach: None,
+            flags: Vec::new(),
             iat: 0,
             exp: 0,
         }
@@ -67,6 +72,22 @@ impl Claims {
     pub fn has_permission(&self, value: &str) -> bool {
         self.perms.iter().any(|p| p == value)
     }
+
+    /// Whether the enterprise carries the [`enterprise_flag`] marker `flag`.
+    pub fn has_flag(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f == flag)
+    }
+}
+
+/// The markers of [`Claims::flags`]: strings, so that a marker a newer signer
+/// adds does not make older services refuse the token.
+pub mod enterprise_flag {
+    /// A B2B enterprise (mustB2B calls only for it, noB2B never).
+    pub const B2B: &str = "b2b";
+    /// On the order-centre list.
+    pub const ORDER_CENTER: &str = "orderCenter";
+    /// Of the SF group (sees the order centre as the list does).
+    pub const SF: &str = "sf";
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -252,6 +273,7 @@ mod tests {
                 subtrees: vec![uuid::Uuid::from_u128(3)],
                 orgs: Vec::new(),
             }),
+            flags: vec![enterprise_flag::B2B.into()],
             iat: 0,
             exp: 0,
         }
@@ -268,7 +290,17 @@ mod tests {
         assert_eq!(claims.ent.as_deref(), Some("ent-a"));
         assert!(claims.has_permission("as:sys:role:getList"));
         assert_eq!(claims.reach, user_claims().reach);
+        assert!(claims.has_flag(enterprise_flag::B2B) && !claims.has_flag(enterprise_flag::SF));
         assert_eq!(claims.exp - claims.iat, TOKEN_TTL_SECS);
+    }
+
+    #[test]
+    fn claims_without_flags_still_parse_and_carry_none() {
+        let claims: Claims =
+            serde_json::from_str(r#"{"iss":"gateway","sub":"user:1","iat":0,"exp":0}"#).unwrap();
+        assert!(claims.flags.is_empty());
+        let json = serde_json::to_string(&Claims::service("seed")).unwrap();
+        assert!(!json.contains("flags"), "{json}");
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod list;
 pub mod mask;
 pub mod org_replica;
 pub mod reach;
+pub mod retention;
 pub mod service;
 pub mod shutdown;
 pub mod subjects;

@@ -11,6 +11,7 @@ use crate::events::{self, OutboxRelay};
 use crate::export::{ExportJobApi, ExportWorker};
 use crate::files::FileStore;
 use crate::internal_token::TokenVerifier;
+use crate::retention::{self, RetentionJob};
 use crate::{Shutdown, db, grpc};
 use fleetdesk_proto::common::v1::export_job_service_server::ExportJobServiceServer;
 
@@ -39,6 +40,10 @@ pub struct Runtime {
     pub verifier: TokenVerifier,
     /// The object store, for the files the service writes (exports).
     pub files: FileStore,
+    /// How long kit's growing tables keep rows ([`retention`]).
+    retention: retention::Periods,
+    /// The service's own growing tables, pruned beside kit's.
+    prunings: Vec<retention::Pruning>,
     name: &'static str,
 }
 
@@ -56,6 +61,8 @@ impl Runtime {
         schema: Schema,
         verifier: TokenVerifier,
     ) -> anyhow::Result<Runtime> {
+        // A period that undercuts a guarantee stops the start, not a later round.
+        let retention = retention::RetentionConfig::from_env()?;
         if config.migrate_on_start {
             let owner = db::connect_owner(&config.common.database_url, schema.name, 1).await?;
             schema.migrate(&owner).await?;
@@ -82,8 +89,15 @@ impl Runtime {
             nats,
             verifier,
             files,
+            retention,
+            prunings: Vec::new(),
             name: schema.name,
         })
+    }
+
+    /// Prunes a table of the service's own in each retention round.
+    pub fn prune_also(&mut self, pruning: retention::Pruning) {
+        self.prunings.push(pruning);
     }
 
     pub fn port(&self) -> u16 {
@@ -123,14 +137,21 @@ impl Runtime {
         served
     }
 
-    /// Serves several gRPC services on the one listener and relays the
-    /// outbox until shutdown.
+    /// Serves several gRPC services on the one listener, relays the outbox
+    /// and prunes kit's tables hourly until shutdown.
     pub async fn run_all(self, services: grpc::Services, shutdown: Shutdown) -> anyhow::Result<()> {
         let relay = tokio::spawn(
             OutboxRelay::new(self.pool.clone(), events::jetstream(self.nats)).run(shutdown.clone()),
         );
+        let job = self.prunings.iter().fold(
+            RetentionJob::new(self.pool.clone(), self.files.clone(), self.retention),
+            |job, pruning| job.also(*pruning),
+        );
+        let retention = tokio::spawn(job.run(shutdown.clone()));
+        let services = services.needing(self.pool.clone());
         let served = grpc::serve_all(self.listener, services, shutdown).await;
         relay.await.ok();
+        retention.await.ok();
         served
     }
 }

@@ -44,6 +44,10 @@ pub const ENERGY_SESSION_SETTLED: &str = "fleetdesk.energy.session.settled";
 /// repair bill (finance bills from it).
 pub const VEHICLE_REPAIR_BILL_ISSUED: &str = "fleetdesk.vehicle.repair_bill.issued";
 
+/// `vehicle.v1.UsageRecordChanged`: a usage record was created, edited or
+/// ended (finance raises rent instalments from rentals).
+pub const VEHICLE_USAGE_RECORD_CHANGED: &str = "fleetdesk.vehicle.usage_record.changed";
+
 /// `vehicle.v1.WarningRequested` of every domain: what risk's warnings take.
 pub const WARNING_REQUESTED_ALL: &str = "fleetdesk.*.warning.requested";
 
@@ -70,6 +74,10 @@ pub const ENERGY_STATEMENT_CONFIRMED: &str = "fleetdesk.energy.statement.confirm
 /// `energy.v1.ReconciliationStatementDisputed`: an enterprise disputed its
 /// monthly charging statement (the operator reissues it).
 pub const ENERGY_STATEMENT_DISPUTED: &str = "fleetdesk.energy.statement.disputed";
+
+/// `finance.v1.ChargingTopUpPaid`: a charging top-up order was paid (energy
+/// tops up the enterprise's charging main account).
+pub const FINANCE_CHARGING_TOP_UP_PAID: &str = "fleetdesk.finance.charging_top_up.paid";
 
 /// `telematics.v1.VehicleCommand` (core NATS request, answered with
 /// `CommandDelivery`): a command for the terminal with this phone (SIM,

@@ -340,3 +340,59 @@ async fn the_worker_picks_up_a_queued_job_on_its_own_and_stops_with_shutdown() {
         .expect("the worker stops")
         .unwrap();
 }
+
+/// Replicas' workers woken at once race for the same queue: each job is
+/// claimed, run and stored once (the claim's row lock; without it two
+/// workers read the same oldest job and both take it).
+#[tokio::test]
+async fn workers_racing_for_the_queue_claim_and_run_each_job_once() {
+    let db = TestDb::new().await;
+    let env = Env::new(&db).await;
+    let tenant = Uuid::new_v4();
+    env.seed(tenant, 5).await;
+    let mut queued = std::collections::BTreeSet::new();
+    for n in 0..24 {
+        let job = env.start(tenant, &format!("竞争{n}")).await;
+        queued.insert(Uuid::parse_str(&job.id).unwrap());
+    }
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..4 {
+        let worker = env.worker(Things::default());
+        racers.spawn(async move {
+            let mut claimed = Vec::new();
+            while let Some((id, outcome)) = worker.run_once().await.expect("a claim and its run") {
+                assert!(
+                    matches!(outcome, Outcome::Succeeded { rows: 5, .. }),
+                    "{outcome:?}"
+                );
+                claimed.push(id);
+            }
+            claimed
+        });
+    }
+    let mut claimed = Vec::new();
+    while let Some(racer) = racers.join_next().await {
+        claimed.extend(racer.expect("racer"));
+    }
+    claimed.sort();
+    let mut once = claimed.clone();
+    once.dedup();
+    assert_eq!(
+        claimed.len(),
+        once.len(),
+        "jobs claimed more than once: {claimed:?}"
+    );
+    assert_eq!(
+        once.into_iter().collect::<std::collections::BTreeSet<_>>(),
+        queued
+    );
+    let attempts: Vec<i32> = sqlx::query_scalar("select attempts from export_job")
+        .fetch_all(&env.owner)
+        .await
+        .unwrap();
+    assert!(
+        attempts.iter().all(|a| *a == 1),
+        "claims per job: {attempts:?}"
+    );
+    assert_eq!(env.stored_files(tenant).len(), queued.len());
+}

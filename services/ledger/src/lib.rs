@@ -33,12 +33,17 @@
 //!   source → hold, then [`settle`] posts part of it on (hold →
 //!   destinations) and voids the rest (hold → source), or [`void`] returns
 //!   all of it; energy's charging sessions hold and capture this way.
+//! - Settlements onto hot accounts (every capture credits the enterprise's
+//!   few revenue accounts) may go through a [`GroupCommit`]: those waiting
+//!   at the same moment are posted in one transaction with one update of
+//!   each account row, under exactly the rules above (see `group.rs`).
 //! - Balances are sums of entries: [`verify`] proves it and the other
 //!   invariants over every tenant, and [`run_daily`] does so once a day,
 //!   logging each [`Difference`] and counting them for `/metrics`.
 
 mod codes;
 mod domain;
+mod group;
 mod pending;
 mod store;
 mod verify;
@@ -47,6 +52,7 @@ pub use codes::{AccountCode, TransferCode};
 pub use domain::{
     Leg, Locked, MAX_KEY_LEN, Posted, PostedEntry, Transfer, TransferError, apply, ordered_legs,
 };
+pub use group::{GroupCommit, GroupStats};
 pub use pending::{Pending, Settlement, settle, void};
 pub use verify::{Difference, run_daily, run_once, verify};
 
@@ -79,6 +85,28 @@ pub async fn find_account<A: AccountCode>(
     owner_id: Option<Uuid>,
 ) -> Result<Option<Uuid>, TransferError<A>> {
     Ok(store::find(conn, enterprise_id, kind.into(), owner_id).await?)
+}
+
+/// The accounts of each (`kind`, `owner`) in one read: the id of each,
+/// None where none was opened (same order).
+pub async fn find_accounts<A: AccountCode>(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    wanted: &[(A, Option<Uuid>)],
+) -> Result<Vec<Option<Uuid>>, TransferError<A>> {
+    let kinds: Vec<i16> = wanted.iter().map(|(k, _)| (*k).into()).collect();
+    let owners: Vec<Option<Uuid>> = wanted.iter().map(|(_, o)| *o).collect();
+    let found = store::find_many(conn, enterprise_id, &kinds, &owners).await?;
+    Ok(kinds
+        .iter()
+        .zip(&owners)
+        .map(|(kind, owner)| {
+            found
+                .iter()
+                .find(|(_, k, o)| k == kind && o == owner)
+                .map(|(id, _, _)| *id)
+        })
+        .collect())
 }
 
 /// Current balances of `account_ids` (unknown ids left out).

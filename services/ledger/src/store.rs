@@ -56,6 +56,26 @@ pub async fn find(
     .await
 }
 
+/// The accounts of several (`kind`, `owner`) pairs: (id, kind, owner).
+pub async fn find_many(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    kinds: &[i16],
+    owners: &[Option<Uuid>],
+) -> Result<Vec<(Uuid, i16, Option<Uuid>)>, sqlx::Error> {
+    sqlx::query_as(
+        "select a.id, a.kind, a.owner_id from ledger_account a \
+         join unnest($2::smallint[], $3::uuid[]) as w(kind, owner_id) \
+           on a.kind = w.kind and a.owner_id is not distinct from w.owner_id \
+         where a.enterprise_id = $1",
+    )
+    .bind(enterprise_id)
+    .bind(kinds)
+    .bind(owners)
+    .fetch_all(conn)
+    .await
+}
+
 /// Sets the overdraft the operator granted an account.
 pub async fn set_overdraft(
     conn: &mut PgConnection,

@@ -15,7 +15,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/examples")
+    // Read when the test runs, not baked in when it is built: a binary a
+    // shared target reuses from another checkout reads this checkout's files.
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+        .join("tests/examples")
 }
 
 fn text(name: &str) -> String {

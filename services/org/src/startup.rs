@@ -37,7 +37,8 @@ pub struct Application {
 
 impl Application {
     pub async fn build(config: Config, signer: TokenSigner) -> anyhow::Result<Application> {
-        let runtime = Runtime::build(&config.service, SCHEMA, signer.verifier()).await?;
+        let mut runtime = Runtime::build(&config.service, SCHEMA, signer.verifier()).await?;
+        runtime.prune_also(exports::store::RECORD_RETENTION);
         catalogue::sync(&runtime.pool).await?;
         let auth = AuthLink {
             client: AuthServiceClient::new(grpc::lazy_channel(&config.auth_url)?),

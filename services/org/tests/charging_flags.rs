@@ -48,11 +48,10 @@ async fn announcements(pool: &PgPool) -> i64 {
 
 #[tokio::test]
 async fn the_charging_flags_follow_the_newest_state_energy_announced() {
-    let test_db = TestDb::new().await;
+    let test_db = TestDb::migrated(&[&fleetdesk_org::SCHEMA]).await;
     let owner = db::connect_owner(&test_db.url, fleetdesk_org::SCHEMA.name, 2)
         .await
         .unwrap();
-    fleetdesk_org::SCHEMA.migrate(&owner).await.unwrap();
     let app = db::connect(&test_db.url, fleetdesk_org::SCHEMA.name, 2)
         .await
         .unwrap();

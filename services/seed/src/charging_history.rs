@@ -31,6 +31,7 @@ use fleetdesk_charging_standin::meter::{Charge, Meter};
 use fleetdesk_charging_standin::network::{self, Pile, Station};
 use fleetdesk_charging_standin::tariff::shanghai;
 use fleetdesk_energy::card_changes::domain::ChangeKind;
+use fleetdesk_energy::ledger;
 use fleetdesk_energy::platform::Platform;
 use fleetdesk_energy::platform::client::{Cpo, CpoEndpoints};
 use fleetdesk_energy::sessions::charging::{self, Answer};
@@ -120,7 +121,13 @@ pub async fn run(pool: &PgPool, now: DateTime<Utc>) -> anyhow::Result<Report> {
         "",
         PARTY_ID,
     );
-    let platform = Platform::new(pool.clone(), cpo, String::new());
+    // The sessions' captures are grouped on a pool of their own, as the
+    // service's are: the two streams wait for them holding `pool`'s two.
+    let group_pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(ledger::CAPTURE_POOL)
+        .connect_lazy_with(pool.connect_options().as_ref().clone());
+    let captures = ledger::CaptureGroup::new(group_pool, ledger::CAPTURE_GROUP_SIZE);
+    let platform = Platform::new(pool.clone(), cpo, String::new(), captures);
     // Two streams, a card's sessions all in one (in time order), as two
     // platform workers would push them.
     let planned = plan(&cards, &network, now);

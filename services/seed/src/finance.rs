@@ -1,11 +1,17 @@
 //! Demo data of the finance service: a year of demo enterprise A's bills in
 //! every state, and orders of the order centre.
 //!
-//! Each month of the last twelve has the rent of each organisation with
-//! demo vehicles (a line per vehicle), the month's charging statement and,
-//! every other month, a repair statement; older months are paid (the
-//! oldest invoiced), one is partly paid and overdue, last month's rent is
-//! owed (overdue once past its due day), last month's charging bill waits for B2B
+//! Rent: the demo rentals (the first [`DEMO_RENTALS`] rent records of the
+//! vehicle schema by plate that started within the year or start later,
+//! which the vehicle seed writes directly, so no
+//! event announces them) become rent schedules through finance's own path
+//! (`bills::rent::apply`, as their `UsageRecordChanged` events would), which
+//! raises every elapsed month's instalment, the first and last prorated;
+//! the hourly tick bills their later months. Each month of the last twelve
+//! also has its charging statement and, every other month, a repair
+//! statement. Older months are paid (the oldest invoiced), the month four
+//! back is partly paid and overdue, last month's rent is owed (overdue once
+//! past its billing day), last month's charging bill waits for B2B
 //! reconciliation, this month's bills are owed and not yet due, and one
 //! traffic fine was cancelled. Bills are raised through the finance
 //! service's own rule (`bills::handlers::raise`: lines adding up, one bill
@@ -22,6 +28,7 @@
 use chrono::{DateTime, Duration, Utc};
 use fleetdesk_finance::bills::domain::{BillKind, Channel, Line, LineSource, NewBill, Source};
 use fleetdesk_finance::bills::handlers::raise;
+use fleetdesk_finance::bills::rent::{self, Lease};
 use fleetdesk_finance::calendar::Month;
 use fleetdesk_finance::orders::domain::{Item, NewOrder, OrderKind};
 use fleetdesk_finance::orders::{convert as order_convert, store as orders};
@@ -31,8 +38,8 @@ use uuid::Uuid;
 
 /// The `source_service` of demo bills and orders.
 const DEMO: &str = "demo";
-/// Monthly rent of one vehicle, in fen.
-const RENT_FEN: i64 = 350_000;
+/// How many of the demo rentals finance bills.
+const DEMO_RENTALS: i64 = 24;
 
 /// What the run wrote.
 #[derive(Debug, Clone, Copy, Default)]
@@ -97,53 +104,29 @@ pub async fn run(finance: &PgPool, vehicle: &PgPool, now: DateTime<Utc>) -> anyh
     };
     let this_month = Month::of(now);
     let mut report = Report::default();
-    for back in (0..12).rev() {
-        let month = this_month.plus(-back);
-        let fate = |owed_late: Fate| match back {
-            0 => Fate::Owed,
-            1 => owed_late,
-            4 => Fate::PartlyPaid,
-            b => Fate::Paid { invoiced: b >= 6 },
-        };
-        for (i, org) in orgs.iter().enumerate() {
-            let vehicles: Vec<&(Uuid, Uuid, String)> =
-                fleet.iter().filter(|(_, o, _)| o == org).take(4).collect();
-            let lines = if vehicles.is_empty() {
-                vec![line(
-                    format!("{} 车辆租金", month.label()),
-                    RENT_FEN,
-                    LineSource::UsageRecord,
-                    "",
-                )]
-            } else {
-                vehicles
-                    .iter()
-                    .map(|(id, _, plate)| Line {
-                        vehicle_id: Some(*id),
-                        plate_number: plate.clone(),
-                        period_start: Some(month.start()),
-                        period_end: Some(month.plus(1).start()),
-                        ..line(
-                            format!("{plate} {} 租金", month.label()),
-                            RENT_FEN,
-                            LineSource::UsageRecord,
-                            &format!("usage:{id}:{}", month.code()),
-                        )
-                    })
-                    .collect()
-            };
-            let source = format!("rent:{}:{i}", month.code());
-            let bill = new_bill(
-                *org,
-                BillKind::Rent,
-                month,
-                format!("{} 车辆租金", month.label()),
-                lines,
-                &source,
-            );
-            settle(&mut tx, &actor, bill, month, now, fate(Fate::Owed)).await?;
+    let since = this_month.plus(-11).start();
+    for lease in rentals(vehicle, enterprise, since).await? {
+        for raised in rent::apply(&mut tx, &lease, now).await? {
+            let back = months_between(raised.period.month, this_month);
+            // Issued when its period closed (the tick's first round after
+            // it), due on the contract's billing day.
+            let issued = (rent::midnight(raised.period.end) + Duration::hours(1))
+                .min(now - Duration::hours(1));
+            let due = rent::billing_due(raised.period.month, lease.payment_day);
+            history(
+                &mut tx,
+                raised.bill_id,
+                issued,
+                due,
+                fate_of(back, Fate::Owed),
+            )
+            .await?;
             report.bills += 1;
         }
+    }
+    for back in (0..12).rev() {
+        let month = this_month.plus(-back);
+        let fate = |owed_late: Fate| fate_of(back, owed_late);
         let charging_fen = 180_000 + i64::from(month.code() % 7) * 23_456;
         let mut charging = new_bill(
             root,
@@ -205,6 +188,74 @@ pub async fn run(finance: &PgPool, vehicle: &PgPool, now: DateTime<Utc>) -> anyh
     Ok(report)
 }
 
+/// A demo bill's fate by how many months back its period is.
+fn fate_of(back: i32, owed_late: Fate) -> Fate {
+    match back {
+        ..=0 => Fate::Owed,
+        1 => owed_late,
+        4 => Fate::PartlyPaid,
+        b => Fate::Paid { invoiced: b >= 6 },
+    }
+}
+
+/// Months from `from` to `to`.
+fn months_between(from: Month, to: Month) -> i32 {
+    (to.year() - from.year()) * 12 + (to.to_pb().month - from.to_pb().month)
+}
+
+/// The first demo rentals (by plate) that started `since` (a year of
+/// bills, no more) or start later, as finance bills them: their record's
+/// state as the vehicle seed wrote it.
+async fn rentals(
+    vehicle: &PgPool,
+    enterprise: Uuid,
+    since: DateTime<Utc>,
+) -> anyhow::Result<Vec<Lease>> {
+    type Row = (
+        Uuid,
+        Uuid,
+        Uuid,
+        String,
+        String,
+        DateTime<Utc>,
+        Option<DateTime<Utc>>,
+        Option<DateTime<Utc>>,
+        Option<i64>,
+        Option<i32>,
+        DateTime<Utc>,
+    );
+    let mut vtx = db::begin_service(vehicle).await?;
+    let rows: Vec<Row> = sqlx::query_as(
+        "select id, org_id, vehicle_id, plate_number, contract_no, start_time, end_time,          ended_at, monthly_rent_fen, payment_day, updated_at from usage_record          where enterprise_id = $1 and kind = 1 and start_time >= $2 \
+         order by plate_number, start_time, id limit $3",
+    )
+    .bind(enterprise)
+    .bind(since)
+    .bind(DEMO_RENTALS)
+    .fetch_all(&mut *vtx)
+    .await?;
+    drop(vtx);
+    Ok(rows
+        .into_iter()
+        .map(
+            |(id, org, vehicle, plate, contract, start, end, ended_at, rent, day, updated)| Lease {
+                usage_record_id: id,
+                enterprise_id: enterprise,
+                org_id: org,
+                vehicle_id: vehicle,
+                plate_number: plate,
+                contract_no: contract,
+                start_time: start,
+                end_time: ended_at.or(end),
+                ended: ended_at.is_some(),
+                monthly_rent_fen: rent.unwrap_or(0),
+                payment_day: day.unwrap_or(1).clamp(1, 28),
+                revision: updated,
+            },
+        )
+        .collect())
+}
+
 fn line(description: String, amount_fen: i64, source: LineSource, source_id: &str) -> Line {
     Line {
         description,
@@ -264,7 +315,18 @@ async fn settle(
         .await
         .map_err(|e| anyhow::anyhow!("raise a demo bill: {}", e.message))?;
     let issued = (month.plus(1).start() - Duration::days(1)).min(now - Duration::hours(1));
-    let due = issued + Duration::days(15);
+    history(tx, id, issued, issued + Duration::days(15), fate).await
+}
+
+/// Gives bill `id` its history: issued at `issued`, due at `due`, paid a
+/// week after issue as its fate says.
+async fn history(
+    tx: &mut PgConnection,
+    id: Uuid,
+    issued: DateTime<Utc>,
+    due: DateTime<Utc>,
+    fate: Fate,
+) -> anyhow::Result<()> {
     let paid_at = issued + Duration::days(7);
     let (status, paid_share, invoiced) = match fate {
         Fate::Paid { invoiced } => (4_i16, 100, invoiced),

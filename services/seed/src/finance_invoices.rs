@@ -12,6 +12,7 @@
 //! and everything is one transaction.
 
 use chrono::{DateTime, Utc};
+use fleetdesk_finance::bills::domain::Channel;
 use fleetdesk_finance::invoice_addresses::{self, domain::AddressSpec};
 use fleetdesk_finance::invoice_titles::{
     self,
@@ -164,7 +165,8 @@ pub async fn run(finance: &PgPool, now: DateTime<Utc>) -> anyhow::Result<Report>
                 "FP{period}-{}",
                 &id.simple().to_string()[..8].to_uppercase()
             ),
-            channel: 1,
+            // Enterprise A is B2B: it applies on the B2B screens.
+            channel: i16::from(Channel::B2b),
             invoice_type: i16::from(InvoiceType::DigitalSpecial),
             title: snapshot(&title),
             address: Some(snapshot(&address)),

@@ -147,7 +147,8 @@ pub async fn run(finance: &PgPool, now: DateTime<Utc>) -> anyhow::Result<Report>
                 id,
                 org_id,
                 refund_no: &no,
-                channel: Channel::Standard,
+                // Enterprise A is B2B: its refunds are of the B2B screens.
+                channel: Channel::B2b,
                 bill_id,
                 bill_no: &bill_no,
                 order_id: None,

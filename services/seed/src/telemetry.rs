@@ -619,6 +619,7 @@ impl Day<'_> {
             soc: Some(self.soc.round().clamp(0.0, 100.0) as i16),
             temperatures,
             backfill: false,
+            device_time: None,
         });
     }
 

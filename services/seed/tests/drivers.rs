@@ -16,18 +16,12 @@ const COUNTS: &str = "select count(*) filter (where id_card_long_term), \
 #[tokio::test]
 async fn demo_drivers_carry_id_card_ends_for_the_warnings_page() {
     fleetdesk_testkit::init_test_logs();
-    let test_db = TestDb::new().await;
-    for schema in [
-        fleetdesk_auth::SCHEMA,
-        fleetdesk_org::SCHEMA,
-        fleetdesk_vehicle::SCHEMA,
-    ] {
-        let pool = db::connect_owner(&test_db.url, schema.name, 2)
-            .await
-            .unwrap();
-        schema.migrate(&pool).await.unwrap();
-        pool.close().await;
-    }
+    let test_db = TestDb::migrated(&[
+        &fleetdesk_auth::SCHEMA,
+        &fleetdesk_org::SCHEMA,
+        &fleetdesk_vehicle::SCHEMA,
+    ])
+    .await;
     let common = CommonConfig {
         database_url: test_db.url.clone(),
         nats_url: String::new(),

@@ -19,11 +19,10 @@ async fn count(pool: &PgPool, sql: &str, enterprise: Uuid) -> i64 {
 
 #[tokio::test]
 async fn the_demo_enterprise_is_opened_with_money_down_its_tree_once() {
-    let test_db = TestDb::new().await;
+    let test_db = TestDb::migrated(&[&fleetdesk_energy::SCHEMA]).await;
     let owner = db::connect_owner(&test_db.url, fleetdesk_energy::SCHEMA.name, 2)
         .await
         .unwrap();
-    fleetdesk_energy::SCHEMA.migrate(&owner).await.unwrap();
     let a = demo_id("enterprise:a");
     let shanghai = demo_id("org:a-shanghai");
     let vehicles: Vec<DemoVehicle> = (0..5)

@@ -23,19 +23,13 @@ const COUNTS: [&str; 11] = [
 #[tokio::test]
 async fn a_year_of_bills_in_every_state_is_loaded_once() {
     fleetdesk_testkit::init_test_logs();
-    let test_db = TestDb::new().await;
-    for schema in [
-        fleetdesk_auth::SCHEMA,
-        fleetdesk_org::SCHEMA,
-        fleetdesk_vehicle::SCHEMA,
-        fleetdesk_finance::SCHEMA,
-    ] {
-        let pool = db::connect_owner(&test_db.url, schema.name, 2)
-            .await
-            .unwrap();
-        schema.migrate(&pool).await.unwrap();
-        pool.close().await;
-    }
+    let test_db = TestDb::migrated(&[
+        &fleetdesk_auth::SCHEMA,
+        &fleetdesk_org::SCHEMA,
+        &fleetdesk_vehicle::SCHEMA,
+        &fleetdesk_finance::SCHEMA,
+    ])
+    .await;
     let common = CommonConfig {
         database_url: test_db.url.clone(),
         nats_url: String::new(),

@@ -113,19 +113,13 @@ async fn seed(common: &CommonConfig, objects: &std::path::Path) {
 #[tokio::test]
 async fn the_demo_history_is_loaded_once_and_consistent() {
     fleetdesk_testkit::init_test_logs();
-    let test_db = TestDb::new().await;
-    for schema in [
-        fleetdesk_auth::SCHEMA,
-        fleetdesk_org::SCHEMA,
-        fleetdesk_vehicle::SCHEMA,
-        fleetdesk_energy::SCHEMA,
-    ] {
-        let pool = db::connect_owner(&test_db.url, schema.name, 2)
-            .await
-            .unwrap();
-        schema.migrate(&pool).await.unwrap();
-        pool.close().await;
-    }
+    let test_db = TestDb::migrated(&[
+        &fleetdesk_auth::SCHEMA,
+        &fleetdesk_org::SCHEMA,
+        &fleetdesk_vehicle::SCHEMA,
+        &fleetdesk_energy::SCHEMA,
+    ])
+    .await;
     let common = CommonConfig {
         database_url: test_db.url.clone(),
         nats_url: String::new(),

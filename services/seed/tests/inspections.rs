@@ -19,18 +19,12 @@ const COUNTS: [&str; 5] = [
 #[tokio::test]
 async fn a_year_of_inspections_leaves_some_overdue_and_some_due_soon_once() {
     fleetdesk_testkit::init_test_logs();
-    let test_db = TestDb::new().await;
-    for schema in [
-        fleetdesk_auth::SCHEMA,
-        fleetdesk_org::SCHEMA,
-        fleetdesk_vehicle::SCHEMA,
-    ] {
-        let pool = db::connect_owner(&test_db.url, schema.name, 2)
-            .await
-            .unwrap();
-        schema.migrate(&pool).await.unwrap();
-        pool.close().await;
-    }
+    let test_db = TestDb::migrated(&[
+        &fleetdesk_auth::SCHEMA,
+        &fleetdesk_org::SCHEMA,
+        &fleetdesk_vehicle::SCHEMA,
+    ])
+    .await;
     let common = CommonConfig {
         database_url: test_db.url.clone(),
         nats_url: String::new(),

@@ -58,6 +58,11 @@ pub struct Config {
     #[arg(long, default_value_t = 100)]
     pub vehicles: usize,
 
+    /// How many vehicles at the head of the fleet to leave out, so two
+    /// simulators (one per device edge) can split one fleet.
+    #[arg(long, default_value_t = 0)]
+    pub skip: usize,
+
     /// Address of the JT/T 808 edge (host:port).
     #[arg(
         long,
@@ -141,7 +146,7 @@ impl Settings {
 /// starts the simulator beside a stack that is still loading demo data.
 pub async fn run(config: Config, shutdown: Shutdown) -> anyhow::Result<()> {
     let fleet = loop {
-        match load(&config.database_url, config.vehicles).await {
+        match load(&config.database_url, config.skip, config.vehicles).await {
             Ok(fleet) if !fleet.is_empty() => break fleet,
             Ok(_) => tracing::info!("No vehicle with a bound terminal yet; waiting."),
             Err(err) => {
@@ -163,9 +168,9 @@ pub async fn run(config: Config, shutdown: Shutdown) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn load(database_url: &str, limit: usize) -> anyhow::Result<Vec<SimVehicle>> {
+async fn load(database_url: &str, skip: usize, limit: usize) -> anyhow::Result<Vec<SimVehicle>> {
     let pool = db::connect(database_url, "vehicle", 2).await?;
-    let fleet = load_fleet(&pool, limit).await;
+    let fleet = load_fleet_from(&pool, skip, limit).await;
     pool.close().await;
     fleet
 }
@@ -173,13 +178,24 @@ async fn load(database_url: &str, limit: usize) -> anyhow::Result<Vec<SimVehicle
 /// Vehicles with an active terminal binding (at most `limit`), their
 /// terminal's phone a number a JT/T 808-2019 header can carry.
 pub async fn load_fleet(pool: &PgPool, limit: usize) -> anyhow::Result<Vec<SimVehicle>> {
+    load_fleet_from(pool, 0, limit).await
+}
+
+/// The fleet of [`load_fleet`] past its first `skip` vehicles (at most
+/// `limit`), each keeping the cameras of its position in the whole fleet.
+pub async fn load_fleet_from(
+    pool: &PgPool,
+    skip: usize,
+    limit: usize,
+) -> anyhow::Result<Vec<SimVehicle>> {
     let mut tx = db::begin_service(pool).await?;
     let rows: Vec<(uuid::Uuid, uuid::Uuid, String, i16, String, String)> = sqlx::query_as(
         "select v.id, v.enterprise_id, v.plate_number, v.category, b.target_id, b.terminal_sim \
          from vehicle_binding b join vehicle v on v.id = b.vehicle_id \
          where b.kind = 3 and b.unbound_at is null \
-         order by v.enterprise_id, v.plate_number limit $1",
+         order by v.enterprise_id, v.plate_number offset $1 limit $2",
     )
+    .bind(i64::try_from(skip).unwrap_or(i64::MAX))
     .bind(i64::try_from(limit).unwrap_or(i64::MAX))
     .fetch_all(&mut *tx)
     .await
@@ -207,7 +223,7 @@ pub async fn load_fleet(pool: &PgPool, limit: usize) -> anyhow::Result<Vec<SimVe
         })
         .enumerate()
         .map(|(position, vehicle)| SimVehicle {
-            cameras: camera_channels(position),
+            cameras: camera_channels(skip + position),
             ..vehicle
         })
         .collect();

@@ -503,8 +503,18 @@ impl Terminal {
         message: PlatformMessage,
     ) -> std::io::Result<()> {
         match message {
-            PlatformMessage::GeneralResponse { reply_serial, .. } => {
-                self.unanswered.remove(&reply_serial);
+            PlatformMessage::GeneralResponse {
+                reply_serial,
+                result,
+                ..
+            } => {
+                // "Failed" means the platform did not take the report: keep
+                // its fixes for the next upload, as a real terminal does.
+                if let Some((fixes, _)) = self.unanswered.remove(&reply_serial)
+                    && result == Ack::Failed
+                {
+                    self.keep(fixes);
+                }
             }
             PlatformMessage::VehicleControl { lock } => {
                 let refuse = self.motion.moving();

@@ -239,11 +239,10 @@ async fn an_emergency_is_held_until_the_platform_confirms_it_with_0x8203() {
 
 #[tokio::test]
 async fn the_demo_fleet_has_a_terminal_phone_for_every_bound_vehicle() {
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_vehicle::SCHEMA]).await;
     let owner = fleetdesk_kit::db::connect_owner(&db.url, "vehicle", 2)
         .await
         .unwrap();
-    fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
     fleetdesk_seed::vehicle::run(&owner).await.unwrap();
     owner.close().await;
 

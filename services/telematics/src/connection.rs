@@ -14,6 +14,13 @@
 //! attributes (the oldest 0x9003 waiting: 0x1003 names no serial) or
 //! 0x1205's recordings (by its answer serial).
 //!
+//! A logout (0x0003) is answered and ends the session, not the connection.
+//!
+//! A bound terminal's vendor items are read by its maker: the one the
+//! directory kept from its registration (on whichever connection or
+//! replica that was), or else the one it registered with on this
+//! connection; neither known, ours where the length fits.
+//!
 //! Once authenticated, a terminal is asked 0x9003 (once per connection);
 //! every 0x1003 it sends is reported to the directory. A report carrying
 //! active-safety alarms with attachments is followed by one 0x9208 per
@@ -36,7 +43,7 @@ use tokio::net::TcpStream;
 use crate::attachments::Registry;
 use crate::directory::{Binding, Directory, Registered};
 use crate::jt808::header::{Header, Version};
-use crate::jt808::location::AlarmIdentifier;
+use crate::jt808::location::{AlarmIdentifier, VendorLayouts};
 use crate::jt808::message::{
     Ack, AttachmentUploadRequest, Media, MediaServer, PlatformMessage, TerminalMessage, frame,
 };
@@ -72,6 +79,8 @@ enum Session {
         binding: Binding,
         /// The authentication's header: the version and phone to answer in.
         header: Header,
+        /// How its maker's vendor items are read.
+        vendor: VendorLayouts,
     },
 }
 
@@ -153,6 +162,8 @@ struct Connection<'a, D> {
     last_speed_dkmh: Option<u16>,
     /// Alarms whose evidence was asked for (0x9208), oldest first.
     asked: VecDeque<AlarmIdentifier>,
+    /// (terminal, maker) of a registration accepted on this connection.
+    registered: Option<(String, String)>,
 }
 
 pub(crate) async fn serve<D: Directory>(stream: TcpStream, edge: Arc<Edge<D>>) {
@@ -167,6 +178,7 @@ pub(crate) async fn serve<D: Directory>(stream: TcpStream, edge: Arc<Edge<D>>) {
         video: HashMap::new(),
         last_speed_dkmh: None,
         asked: VecDeque::new(),
+        registered: None,
     };
     if let Err(err) = conn.run().await {
         tracing::debug!(error = %err, "Terminal connection ended.");
@@ -248,20 +260,22 @@ impl<D: Directory> Connection<'_, D> {
                             .increment(1);
                         self.strike()?;
                     }
-                    Ok(Some((header, body))) => match TerminalMessage::decode(&header, &body) {
-                        Ok(message) => {
-                            metrics::counter!("telematics_frames_total", "result" => "ok")
+                    Ok(Some((header, body))) => {
+                        match TerminalMessage::decode_with(&header, &body, self.vendor_layouts()) {
+                            Ok(message) => {
+                                metrics::counter!("telematics_frames_total", "result" => "ok")
+                                    .increment(1);
+                                self.handle(&header, message).await?;
+                            }
+                            Err(err) => {
+                                metrics::counter!("telematics_frames_total", "result" => "malformed")
                                 .increment(1);
-                            self.handle(&header, message).await?;
+                                tracing::debug!(error = %err, msg_id = header.msg_id, "Undecodable body.");
+                                self.answer(&header, Ack::BadMessage).await?;
+                                self.strike()?;
+                            }
                         }
-                        Err(err) => {
-                            metrics::counter!("telematics_frames_total", "result" => "malformed")
-                                .increment(1);
-                            tracing::debug!(error = %err, msg_id = header.msg_id, "Undecodable body.");
-                            self.answer(&header, Ack::BadMessage).await?;
-                            self.strike()?;
-                        }
-                    },
+                    }
                 }
             }
         }
@@ -288,6 +302,8 @@ impl<D: Directory> Connection<'_, D> {
                     .await
                 {
                     Ok(Registered::Accepted { auth_code }) => {
+                        self.registered =
+                            Some((terminal.clone(), registration.manufacturer.clone()));
                         (crate::jt808::message::RegisterResult::Ok, auth_code)
                     }
                     Ok(Registered::Refused(result)) => {
@@ -320,10 +336,12 @@ impl<D: Directory> Connection<'_, D> {
                     Ok(Some(binding)) => {
                         tracing::debug!(%terminal, vehicle = %binding.vehicle_id, "Terminal authenticated.");
                         self.take_commands(&terminal).await;
+                        let vendor = self.vendor_of(&terminal).await;
                         self.session = Session::Bound {
                             terminal,
                             binding,
                             header: header.clone(),
+                            vendor,
                         };
                         self.answer(header, Ack::Ok).await?;
                         // Whether it has cameras; its 0x1003 is reported
@@ -346,6 +364,17 @@ impl<D: Directory> Connection<'_, D> {
                 }
             }
             TerminalMessage::Heartbeat => self.answer(header, Ack::Ok).await,
+            // Signed off: its reports are refused and its commands find no
+            // responder until it authenticates again on this connection.
+            TerminalMessage::Logout => {
+                if let Session::Bound { terminal, .. } = &self.session {
+                    tracing::info!(%terminal, "Terminal logged out.");
+                    metrics::counter!("telematics_logouts_total").increment(1);
+                }
+                self.session = Session::Anonymous;
+                self.commands = None;
+                self.answer(header, Ack::Ok).await
+            }
             TerminalMessage::Location(fix) => {
                 self.last_speed_dkmh = Some(fix.speed_dkmh);
                 self.report(header, &[fix], false).await
@@ -414,6 +443,32 @@ impl<D: Directory> Connection<'_, D> {
             }
             TerminalMessage::Unsupported(_) => self.answer(header, Ack::Unsupported).await,
         }
+    }
+
+    /// How the reports on this connection read vendor items.
+    fn vendor_layouts(&self) -> VendorLayouts {
+        match &self.session {
+            Session::Bound { vendor, .. } => *vendor,
+            Session::Anonymous => VendorLayouts::Unreported,
+        }
+    }
+
+    /// The vendor layouts of `terminal`'s maker: the directory's, else the
+    /// registration on this connection.
+    async fn vendor_of(&self, terminal: &str) -> VendorLayouts {
+        let kept = match self.edge.directory.maker(terminal).await {
+            Ok(maker) => maker,
+            Err(err) => {
+                tracing::warn!(error = %err, %terminal, "Maker not known; vendor items read by length.");
+                None
+            }
+        };
+        let seen = self
+            .registered
+            .as_ref()
+            .filter(|(registered, _)| registered == terminal)
+            .map(|(_, maker)| maker.clone());
+        VendorLayouts::of_maker(kept.or(seen).as_deref())
     }
 
     fn bound(&self) -> Option<(&str, &Binding)> {

@@ -22,6 +22,22 @@
 //! | `0xE1` | 1 | battery state of charge, percent (0-100) |
 //! | `0xE2` | 1 + 3n | refrigerated-box temperatures: count BYTE, then per probe: probe number BYTE, temperature WORD as a signed tenth of a degree Celsius (`0xFF4A` = -18.2 °C) |
 //!
+//! Other makers use the same ids for their own items (a GPS51 terminal's
+//! 0xE2 is a firmware string), so vendor items are read by the maker a
+//! terminal registered with (0x0100): ours (`FLEETSIM`, the simulator's, and
+//! `FLEET`) when their length fits the layout above; another maker's are
+//! skipped and counted (`telematics_vendor_items_ignored_total`), never
+//! refusing the fix. The terminal directory keeps the maker with the
+//! registration and answers it on authentication, so it holds whichever
+//! connection, replica or restart of the edge the terminal comes back on.
+//! Where it is not known (registered before makers were kept, or with a
+//! blank maker id, and not on this connection), a vendor item is read as
+//! ours only when its length fits.
+//!
+//! A fix whose time cannot be right (more than 180 days old or 10 minutes
+//! ahead) is answered, counted and published as sent; telemetry ingest
+//! stores it at its receive time with the device time kept.
+//!
 //! Door locking uses 0x8500 (2019: control item 0x0001, 0 lock / 1 unlock;
 //! 2013: control flag bit 0) and the door-locked status bit 13 of the
 //! report; the edge subscribes to `telematics.command.<phone>` for each

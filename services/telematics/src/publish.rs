@@ -1,6 +1,10 @@
 //! Publishing fixes to the telemetry stream. A terminal's message is answered
 //! only after JetStream acknowledged every fix in it, so nothing is lost while
 //! NATS is down: the terminal keeps the message and sends it again.
+//!
+//! A fix whose time cannot be right ([`time_suspect`]) is published as sent,
+//! counted and logged; ingest stores it at its receive time with the device
+//! time kept.
 
 use std::time::Duration;
 
@@ -28,15 +32,17 @@ pub fn subject(binding: &Binding) -> String {
 
 /// Creates the telemetry stream if it is missing.
 pub async fn ensure_stream(js: &jetstream::Context, max_age: Duration) -> anyhow::Result<()> {
-    js.get_or_create_stream(jetstream::stream::Config {
-        name: TELEMETRY_STREAM.to_owned(),
-        subjects: vec![TELEMETRY_SUBJECTS.to_owned()],
-        duplicate_window: DEDUPE_WINDOW,
-        max_age,
-        ..Default::default()
-    })
-    .await
-    .map_err(|e| anyhow::anyhow!("ensure stream {TELEMETRY_STREAM}: {e}"))?;
+    fleetdesk_kit::events::ensure_stream(
+        js,
+        jetstream::stream::Config {
+            name: TELEMETRY_STREAM.to_owned(),
+            subjects: vec![TELEMETRY_SUBJECTS.to_owned()],
+            duplicate_window: DEDUPE_WINDOW,
+            max_age,
+            ..Default::default()
+        },
+    )
+    .await?;
     Ok(())
 }
 
@@ -72,11 +78,29 @@ impl Publisher {
         let subject = subject(binding);
         let now = Utc::now();
         let mut acks = Vec::with_capacity(fixes.len());
-        for fix in fixes {
+        for (i, fix) in fixes.iter().enumerate() {
+            // Distinct receive times: a fix whose own time cannot be right is
+            // stored at its receive time, and a batch's fixes must not collide.
+            let received = now + chrono::Duration::microseconds(i as i64);
             let mut headers = async_nats::HeaderMap::new();
-            let id = format!("{terminal}:{}", fix.time.timestamp());
+            let id = match time_suspect(fix.time, received) {
+                None => format!("{terminal}:{}", fix.time.timestamp()),
+                // A clock stuck at one time would make every fix a repeat.
+                Some(reason) => {
+                    metrics::counter!("telematics_fixes_time_suspect_total", "reason" => reason)
+                        .increment(1);
+                    tracing::warn!(%terminal, device_time = %fix.time, reason, "Fix with an impossible time; stored at its receive time.");
+                    format!(
+                        "{terminal}:{}:{:.6}:{:.6}:{}",
+                        fix.time.timestamp(),
+                        fix.latitude,
+                        fix.longitude,
+                        fix.speed_dkmh
+                    )
+                }
+            };
             headers.insert("Nats-Msg-Id", id.as_str());
-            let payload = to_pb(terminal, binding, fix, now, backfill).encode_to_vec();
+            let payload = to_pb(terminal, binding, fix, received, backfill).encode_to_vec();
             let ack = self
                 .js
                 .publish_with_headers(subject.clone(), headers, payload.into())
@@ -107,6 +131,23 @@ impl Publisher {
             .await
             .map_err(|e| PublishError(e.to_string()))?;
         Ok(())
+    }
+}
+
+/// Days back a fix time may be (telemetry's retention); older is a wrong
+/// clock (GPS week rollover, an unset RTC), as is a time further ahead than
+/// [`FUTURE_SLACK`]. Telemetry ingest applies the same bounds.
+pub const MAX_FIX_AGE: chrono::Duration = chrono::Duration::days(180);
+pub const FUTURE_SLACK: chrono::Duration = chrono::Duration::minutes(10);
+
+/// Why a fix time cannot be right at `received`: `old` or `future`.
+pub fn time_suspect(time: DateTime<Utc>, received: DateTime<Utc>) -> Option<&'static str> {
+    if time > received + FUTURE_SLACK {
+        Some("future")
+    } else if time < received - MAX_FIX_AGE {
+        Some("old")
+    } else {
+        None
     }
 }
 

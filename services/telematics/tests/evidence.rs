@@ -6,14 +6,15 @@
 //! packets with a piece left out, 0x1212 → 0x9212 → the piece again →
 //! 0x1212 → complete).
 
+mod support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeZone as _, Utc};
 use fleetdesk_kit::Shutdown;
-use fleetdesk_kit::config::{CommonConfig, Environment};
 use fleetdesk_proto::telematics::v1 as pb;
-use fleetdesk_telematics::directory::{Binding, StaticDirectory};
+use fleetdesk_telematics::directory::StaticDirectory;
 use fleetdesk_telematics::jt808::FrameDecoder;
 use fleetdesk_telematics::jt808::attachment::{DataPacket, FilePiece};
 use fleetdesk_telematics::jt808::header::{Header, Version};
@@ -24,10 +25,8 @@ use fleetdesk_telematics::jt808::message::{
     Ack, AlarmAttachments, AttachmentFile, AttachmentUploadRequest, Authentication, AvAttributes,
     FileInfo, FileType, FileUploadAnswer, PlatformMessage, Registration, TerminalMessage, frame,
 };
-use fleetdesk_telematics::video::VideoConfig;
-use fleetdesk_telematics::{Application, Config, publish};
 use fleetdesk_testkit::NatsServer;
-use futures::StreamExt as _;
+use support::{all_stream_messages, metric, one_terminal};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
@@ -229,66 +228,17 @@ impl Drop for Edge {
 }
 
 async fn start_edge(nats: &NatsServer) -> Edge {
-    fleetdesk_testkit::init_test_logs();
     let objects = tempfile::tempdir().unwrap();
-    let directory = Arc::new(StaticDirectory::new([(
-        PHONE.to_owned(),
-        Binding {
-            enterprise_id: ENTERPRISE.into(),
-            vehicle_id: VEHICLE.into(),
-        },
-    )]));
-    let config = Config {
-        common: CommonConfig {
-            database_url: String::new(),
-            nats_url: nats.url(),
-            internal_signing_key: None,
-            environment: Environment::Development,
-            db_max_connections: 1,
-        },
-        vehicle_url: "http://127.0.0.1:1".into(),
-        object_store_dir: objects.path().to_owned(),
-        addr: "127.0.0.1:0".into(),
-        max_connections: 16,
-        idle_secs: 30,
-        max_messages_per_sec: 50,
-        telemetry_max_age_hours: 1,
-        video: VideoConfig::local(),
-    };
-    let app = Application::build(&config, directory.clone())
-        .await
-        .unwrap();
-    let (port, attachment_port) = (app.port(), app.attachment_port());
-    let shutdown = Shutdown::new();
-    tokio::spawn(app.run_until_stopped(shutdown.clone()));
+    let directory = Arc::new(one_terminal(PHONE, ENTERPRISE, VEHICLE));
+    let config = support::config(&nats.url(), objects.path());
+    let running = support::start_edge(&config, directory.clone()).await;
     Edge {
-        port,
-        attachment_port,
+        port: running.port,
+        attachment_port: running.attachment_port,
         directory,
         objects,
-        shutdown,
+        shutdown: running.shutdown,
     }
-}
-
-/// Messages of the telemetry stream on `subject`, decoded as `T`.
-async fn stream_messages<T: prost::Message + Default>(nats: &NatsServer, subject: &str) -> Vec<T> {
-    let js = async_nats::jetstream::new(async_nats::connect(nats.url()).await.unwrap());
-    let stream = js.get_stream(publish::TELEMETRY_STREAM).await.unwrap();
-    let consumer = stream
-        .create_consumer(async_nats::jetstream::consumer::pull::OrderedConfig {
-            filter_subject: subject.to_owned(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    let mut messages = consumer.messages().await.unwrap();
-    let mut out = Vec::new();
-    while let Ok(Some(Ok(m))) =
-        tokio::time::timeout(Duration::from_millis(500), messages.next()).await
-    {
-        out.push(T::decode(m.payload.clone()).unwrap());
-    }
-    out
 }
 
 /// Every file under the object store's directory.
@@ -310,19 +260,7 @@ fn stored_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 /// The value of a counter with one label, as /metrics shows it.
 fn counter(name: &str, label: &str, value: &str) -> u64 {
-    static RECORDER: std::sync::OnceLock<metrics_exporter_prometheus::PrometheusHandle> =
-        std::sync::OnceLock::new();
-    let handle = RECORDER.get_or_init(|| {
-        metrics_exporter_prometheus::PrometheusBuilder::new()
-            .install_recorder()
-            .unwrap()
-    });
-    let line = format!("{name}{{{label}=\"{value}\"}} ");
-    handle
-        .render()
-        .lines()
-        .find_map(|l| l.strip_prefix(&line).and_then(|v| v.trim().parse().ok()))
-        .unwrap_or(0)
+    metric(&format!("{name}{{{label}=\"{value}\"}}"))
 }
 
 /// Reports the alarm and returns the 0x9208 it brought.
@@ -358,7 +296,7 @@ async fn an_adas_alarm_is_published_and_its_evidence_is_uploaded_with_a_resent_p
     assert_eq!(t.expect("0x8001").await, general(serial, 0x0200, Ack::Ok));
     assert_eq!(t.next(Duration::from_millis(700)).await, None, "one 0x9208");
 
-    let fixes: Vec<pb::Fix> = stream_messages(&nats, "telemetry.*.*").await;
+    let fixes: Vec<pb::Fix> = all_stream_messages(&nats, "telemetry.*.*").await;
     assert_eq!(fixes.len(), 1, "the resent report is deduplicated");
     assert_eq!(
         fixes[0].safety_alarms,
@@ -442,7 +380,7 @@ async fn an_adas_alarm_is_published_and_its_evidence_is_uploaded_with_a_resent_p
     up.send(&TerminalMessage::FileUploaded(info)).await;
     assert_eq!(up.expect("0x9212").await, complete);
 
-    let stored: Vec<pb::MediaStored> = stream_messages(&nats, "telemetry.*.*.media").await;
+    let stored: Vec<pb::MediaStored> = all_stream_messages(&nats, "telemetry.*.*.media").await;
     assert_eq!(stored.len(), 1, "{stored:?}");
     let m = &stored[0];
     assert_eq!(

@@ -5,22 +5,23 @@
 //! `fleetdesk_media::jt1078::Encoder`; viewers call `MediaService` over
 //! gRPC with an internal token.
 
+mod support;
+
 use std::collections::HashMap;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fleetdesk_kit::Shutdown;
-use fleetdesk_kit::config::{CommonConfig, Environment};
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
 use fleetdesk_media::jt1078::{DataType, Encoder, PT_H264, SimLayout, VideoIntervals};
 use fleetdesk_proto::telematics::v1 as pb;
 use fleetdesk_proto::telematics::v1::media_service_client::MediaServiceClient;
 use fleetdesk_telematics::directory::{Binding, StaticDirectory};
 use fleetdesk_telematics::video::VideoConfig;
-use fleetdesk_telematics::{Application, Config};
 use fleetdesk_testkit::NatsServer;
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use support::{RegistrationFields, Sender, Wire, bcd, frame, terminal_ack};
+use tokio::io::AsyncWriteExt as _;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tonic::transport::Channel;
@@ -29,147 +30,19 @@ const GRACE: Duration = Duration::from_secs(2);
 
 // ---- The terminal's side of JT/T 808-2019 --------------------------------
 
-/// 10-byte BCD of the phone, zero-padded on the left (§4.4.3).
-fn bcd_phone(phone: &str) -> Vec<u8> {
-    format!("{phone:0>20}")
-        .as_bytes()
-        .chunks(2)
-        .map(|p| ((p[0] - b'0') << 4) | (p[1] - b'0'))
-        .collect()
-}
-
-/// Header (version flag, protocol version 1) + body, XOR-checked and escaped.
-fn frame(phone: &str, msg_id: u16, serial: u16, body: &[u8]) -> Vec<u8> {
-    let mut m = Vec::new();
-    m.extend(msg_id.to_be_bytes());
-    m.extend(((1u16 << 14) | body.len() as u16).to_be_bytes());
-    m.push(1);
-    m.extend(bcd_phone(phone));
-    m.extend(serial.to_be_bytes());
-    m.extend(body);
-    m.push(m.iter().fold(0, |a, b| a ^ b));
-    let mut out = vec![0x7e];
-    for b in m {
-        match b {
-            0x7e => out.extend([0x7d, 0x02]),
-            0x7d => out.extend([0x7d, 0x01]),
-            b => out.push(b),
-        }
-    }
-    out.push(0x7e);
-    out
-}
-
-/// One platform message: id, serial, body.
-#[derive(Debug, Clone)]
-struct Incoming {
-    msg_id: u16,
-    serial: u16,
-    body: Vec<u8>,
-}
-
-/// Splits the platform's bytes into frames (several may come in one read).
-#[derive(Default)]
-struct Frames(Vec<u8>);
-
-impl Frames {
-    fn next(&mut self) -> Option<Incoming> {
-        let start = self.0.iter().position(|&b| b == 0x7e)?;
-        self.0.drain(..start);
-        let len = self.0[1..].iter().position(|&b| b == 0x7e)?;
-        let escaped: Vec<u8> = self.0.drain(..len + 2).collect();
-        let mut raw = Vec::new();
-        let mut it = escaped[1..escaped.len() - 1].iter();
-        while let Some(&b) = it.next() {
-            raw.push(match (b, it.clone().next()) {
-                (0x7d, Some(0x02)) => {
-                    it.next();
-                    0x7e
-                }
-                (0x7d, Some(0x01)) => {
-                    it.next();
-                    0x7d
-                }
-                (b, _) => b,
-            });
-        }
-        let check = raw.pop().expect("check code");
-        assert_eq!(raw.iter().fold(0, |a, b| a ^ b), check, "check code");
-        Some(Incoming {
-            msg_id: u16::from_be_bytes([raw[0], raw[1]]),
-            serial: u16::from_be_bytes([raw[15], raw[16]]),
-            body: raw[17..].to_vec(),
-        })
-    }
-}
-
-async fn read_frame(s: &mut TcpStream, frames: &mut Frames) -> Option<Incoming> {
-    loop {
-        if let Some(m) = frames.next() {
-            return Some(m);
-        }
-        let mut buf = [0u8; 2048];
-        let n = s.read(&mut buf).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        frames.0.extend(&buf[..n]);
-    }
-}
-
-/// Registers (0x0100) and authenticates (0x0102) with the code it was given.
-async fn sign_on(port: u16, phone: &str) -> (TcpStream, Frames) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
-    let mut frames = Frames::default();
-    let mut reg = Vec::new();
-    reg.extend(31u16.to_be_bytes());
-    reg.extend(100u16.to_be_bytes());
-    reg.extend(b"FLEET\0\0\0\0\0\0");
-    reg.extend([b'M'; 30]);
-    reg.extend([b'T'; 30]);
-    reg.push(0);
-    reg.extend(b"LZWADAGB0PB000001");
-    s.write_all(&frame(phone, 0x0100, 1, &reg)).await.unwrap();
-    let answer = read_frame(&mut s, &mut frames).await.expect("0x8100");
-    assert_eq!((answer.msg_id, answer.body[2]), (0x8100, 0), "registered");
-    let code = answer.body[3..].to_vec();
-    let mut auth = vec![code.len() as u8];
-    auth.extend(&code);
-    auth.extend([b'8'; 15]);
-    auth.extend([0u8; 20]);
-    s.write_all(&frame(phone, 0x0102, 2, &auth)).await.unwrap();
-    let answer = read_frame(&mut s, &mut frames).await.expect("0x8001");
-    assert_eq!(
-        (answer.msg_id, answer.body[4]),
-        (0x8001, 0),
-        "authenticated"
-    );
-    // The edge asks every terminal what it can stream once it is in.
-    let query = read_frame(&mut s, &mut frames).await.expect("0x9003");
-    assert_eq!(query.msg_id, 0x9003);
-    s.write_all(&frame(phone, 0x1003, 3, &ATTRIBUTES))
-        .await
-        .unwrap();
-    (s, frames)
+/// Signs on (0x0100, 0x0102) and answers the edge's 0x9003 with its
+/// attributes.
+async fn sign_on(port: u16, phone: &str) -> Wire {
+    let sender = Sender::v2019(phone);
+    let registration = RegistrationFields::fleet(0, b"LZWADAGB0PB000001");
+    let mut wire = support::sign_on(port, &sender, &registration.body(&sender), "").await;
+    wire.send(&frame(&sender, 0x1003, 3, &ATTRIBUTES)).await;
+    wire
 }
 
 /// 0x1003: G.711A mono 8 kHz 16-bit, 320-byte frames, no output; H.264,
 /// 1 audio and 4 video channels.
 const ATTRIBUTES: [u8; 10] = [6, 1, 0, 1, 0x01, 0x40, 0, 98, 1, 4];
-
-/// The terminal's general response (0x0001) to a platform message.
-fn ack(serial: u16, msg_id: u16, result: u8) -> Vec<u8> {
-    let mut body = serial.to_be_bytes().to_vec();
-    body.extend(msg_id.to_be_bytes());
-    body.push(result);
-    body
-}
-
-/// A BCD[6] Beijing time (YYMMDDhhmmss).
-fn bcd_time(text: &str) -> [u8; 6] {
-    let b = text.as_bytes();
-    std::array::from_fn(|i| ((b[2 * i] - b'0') << 4) | (b[2 * i + 1] - b'0'))
-}
 
 /// A server field (JT/T 1078 Table 17): length BYTE, address, TCP WORD, UDP WORD.
 fn read_server(body: &[u8]) -> (String, u16, usize) {
@@ -267,10 +140,11 @@ async fn run_terminal(
     behaviour: Behaviour,
     seen: mpsc::UnboundedSender<Seen>,
 ) {
-    let (mut s, mut frames) = sign_on(edge_port, &phone).await;
+    let mut wire = sign_on(edge_port, &phone).await;
+    let sender = Sender::v2019(&phone);
     let mut serial = 3u16;
     let mut streaming: HashMap<(bool, u8), tokio::task::JoinHandle<()>> = HashMap::new();
-    while let Some(m) = read_frame(&mut s, &mut frames).await {
+    while let Some(m) = wire.recv().await {
         let mut answers = Vec::new();
         match m.msg_id {
             0x9101 => {
@@ -283,7 +157,10 @@ async fn run_terminal(
                     data,
                     stream,
                 });
-                answers.push((0x0001, ack(m.serial, 0x9101, behaviour.live_result)));
+                answers.push((
+                    0x0001,
+                    terminal_ack(m.serial, 0x9101, behaviour.live_result),
+                ));
                 if behaviour.live_result == 0 && behaviour.streams {
                     let task = tokio::spawn(stream_clip(
                         host,
@@ -309,7 +186,7 @@ async fn run_terminal(
                 {
                     task.abort();
                 }
-                answers.push((0x0001, ack(m.serial, 0x9102, 0)));
+                answers.push((0x0001, terminal_ack(m.serial, 0x9102, 0)));
             }
             0x9003 => {
                 let _ = seen.send(Seen::QueryAttributes);
@@ -324,8 +201,8 @@ async fn run_terminal(
                     (2, "261123103000", "261123104500", 1_048_576),
                 ] {
                     body.push(channel);
-                    body.extend(bcd_time(start));
-                    body.extend(bcd_time(end));
+                    body.extend(bcd(start));
+                    body.extend(bcd(end));
                     body.extend((1u64 << 32).to_be_bytes()); // video signal lost
                     body.extend([2, 1, 1]); // video, main stream, main store
                     body.extend(size.to_be_bytes());
@@ -336,7 +213,7 @@ async fn run_terminal(
                 let (host, port, at) = read_server(&m.body);
                 let channel = m.body[at];
                 let _ = seen.send(Seen::Playback { port, channel });
-                answers.push((0x0001, ack(m.serial, 0x9201, 0)));
+                answers.push((0x0001, terminal_ack(m.serial, 0x9201, 0)));
                 let task = tokio::spawn(stream_clip(
                     host,
                     port,
@@ -356,13 +233,14 @@ async fn run_terminal(
                 {
                     task.abort();
                 }
-                answers.push((0x0001, ack(m.serial, 0x9202, 0)));
+                answers.push((0x0001, terminal_ack(m.serial, 0x9202, 0)));
             }
             _ => {}
         }
         for (msg_id, body) in answers {
             serial += 1;
-            if s.write_all(&frame(&phone, msg_id, serial, &body))
+            if wire
+                .try_send(&frame(&sender, msg_id, serial, &body))
                 .await
                 .is_err()
             {
@@ -428,7 +306,6 @@ async fn start_edge(phones: &[&str]) -> Edge {
 
 /// Another replica of the edge on the same NATS.
 async fn start_replica(phones: &[&str], nats_url: &str, signer: TokenSigner) -> Edge {
-    fleetdesk_testkit::init_test_logs();
     let directory = StaticDirectory::new(phones.iter().map(|phone| {
         (
             (*phone).to_owned(),
@@ -438,40 +315,27 @@ async fn start_replica(phones: &[&str], nats_url: &str, signer: TokenSigner) -> 
             },
         )
     }));
-    let config = Config {
-        common: CommonConfig {
-            database_url: String::new(),
-            nats_url: nats_url.to_owned(),
-            internal_signing_key: Some(signer.seed_base64()),
-            environment: Environment::Development,
-            db_max_connections: 1,
-        },
-        vehicle_url: "http://127.0.0.1:1".into(),
-        object_store_dir: std::env::temp_dir().join("fd-edge-video-objects"),
-        addr: "127.0.0.1:0".into(),
-        max_connections: 16,
-        idle_secs: 30,
-        max_messages_per_sec: 50,
-        telemetry_max_age_hours: 1,
-        video: VideoConfig {
-            media_grace_secs: GRACE.as_secs(),
-            media_open_timeout_secs: 5,
-            ..VideoConfig::local()
-        },
+    let mut config = support::config(
+        nats_url,
+        &std::env::temp_dir().join("fd-edge-video-objects"),
+    );
+    config.common.internal_signing_key = Some(signer.seed_base64());
+    config.video = VideoConfig {
+        media_grace_secs: GRACE.as_secs(),
+        media_open_timeout_secs: 5,
+        ..VideoConfig::local()
     };
-    let app = Application::build(&config, directory).await.unwrap();
-    let edge = Edge {
-        port: app.port(),
-        media_port: app.media_port(),
-        playback_port: app.playback_port(),
-        grpc_port: app.grpc_port(),
+    let running = support::start_edge(&config, directory).await;
+    Edge {
+        port: running.port,
+        media_port: running.media_port,
+        playback_port: running.playback_port,
+        grpc_port: running.grpc_port,
         signer,
-        shutdown: Shutdown::new(),
+        shutdown: running.shutdown,
         nats_url: nats_url.to_owned(),
         _nats: None,
-    };
-    tokio::spawn(app.run_until_stopped(edge.shutdown.clone()));
-    edge
+    }
 }
 
 impl Edge {
@@ -874,8 +738,8 @@ async fn a_resource_query_comes_back_as_the_terminals_list() {
         panic!("no 0x9205");
     };
     let mut expected = vec![0];
-    expected.extend(bcd_time("261123100000"));
-    expected.extend(bcd_time("261123110000"));
+    expected.extend(bcd("261123100000"));
+    expected.extend(bcd("261123110000"));
     expected.extend(0u64.to_be_bytes());
     expected.extend([3, 0, 0]); // audio or video, any stream, any store
     assert_eq!(body, expected, "0x9205 per JT/T 1078 Table 23");

@@ -4,12 +4,15 @@
 
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::str::FromStr;
+use std::process::{Child, Command};
 use std::time::Duration;
 
+pub use fleetdesk_kit::service::Schema;
 use sqlx::postgres::PgConnectOptions;
 use sqlx::{Connection as _, PgConnection};
+
+mod template;
+pub use template::{Template, TemplateName, template_name};
 
 /// The server tests create their databases on.
 pub fn admin_database_url() -> String {
@@ -42,10 +45,10 @@ pub struct TestDb {
 }
 
 impl TestDb {
+    /// An empty database, for tests of migrations themselves; others take
+    /// [`TestDb::migrated`].
     pub async fn new() -> TestDb {
-        let admin = PgConnectOptions::from_str(&admin_database_url())
-            .expect("database url")
-            .database("postgres");
+        let admin = template::admin_options();
         let name = format!("fd_test_{}", uuid::Uuid::new_v4().simple());
         let mut conn = PgConnection::connect_with(&admin)
             .await
@@ -54,15 +57,91 @@ impl TestDb {
             .execute(&mut conn)
             .await
             .expect("create test database");
-        let url = format!(
-            "postgres://{}@{}:{}/{}",
-            admin.get_username(),
-            admin.get_host(),
-            admin.get_port(),
-            name
-        );
+        let url = template::database_url(&admin, &name);
         TestDb { name, url, admin }
     }
+
+    /// A database with `schemas` migrated (kit's, the org replica's and each
+    /// service's migrations, as [`Schema::migrate`] applies them), copied
+    /// from a template that the first test process to need it builds once.
+    pub async fn migrated(schemas: &[&Schema]) -> TestDb {
+        Self::migrated_reporting(schemas).await.0
+    }
+
+    /// [`TestDb::migrated`], also telling which template it copied and
+    /// whether this call built it.
+    pub async fn migrated_reporting(schemas: &[&Schema]) -> (TestDb, Template) {
+        if std::env::var("FLEETDESK_TEST_TEMPLATES").as_deref() == Ok("off") {
+            return Self::migrated_in_place(schemas).await;
+        }
+        let admin = template::admin_options();
+        let mut lease = template::lease_template(&admin, schemas)
+            .await
+            .unwrap_or_else(|e| panic!("build the test template database: {e:#}"));
+        let name = format!("fd_test_{}", uuid::Uuid::new_v4().simple());
+        sqlx::query(&format!(
+            "create database {name} template {} strategy = {}",
+            lease.template.name.as_str(),
+            template::CLONE_STRATEGY
+        ))
+        .execute(&mut lease.conn)
+        .await
+        .unwrap_or_else(|e| panic!("copy template {}: {e}", lease.template.name.as_str()));
+        // Housekeeping must never fail a test: a template left today goes next time.
+        if let Err(e) = template::drop_stale_templates(&mut lease.conn, &lease.template.name).await
+        {
+            tracing::warn!("dropping stale test templates: {e:#}");
+        }
+        let _ = lease.conn.close().await;
+        let url = template::database_url(&admin, &name);
+        restamp_migrations(&admin, &name).await;
+        (TestDb { name, url, admin }, lease.template)
+    }
+
+    /// The way before templates (`FLEETDESK_TEST_TEMPLATES=off`): an empty
+    /// database migrated by this test, to compare timings or rule templates out.
+    async fn migrated_in_place(schemas: &[&Schema]) -> (TestDb, Template) {
+        let db = TestDb::new().await;
+        for schema in schemas {
+            let owner = fleetdesk_kit::db::connect_owner(&db.url, schema.name, 1)
+                .await
+                .expect("connect to the test database");
+            schema
+                .migrate(&owner)
+                .await
+                .expect("migrate the test database");
+            owner.close().await;
+        }
+        let template = Template {
+            name: template_name(schemas),
+            built: true,
+        };
+        (db, template)
+    }
+}
+
+/// A copy's migrations are dated now, as if migrated by this test: a new
+/// event consumer starts at the deployment's first migration
+/// (`fleetdesk_kit::events::deployment_epoch`), and the template's date
+/// would have it read every other test's events since the template was built.
+async fn restamp_migrations(admin: &PgConnectOptions, database: &str) {
+    let mut conn = PgConnection::connect_with(&admin.clone().database(database))
+        .await
+        .expect("connect to the copied test database");
+    let histories: Vec<String> = sqlx::query_scalar(
+        "select format('update %I._sqlx_migrations set installed_on = now()', schemaname) \
+         from pg_tables where tablename = '_sqlx_migrations'",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .expect("find the migration histories");
+    for update in histories {
+        sqlx::query(&update)
+            .execute(&mut conn)
+            .await
+            .expect("date the copy's migrations");
+    }
+    let _ = conn.close().await;
 }
 
 impl Drop for TestDb {
@@ -97,11 +176,13 @@ pub fn free_port() -> u16 {
 }
 
 /// A private `nats-server` with JetStream, on its own port and store directory,
-/// that a test can stop and start again (same port, same store).
+/// that a test can stop and start again (same port, same store). Its output
+/// goes to a log file beside the store ([`NatsServer::log_tail`]).
 #[derive(Debug)]
 pub struct NatsServer {
     pub port: u16,
     store: PathBuf,
+    log: PathBuf,
     child: Option<Child>,
 }
 
@@ -124,6 +205,7 @@ impl NatsServer {
         let store = std::env::temp_dir().join(format!("fd-nats-{}", uuid::Uuid::new_v4().simple()));
         let mut server = NatsServer {
             port: free_port(),
+            log: store.with_extension("log"),
             store,
             child: None,
         };
@@ -138,6 +220,11 @@ impl NatsServer {
     /// Starts (again) on the same port and store; waits until it accepts connections.
     pub async fn resume(&mut self) {
         assert!(self.child.is_none(), "already running");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .expect("nats-server log");
         let child = Command::new(nats_server_binary())
             .args([
                 "-a",
@@ -148,12 +235,12 @@ impl NatsServer {
                 "-sd",
             ])
             .arg(&self.store)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stdout(log.try_clone().expect("nats-server log"))
+            .stderr(log)
             .spawn()
             .expect("start nats-server (install Debian's nats-server)");
         self.child = Some(child);
-        for _ in 0..100 {
+        for _ in 0..300 {
             if tokio::net::TcpStream::connect(("127.0.0.1", self.port))
                 .await
                 .is_ok()
@@ -162,7 +249,11 @@ impl NatsServer {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("nats-server did not start on port {}", self.port);
+        panic!(
+            "nats-server did not start on port {}: {}",
+            self.port,
+            self.log_tail(20)
+        );
     }
 
     /// Kills the server; clients see the connection drop.
@@ -172,12 +263,39 @@ impl NatsServer {
             let _ = child.wait();
         }
     }
+
+    /// Stops the server as an operator does: SIGTERM, then up to 15 s for
+    /// it to go (killed after that).
+    pub fn terminate(&mut self) {
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        for _ in 0..300 {
+            if matches!(child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    /// The last `lines` of the server's log, to show beside a failure.
+    pub fn log_tail(&self, lines: usize) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let all: Vec<&str> = text.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
+    }
 }
 
 impl Drop for NatsServer {
     fn drop(&mut self) {
         self.stop();
         let _ = std::fs::remove_dir_all(&self.store);
+        let _ = std::fs::remove_file(&self.log);
     }
 }
 
@@ -221,4 +339,43 @@ macro_rules! scenarios {
         ),+])
         .await
     };
+}
+
+/// A metric's value as this process's `/metrics` shows it, 0 when absent:
+/// `series` is `name` or `name{key="value",…}` with the labels sorted by
+/// key, as the exporter writes them. Installs the recorder on first use
+/// (under nextest each test is its own process, so the values are its own).
+pub fn metric(series: &str) -> f64 {
+    static RECORDER: std::sync::OnceLock<metrics_exporter_prometheus::PrometheusHandle> =
+        std::sync::OnceLock::new();
+    let handle = RECORDER.get_or_init(|| {
+        metrics_exporter_prometheus::PrometheusBuilder::new()
+            .install_recorder()
+            .expect("install the metrics recorder")
+    });
+    let prefix = format!("{series} ");
+    handle
+        .render()
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix).and_then(|v| v.trim().parse().ok()))
+        .unwrap_or(0.0)
+}
+
+/// Waits (up to 10 s) until a consumer of the schema `pool` serves has
+/// applied event `id` (its once-only row is there); panics otherwise.
+pub async fn event_applied(pool: &sqlx::PgPool, id: uuid::Uuid) {
+    for _ in 0..100 {
+        let mut tx = fleetdesk_kit::db::begin_service(pool).await.expect("begin");
+        let done: bool =
+            sqlx::query_scalar("select exists (select 1 from processed_event where event_id = $1)")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await
+                .expect("read processed_event");
+        if done {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("event {id} was not applied");
 }

@@ -101,15 +101,9 @@ impl Stack {
     async fn publish(&self, t: &Tenant, vehicle: Uuid, fixes: &[Fix], backfill: bool) {
         let client = async_nats::connect(self.nats.url()).await.unwrap();
         let js = async_nats::jetstream::new(client);
-        js.get_or_create_stream(async_nats::jetstream::stream::Config {
-            name: "FLEETDESK_TELEMETRY".into(),
-            subjects: vec!["telemetry.>".into()],
-            duplicate_window: Duration::from_secs(600),
-            max_age: Duration::from_secs(72 * 3600),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+        fleetdesk_telemetry::ingest::ensure_stream(&js)
+            .await
+            .unwrap();
         let mut acks = Vec::new();
         for f in fixes {
             let payload = tpb::Fix {
@@ -681,6 +675,7 @@ async fn any_batching_and_order_evaluated_directly_gives_the_same_rows(s: &Stack
                 soc: None,
                 temperatures: Vec::new(),
                 backfill: false,
+                device_time: None,
             })
             .collect()
     };

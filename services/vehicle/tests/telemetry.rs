@@ -40,7 +40,7 @@ impl Drop for Service {
 
 async fn spawn() -> Service {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_vehicle::SCHEMA]).await;
     let common = CommonConfig {
         database_url: db.url.clone(),
         nats_url: fleetdesk_testkit::nats_url(),
@@ -357,6 +357,52 @@ async fn a_bound_terminal_registers_and_authenticates_to_its_vehicle_and_others_
         ))
         .await;
     assert!(refused.is_err());
+}
+
+#[tokio::test]
+async fn a_terminal_authenticates_with_the_maker_of_its_last_registration() {
+    let service = spawn().await;
+    let a = car(&service, Uuid::new_v4()).await;
+    let mut directory = TerminalDirectoryServiceClient::new(service.channel.clone());
+    let mut sign_on = async |maker: &str| {
+        let registered = directory
+            .register_terminal(as_service(
+                &service,
+                None,
+                tpb::RegisterTerminalRequest {
+                    phone: a.phone.clone(),
+                    terminal_id: a.terminal.clone(),
+                    maker_id: maker.to_owned(),
+                    ..Default::default()
+                },
+            ))
+            .await
+            .expect("register")
+            .into_inner();
+        assert_eq!(registered.outcome, tpb::RegisterOutcome::Accepted as i32);
+        // As after an edge restart: only the code is carried over.
+        directory
+            .authenticate_terminal(as_service(
+                &service,
+                None,
+                tpb::AuthenticateTerminalRequest {
+                    phone: a.phone.clone(),
+                    auth_code: registered.auth_code,
+                },
+            ))
+            .await
+            .expect("authenticate")
+            .into_inner()
+    };
+
+    let first = sign_on(" 70107 ").await;
+    assert!(first.accepted);
+    assert_eq!(first.maker_id, "70107", "kept trimmed");
+    let again = sign_on("FLEET").await;
+    assert_eq!(again.maker_id, "FLEET", "a re-registration replaces it");
+    let blank = sign_on("").await;
+    assert!(blank.accepted);
+    assert_eq!(blank.maker_id, "", "none sent, none answered");
 }
 
 #[tokio::test]
@@ -732,6 +778,7 @@ async fn an_open_live_feed_follows_units_added_under_its_subtree() {
             subtrees: vec![unit],
             ..Default::default()
         }),
+        flags: Vec::new(),
         iat: 0,
         exp: i64::MAX,
     };

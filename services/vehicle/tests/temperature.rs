@@ -140,15 +140,9 @@ impl Stack {
     async fn publish_fixes(&self, t: &Tenant, vehicle: Uuid, readings: &[(i64, Option<i32>)]) {
         let client = async_nats::connect(self.nats.url()).await.unwrap();
         let js = async_nats::jetstream::new(client);
-        js.get_or_create_stream(async_nats::jetstream::stream::Config {
-            name: "FLEETDESK_TELEMETRY".into(),
-            subjects: vec!["telemetry.>".into()],
-            duplicate_window: Duration::from_secs(600),
-            max_age: Duration::from_secs(72 * 3600),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+        fleetdesk_telemetry::ingest::ensure_stream(&js)
+            .await
+            .unwrap();
         let mut acks = Vec::new();
         for &(s, deci) in readings {
             let payload = tpb::Fix {

@@ -29,7 +29,7 @@ impl Drop for Service {
 
 async fn spawn() -> Service {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_vehicle::SCHEMA]).await;
     let common = CommonConfig {
         database_url: db.url.clone(),
         nats_url: fleetdesk_testkit::nats_url(),

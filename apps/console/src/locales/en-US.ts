@@ -659,6 +659,13 @@ const enUS: Messages = {
       rules: 'Disable: sub-organisations follow and their members cannot use this enterprise until it is enabled again; the root (the enterprise itself) cannot be disabled. Delete: only organisations without sub-organisations and members. Names are unique under one parent.',
       disabledWithUndo: '“{{name}}” and its sub-organisations are disabled',
       undo: 'Enable again',
+      isCompany: 'Company',
+      isCompanyHint: 'A subsidiary or legal entity: listed among the enterprise\'s companies',
+      rootIsCompany: 'The root is the enterprise itself and always a company',
+      companyTag: 'Company',
+      serveAreas: 'Service areas',
+      serveAreasHint: 'The cities it serves; an organisation with service areas is a service organisation',
+      serveAreasPlaceholder: 'Select the cities served',
     },
     role: {
       add: 'Add role',
@@ -670,7 +677,7 @@ const enUS: Messages = {
       permissionsRequired: 'Select at least one function permission',
       userCount: 'Users',
       deleteConfirm: 'Delete the role "{{name}}"?',
-      deleteMembers: '{{count}} users lose its permissions at once.',
+      deleteMembers: 'Held by {{count}} users: give them another role before deleting it.',
     },
     scope: {
       label: 'Data permission',

@@ -659,6 +659,13 @@ const jaJP: Messages = {
       rules: '無効化：下位組織も無効になり、メンバーは再有効化まで企業を利用できません。ルート組織（企業そのもの）は無効化できません。削除：下位組織とメンバーのない組織のみ。同じ上位組織の下で名称は重複できません。',
       disabledWithUndo: '「{{name}}」と下位組織を無効化しました',
       undo: '再び有効化',
+      isCompany: '独立会社',
+      isCompanyHint: '子会社・法人など：企業の会社一覧に表示されます',
+      rootIsCompany: 'ルート組織は企業そのもので、常に会社です',
+      companyTag: '会社',
+      serveAreas: 'サービス地域',
+      serveAreasHint: 'この組織がサービスする都市。サービス地域のある組織がサービス組織です',
+      serveAreasPlaceholder: 'サービス都市を選択してください',
     },
     role: {
       add: 'ロールを追加',
@@ -670,7 +677,7 @@ const jaJP: Messages = {
       permissionsRequired: '機能権限を1つ以上選択してください',
       userCount: 'ユーザー数',
       deleteConfirm: 'ロール「{{name}}」を削除しますか？',
-      deleteMembers: '{{count}} 人のユーザーが直ちにこのロールの権限を失います。',
+      deleteMembers: '{{count}} 人のユーザーに割り当て済みです。先に別のロールへ変更してから削除してください。',
     },
     scope: {
       label: 'データ権限',

@@ -657,6 +657,13 @@ const zhCN = {
       rules: '停用：下级组织一并停用，其成员暂时无法使用本企业，重新启用后恢复；根组织即企业本身，不能停用。删除：只能删除没有下级组织和成员的组织。同一上级组织下名称不能重复。',
       disabledWithUndo: '已停用“{{name}}”及其下级组织',
       undo: '重新启用',
+      isCompany: '独立公司',
+      isCompanyHint: '子公司、独立法人等：出现在企业的公司列表中',
+      rootIsCompany: '根组织即企业本身，始终是公司',
+      companyTag: '公司',
+      serveAreas: '服务区域',
+      serveAreasHint: '该组织服务的城市；有服务区域的组织即服务组织',
+      serveAreasPlaceholder: '请选择服务城市',
     },
     role: {
       add: '新增角色',
@@ -668,7 +675,7 @@ const zhCN = {
       permissionsRequired: '请至少选择一项功能权限',
       userCount: '用户数',
       deleteConfirm: '确定删除角色“{{name}}”吗？',
-      deleteMembers: '{{count}} 个用户将立即失去该角色的权限。',
+      deleteMembers: '该角色已分配给 {{count}} 个用户，请先为他们更换角色再删除。',
     },
     scope: {
       label: '数据权限',

@@ -2,9 +2,11 @@
 //! documents a list's keys (`IntoParams`) and reads them. It visits the
 //! struct's fields in their declared order, each with every value its key
 //! was given: a `Vec` takes them all (`plate=A&plate=B`), anything else the
-//! last. An empty value is dropped for text, and refused for a typed value
-//! (number, flag, enum): `active=` is not a yes or no. Each
-//! refusal names the key. A field `xxxEnd` with a sibling `xxxStart` is a
+//! last. A key given empty never gets here ([`crate::extract::query_pairs`]
+//! drops it, whatever its type), so it reads as absent; a key given spaces
+//! only is first read as `""` (a number or a code refuses it) and then as
+//! absent. Each refusal names
+//! the key. A field `xxxEnd` with a sibling `xxxStart` is a
 //! time range: a start after its end is refused on the start key.
 
 use std::fmt;
@@ -17,7 +19,7 @@ use crate::edge::query::multimap::ListQuery;
 use crate::edge::time::instant;
 use crate::envelope::ApiError;
 
-/// An enum value, or a typed key given empty, that reads as nothing known.
+/// An enum value that reads as nothing known.
 pub const INVALID: &str = "筛选条件的取值无效";
 const NOT_A_FLAG: &str = "请输入 true 或 false";
 const NOT_AN_INTEGER: &str = "请输入整数";
@@ -28,9 +30,6 @@ const START_AFTER_END: &str = "开始时间不允许大于结束时间";
 pub struct QueryError {
     key: Option<String>,
     message: String,
-    /// An empty value met text inside a list: the list ends there (today's
-    /// lists drop empty values) instead of holding an empty string.
-    empty_text: bool,
 }
 
 impl QueryError {
@@ -38,7 +37,6 @@ impl QueryError {
         QueryError {
             key: None,
             message: message.into(),
-            empty_text: false,
         }
     }
 
@@ -81,6 +79,11 @@ impl de::Error for QueryError {
 
 /// Reads `T` (a struct of named fields) from the query.
 pub fn from_query<T: de::DeserializeOwned>(query: &ListQuery) -> Result<T, ApiError> {
+    // A key given spaces only must read as its type reads "" (text does, a
+    // number or a code does not); then it is no filter.
+    if let Some(probe) = query.blanks_as_empty() {
+        T::deserialize(Struct { query: &probe }).map_err(QueryError::into_api)?;
+    }
     T::deserialize(Struct { query }).map_err(QueryError::into_api)
 }
 
@@ -146,7 +149,6 @@ impl<'de> MapAccess<'de> for Fields<'_> {
         let value = seed
             .deserialize(Value {
                 values: self.query.values_of(key),
-                given_empty: self.query.given_empty(key),
             })
             .map_err(|e| e.at(key))?;
         self.check_range(key)?;
@@ -174,19 +176,15 @@ impl Fields<'_> {
     }
 }
 
-/// One key's non-empty values, in order, and whether it was given empty.
+/// One key's values, in order (none when absent).
 struct Value<'a> {
     values: &'a [String],
-    given_empty: bool,
 }
 
 impl Value<'_> {
     /// The value a single typed field reads: the last one.
-    fn last(&self) -> Result<Option<&str>, QueryError> {
-        if self.given_empty {
-            return Err(QueryError::refused(INVALID));
-        }
-        Ok(self.values.last().map(String::as_str))
+    fn last(&self) -> Option<&str> {
+        self.values.last().map(String::as_str)
     }
 }
 
@@ -206,7 +204,7 @@ impl<'de> de::Deserializer<'de> for Value<'_> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-        if self.values.is_empty() && !self.given_empty {
+        if self.values.is_empty() {
             visitor.visit_none()
         } else {
             visitor.visit_some(self)
@@ -214,18 +212,18 @@ impl<'de> de::Deserializer<'de> for Value<'_> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-        visitor.visit_bool(self.last()?.map(flag).transpose()?.unwrap_or(false))
+        visitor.visit_bool(self.last().map(flag).transpose()?.unwrap_or(false))
     }
 
     fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-        match self.last()? {
+        match self.last() {
             Some(v) => visitor.visit_i32(integer(v)?),
             None => Err(QueryError::refused(INVALID)),
         }
     }
 
     fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-        match self.last()? {
+        match self.last() {
             Some(v) => visitor.visit_i64(integer(v)?),
             None => Err(QueryError::refused(INVALID)),
         }
@@ -237,7 +235,7 @@ impl<'de> de::Deserializer<'de> for Value<'_> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, QueryError> {
-        match self.last()? {
+        match self.last() {
             Some(v) => visitor.visit_enum(v.into_deserializer()),
             None => Err(QueryError::refused(INVALID)),
         }
@@ -246,7 +244,6 @@ impl<'de> de::Deserializer<'de> for Value<'_> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
         visitor.visit_seq(Items {
             values: self.values.iter(),
-            given_empty: self.given_empty,
         })
     }
 
@@ -278,12 +275,9 @@ fn integer<N: std::str::FromStr>(value: &str) -> Result<N, QueryError> {
         .map_err(|_| QueryError::refused(NOT_AN_INTEGER))
 }
 
-/// The values of a list-valued key. A key given empty too yields one empty
-/// item last: text ends the list there (it is dropped), a typed item is
-/// refused.
+/// The values of a list-valued key.
 struct Items<'a> {
     values: std::slice::Iter<'a, String>,
-    given_empty: bool,
 }
 
 impl<'de> SeqAccess<'de> for Items<'_> {
@@ -293,44 +287,29 @@ impl<'de> SeqAccess<'de> for Items<'_> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, QueryError> {
-        if let Some(value) = self.values.next() {
-            return seed.deserialize(Item(Some(value))).map(Some);
-        }
-        if !std::mem::take(&mut self.given_empty) {
-            return Ok(None);
-        }
-        match seed.deserialize(Item(None)) {
-            Err(e) if e.empty_text => Ok(None),
-            other => other.map(Some),
-        }
+        self.values
+            .next()
+            .map(|value| seed.deserialize(Item(value)))
+            .transpose()
     }
 }
 
-/// One item of a list: a value, or the empty one of a key given empty.
-struct Item<'a>(Option<&'a String>);
+/// One item of a list.
+struct Item<'a>(&'a String);
 
 impl<'de> de::Deserializer<'de> for Item<'_> {
     type Error = QueryError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-        match self.0 {
-            Some(v) => visitor.visit_str(v),
-            None => Err(QueryError {
-                key: None,
-                message: INVALID.to_owned(),
-                empty_text: true,
-            }),
-        }
+        visitor.visit_str(self.0)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-        let value = self.0.ok_or_else(|| QueryError::refused(INVALID))?;
-        visitor.visit_bool(flag(value)?)
+        visitor.visit_bool(flag(self.0)?)
     }
 
     fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-        let value = self.0.ok_or_else(|| QueryError::refused(INVALID))?;
-        visitor.visit_i32(integer(value)?)
+        visitor.visit_i32(integer(self.0)?)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -339,8 +318,7 @@ impl<'de> de::Deserializer<'de> for Item<'_> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, QueryError> {
-        let value = self.0.ok_or_else(|| QueryError::refused(INVALID))?;
-        visitor.visit_enum(value.as_str().into_deserializer())
+        visitor.visit_enum(self.0.as_str().into_deserializer())
     }
 
     forward_to_deserialize_any! {

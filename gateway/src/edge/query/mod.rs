@@ -1,7 +1,10 @@
 //! The list extractor (docs/ARCHITECTURE.md §3): query parameters as a
 //! multimap, so multi-value filters arrive as repeated keys
-//! (`plate=A&plate=B`). Values are trimmed and empty ones dropped; nothing is
-//! split here. Each list describes its keys once, in a struct that derives
+//! (`plate=A&plate=B`). Values are trimmed and a key given empty is a key
+//! left out, whatever its type: a cleared filter is no filter (a key given
+//! spaces only is refused unless it is text)
+//! ([`crate::extract::query_pairs`], shared with every other query). Nothing
+//! is split here. Each list describes its keys once, in a struct that derives
 //! both `Deserialize` and `IntoParams`, read by [`EdgeQuery`] (or
 //! [`ExportQuery`]) through [`deserializer`]; the field readers
 //! below (`deserialize_with`) add what a plain type does not say: a batch
@@ -82,26 +85,26 @@ pub fn end_time<'de, D: Deserializer<'de>>(
     edge_time(d, true, BAD_TIME)
 }
 
-/// An edge time ([`instant`]), refused with `refusal`; empty is absent.
+/// An edge time ([`instant`]), refused with `refusal`.
 pub fn edge_time<'de, D: Deserializer<'de>>(
     d: D,
     end_of_day: bool,
     refusal: &'static str,
 ) -> Result<Option<prost_types::Timestamp>, D::Error> {
     match Option::<String>::deserialize(d)?.as_deref() {
-        None | Some("") => Ok(None),
+        None => Ok(None),
         Some(text) => instant(text, end_of_day)
             .map(|t| Some(fleetdesk_kit::convert::timestamp(t)))
             .ok_or_else(|| de::Error::custom(refusal)),
     }
 }
 
-/// A number (`请输入数字` when it is none); empty is absent.
+/// A number (`请输入数字` when it is none).
 pub fn number<'de, D: Deserializer<'de>, T: std::str::FromStr>(
     d: D,
 ) -> Result<Option<T>, D::Error> {
     match Option::<String>::deserialize(d)?.as_deref() {
-        None | Some("") => Ok(None),
+        None => Ok(None),
         Some(text) => text
             .parse()
             .map(Some)
@@ -109,13 +112,13 @@ pub fn number<'de, D: Deserializer<'de>, T: std::str::FromStr>(
     }
 }
 
-/// A whole number refused with `refusal`; 0 when absent or empty.
+/// A whole number refused with `refusal`; 0 when absent.
 pub fn whole_number<'de, D: Deserializer<'de>>(
     d: D,
     refusal: &'static str,
 ) -> Result<i32, D::Error> {
     match Option::<String>::deserialize(d)?.as_deref() {
-        None | Some("") => Ok(0),
+        None => Ok(0),
         Some(text) => text.parse().map_err(|_| de::Error::custom(refusal)),
     }
 }
@@ -164,6 +167,40 @@ mod tests {
         let q: Plates = read("plate=&vin=").unwrap();
         assert!(q.plate.is_empty());
         assert_eq!(q.vin, "");
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    enum Kind {
+        Overspeed,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Filters {
+        #[serde(default)]
+        kinds: Vec<Kind>,
+        #[serde(default, deserialize_with = "last")]
+        probe_no: Option<i32>,
+        #[serde(default)]
+        vin: String,
+    }
+
+    #[test]
+    fn spaces_only_are_refused_where_the_key_is_not_text_and_no_filter_where_it_is() {
+        for (raw, key) in [("kinds=+", "kinds"), ("probeNo=%20%20", "probeNo")] {
+            let err = read::<Filters>(raw).unwrap_err();
+            assert_eq!(refusal(&err).0, key, "{raw}");
+        }
+        let q: Filters = read("vin=+&kinds=OVERSPEED&probeNo=").unwrap();
+        assert_eq!(
+            (q.vin.as_str(), q.kinds, q.probe_no),
+            ("", vec![Kind::Overspeed], None)
+        );
+        let q: Plates = read("plate=+&plate=B1").unwrap();
+        assert_eq!(q.plate, vec!["B1"], "a blank among a batch is no value");
+        assert!(ListQuery::parse("page=+").unwrap().paging().is_err());
+        assert!(ListQuery::parse("size=%20").unwrap().paging().is_err());
     }
 
     #[test]
@@ -253,30 +290,88 @@ mod tests {
     }
 
     #[test]
-    fn enum_values_are_read_by_their_json_names_and_bad_flags_refused() {
+    fn enum_values_are_read_by_their_json_names_and_bad_values_refused() {
         let q: Typed = read("c=GREEN&c=BLUE&one=GREEN&one=BLUE&f=1&g=true&n=7").unwrap();
         assert_eq!(q.c, vec![Colour::Green, Colour::Blue]);
         assert_eq!(q.one, Some(Colour::Blue));
         assert_eq!((q.f, q.g, q.n), (Some(true), true, Some(7)));
-        let q: Typed = read("").unwrap();
-        assert_eq!(
-            (q.c.len(), q.one, q.f, q.g, q.n),
-            (0, None, None, false, None)
-        );
         let cases = [
             ("c=maybe", "c", "筛选条件的取值无效"),
             ("one=maybe&one=GREEN", "one", "筛选条件的取值无效"),
             ("f=maybe", "f", "请输入 true 或 false"),
             ("n=x", "n", "请输入整数"),
-            // A typed key given empty is no value, not "no filter".
-            ("c=", "c", "筛选条件的取值无效"),
-            ("c=GREEN&c=", "c", "筛选条件的取值无效"),
-            ("f=", "f", "筛选条件的取值无效"),
-            ("g=", "g", "筛选条件的取值无效"),
-            ("n=", "n", "筛选条件的取值无效"),
+            ("n=x&n=", "n", "请输入整数"),
         ];
         for (raw, field, message) in cases {
             let err = read::<Typed>(raw).unwrap_err();
+            assert_eq!(
+                refusal(&err),
+                (field.to_owned(), message.to_owned()),
+                "{raw}"
+            );
+        }
+    }
+
+    #[derive(Debug, Default, Deserialize, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    struct EveryKind {
+        #[serde(default)]
+        colours: Vec<Colour>,
+        #[serde(default, deserialize_with = "last")]
+        colour: Option<Colour>,
+        active: Option<bool>,
+        #[serde(default)]
+        open_only: bool,
+        count: Option<i32>,
+        #[serde(default, deserialize_with = "number")]
+        kwh: Option<f64>,
+        #[serde(default, deserialize_with = "probe")]
+        probe_no: i32,
+        #[serde(default, deserialize_with = "start_time")]
+        from: Option<prost_types::Timestamp>,
+        #[serde(default, deserialize_with = "end_time")]
+        to: Option<prost_types::Timestamp>,
+        #[serde(default)]
+        name: String,
+        #[serde(default, deserialize_with = "batch")]
+        plates: Vec<String>,
+    }
+
+    fn probe<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+        whole_number(d, "探头编号应为数字")
+    }
+
+    /// Every key of [`EveryKind`] given empty, each way a console sends it.
+    const EVERY_KEY_EMPTY: &str = "colours=&colour=&active=&openOnly=&count=&kwh=&probeNo=&from=&to=\
+        &name=&plates=&name=+";
+
+    #[test]
+    fn a_key_given_empty_is_the_key_left_out_whatever_its_type() {
+        let absent: EveryKind = read("").unwrap();
+        assert_eq!(absent, EveryKind::default());
+        assert_eq!(read::<EveryKind>(EVERY_KEY_EMPTY).unwrap(), absent);
+        // A value beside an empty one of the same key is kept.
+        let q: EveryKind =
+            read("colours=GREEN&colours=&probeNo=2&probeNo=&from=2026-11-01").unwrap();
+        assert_eq!((q.colours, q.probe_no), (vec![Colour::Green], 2));
+        assert!(q.from.is_some());
+        // Paging given empty is its default.
+        let paging = ListQuery::parse("page=&size=").unwrap().paging().unwrap();
+        assert_eq!(paging, PageRequest { page: 1, size: 20 });
+    }
+
+    #[test]
+    fn a_value_that_is_there_must_read_as_its_type() {
+        let cases = [
+            ("probeNo=abc", "probeNo", "探头编号应为数字"),
+            ("count=abc", "count", "请输入整数"),
+            ("kwh=abc", "kwh", "请输入数字"),
+            ("colour=PURPLE", "colour", "筛选条件的取值无效"),
+            ("active=maybe", "active", "请输入 true 或 false"),
+            ("from=yesterday", "from", BAD_TIME),
+        ];
+        for (raw, field, message) in cases {
+            let err = read::<EveryKind>(raw).unwrap_err();
             assert_eq!(
                 refusal(&err),
                 (field.to_owned(), message.to_owned()),

@@ -1,5 +1,7 @@
-//! A query string as a multimap: every key's values in order, trimmed,
-//! empty ones set aside (absent for text, malformed for typed values).
+//! A query string as a multimap: every key's values in order, read by the
+//! edge's one query reading ([`query_pairs`]: trimmed, a key given empty is
+//! a key left out, a key given spaces only kept aside to be judged by its
+//! type).
 
 use std::collections::BTreeMap;
 
@@ -7,13 +9,14 @@ use fleetdesk_proto::common::v1::PageRequest;
 
 use crate::edge::paging::paging;
 use crate::envelope::ApiError;
+use crate::extract::query_pairs;
 
 /// Query parameters of a list request, by key.
 #[derive(Debug, Default, Clone)]
 pub struct ListQuery {
     values: BTreeMap<String, Vec<String>>,
-    /// Keys given only empty: absent for text, malformed for typed values.
-    empty: Vec<String>,
+    /// Keys given spaces only ([`query_pairs`]).
+    blank: Vec<String>,
 }
 
 impl ListQuery {
@@ -22,35 +25,31 @@ impl ListQuery {
         self.values.get(key).map_or(&[], Vec::as_slice)
     }
 
-    /// Whether `key` was given empty (too): absent for text, malformed for
-    /// typed values.
-    pub(crate) fn given_empty(&self, key: &str) -> bool {
-        self.empty.iter().any(|k| k == key)
-    }
-
     pub fn parse(raw: &str) -> Result<ListQuery, ApiError> {
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
-            .map_err(|_| ApiError::invalid("query", "查询参数格式有误"))?;
+        let read = query_pairs(raw)?;
         let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut empty = Vec::new();
-        for (key, value) in pairs {
-            let value = value.trim();
-            if value.is_empty() {
-                empty.push(key);
-            } else {
-                values.entry(key).or_default().push(value.to_owned());
-            }
+        for (key, value) in read.given {
+            values.entry(key).or_default().push(value);
         }
-        Ok(ListQuery { values, empty })
+        Ok(ListQuery {
+            values,
+            blank: read.blank,
+        })
     }
 
-    /// Refuses a typed key (number, flag, enum) given empty: `active=` is
-    /// not a yes or no, so it must not read as "no filter".
-    fn typed(&self, key: &str) -> Result<(), ApiError> {
-        if self.empty.iter().any(|k| k == key) {
-            return Err(ApiError::invalid(key, "筛选条件的取值无效"));
-        }
-        Ok(())
+    /// The query with each key given spaces only given `""` instead, for
+    /// the types to judge; `None` when no key is blank.
+    pub(crate) fn blanks_as_empty(&self) -> Option<ListQuery> {
+        (!self.blank.is_empty()).then(|| {
+            let mut values = self.values.clone();
+            for key in &self.blank {
+                values.entry(key.clone()).or_default().push(String::new());
+            }
+            ListQuery {
+                values,
+                blank: Vec::new(),
+            }
+        })
     }
 
     /// `page` (from 1, default 1) and `size` (5/10/20/50/100, default 20),
@@ -58,7 +57,9 @@ impl ListQuery {
     /// before its filters, whether its struct names them or not.
     pub fn paging(&self) -> Result<PageRequest, ApiError> {
         let number = |key: &str| -> Result<Option<i32>, ApiError> {
-            self.typed(key)?;
+            if self.blank.iter().any(|b| b == key) {
+                return Err(ApiError::invalid(key, "请输入整数"));
+            }
             self.values_of(key)
                 .last()
                 .map(|v| v.parse().map_err(|_| ApiError::invalid(key, "请输入整数")))

@@ -22,10 +22,10 @@ pub fn month_text(month: Option<&common::YearMonth>) -> String {
 /// What a value that is no `yyyy-MM` is refused with.
 const BAD_MONTH: &str = "月份格式应为 yyyy-MM";
 
-/// A `yyyy-MM` query value (a list field's reader); empty is absent.
+/// A `yyyy-MM` query value (a list field's reader).
 pub fn month<'de, D: Deserializer<'de>>(d: D) -> Result<Option<common::YearMonth>, D::Error> {
     match Option::<String>::deserialize(d)?.as_deref() {
-        None | Some("") => Result::Ok(None),
+        None => Result::Ok(None),
         Some(text) => year_month(text)
             .map(Some)
             .ok_or_else(|| de::Error::custom(BAD_MONTH)),

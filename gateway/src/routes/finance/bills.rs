@@ -37,6 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_bill))
         .routes(routes!(confirm_bills))
         .routes(routes!(list_monthly_bills))
+        .routes(routes!(export_monthly_bills))
         .routes(routes!(get_monthly_bill))
         .routes(routes!(monthly_bill_file))
         .routes(routes!(get_bill_dashboard))
@@ -309,6 +310,19 @@ pub struct MonthlyBillListParams {
     pub overdue: Option<bool>,
 }
 
+impl MonthlyBillListParams {
+    fn request(self) -> Result<pb::ListMonthlyBillsRequest, ApiError> {
+        check_months(self.start_month.as_ref(), self.end_month.as_ref())?;
+        Result::Ok(pb::ListMonthlyBillsRequest {
+            page: Some(paging(self.page, self.size)?),
+            start_month: self.start_month,
+            end_month: self.end_month,
+            statuses: codes(self.statuses),
+            overdue: self.overdue,
+        })
+    }
+}
+
 #[utoipa::path(
     get, path = "/finance/monthly-bills", tag = "finance",
     params(MonthlyBillListParams),
@@ -321,23 +335,38 @@ async fn list_monthly_bills(
     principal: Principal,
     EdgeQuery(query): EdgeQuery<MonthlyBillListParams>,
 ) -> ApiResult<Page<MonthlyBillBody>> {
-    check_months(query.start_month.as_ref(), query.end_month.as_ref())?;
-    let request = pb::ListMonthlyBillsRequest {
-        page: Some(paging(query.page, query.size)?),
-        start_month: query.start_month,
-        end_month: query.end_month,
-        statuses: codes(query.statuses),
-        overdue: query.overdue,
-    };
     let answer = state
         .finance()
-        .list_monthly_bills(state.as_user(&principal, request))
+        .list_monthly_bills(state.as_user(&principal, query.request()?))
         .await?
         .into_inner();
     Result::Ok(Ok(Page {
         list: answer.monthly_bills.into_iter().map(Into::into).collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/finance/monthly-bills/export", tag = "finance",
+    params(MonthlyBillListParams),
+    responses((status = 200, description = "The export record of the monthly bills with the list's filters, order and data scope (paging ignored); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["oss:bill:reconciliation"])),
+    extensions(("x-enterprise" = json!("mustB2B")))
+)]
+async fn export_monthly_bills(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<MonthlyBillListParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportMonthlyBillsRequest {
+        filter: Some(query.request()?),
+    };
+    let answer = state
+        .finance()
+        .export_monthly_bills(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 /// One month with its bills.

@@ -23,9 +23,10 @@ use super::bodies::{
     InvoiceType,
 };
 use crate::edge::enums::codes;
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::file_ref::FileRefBody;
 use crate::edge::paging::paging;
-use crate::edge::query::{EdgeQuery, batch, end_time, start_time, time_range};
+use crate::edge::query::{EdgeQuery, ExportQuery, batch, end_time, start_time, time_range};
 use crate::edge::time::rfc3339;
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
@@ -42,6 +43,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_invoice_application))
         .routes(routes!(get_b2b_invoice_application))
         .routes(routes!(cancel_invoice_application))
+        .routes(routes!(export_invoice_applications))
 }
 
 /// Filters of the invoiceable bills.
@@ -405,6 +407,21 @@ pub struct InvoiceApplicationListParams {
     pub apply_time_end: Option<Timestamp>,
 }
 
+impl InvoiceApplicationListParams {
+    fn request(self) -> Result<pb::ListInvoiceApplicationsRequest, ApiError> {
+        Result::Ok(pb::ListInvoiceApplicationsRequest {
+            page: Some(paging(self.page, self.size)?),
+            channel: self.channel.map_or(0, Into::into),
+            application_no: self.application_no.unwrap_or_default(),
+            invoice_types: codes(self.invoice_types),
+            statuses: codes(self.statuses),
+            bill_id: self.bill_id.unwrap_or_default(),
+            invoice_number: self.invoice_number.unwrap_or_default(),
+            apply_time: time_range(self.apply_time_start, self.apply_time_end),
+        })
+    }
+}
+
 #[utoipa::path(
     get, path = "/finance/invoice-applications", tag = "finance",
     params(InvoiceApplicationListParams),
@@ -416,19 +433,9 @@ async fn list_invoice_applications(
     principal: Principal,
     EdgeQuery(query): EdgeQuery<InvoiceApplicationListParams>,
 ) -> ApiResult<Page<InvoiceApplicationBody>> {
-    let request = pb::ListInvoiceApplicationsRequest {
-        page: Some(paging(query.page, query.size)?),
-        channel: query.channel.map_or(0, Into::into),
-        application_no: query.application_no.unwrap_or_default(),
-        invoice_types: codes(query.invoice_types),
-        statuses: codes(query.statuses),
-        bill_id: query.bill_id.unwrap_or_default(),
-        invoice_number: query.invoice_number.unwrap_or_default(),
-        apply_time: time_range(query.apply_time_start, query.apply_time_end),
-    };
     let answer = state
         .finance()
-        .list_invoice_applications(state.as_user(&principal, request))
+        .list_invoice_applications(state.as_user(&principal, query.request()?))
         .await?
         .into_inner();
     Result::Ok(Ok(Page {
@@ -439,6 +446,28 @@ async fn list_invoice_applications(
             .collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/finance/invoice-applications/export", tag = "finance",
+    params(InvoiceApplicationListParams),
+    responses((status = 200, description = "The export record of the invoice history with the list's filters and order (paging ignored); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:invoice"]))
+)]
+async fn export_invoice_applications(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<InvoiceApplicationListParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportInvoiceApplicationsRequest {
+        filter: Some(query.request()?),
+    };
+    let answer = state
+        .finance()
+        .export_invoice_applications(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 /// The application of `channel` with its invoice links; another channel's is 4004.

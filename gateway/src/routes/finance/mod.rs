@@ -48,6 +48,7 @@ mod tests {
             "POST /api/v1/finance/bills/confirm",
             "GET /api/v1/finance/monthly-bills",
             "GET /api/v1/finance/monthly-bills/{monthlyBillId}",
+            "POST /api/v1/finance/monthly-bills/export",
             "POST /api/v1/finance/b2b/invoice-applications",
             "GET /api/v1/finance/b2b/invoice-applications/{applicationId}",
             "POST /api/v1/finance/b2b/refunds/{refundId}/confirm",
@@ -61,7 +62,11 @@ mod tests {
         ] {
             assert_eq!(rule(op).as_deref(), Some("noB2B"), "{op}");
         }
-        for op in ["GET /api/v1/finance/orders", "POST /api/v1/finance/orders"] {
+        for op in [
+            "GET /api/v1/finance/orders",
+            "POST /api/v1/finance/orders",
+            "POST /api/v1/finance/orders/export",
+        ] {
             assert_eq!(rule(op).as_deref(), Some("orderCenter"), "{op}");
         }
         // Lists both kinds of enterprise see carry no rule.

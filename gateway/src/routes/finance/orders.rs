@@ -14,8 +14,9 @@ use utoipa_axum::routes;
 
 use super::bodies::{BillBody, OrderBody, OrderKind, OrderStatus};
 use crate::edge::enums::codes;
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::paging::paging;
-use crate::edge::query::{EdgeQuery, batch, end_time, start_time, time_range};
+use crate::edge::query::{EdgeQuery, ExportQuery, batch, end_time, start_time, time_range};
 use crate::edge::time::time_field;
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
@@ -26,6 +27,7 @@ use crate::state::AppState;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_finance_orders, create_finance_order))
+        .routes(routes!(export_finance_orders))
         .routes(routes!(get_finance_order))
         .routes(routes!(cancel_finance_order))
 }
@@ -105,6 +107,29 @@ async fn list_finance_orders(
         list: answer.orders.into_iter().map(Into::into).collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/finance/orders/export", tag = "finance",
+    params(OrderListParams),
+    responses((status = 200, description = "The export record of the order list with the list's filters, order and data scope (paging ignored); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:order:center"])),
+    extensions(("x-enterprise" = json!("orderCenter")))
+)]
+async fn export_finance_orders(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<OrderListParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportOrdersRequest {
+        filter: Some(query.request()?),
+    };
+    let answer = state
+        .finance()
+        .export_orders(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 /// An order with the bill that carries its payment.

@@ -15,9 +15,10 @@ use utoipa_axum::routes;
 
 use super::bodies::{BillPaymentBody, PaymentMethod, PaymentStatus};
 use crate::edge::enums::codes;
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::file_ref::FileRefBody;
 use crate::edge::paging::paging;
-use crate::edge::query::{EdgeQuery, end_time, start_time, time_range};
+use crate::edge::query::{EdgeQuery, ExportQuery, end_time, start_time, time_range};
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
 use crate::idempotency::IdempotencyKey;
@@ -28,6 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_bill_payments, pay_bills))
         .routes(routes!(get_bill_payment))
+        .routes(routes!(export_bill_payments))
 }
 
 /// What to pay and how.
@@ -134,6 +136,19 @@ pub struct PaymentListParams {
     pub create_time_end: Option<Timestamp>,
 }
 
+impl PaymentListParams {
+    fn request(self) -> Result<pb::ListBillPaymentsRequest, ApiError> {
+        Result::Ok(pb::ListBillPaymentsRequest {
+            page: Some(paging(self.page, self.size)?),
+            bill_id: self.bill_id.unwrap_or_default(),
+            payment_no: self.payment_no.unwrap_or_default(),
+            methods: codes(self.methods),
+            statuses: codes(self.statuses),
+            create_time: time_range(self.create_time_start, self.create_time_end),
+        })
+    }
+}
+
 #[utoipa::path(
     get, path = "/finance/payments", tag = "finance",
     params(PaymentListParams),
@@ -145,23 +160,37 @@ async fn list_bill_payments(
     principal: Principal,
     EdgeQuery(query): EdgeQuery<PaymentListParams>,
 ) -> ApiResult<Page<BillPaymentBody>> {
-    let request = pb::ListBillPaymentsRequest {
-        page: Some(paging(query.page, query.size)?),
-        bill_id: query.bill_id.unwrap_or_default(),
-        payment_no: query.payment_no.unwrap_or_default(),
-        methods: codes(query.methods),
-        statuses: codes(query.statuses),
-        create_time: time_range(query.create_time_start, query.create_time_end),
-    };
     let answer = state
         .finance()
-        .list_bill_payments(state.as_user(&principal, request))
+        .list_bill_payments(state.as_user(&principal, query.request()?))
         .await?
         .into_inner();
     Result::Ok(Ok(Page {
         list: answer.payments.into_iter().map(Into::into).collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/finance/payments/export", tag = "finance",
+    params(PaymentListParams),
+    responses((status = 200, description = "The export record of the payment records with the list's filters, order and data scope (paging ignored); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["bill:settlement", "bill:biz:pageInfo"]))
+)]
+async fn export_bill_payments(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<PaymentListParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportBillPaymentsRequest {
+        filter: Some(query.request()?),
+    };
+    let answer = state
+        .finance()
+        .export_bill_payments(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 #[utoipa::path(

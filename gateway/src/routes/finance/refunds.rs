@@ -16,9 +16,10 @@ use utoipa_axum::routes;
 
 use super::bodies::{Channel, RefundMethod, RefundReason, RefundStatus};
 use crate::edge::enums::codes;
+use crate::edge::export::{ExportRecordBody, answer_started};
 use crate::edge::file_ref::FileRefBody;
 use crate::edge::paging::paging;
-use crate::edge::query::{EdgeQuery, end_time, start_time, time_range};
+use crate::edge::query::{EdgeQuery, ExportQuery, end_time, start_time, time_range};
 use crate::edge::time::rfc3339;
 use crate::envelope::{ApiError, ApiResult, Envelope, Ok, OkWith, Page};
 use crate::extract::TrimmedJson;
@@ -33,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(confirm_refund))
         .routes(routes!(confirm_b2b_refund))
         .routes(routes!(cancel_refund))
+        .routes(routes!(export_refunds))
 }
 
 /// Money going back to the enterprise.
@@ -169,6 +171,21 @@ pub struct RefundListParams {
     pub apply_time_end: Option<Timestamp>,
 }
 
+impl RefundListParams {
+    /// The records of the caller's channel under these filters.
+    fn request(self, principal: &Principal) -> Result<pb::ListRefundsRequest, ApiError> {
+        Result::Ok(pb::ListRefundsRequest {
+            page: Some(paging(self.page, self.size)?),
+            channel: channel_of(principal).into(),
+            refund_no: self.refund_no.unwrap_or_default(),
+            bill_id: self.bill_id.unwrap_or_default(),
+            reasons: codes(self.reasons),
+            statuses: codes(self.statuses),
+            apply_time: time_range(self.apply_time_start, self.apply_time_end),
+        })
+    }
+}
+
 #[utoipa::path(
     get, path = "/finance/refunds", tag = "finance",
     params(RefundListParams),
@@ -180,15 +197,7 @@ async fn list_refunds(
     principal: Principal,
     EdgeQuery(query): EdgeQuery<RefundListParams>,
 ) -> ApiResult<Page<RefundBody>> {
-    let request = pb::ListRefundsRequest {
-        page: Some(paging(query.page, query.size)?),
-        channel: channel_of(&principal).into(),
-        refund_no: query.refund_no.unwrap_or_default(),
-        bill_id: query.bill_id.unwrap_or_default(),
-        reasons: codes(query.reasons),
-        statuses: codes(query.statuses),
-        apply_time: time_range(query.apply_time_start, query.apply_time_end),
-    };
+    let request = query.request(&principal)?;
     let answer = state
         .finance()
         .list_refunds(state.as_user(&principal, request))
@@ -198,6 +207,28 @@ async fn list_refunds(
         list: answer.refunds.into_iter().map(Into::into).collect(),
         total: answer.page.map_or(0, |p| p.total),
     }))
+}
+
+#[utoipa::path(
+    post, path = "/finance/refunds/export", tag = "finance",
+    params(RefundListParams),
+    responses((status = 200, description = "The export record of the refund records of the caller's channel with the list's filters and order (paging ignored); the file follows in export records", body = Envelope<ExportRecordBody>)),
+    security(("token" = ["as:refund"]))
+)]
+async fn export_refunds(
+    State(state): State<AppState>,
+    principal: Principal,
+    ExportQuery(query): ExportQuery<RefundListParams>,
+) -> Result<OkWith<ExportRecordBody>, ApiError> {
+    let request = pb::ExportRefundsRequest {
+        filter: Some(query.request(&principal)?),
+    };
+    let answer = state
+        .finance()
+        .export_refunds(state.as_user(&principal, request))
+        .await?
+        .into_inner();
+    answer_started(answer.job, &principal)
 }
 
 #[utoipa::path(

@@ -42,7 +42,7 @@ const BAD_DATE: &str = "日期格式应为 yyyy-MM-dd";
 /// `end` makes it exclusive at the next midnight so the day is included.
 fn report_day<'de, D: Deserializer<'de>>(d: D, end: bool) -> Result<Option<Timestamp>, D::Error> {
     match Option::<String>::deserialize(d)?.as_deref() {
-        None | Some("") => Result::Ok(None),
+        None => Result::Ok(None),
         Some(text) => NaiveDate::parse_from_str(text, "%Y-%m-%d")
             .ok()
             .and_then(|_| instant(text, end))

@@ -415,7 +415,7 @@ impl From<tpb::Resource> for VideoResourceBody {
 /// A Beijing day (yyyy-MM-dd).
 fn day<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDate>, D::Error> {
     match Option::<String>::deserialize(d)?.as_deref() {
-        None | Some("") => Result::Ok(None),
+        None => Result::Ok(None),
         Some(text) => NaiveDate::parse_from_str(text, "%Y-%m-%d")
             .map(Some)
             .map_err(|_| serde::de::Error::custom("日期格式应为 yyyy-MM-dd")),

@@ -2,11 +2,13 @@
 //! any signed-in member and within their data scope: serve organisations
 //! (the units that serve cities) by level and as a tree, the caller's serve
 //! areas, the enterprise's companies, virtual organisations (list and the
-//! map of the units below each) and the portal's apps.
+//! map of the units below each) and the portal's apps. Organisation settings
+//! read and replace the cities one organisation serves here too, with the
+//! permissions of the organisation tree.
 
 use std::collections::BTreeMap;
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use fleetdesk_proto::org::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -14,7 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::envelope::{ApiResult, Envelope, Ok};
-use crate::extract::TrimmedQuery;
+use crate::extract::{TrimmedJson, TrimmedQuery};
 use crate::session::Principal;
 use crate::state::AppState;
 
@@ -23,6 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_serve_orgs))
         .routes(routes!(serve_org_tree))
         .routes(routes!(list_serve_areas))
+        .routes(routes!(get_org_serve_areas, set_org_serve_areas))
         .routes(routes!(list_companies))
         .routes(routes!(list_virtual_orgs))
         .routes(routes!(virtual_org_map))
@@ -163,6 +166,69 @@ async fn list_serve_areas(
     let answer = state
         .org()
         .list_serve_areas(state.as_user(&principal, pb::ListServeAreasRequest {}))
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer
+        .areas
+        .into_iter()
+        .map(ServeAreaBody::from)
+        .collect()))
+}
+
+#[utoipa::path(
+    get, path = "/system/orgs/{id}/serve-areas", tag = "system",
+    params(("id" = String, Path, description = "Organisation id")),
+    responses((status = 200, description = "The cities the organisation serves itself (服务区域), in the order set", body = Envelope<Vec<ServeAreaBody>>)),
+    security(("token" = ["as:sys:org:getList"]))
+)]
+async fn get_org_serve_areas(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+) -> ApiResult<Vec<ServeAreaBody>> {
+    let answer = state
+        .org()
+        .get_org_unit_serve_areas(
+            state.as_user(&principal, pb::GetOrgUnitServeAreasRequest { org_id: id }),
+        )
+        .await?
+        .into_inner();
+    Result::Ok(Ok(answer
+        .areas
+        .into_iter()
+        .map(ServeAreaBody::from)
+        .collect()))
+}
+
+/// The cities an organisation serves, replacing those it served.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ServeAreasForm {
+    /// GB/T 2260 city codes (a municipality by its province-level code), at
+    /// most 400; empty: it serves none.
+    pub city_codes: Vec<String>,
+}
+
+#[utoipa::path(
+    put, path = "/system/orgs/{id}/serve-areas", tag = "system",
+    params(("id" = String, Path, description = "Organisation id")),
+    request_body = ServeAreasForm,
+    responses((status = 200, description = "The cities it serves now; a code GB/T 2260 does not know as a city is 4000 naming cityCodes", body = Envelope<Vec<ServeAreaBody>>)),
+    security(("token" = ["as:sys:org:edit"]))
+)]
+async fn set_org_serve_areas(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(id): Path<String>,
+    TrimmedJson(form): TrimmedJson<ServeAreasForm>,
+) -> ApiResult<Vec<ServeAreaBody>> {
+    let request = pb::SetOrgUnitServeAreasRequest {
+        org_id: id,
+        city_codes: form.city_codes,
+    };
+    let answer = state
+        .org()
+        .set_org_unit_serve_areas(state.as_user(&principal, request))
         .await?
         .into_inner();
     Result::Ok(Ok(answer

@@ -226,6 +226,8 @@ pub struct OrgNodeBody {
     pub sort: i32,
     /// 1 enabled, 2 disabled.
     pub status: i32,
+    /// A company of its own (listed among the companies); always true for the root.
+    pub is_company: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(no_recursion)]
     #[serde(rename = "childs")]
@@ -242,6 +244,7 @@ impl From<pb::OrgUnit> for OrgNodeBody {
             level: u.level,
             sort: u.sort,
             status: u.status,
+            is_company: u.is_company,
             children: u.children.into_iter().map(OrgNodeBody::from).collect(),
         }
     }
@@ -293,6 +296,8 @@ pub struct OrgCreateForm {
     pub org_code: String,
     pub name: String,
     pub sort: i32,
+    /// A company of its own (a subsidiary, a legal entity).
+    pub is_company: bool,
 }
 
 #[utoipa::path(
@@ -311,6 +316,7 @@ async fn create_org(
         org_code: form.org_code,
         name: form.name,
         sort: form.sort,
+        is_company: form.is_company,
     };
     let answer = state
         .org()
@@ -320,13 +326,15 @@ async fn create_org(
     Result::Ok(Ok(OrgNodeBody::from(answer.org_unit.unwrap_or_default())))
 }
 
-/// An organisation's code, name and place among its siblings.
+/// An organisation's code, name, place among its siblings and company flag.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct OrgUpdateForm {
     pub org_code: String,
     pub name: String,
     pub sort: i32,
+    /// A company of its own; unchanged when absent (the root is always one).
+    pub is_company: Option<bool>,
 }
 
 #[utoipa::path(
@@ -347,6 +355,7 @@ async fn update_org(
         name: form.name,
         org_code: form.org_code,
         sort: form.sort,
+        is_company: form.is_company,
     };
     let answer = state
         .org()

@@ -283,3 +283,18 @@ pub fn record(row: UsageRow, enterprise_id: Uuid) -> pb::UsageRecord {
         }),
     }
 }
+
+/// The record's state after a change as the event announcing it, written
+/// at `changed` (the database clock under the record's lock).
+pub fn changed(
+    row: UsageRow,
+    enterprise_id: Uuid,
+    changed: DateTime<Utc>,
+) -> pb::UsageRecordChanged {
+    let ended_time = row.ended_at.map(timestamp);
+    pb::UsageRecordChanged {
+        record: Some(record(row, enterprise_id)),
+        ended_time,
+        changed_time: Some(timestamp(changed)),
+    }
+}

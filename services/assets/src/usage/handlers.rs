@@ -1,14 +1,15 @@
 //! Usage-record RPCs: validate → domain → store → response, each in one
 //! tenant transaction under the caller's reach. A change locks the vehicle
 //! first, so two writers for one vehicle queue instead of racing (the partial
-//! unique index is the last line), writes the operation log, and keeps the
-//! vehicle's copy of its open record.
+//! unique index is the last line), writes the operation log, keeps the
+//! vehicle's copy of its open record, and announces the record's new state
+//! (`UsageRecordChanged`, through the outbox in the same transaction).
 
 use chrono::Utc;
 use fleetdesk_kit::convert::{datetime, id};
 use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
-use fleetdesk_kit::{ServiceError, db};
+use fleetdesk_kit::{ServiceError, db, events, subjects};
 use fleetdesk_proto::vehicle::v1 as pb;
 use sqlx::PgConnection;
 use tonic::Request;
@@ -151,6 +152,7 @@ pub async fn create(
     )
     .await?;
     let row = store::get(&mut tx, &actor, record_id, false).await?;
+    announce(&mut tx, &actor, row.clone()).await?;
     let answer = pb::CreateUsageRecordResponse {
         record: Some(convert::record(row, actor.enterprise_id)),
     };
@@ -158,6 +160,21 @@ pub async fn create(
     tx.commit().await?;
     tracing::info!(%record_id, "Usage record created.");
     Ok(answer)
+}
+
+/// Announces the record's state after a change, in the change's
+/// transaction (the outbox), so finance sees every committed change and
+/// never a rolled-back one. Called with the record locked: its clock
+/// orders the record's events.
+async fn announce(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    row: store::UsageRow,
+) -> Result<(), ServiceError> {
+    let changed = store::clock(conn).await?;
+    let event = convert::changed(row, actor.enterprise_id, changed);
+    events::enqueue(conn, subjects::VEHICLE_USAGE_RECORD_CHANGED, &event).await?;
+    Ok(())
 }
 
 fn stored_state(row: &store::UsageRow) -> Result<UsageStatus, ServiceError> {
@@ -200,6 +217,7 @@ pub async fn update(
     let remark = domain::changes(&before, &draft);
     oplog::record(&mut tx, &actor, Business::UsageRecord, record_id, &remark).await?;
     let row = store::get(&mut tx, &actor, record_id, false).await?;
+    announce(&mut tx, &actor, row.clone()).await?;
     tx.commit().await?;
     Ok(pb::UpdateUsageRecordResponse {
         record: Some(convert::record(row, actor.enterprise_id)),
@@ -240,6 +258,7 @@ pub async fn end(
     oplog::record(&mut tx, &actor, Business::UsageRecord, record_id, &log).await?;
     oplog::record(&mut tx, &actor, Business::Vehicle, stored.vehicle_id, &log).await?;
     let row = store::get(&mut tx, &actor, record_id, false).await?;
+    announce(&mut tx, &actor, row.clone()).await?;
     tx.commit().await?;
     Ok(pb::EndUsageRecordResponse {
         record: Some(convert::record(row, actor.enterprise_id)),

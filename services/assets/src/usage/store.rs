@@ -314,6 +314,14 @@ pub async fn end(
     Ok(())
 }
 
+/// The database clock now (not the transaction's start): taken under a
+/// record's lock, it orders the record's changes.
+pub async fn clock(conn: &mut PgConnection) -> Result<DateTime<Utc>, ServiceError> {
+    Ok(sqlx::query_scalar("select clock_timestamp()")
+        .fetch_one(conn)
+        .await?)
+}
+
 /// Kind, state, start and end of a vehicle's open record.
 pub type OpenRecord = (UsageKind, UsageStatus, DateTime<Utc>, Option<DateTime<Utc>>);
 

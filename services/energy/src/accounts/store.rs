@@ -51,6 +51,10 @@ pub async fn lock_tree(conn: &mut PgConnection, enterprise_id: Uuid) -> Result<(
 /// (ledger account included), and each sub-account hangs under its
 /// organisation's parent's account (MAIN at the top). Cheap when nothing
 /// changed: the statements find nothing to write.
+///
+/// Each statement sees the replica as it is then: a root organisation
+/// replicated between the first two is left for MAIN (the next sync binds
+/// it), never given a sub-account that would keep MAIN from it for good.
 pub async fn sync_tree(conn: &mut PgConnection, enterprise_id: Uuid) -> Result<(), ServiceError> {
     lock_tree(conn, enterprise_id).await?;
     sqlx::query(
@@ -70,7 +74,10 @@ pub async fn sync_tree(conn: &mut PgConnection, enterprise_id: Uuid) -> Result<(
         "with missing as ( \
            select u.id from org_unit u where u.enterprise_id = $1 \
              and not exists (select 1 from charging_account a \
-                             where a.enterprise_id = $1 and a.org_id = u.id)), \
+                             where a.enterprise_id = $1 and a.org_id = u.id) \
+             and not (u.parent_id is null and exists ( \
+                 select 1 from charging_account m \
+                 where m.enterprise_id = $1 and m.kind = $4 and m.org_id is null))), \
          opened as ( \
            insert into ledger_account (id, enterprise_id, kind, owner_id) \
            select gen_random_uuid(), $1, $2, m.id from missing m \
@@ -82,6 +89,7 @@ pub async fn sync_tree(conn: &mut PgConnection, enterprise_id: Uuid) -> Result<(
     .bind(enterprise_id)
     .bind(i16::from(ledger::AccountKind::Organization))
     .bind(i16::from(AccountKind::Organization))
+    .bind(i16::from(AccountKind::Main))
     .execute(&mut *conn)
     .await?;
     sqlx::query(

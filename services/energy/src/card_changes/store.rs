@@ -66,13 +66,38 @@ pub async fn record(
     change: &NewChange<'_>,
 ) -> Result<Uuid, ServiceError> {
     let id = Uuid::new_v4();
+    insert(conn, actor, change, id, "").await?;
+    Ok(id)
+}
+
+/// [`record`] keyed by its transfer: the change of a transfer posted in
+/// another transaction (a grouped capture's release), which a retry after
+/// a failed commit records again. True when this call wrote it.
+pub async fn record_once(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    change: &NewChange<'_>,
+) -> Result<bool, ServiceError> {
+    let conflict = " on conflict on constraint card_amount_change_transfer_key do nothing";
+    Ok(insert(conn, actor, change, Uuid::new_v4(), conflict).await? == 1)
+}
+
+/// Rows written (`conflict`: the statement's `on conflict` clause, if any).
+async fn insert(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    change: &NewChange<'_>,
+    id: Uuid,
+    conflict: &str,
+) -> Result<u64, ServiceError> {
     let card = change.card;
-    sqlx::query(
+    let written = sqlx::query(&format!(
         "insert into card_amount_change (id, enterprise_id, card_id, transfer_id, kind, \
          amount_fen, balance_before_fen, balance_after_fen, org_id, org_name, card_no, \
          plate_number, driver_name, session_id, operator_id, operator_name, remark) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-    )
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)\
+         {conflict}"
+    ))
     .bind(id)
     .bind(actor.enterprise_id)
     .bind(card.id())
@@ -96,7 +121,7 @@ pub async fn record(
     .bind(change.remark)
     .execute(conn)
     .await?;
-    Ok(id)
+    Ok(written.rows_affected())
 }
 
 pub async fn get(

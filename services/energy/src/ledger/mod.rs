@@ -24,7 +24,7 @@
 //!   legs answers the first [`Posted`] (`replayed = true`, nothing moves),
 //!   other legs answer [`TransferError::KeyReused`] (4009). Errors convert
 //!   into `ServiceError` with a Chinese message (`?` in a handler).
-//! - [`top_up`]: FUNDING → MAIN (the demo seed now, finance's payments later).
+//! - [`top_up`]: FUNDING → MAIN (paid top-up orders of finance, `top_ups`; the demo seed).
 //! - Charging sessions: [`hold`] moves money CARD → HOLD(session) (call it
 //!   again with a new key to extend a running session's hold); [`capture`]
 //!   ends the session: the final amount (≤ held) HOLD → the revenue account
@@ -34,6 +34,14 @@
 //!   still held (a session that never started); [`reverse_capture`] takes a
 //!   capture back onto the card as a CORRECTION (a credit CDR). A replayed
 //!   capture, release or correction answers what was posted first.
+//! - [`capture_grouped`]: the same capture posted through a
+//!   [`CaptureGroup`], which writes the captures of an enterprise that
+//!   arrive together in one transaction with one update of each revenue
+//!   account (the hot rows every capture credits); committed when it
+//!   answers, not in the caller's transaction. This is how a CDR settles a
+//!   session (`sessions::charging::settle`, on the group the platform's
+//!   link carries, with a pool of its own); [`capture`] in the caller's
+//!   transaction is left for callers that post one capture alone.
 //!
 //! The database keeps the invariants too: a check constraint on the floor,
 //! immutable entries and transfers (a trigger refuses update, delete and
@@ -176,27 +184,11 @@ pub async fn capture(
     revenue: &[(AccountKind, i64)],
     key: &str,
 ) -> Result<Settled, TransferError> {
-    if revenue
-        .iter()
-        .any(|&(kind, fen)| fen < 0 || !kind.is_revenue())
-    {
-        return Err(TransferError::Invalid("扣款金额不能为负数"));
-    }
-    let final_fen = revenue
-        .iter()
-        .try_fold(0i64, |sum, &(_, fen)| sum.checked_add(fen))
-        .ok_or(TransferError::Invalid("转账金额超出范围"))?;
-    let hold = match find_account(conn, enterprise_id, AccountKind::Hold, Some(session_id)).await? {
-        Some(hold) => hold,
-        // A session that never held anything (the platform charged without
-        // asking) has nothing to capture or release.
-        None if final_fen == 0 => {
-            return Ok(Settled {
-                captured: None,
-                released: None,
-            });
-        }
-        None => return Err(TransferError::Invalid("该充电订单没有预授权")),
+    let Some(hold) = session_hold_of(conn, enterprise_id, session_id, revenue).await? else {
+        return Ok(Settled {
+            captured: None,
+            released: None,
+        });
     };
     let mut credits = Vec::new();
     for &(kind, fen) in revenue.iter().filter(|(_, fen)| *fen > 0) {
@@ -216,6 +208,97 @@ pub async fn capture(
         captured: settled.posted,
         released: settled.voided,
     })
+}
+
+/// Settlements of charging sessions grouped per enterprise (their captures
+/// all credit the enterprise's few revenue accounts): see
+/// `fleetdesk_ledger::GroupCommit`. Give it a pool of its own.
+pub type CaptureGroup = fleetdesk_ledger::GroupCommit<TransferKind>;
+
+/// Most captures one group transaction posts: enough to take every
+/// settlement a service's connections can have waiting at once.
+pub const CAPTURE_GROUP_SIZE: usize = 64;
+
+/// Connections of a [`CaptureGroup`]'s own pool: one writer per enterprise
+/// at a time, plus the retries of a failed group.
+pub const CAPTURE_POOL: u32 = 2;
+
+/// [`capture`] posted through `group`, committed in the group's own
+/// transaction (not the caller's) by the time it answers. `conn` only
+/// reads the session's hold and the revenue accounts; a revenue account
+/// not opened yet is opened and committed on the group's pool first, so
+/// the group's writer sees it.
+pub async fn capture_grouped(
+    group: &CaptureGroup,
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    card_account: Uuid,
+    session_id: Uuid,
+    revenue: &[(AccountKind, i64)],
+    key: &str,
+) -> Result<Settled, TransferError> {
+    let final_fen = capture_total(revenue)?;
+    let earning: Vec<(AccountKind, i64)> = revenue
+        .iter()
+        .copied()
+        .filter(|(_, fen)| *fen > 0)
+        .collect();
+    // The hold and the revenue accounts in one read: fewer round trips
+    // for the one path every session ends on.
+    let mut wanted = vec![(AccountKind::Hold, Some(session_id))];
+    wanted.extend(earning.iter().map(|&(kind, _)| (kind, None)));
+    let found = fleetdesk_ledger::find_accounts(conn, enterprise_id, &wanted).await?;
+    let hold = match found[0] {
+        Some(hold) => hold,
+        None if final_fen == 0 => {
+            return Ok(Settled {
+                captured: None,
+                released: None,
+            });
+        }
+        None => return Err(TransferError::Invalid("该充电订单没有预授权")),
+    };
+    let mut credits = Vec::new();
+    for (&(kind, fen), found) in earning.iter().zip(&found[1..]) {
+        let account = match found {
+            Some(id) => *id,
+            None => {
+                let mut tx = fleetdesk_kit::db::begin_tenant(group.pool(), enterprise_id).await?;
+                let id = open_account(&mut tx, enterprise_id, kind, None).await?;
+                tx.commit().await?;
+                id
+            }
+        };
+        credits.push(Leg::credit(account, fen));
+    }
+    let settled = group
+        .settle(
+            session_hold(enterprise_id, card_account, hold),
+            credits,
+            key,
+        )
+        .await?;
+    Ok(Settled {
+        captured: settled.posted,
+        released: settled.voided,
+    })
+}
+
+/// The session's hold account after checking what a capture books:
+/// None when the session never held anything and costs nothing (the
+/// platform charged without asking: nothing to capture or release).
+async fn session_hold_of(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    session_id: Uuid,
+    revenue: &[(AccountKind, i64)],
+) -> Result<Option<Uuid>, TransferError> {
+    let final_fen = capture_total(revenue)?;
+    match find_account(conn, enterprise_id, AccountKind::Hold, Some(session_id)).await? {
+        Some(hold) => Ok(Some(hold)),
+        None if final_fen == 0 => Ok(None),
+        None => Err(TransferError::Invalid("该充电订单没有预授权")),
+    }
 }
 
 /// Takes back what `capture` credited to revenue accounts: each of them
@@ -251,6 +334,21 @@ pub async fn reverse_capture(
         memo: memo.to_owned(),
     };
     transfer(conn, &t).await
+}
+
+/// What a capture books in all, after checking each part: never
+/// negative, only onto revenue accounts.
+fn capture_total(revenue: &[(AccountKind, i64)]) -> Result<i64, TransferError> {
+    if revenue
+        .iter()
+        .any(|&(kind, fen)| fen < 0 || !kind.is_revenue())
+    {
+        return Err(TransferError::Invalid("扣款金额不能为负数"));
+    }
+    revenue
+        .iter()
+        .try_fold(0i64, |sum, &(_, fen)| sum.checked_add(fen))
+        .ok_or(TransferError::Invalid("转账金额超出范围"))
 }
 
 /// The enterprise's revenue account of `kind`, opened on first use. Looked

@@ -43,6 +43,7 @@ use sqlx::PgPool;
 use sqlx::types::Json as Jsonb;
 use tokio::sync::watch;
 
+use crate::ledger::CaptureGroup;
 use crate::platform::client::{Cpo, CpoEndpoints};
 use crate::platform::{EMSP_PARTY_ID, Platform};
 
@@ -110,6 +111,8 @@ pub struct Registry {
 
 struct Inner {
     pool: PgPool,
+    /// Every link's capture group: one per process, kept across registrations.
+    captures: CaptureGroup,
     http: reqwest::Client,
     token_a: Digest,
     /// Where the platform reaches energy: scheme, host and port.
@@ -146,12 +149,14 @@ impl Registry {
     /// The registry with the registration as stored.
     pub(super) async fn open(
         pool: PgPool,
+        captures: CaptureGroup,
         token_a: &SecretString,
         public_url: String,
     ) -> anyhow::Result<Registry> {
         let registry = Registry {
             inner: Arc::new(Inner {
                 pool,
+                captures,
                 http: reqwest::Client::builder()
                     .timeout(Duration::from_secs(10))
                     .build()?,
@@ -232,7 +237,12 @@ impl Registry {
             &row.party_id,
         );
         Some(Link {
-            platform: Platform::new(self.inner.pool.clone(), cpo, self.inner.public_url.clone()),
+            platform: Platform::new(
+                self.inner.pool.clone(),
+                cpo,
+                self.inner.public_url.clone(),
+                self.inner.captures.clone(),
+            ),
             token_c,
             revision: row.updated_at,
             routes: OnceLock::new(),

@@ -30,12 +30,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use fleetdesk_kit::Shutdown;
+use fleetdesk_kit::{Shutdown, db};
 use secrecy::SecretString;
 use sqlx::PgPool;
 use tokio::net::TcpListener;
 
 use self::credentials::{Link, Registry, same_link};
+use crate::ledger::{self, CaptureGroup};
 use crate::platform::Platform;
 
 /// How the charging platform meets energy. Without a bootstrap token the
@@ -95,6 +96,8 @@ pub struct Ocpi {
     token_a: SecretString,
     public_url: String,
     sync_every: Duration,
+    /// The group the platform's sessions settle through.
+    captures: CaptureGroup,
 }
 
 impl std::fmt::Debug for Ocpi {
@@ -110,8 +113,9 @@ impl std::fmt::Debug for Ocpi {
 const REREAD_EVERY: Duration = Duration::from_secs(10);
 
 impl Ocpi {
-    /// Binds the receiver; None without a bootstrap token.
-    pub async fn bind(config: &OcpiConfig) -> anyhow::Result<Option<Ocpi>> {
+    /// Binds the receiver and opens the capture group's own pool on
+    /// `database_url`; None without a bootstrap token.
+    pub async fn bind(config: &OcpiConfig, database_url: &str) -> anyhow::Result<Option<Ocpi>> {
         let Some(token_a) = &config.ocpi_token_a else {
             tracing::info!("No OCPI bootstrap token configured; OCPI is off.");
             return Ok(None);
@@ -129,11 +133,16 @@ impl Ocpi {
             .unwrap_or_else(|| format!("http://{addr}"))
             .trim_end_matches('/')
             .to_owned();
+        // Never the serving pool: a settlement waits for its capture while
+        // holding one of that pool's connections.
+        let group_pool =
+            db::connect(database_url, crate::SCHEMA.name, ledger::CAPTURE_POOL).await?;
         Ok(Some(Ocpi {
             listener,
             token_a: token_a.clone(),
             public_url,
             sync_every: Duration::from_secs(config.station_sync_secs.max(10)),
+            captures: CaptureGroup::new(group_pool, ledger::CAPTURE_GROUP_SIZE),
         }))
     }
 
@@ -144,7 +153,7 @@ impl Ocpi {
     /// Serves the receiver and, while a platform is registered, syncs its
     /// stations and sweeps, until shutdown.
     pub async fn run(self, pool: PgPool, shutdown: Shutdown) -> anyhow::Result<()> {
-        let registry = Registry::open(pool, &self.token_a, self.public_url)
+        let registry = Registry::open(pool, self.captures, &self.token_a, self.public_url)
             .await
             .context("read the OCPI registration")?;
         tracing::info!(addr = %self.listener.local_addr()?, "OCPI receiver listening.");

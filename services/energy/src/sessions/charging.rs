@@ -15,9 +15,17 @@
 //! 4. **CDR**: the settlement — min(cost, held) captured to the platform's
 //!    revenue accounts part by part (`costs`), the rest released to the
 //!    card, both under `settle:<id>` — and the `energy.session.settled`
-//!    event. A CDR with a negative charge or an end before its start is
-//!    refused; a credit CDR takes a settlement back onto the card as a
-//!    correction (`credit:<id>`).
+//!    event. The capture goes through the platform's capture group
+//!    (`ledger::capture_grouped`): the enterprise's settlements that arrive
+//!    together are posted in one transaction of the group's own pool,
+//!    committed before the session's transaction (which holds the session's
+//!    row lock meanwhile, so two copies of a CDR never both settle). If the
+//!    session's transaction then fails, the session is still charging and
+//!    the CDR's retry settles it: the capture replays under its key and the
+//!    release's card change is recorded once per transfer. A CDR with a
+//!    negative charge or an end before its start is refused; a credit CDR
+//!    takes a settlement back onto the card as a correction (`credit:<id>`,
+//!    in the session's own transaction).
 //!
 //! Every step is idempotent: pushes are matched by the platform's ids,
 //! stale updates (older `last_updated`) are ignored, a settled session
@@ -153,7 +161,9 @@ async fn hold(
     Ok(Ok(()))
 }
 
-/// Records the card's side of a posted hold or release as an amount change.
+/// Records the card's side of a posted hold or release as an amount change,
+/// once per transfer: a settlement retried after its capture committed in
+/// the group's transaction records the release then, and only then.
 async fn record_change(
     conn: &mut PgConnection,
     enterprise: Uuid,
@@ -165,7 +175,7 @@ async fn record_change(
     let Some(entry) = posted.entry(card.ledger_account_id) else {
         return Ok(());
     };
-    changes::record(
+    changes::record_once(
         conn,
         &platform_actor(enterprise),
         &NewChange {
@@ -919,9 +929,14 @@ pub async fn settle(
         },
     )
     .await?;
-    // The money last: the capture credits the enterprise's revenue
-    // accounts, which every settlement waits for until this commit.
-    let settled = ledger::capture(
+    // The money last, grouped with the enterprise's other settlements (its
+    // revenue accounts are the rows they all credit) and committed in the
+    // group's transaction before this one. Should this one then fail, the
+    // session is still charging and the CDR's retry settles it: the
+    // capture replays under its key and the release's card change is
+    // written once, by its transfer.
+    let settled = ledger::capture_grouped(
+        &p.captures,
         &mut tx,
         enterprise,
         card.ledger_account_id,
@@ -931,7 +946,20 @@ pub async fn settle(
     )
     .await
     .map_err(ServiceError::from)?;
-    if let Some(released) = settled.released.as_ref().filter(|r| !r.replayed) {
+    if let Some(first) = settled.captured.as_ref().filter(|c| c.replayed)
+        && credited_fen(first) != captured
+    {
+        // A retry whose CDR bills otherwise than the capture made for it.
+        return Err(ServiceError::new(
+            fleetdesk_kit::ErrorCode::Conflict,
+            format!(
+                "session {} was captured for {} already; resend the CDR that was captured",
+                s.session_no,
+                fleetdesk_kit::export::scope::yuan(credited_fen(first)),
+            ),
+        ));
+    }
+    if let Some(released) = settled.released.as_ref() {
         record_change(&mut tx, enterprise, &card, ChangeKind::Refund, released, id).await?;
     }
     tx.commit().await?;
@@ -949,6 +977,16 @@ pub async fn cdr_of(
     let body = store::cdr_body(&mut tx, party_id, cdr_id).await?;
     db::end_read(tx);
     Ok(body)
+}
+
+/// What a capture credited the revenue accounts, in all.
+fn credited_fen(capture: &Posted) -> i64 {
+    capture
+        .entries
+        .iter()
+        .map(|e| e.amount_fen)
+        .filter(|fen| *fen > 0)
+        .sum()
 }
 
 /// The ledger key of a session's settlement (its capture and release).

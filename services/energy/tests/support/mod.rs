@@ -156,16 +156,11 @@ pub async fn stack(opened: bool) -> Stack {
 /// [`stack`] with energy's OCPI side meeting the charging platform `ocpi` names.
 pub async fn stack_with(opened: bool, ocpi: Option<&fleetdesk_energy::ocpi::OcpiConfig>) -> Stack {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_energy::SCHEMA, &fleetdesk_vehicle::SCHEMA]).await;
     let owner = db::connect_owner(&db.url, fleetdesk_energy::SCHEMA.name, 2)
         .await
         .unwrap();
-    fleetdesk_energy::SCHEMA.migrate(&owner).await.unwrap();
     let vehicle_owner = db::connect_owner(&db.url, fleetdesk_vehicle::SCHEMA.name, 2)
-        .await
-        .unwrap();
-    fleetdesk_vehicle::SCHEMA
-        .migrate(&vehicle_owner)
         .await
         .unwrap();
     let a = tenant(&owner, &vehicle_owner, "粤B").await;
@@ -318,6 +313,7 @@ impl Stack {
                 "as:charge:behavior".into(),
             ],
             reach: Some(reach),
+            flags: Vec::new(),
             iat: 0,
             exp: 0,
         };

@@ -5,7 +5,7 @@
 //! and energy holds, captures and settles them over the network. Plus
 //! cards funded down the tree.
 
-use fleetdesk_charging_standin::network::Network;
+use fleetdesk_charging_standin::network::{Network, Pile};
 use fleetdesk_charging_standin::{
     PARTY_ID, SessionView, Settings, StandIn, StartOutcome, StartRequest, StopCause,
 };
@@ -238,4 +238,25 @@ impl Charging {
         }
         panic!("no station started a session: {last:?}");
     }
+}
+
+/// The stand-in's stations, the first with cameras given `piles` DC piles
+/// (every session of a test starts there), and that station's location id.
+pub fn network_with(piles: usize) -> (Network, String) {
+    let mut network = fleetdesk_charging_standin::network::network();
+    let station = network
+        .stations
+        .iter_mut()
+        .find(|s| s.plate_recognition)
+        .unwrap();
+    station.piles = (1..=piles)
+        .map(|i| Pile {
+            evse_uid: format!("{}-{i:03}", station.location_id),
+            pile_no: format!("{i:03}"),
+            dc: true,
+            max_kw: 120,
+        })
+        .collect();
+    let location = station.location_id.clone();
+    (network, location)
 }

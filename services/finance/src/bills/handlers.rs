@@ -151,9 +151,7 @@ pub async fn confirm(
     })
 }
 
-/// Queues the export of the bill list (`filter`) for the caller. The
-/// contract has no ExportBills RPC yet; the gateway's export route calls
-/// this once it has.
+/// ExportBills: queues the export of the bill list (`filter`) for the caller.
 pub async fn export(
     ctx: &Context,
     req: Request<pb::ExportBillsRequest>,

@@ -13,13 +13,15 @@
 //!
 //! Raised by service callers (`CreateBill`), by orders (their ORDER bill)
 //! and from events ([`raised`]: energy's confirmed statements, vehicle's
-//! repair bills). Depends on no other subject.
+//! repair bills; [`rent`]: monthly rent instalments of vehicle's usage
+//! records). Depends on no other subject.
 
 pub mod convert;
 pub mod domain;
 pub mod export;
 pub mod handlers;
 pub mod raised;
+pub mod rent;
 pub mod store;
 
 /// The permission of the bill list and detail (billList, billDetail).

@@ -15,6 +15,9 @@
 //!
 //! An event whose source was billed with another amount is logged and
 //! dropped: redelivering it cannot change the answer.
+//!
+//! Rent instalments from vehicle's usage records have their own module
+//! ([`super::rent`]): they need a schedule and a periodic tick.
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::datetime;
@@ -36,7 +39,7 @@ pub const REPAIRS: &str = "repair-bills";
 
 /// The system acting for `enterprise_id` (a consumer's transaction is
 /// service-scoped; it narrows to the tenant first).
-async fn system(conn: &mut PgConnection, enterprise_id: Uuid) -> anyhow::Result<Actor> {
+pub(crate) async fn system(conn: &mut PgConnection, enterprise_id: Uuid) -> anyhow::Result<Actor> {
     db::enter_tenant(conn, enterprise_id).await?;
     Ok(Actor {
         enterprise_id,

@@ -34,6 +34,7 @@
 pub mod apply;
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
 pub mod store;
 

@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -123,12 +123,35 @@ pub async fn list(
         .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-    let count: i64 = filtered("select count(*) from coupon c", actor, query)
+    let count = count(conn, actor, query).await?;
+    Ok((rows, count))
+}
+
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &CouponQuery,
+) -> Result<i64, ServiceError> {
+    Ok(filtered("select count(*) from coupon c", actor, query)
         .finish()
         .build_query_scalar()
         .fetch_one(conn)
-        .await?;
-    Ok((rows, count))
+        .await?)
+}
+
+/// A page of the export: newest granted first, after `cursor`.
+pub async fn after(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &CouponQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<CouponRow>, ServiceError> {
+    Ok(filtered(SELECT, actor, query)
+        .keyset("c.issued_time", "c.id", cursor, limit)
+        .build_query_as()
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The coupon `id` of `actor`'s enterprise; 4004 otherwise.

@@ -6,6 +6,7 @@ use tonic::{Request, Response, Status};
 
 use super::respond;
 use crate::context::Context;
+use crate::enterprise_rules::{self, Call};
 use crate::{
     bills, coupons, dashboard, invoice_addresses, invoice_titles, invoices, ledger, monthly,
     orders, payments, refunds,
@@ -16,6 +17,11 @@ pub struct FinanceApi(pub Context);
 
 type Answer<T> = Result<Response<T>, Status>;
 
+/// Refuses a call the caller's enterprise may not make (console spec §6).
+fn admit<T>(req: &Request<T>, call: Call) -> Result<(), Status> {
+    enterprise_rules::admit(req, call).map_err(Status::from)
+}
+
 #[tonic::async_trait]
 impl FinanceService for FinanceApi {
     // --- Orders (orderManage) ---
@@ -24,10 +30,12 @@ impl FinanceService for FinanceApi {
         &self,
         req: Request<pb::ListOrdersRequest>,
     ) -> Answer<pb::ListOrdersResponse> {
+        admit(&req, Call::ListOrders)?;
         respond(orders::handlers::list(&self.0, req).await)
     }
 
     async fn get_order(&self, req: Request<pb::GetOrderRequest>) -> Answer<pb::GetOrderResponse> {
+        admit(&req, Call::GetOrder)?;
         respond(orders::handlers::get(&self.0, req).await)
     }
 
@@ -35,6 +43,7 @@ impl FinanceService for FinanceApi {
         &self,
         req: Request<pb::CreateOrderRequest>,
     ) -> Answer<pb::CreateOrderResponse> {
+        admit(&req, Call::CreateOrder)?;
         respond(orders::handlers::create(&self.0, req).await)
     }
 
@@ -42,7 +51,16 @@ impl FinanceService for FinanceApi {
         &self,
         req: Request<pb::CancelOrderRequest>,
     ) -> Answer<pb::CancelOrderResponse> {
+        admit(&req, Call::CancelOrder)?;
         respond(orders::handlers::cancel(&self.0, req).await)
+    }
+
+    async fn export_orders(
+        &self,
+        req: Request<pb::ExportOrdersRequest>,
+    ) -> Answer<pb::ExportOrdersResponse> {
+        admit(&req, Call::ExportOrders)?;
+        respond(orders::export::start(&self.0, req).await)
     }
 
     // --- Bills (billManagement, billDetail) ---
@@ -69,6 +87,7 @@ impl FinanceService for FinanceApi {
         &self,
         req: Request<pb::ConfirmBillsRequest>,
     ) -> Answer<pb::ConfirmBillsResponse> {
+        admit(&req, Call::ConfirmBills)?;
         respond(bills::handlers::confirm(&self.0, req).await)
     }
 
@@ -82,6 +101,7 @@ impl FinanceService for FinanceApi {
     // --- Payments (billPay) ---
 
     async fn pay_bill(&self, req: Request<pb::PayBillRequest>) -> Answer<pb::PayBillResponse> {
+        admit(&req, Call::PayBill)?;
         respond(payments::handlers::pay(&self.0, req).await)
     }
 
@@ -99,12 +119,20 @@ impl FinanceService for FinanceApi {
         respond(payments::handlers::get(&self.0, req).await)
     }
 
+    async fn export_bill_payments(
+        &self,
+        req: Request<pb::ExportBillPaymentsRequest>,
+    ) -> Answer<pb::ExportBillPaymentsResponse> {
+        respond(payments::export::start(&self.0, req).await)
+    }
+
     // --- Monthly bills and dashboard (monthPayBillList, billDashboard) ---
 
     async fn list_monthly_bills(
         &self,
         req: Request<pb::ListMonthlyBillsRequest>,
     ) -> Answer<pb::ListMonthlyBillsResponse> {
+        admit(&req, Call::ListMonthlyBills)?;
         respond(monthly::handlers::list(&self.0, req).await)
     }
 
@@ -112,6 +140,7 @@ impl FinanceService for FinanceApi {
         &self,
         req: Request<pb::GetMonthlyBillRequest>,
     ) -> Answer<pb::GetMonthlyBillResponse> {
+        admit(&req, Call::GetMonthlyBill)?;
         respond(monthly::handlers::get(&self.0, req).await)
     }
 
@@ -120,6 +149,14 @@ impl FinanceService for FinanceApi {
         req: Request<pb::GetBillDashboardRequest>,
     ) -> Answer<pb::GetBillDashboardResponse> {
         respond(dashboard::handlers::get(&self.0, req).await)
+    }
+
+    async fn export_monthly_bills(
+        &self,
+        req: Request<pb::ExportMonthlyBillsRequest>,
+    ) -> Answer<pb::ExportMonthlyBillsResponse> {
+        admit(&req, Call::ExportMonthlyBills)?;
+        respond(monthly::export::start(&self.0, req).await)
     }
 
     // --- Invoice titles, addresses and applications (ticketManagement) ---
@@ -191,6 +228,8 @@ impl FinanceService for FinanceApi {
         &self,
         req: Request<pb::ApplyInvoiceRequest>,
     ) -> Answer<pb::ApplyInvoiceResponse> {
+        let channel = enterprise_rules::channel(req.get_ref().channel);
+        admit(&req, Call::ApplyInvoice(channel))?;
         respond(invoices::handlers::apply(&self.0, req).await)
     }
 
@@ -213,6 +252,13 @@ impl FinanceService for FinanceApi {
         req: Request<pb::CancelInvoiceApplicationRequest>,
     ) -> Answer<pb::CancelInvoiceApplicationResponse> {
         respond(invoices::handlers::cancel(&self.0, req).await)
+    }
+
+    async fn export_invoice_applications(
+        &self,
+        req: Request<pb::ExportInvoiceApplicationsRequest>,
+    ) -> Answer<pb::ExportInvoiceApplicationsResponse> {
+        respond(invoices::export::start(&self.0, req).await)
     }
 
     // --- Refunds, coupons, ledger ---
@@ -252,6 +298,13 @@ impl FinanceService for FinanceApi {
         respond(refunds::handlers::cancel(&self.0, req).await)
     }
 
+    async fn export_refunds(
+        &self,
+        req: Request<pb::ExportRefundsRequest>,
+    ) -> Answer<pb::ExportRefundsResponse> {
+        respond(refunds::export::start(&self.0, req).await)
+    }
+
     async fn list_coupons(
         &self,
         req: Request<pb::ListCouponsRequest>,
@@ -264,6 +317,13 @@ impl FinanceService for FinanceApi {
         req: Request<pb::GrantCouponsRequest>,
     ) -> Answer<pb::GrantCouponsResponse> {
         respond(coupons::handlers::grant(&self.0, req).await)
+    }
+
+    async fn export_coupons(
+        &self,
+        req: Request<pb::ExportCouponsRequest>,
+    ) -> Answer<pb::ExportCouponsResponse> {
+        respond(coupons::export::start(&self.0, req).await)
     }
 
     async fn get_ledger_balances(

@@ -17,6 +17,7 @@ use super::store::{self, NewApplication};
 use super::{PERMISSION, convert};
 use crate::bills::domain::{BillStatus, Channel};
 use crate::context::{Actor, Context};
+use crate::enterprise_rules::{self, Call, Enterprise};
 use crate::invoicing::client::InvoicingError;
 use crate::{bills, invoice_addresses, invoice_titles};
 
@@ -132,12 +133,6 @@ pub async fn apply(
     // The bills' row locks: a concurrent application for the same money
     // waits here and then sees what this one took.
     let locked = bills::store::some(&mut tx, &actor, &ids, true).await?;
-    if let Some(other) = locked.iter().find(|b| b.channel != i16::from(channel)) {
-        return Err(ServiceError::invalid(
-            "bills",
-            format!("账单 {} 不属于当前开票渠道", other.bill_no),
-        ));
-    }
     let invoiceable = locked
         .iter()
         .map(|b| {
@@ -234,8 +229,12 @@ pub async fn get(
     req: Request<pb::GetInvoiceApplicationRequest>,
 ) -> Result<pb::GetInvoiceApplicationResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let enterprise = Enterprise::of(&req)?;
     let pb::GetInvoiceApplicationRequest { application_id } = req.into_inner();
     let application = read(&mut tx, actor.enterprise_id, id(&application_id)?).await?;
+    enterprise.admit(Call::GetInvoiceApplication(enterprise_rules::channel(
+        application.channel,
+    )))?;
     db::end_read(tx);
     Ok(pb::GetInvoiceApplicationResponse {
         application: Some(application),

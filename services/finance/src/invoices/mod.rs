@@ -24,6 +24,7 @@
 
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
 pub mod issuing;
 pub mod store;

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -250,7 +250,16 @@ pub async fn list(
         .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-    let total: i64 = filtered(
+    let total = count(conn, enterprise_id, query).await?;
+    Ok((rows, total))
+}
+
+pub async fn count(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    query: &ApplicationQuery,
+) -> Result<i64, ServiceError> {
+    Ok(filtered(
         "select count(*) from invoice_application a",
         enterprise_id,
         query,
@@ -258,8 +267,22 @@ pub async fn list(
     .finish()
     .build_query_scalar()
     .fetch_one(conn)
-    .await?;
-    Ok((rows, total))
+    .await?)
+}
+
+/// A page of the export: newest applied first, after `cursor`.
+pub async fn after(
+    conn: &mut PgConnection,
+    enterprise_id: Uuid,
+    query: &ApplicationQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<ApplicationRow>, ServiceError> {
+    Ok(filtered(SELECT, enterprise_id, query)
+        .keyset("a.apply_time", "a.id", cursor, limit)
+        .build_query_as()
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The tenant's application `id` (4004 otherwise), optionally locked.

@@ -6,10 +6,29 @@ use fleetdesk_kit::convert::timestamp;
 use fleetdesk_proto::finance::v1 as pb;
 use uuid::Uuid;
 
-use super::store::{KindRow, MonthRow};
+use super::handlers::counted;
+use super::store::{KindRow, MonthQuery, MonthRow};
 use crate::bills::convert::monthly_id;
 use crate::bills::domain::{BillKind, BillStatus};
-use crate::calendar::Month;
+use crate::calendar::{Month, month_range};
+use crate::filters;
+
+/// The months a list (or its export) shows, checked.
+pub fn query(r: &pb::ListMonthlyBillsRequest) -> Result<MonthQuery, ServiceError> {
+    let pb::ListMonthlyBillsRequest {
+        page: _,
+        start_month,
+        end_month,
+        statuses,
+        overdue,
+    } = r;
+    let (from, to) = month_range(start_month.as_ref(), end_month.as_ref())?;
+    Ok(MonthQuery {
+        bills: counted(from, to),
+        statuses: filters::codes("statuses", statuses, BillStatus::from_pb)?,
+        overdue: *overdue,
+    })
+}
 
 /// Per-kind figures, in kind order, of the rows `keep` selects.
 pub fn by_kind(

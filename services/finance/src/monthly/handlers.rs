@@ -10,32 +10,20 @@ use uuid::Uuid;
 
 use super::convert;
 use super::store::{self, COUNTED, MonthQuery};
-use crate::bills::domain::BillStatus;
+use crate::Context;
 use crate::bills::store::BillQuery;
 use crate::bills::{self, RECONCILIATION};
-use crate::calendar::{Month, month_range};
+use crate::calendar::Month;
 use crate::context::Actor;
-use crate::{Context, filters};
 
 pub async fn list(
     ctx: &Context,
     req: Request<pb::ListMonthlyBillsRequest>,
 ) -> Result<pb::ListMonthlyBillsResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin_list(&ctx.pool, &req, RECONCILIATION).await?;
-    let pb::ListMonthlyBillsRequest {
-        page,
-        start_month,
-        end_month,
-        statuses,
-        overdue,
-    } = req.into_inner();
-    let paging = Paging::parse(page.as_ref())?;
-    let (from, to) = month_range(start_month.as_ref(), end_month.as_ref())?;
-    let query = MonthQuery {
-        bills: counted(from, to),
-        statuses: filters::codes("statuses", &statuses, BillStatus::from_pb)?,
-        overdue,
-    };
+    let message = req.into_inner();
+    let paging = Paging::parse(message.page.as_ref())?;
+    let query = convert::query(&message)?;
     let (rows, total) = store::list(&mut tx, &actor, &query, paging).await?;
     let kinds = match (rows.last(), rows.first()) {
         (Some(oldest), Some(newest)) => {

@@ -9,5 +9,6 @@
 //! `bills`; the dashboard reads its per-kind figures.
 
 pub mod convert;
+pub mod export;
 pub mod handlers;
 pub mod store;

@@ -89,11 +89,35 @@ pub async fn list(
         .push(" offset ")
         .push_bind(paging.offset());
     let rows = qb.build_query_as().fetch_all(&mut *conn).await?;
-    let total = months("count(*)", actor, query)
+    let total = count(conn, actor, query).await?;
+    Ok((rows, total))
+}
+
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &MonthQuery,
+) -> Result<i64, ServiceError> {
+    Ok(months("count(*)", actor, query)
         .build_query_scalar()
         .fetch_one(conn)
-        .await?;
-    Ok((rows, total))
+        .await?)
+}
+
+/// A page of the export: latest month first, before the month `before`.
+pub async fn after(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &MonthQuery,
+    before: Option<i32>,
+    limit: i64,
+) -> Result<Vec<MonthRow>, ServiceError> {
+    let mut qb = months("m.*", actor, query);
+    if let Some(before) = before {
+        qb.push(" and m.period < ").push_bind(before);
+    }
+    qb.push(" order by m.period desc limit ").push_bind(limit);
+    Ok(qb.build_query_as().fetch_all(conn).await?)
 }
 
 /// The months' figures by kind (of the bills `query` selects).

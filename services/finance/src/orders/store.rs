@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -118,12 +118,37 @@ pub async fn list(
         .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-    let total = filtered("select count(*) from enterprise_order r", actor, query)
-        .finish()
-        .build_query_scalar()
-        .fetch_one(conn)
-        .await?;
+    let total = count(conn, actor, query).await?;
     Ok((rows, total))
+}
+
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &OrderQuery,
+) -> Result<i64, ServiceError> {
+    Ok(
+        filtered("select count(*) from enterprise_order r", actor, query)
+            .finish()
+            .build_query_scalar()
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
+/// A page of the export: newest placed first, after `cursor`.
+pub async fn after(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &OrderQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<OrderRow>, ServiceError> {
+    Ok(filtered(SELECT, actor, query)
+        .keyset("r.placed_at", "r.id", cursor, limit)
+        .build_query_as()
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The order `id` the caller reaches, optionally locked; 4004 otherwise.

@@ -27,6 +27,7 @@
 
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
 pub mod settle;
 pub mod store;

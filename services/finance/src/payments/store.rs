@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -168,7 +168,8 @@ pub async fn owed(
 }
 
 /// Adds each allocation to its bill's paid amount: PAID (with the paid
-/// time) once nothing is outstanding, else PARTIALLY_PAID.
+/// time) once nothing is outstanding, else PARTIALLY_PAID; the orders of
+/// bills now PAID turn PAID with them (`orders::paid`).
 pub async fn apply_to_bills(
     conn: &mut PgConnection,
     enterprise_id: Uuid,
@@ -187,9 +188,10 @@ pub async fn apply_to_bills(
     .bind(allocations.iter().map(|a| a.bill_id).collect::<Vec<_>>())
     .bind(allocations.iter().map(|a| a.amount_fen).collect::<Vec<_>>())
     .bind(by)
-    .execute(conn)
+    .execute(&mut *conn)
     .await?;
-    Ok(())
+    let bill_ids: Vec<Uuid> = allocations.iter().map(|a| a.bill_id).collect();
+    crate::orders::paid::bills_paid(conn, enterprise_id, &bill_ids).await
 }
 
 /// Whether any of the bills waits for a bank payment not yet expired.
@@ -313,12 +315,37 @@ pub async fn list(
         .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-    let count = filtered("select count(*) from bill_payment p", actor, query)
-        .finish()
-        .build_query_scalar()
-        .fetch_one(conn)
-        .await?;
+    let count = count(conn, actor, query).await?;
     Ok((rows, count))
+}
+
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &PaymentQuery,
+) -> Result<i64, ServiceError> {
+    Ok(
+        filtered("select count(*) from bill_payment p", actor, query)
+            .finish()
+            .build_query_scalar()
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
+/// A page of the export: newest first, after `cursor`.
+pub async fn after(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &PaymentQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<PaymentRow>, ServiceError> {
+    Ok(filtered(SELECT, actor, query)
+        .keyset("p.created_at", "p.id", cursor, limit)
+        .build_query_as()
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The payment `id` the caller reaches; 4004 otherwise.

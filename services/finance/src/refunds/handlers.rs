@@ -17,6 +17,7 @@ use super::store::{self, NewRefund, RefundRow};
 use super::{PERMISSION, convert};
 use crate::bills::domain::Channel;
 use crate::context::{self, Actor, Context};
+use crate::enterprise_rules::{self, Call, Enterprise};
 use crate::payments::domain::{PaymentMethod, masked_account};
 use crate::payments::handlers::{merchant_no, refused_by_bank};
 use crate::{ledger, payments};
@@ -26,6 +27,7 @@ pub async fn create(
     req: Request<pb::CreateRefundRequest>,
 ) -> Result<pb::CreateRefundResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let enterprise = Enterprise::of(&req)?;
     let key = context::money_key(&actor, &req.get_ref().idempotency_key)?;
     let request = req.into_inner();
     let reservation = match idempotency::claim::<pb::CreateRefundResponse>(
@@ -41,7 +43,7 @@ pub async fn create(
         Claim::Fresh(reservation) => reservation,
     };
     let pb::CreateRefundRequest {
-        channel: _,
+        channel,
         bill_id,
         reason,
         reason_detail,
@@ -70,6 +72,14 @@ pub async fn create(
     // The bill locked first: a racing refund of it waits, then counts this one.
     payments::store::lock_bills(&mut tx, actor.enterprise_id, &[bill_id]).await?;
     let bill = crate::bills::store::get(&mut tx, &actor, bill_id).await?;
+    // The refund belongs to the screen it is asked on (a B2B enterprise
+    // refunds every bill of its own on the B2B screens, whatever the bill's
+    // settlement channel); unset, the bill's.
+    let channel = match Channel::from_pb(channel) {
+        Some(asked) => asked,
+        None => codes::known::<Channel>(bill.channel)?,
+    };
+    enterprise.admit(Call::CreateRefund(enterprise_rules::channel(channel.pb())))?;
     let in_flight = store::in_flight(&mut tx, actor.enterprise_id, bill_id).await?;
     domain::check_amount(
         amount_fen,
@@ -86,7 +96,7 @@ pub async fn create(
             id,
             org_id: bill.org_id,
             refund_no: &refund_no,
-            channel: codes::known::<Channel>(bill.channel)?,
+            channel,
             bill_id,
             bill_no: &bill.bill_no,
             order_id: bill.order_id,
@@ -117,6 +127,7 @@ pub async fn confirm(
     req: Request<pb::ConfirmRefundRequest>,
 ) -> Result<pb::ConfirmRefundResponse, ServiceError> {
     let (actor, mut tx) = Actor::begin(&ctx.pool, &req, PERMISSION).await?;
+    let enterprise = Enterprise::of(&req)?;
     let key = context::money_key(&actor, &req.get_ref().idempotency_key)?;
     let request = req.into_inner();
     let reservation = match idempotency::claim::<pb::ConfirmRefundResponse>(
@@ -142,6 +153,9 @@ pub async fn confirm(
     } = request;
     let id = fleetdesk_kit::convert::id(&refund_id)?;
     let refund = store::get(&mut tx, &actor, id, true).await?;
+    enterprise.admit(Call::ConfirmRefund(enterprise_rules::channel(
+        refund.channel.into(),
+    )))?;
     domain::require_open(codes::known::<RefundStatus>(refund.status)?)?;
     domain::same_amount(expected_amount_fen, refund.requested_fen)?;
     let method = match RefundMethod::from_pb(method) {

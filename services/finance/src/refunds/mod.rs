@@ -25,6 +25,7 @@
 
 pub mod convert;
 pub mod domain;
+pub mod export;
 pub mod handlers;
 pub mod settle;
 pub mod store;

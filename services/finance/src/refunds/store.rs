@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
-use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
+use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
@@ -169,12 +169,35 @@ pub async fn list(
         .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-    let count = filtered("select count(*) from refund r", actor, query)
+    let count = count(conn, actor, query).await?;
+    Ok((rows, count))
+}
+
+pub async fn count(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &RefundQuery,
+) -> Result<i64, ServiceError> {
+    Ok(filtered("select count(*) from refund r", actor, query)
         .finish()
         .build_query_scalar()
         .fetch_one(conn)
-        .await?;
-    Ok((rows, count))
+        .await?)
+}
+
+/// A page of the export: newest applied first, after `cursor`.
+pub async fn after(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    query: &RefundQuery,
+    cursor: Option<Cursor>,
+    limit: i64,
+) -> Result<Vec<RefundRow>, ServiceError> {
+    Ok(filtered(SELECT, actor, query)
+        .keyset("r.apply_time", "r.id", cursor, limit)
+        .build_query_as()
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The refund `id` the caller reaches, locked when it is to move on; 4004

@@ -74,6 +74,12 @@ impl Banked {
 
 /// A stack whose finance pays through a bank stand-in.
 pub async fn banked() -> Banked {
+    banked_with(|_| {}).await
+}
+
+/// [`banked`] with `configure` applied to finance as well (an invoicing
+/// platform).
+pub async fn banked_with(configure: impl FnOnce(&mut fleetdesk_finance::Application)) -> Banked {
     let bank_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let bank_url = format!("http://{}", bank_listener.local_addr().unwrap());
     let mut settings = Settings::single(MERCHANT, SECRET, &bank_url);
@@ -95,7 +101,11 @@ pub async fn banked() -> Banked {
             notify.local_addr().unwrap()
         ),
     };
-    let s = stack_with(move |app| app.use_bank(config, notify).unwrap()).await;
+    let s = stack_with(move |app| {
+        app.use_bank(config, notify).unwrap();
+        configure(app);
+    })
+    .await;
     Banked { s, bank }
 }
 

@@ -7,9 +7,10 @@
 #![allow(dead_code)]
 
 pub mod bank;
+pub mod invoicing;
 
 use fleetdesk_kit::config::{CommonConfig, Environment, ServiceConfig};
-use fleetdesk_kit::internal_token::{Claims, TokenSigner};
+use fleetdesk_kit::internal_token::{Claims, TokenSigner, enterprise_flag};
 use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_kit::{ServiceError, Shutdown, db, events, grpc};
 use fleetdesk_proto::common::v1 as common;
@@ -121,11 +122,10 @@ pub async fn stack() -> Stack {
 /// invoicing platform, a bank).
 pub async fn stack_with(configure: impl FnOnce(&mut fleetdesk_finance::Application)) -> Stack {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_finance::SCHEMA]).await;
     let owner = db::connect_owner(&db.url, fleetdesk_finance::SCHEMA.name, 2)
         .await
         .unwrap();
-    fleetdesk_finance::SCHEMA.migrate(&owner).await.unwrap();
     let a = tenant(&owner).await;
     let b = tenant(&owner).await;
     let signer = TokenSigner::generate();
@@ -180,15 +180,50 @@ impl Stack {
         )
     }
 
-    /// A user call of tenant `t` reaching only `reach`.
+    /// A user call of tenant `t` reaching only `reach`; the enterprise is B2B
+    /// and on the order-centre list, as [`PERMISSIONS`] suppose.
     pub fn req_reaching<T>(&self, t: &Tenant, reach: ReachClaim, message: T) -> tonic::Request<T> {
+        self.user_call(
+            t,
+            reach,
+            &PERMISSIONS,
+            &[enterprise_flag::B2B, enterprise_flag::ORDER_CENTER],
+            message,
+        )
+    }
+
+    /// A user call of tenant `t` (the whole enterprise in reach) holding
+    /// `perms`, the enterprise carrying the list markers `flags`.
+    pub fn req_as<T>(
+        &self,
+        t: &Tenant,
+        perms: &[&str],
+        flags: &[&str],
+        message: T,
+    ) -> tonic::Request<T> {
+        let reach = ReachClaim {
+            all: true,
+            ..ReachClaim::default()
+        };
+        self.user_call(t, reach, perms, flags, message)
+    }
+
+    fn user_call<T>(
+        &self,
+        t: &Tenant,
+        reach: ReachClaim,
+        perms: &[&str],
+        flags: &[&str],
+        message: T,
+    ) -> tonic::Request<T> {
         let claims = Claims {
             iss: "gateway".into(),
             sub: format!("user:{}", t.user),
             ent: Some(t.enterprise.to_string()),
             acc: None,
-            perms: PERMISSIONS.iter().map(|p| (*p).to_owned()).collect(),
+            perms: perms.iter().map(|p| (*p).to_owned()).collect(),
             reach: Some(reach),
+            flags: flags.iter().map(|f| (*f).to_owned()).collect(),
             iat: 0,
             exp: 0,
         };
@@ -288,6 +323,19 @@ impl Stack {
             }
         }
         panic!("export {job} did not finish");
+    }
+}
+
+/// A small deterministic generator (xorshift), so a failing run repeats.
+pub struct Seeded(pub u64);
+
+impl Seeded {
+    /// The next number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
     }
 }
 

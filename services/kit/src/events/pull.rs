@@ -27,7 +27,11 @@ const PULL_AHEAD: usize = 200;
 /// The server's idle heartbeat on pull requests: a silent server is noticed.
 const HEARTBEAT: Duration = Duration::from_secs(15);
 /// Consumers left without a client for this long are removed by the server.
-const INACTIVE: Duration = Duration::from_secs(24 * 3600);
+/// As long as the event stream keeps a message: a service down over a long
+/// weekend finds its consumer, and its place, again. A shorter threshold
+/// lets the server drop the consumer while the stream still holds what it
+/// missed, and a consumer recreated at `New` (telemetry's) skips it.
+pub const INACTIVE: Duration = crate::events::EVENT_MAX_AGE;
 
 /// What a [`DurablePull`] does with each batch it fetched.
 pub trait BatchHandler: Send {
@@ -48,8 +52,11 @@ pub fn durable_name(name: &str, source: &str) -> String {
 }
 
 /// A durable consumer's settings with the defaults every consumer shares:
-/// explicit acks, new messages only, 30 s ack wait, removed after a day
-/// without a client. Override fields with struct update syntax.
+/// explicit acks, new messages only, 30 s ack wait, removed after
+/// [`INACTIVE`] without a client. Override fields with struct update syntax. New
+/// messages only is what raw [`DurablePull`] users (telemetry) keep; an
+/// event [`Consumer`](crate::events::Consumer) overrides it with
+/// [`deliver_from_epoch`](crate::events::deliver_from_epoch).
 pub fn consumer_config(durable: &str, filter_subject: &str) -> pull::Config {
     pull::Config {
         durable_name: Some(durable.to_owned()),
@@ -114,11 +121,7 @@ impl DurablePull {
 
     /// Creates the stream and the durable consumer if missing.
     pub async fn ensure(&self) -> anyhow::Result<jetstream::consumer::PullConsumer> {
-        let stream = self
-            .js
-            .get_or_create_stream(self.stream.clone())
-            .await
-            .map_err(|e| anyhow::anyhow!("ensure stream {}: {e}", self.stream.name))?;
+        let stream = super::ensure_stream(&self.js, self.stream.clone()).await?;
         stream
             .get_or_create_consumer(self.durable(), self.consumer.clone())
             .await

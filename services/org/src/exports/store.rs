@@ -6,11 +6,24 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
+use fleetdesk_kit::retention::Pruning;
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::domain::{ExportStatus, KEEP_DAYS};
 use crate::scope::domain::Reach;
+
+/// Records leave the downloads list [`Periods::export_record`] after they
+/// were requested (their files went long before: kit prunes those with
+/// the jobs).
+///
+/// [`Periods::export_record`]: fleetdesk_kit::retention::Periods
+pub const RECORD_RETENTION: Pruning = Pruning {
+    table: "export_record",
+    statement: "delete from export_record where id in \
+                (select id from export_record where created_at < $1 limit $2)",
+    period: |p| p.export_record,
+};
 
 #[derive(Debug, FromRow)]
 pub struct ExportRow {

@@ -211,6 +211,20 @@ impl OrgService for OrgApi {
 
     // --- Shared lookups ---
 
+    async fn get_org_unit_serve_areas(
+        &self,
+        req: Request<pb::GetOrgUnitServeAreasRequest>,
+    ) -> Answer<pb::GetOrgUnitServeAreasResponse> {
+        respond(serve::handlers::unit_areas(&self.0, req).await)
+    }
+
+    async fn set_org_unit_serve_areas(
+        &self,
+        req: Request<pb::SetOrgUnitServeAreasRequest>,
+    ) -> Answer<pb::SetOrgUnitServeAreasResponse> {
+        respond(serve::handlers::set_unit_areas(&self.0, req).await)
+    }
+
     async fn list_serve_org_units(
         &self,
         req: Request<pb::ListServeOrgUnitsRequest>,

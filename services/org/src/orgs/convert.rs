@@ -8,6 +8,7 @@ use fleetdesk_kit::{ServiceError, convert};
 use fleetdesk_proto::org::v1 as pb;
 use uuid::Uuid;
 
+use super::domain;
 use super::store::OrgUnitRow;
 use crate::codes::status_pb;
 
@@ -22,6 +23,7 @@ pub fn node(row: &OrgUnitRow, children: Vec<pb::OrgUnit>) -> pb::OrgUnit {
         sort,
         status,
         created_at,
+        is_company,
     } = row;
     pb::OrgUnit {
         id: id.to_string(),
@@ -34,6 +36,7 @@ pub fn node(row: &OrgUnitRow, children: Vec<pb::OrgUnit>) -> pb::OrgUnit {
         status: status_pb(*status),
         children,
         create_time: Some(timestamp(*created_at)),
+        is_company: domain::is_company(*is_company, *parent_id),
     }
 }
 
@@ -94,6 +97,7 @@ mod tests {
             sort: 0,
             status: 1,
             created_at: chrono::Utc::now(),
+            is_company: false,
         }
     }
 

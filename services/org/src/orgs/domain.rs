@@ -31,6 +31,12 @@ pub fn check_name_code(name: &str, code: &str) -> Result<(), ServiceError> {
     Ok(())
 }
 
+/// Whether a unit is a company: the root is the enterprise itself and
+/// always one; any other unit when marked.
+pub fn is_company(marked: bool, parent_id: Option<Uuid>) -> bool {
+    marked || parent_id.is_none()
+}
+
 /// Nodes whose name contains `needle`, with their ancestors so the tree stays whole.
 pub fn keep_matches_with_ancestors(rows: Vec<OrgUnitRow>, needle: &str) -> Vec<OrgUnitRow> {
     let parent: HashMap<Uuid, Option<Uuid>> = rows.iter().map(|r| (r.id, r.parent_id)).collect();
@@ -59,5 +65,12 @@ mod tests {
         assert_eq!(field("华东", "A 1"), "orgCode");
         assert_eq!(field(&"长".repeat(51), "A1"), "name");
         assert!(check_name_code("华东", "A-01_x").is_ok());
+    }
+
+    #[test]
+    fn the_root_is_a_company_whatever_is_stored() {
+        assert!(is_company(false, None));
+        assert!(!is_company(false, Some(Uuid::nil())));
+        assert!(is_company(true, Some(Uuid::nil())));
     }
 }

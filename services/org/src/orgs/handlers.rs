@@ -96,6 +96,7 @@ pub async fn create(
         org_code,
         name,
         sort,
+        is_company,
     } = request.into_inner();
     let (name, code) = (name.trim(), org_code.trim());
     domain::check_name_code(name, code)?;
@@ -131,6 +132,7 @@ pub async fn create(
             name,
             level,
             sort,
+            is_company,
         },
     )
     .await?;
@@ -153,6 +155,7 @@ pub async fn update(
         org_code,
         name,
         sort,
+        is_company,
     } = request.into_inner();
     let id = kit_convert::id(&id)?;
     let tenant = actor.enterprise_id;
@@ -161,7 +164,7 @@ pub async fn update(
     store::visible(&mut tx, &actor.reach, id).await?;
     let (name, code) = (name.trim(), org_code.trim());
     domain::check_name_code(name, code)?;
-    let row = store::rename(&mut tx, tenant, id, (name, code, sort)).await?;
+    let row = store::rename(&mut tx, tenant, id, (name, code, sort), is_company).await?;
     replication::store::announce(&mut tx, &[id]).await?;
     tx.commit().await?;
     Ok(pb::UpdateOrgUnitResponse {

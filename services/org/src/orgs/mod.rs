@@ -11,6 +11,10 @@
 //! organisation is enabled again. Enabling needs an enabled parent and
 //! re-enables the subtree. Names are unique under one parent; only an empty
 //! organisation (no children, no members) can be deleted.
+//!
+//! A unit may be marked a company of its own (a subsidiary, a legal entity)
+//! when added or edited; the root is always one. The cities a unit serves
+//! are `serve`'s.
 
 pub mod convert;
 pub mod domain;

@@ -21,11 +21,12 @@ pub struct OrgUnitRow {
     pub sort: i32,
     pub status: i16,
     pub created_at: DateTime<Utc>,
+    /// Marked a company of its own; the root is one whatever is stored.
+    pub is_company: bool,
 }
 
-const SELECT: &str = "select id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at from org_unit";
-const RETURNING: &str =
-    "returning id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at";
+const SELECT: &str = "select id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at, is_company from org_unit";
+const RETURNING: &str = "returning id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at, is_company";
 
 /// Every organisation of the tenant (the enabled ones unless asked),
 /// parents first.
@@ -34,10 +35,9 @@ pub async fn org_units(
     enterprise_id: Uuid,
     include_disabled: bool,
 ) -> sqlx::Result<Vec<OrgUnitRow>> {
-    sqlx::query_as(
-        "select id, enterprise_id, parent_id, org_code, name, level, sort, status, created_at \
-         from org_unit where enterprise_id = $1 and ($2 or status = 1) order by level, sort, org_code",
-    )
+    sqlx::query_as(&format!(
+        "{SELECT} where enterprise_id = $1 and ($2 or status = 1) order by level, sort, org_code"
+    ))
     .bind(enterprise_id)
     .bind(include_disabled)
     .fetch_all(conn)
@@ -110,6 +110,7 @@ pub struct NewUnit<'a> {
     pub name: &'a str,
     pub level: i32,
     pub sort: i32,
+    pub is_company: bool,
 }
 
 pub async fn insert(conn: &mut PgConnection, new: NewUnit<'_>) -> Result<OrgUnitRow, ServiceError> {
@@ -121,10 +122,11 @@ pub async fn insert(conn: &mut PgConnection, new: NewUnit<'_>) -> Result<OrgUnit
         name,
         level,
         sort,
+        is_company,
     } = new;
     let row = sqlx::query_as(&format!(
-        "insert into org_unit (id, enterprise_id, parent_id, org_code, name, level, sort) \
-         values ($1, $2, $3, $4, $5, $6, $7) {RETURNING}"
+        "insert into org_unit (id, enterprise_id, parent_id, org_code, name, level, sort, is_company) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8) {RETURNING}"
     ))
     .bind(id)
     .bind(tenant)
@@ -133,6 +135,7 @@ pub async fn insert(conn: &mut PgConnection, new: NewUnit<'_>) -> Result<OrgUnit
     .bind(name)
     .bind(level)
     .bind(sort)
+    .bind(is_company)
     .fetch_one(conn)
     .await
     .on_constraint(code_taken)?;
@@ -144,9 +147,11 @@ pub async fn rename(
     tenant: Uuid,
     id: Uuid,
     (name, code, sort): (&str, &str, i32),
+    is_company: Option<bool>,
 ) -> Result<OrgUnitRow, ServiceError> {
     let row = sqlx::query_as(&format!(
-        "update org_unit set name = $3, org_code = $4, sort = $5, updated_at = now() \
+        "update org_unit set name = $3, org_code = $4, sort = $5, \
+         is_company = coalesce($6, is_company), updated_at = now() \
          where enterprise_id = $1 and id = $2 {RETURNING}"
     ))
     .bind(tenant)
@@ -154,6 +159,7 @@ pub async fn rename(
     .bind(name)
     .bind(code)
     .bind(sort)
+    .bind(is_company)
     .fetch_one(conn)
     .await
     .on_constraint(code_taken)?;

@@ -20,6 +20,8 @@ pub fn role(row: &RoleRow) -> pb::Role {
         created_at,
         permission_values,
         user_count,
+        // Not on the wire: the refusals say it.
+        builtin: _,
     } = row;
     pb::Role {
         id: id.to_string(),

@@ -1,5 +1,7 @@
 //! Role RPCs: validate → domain → store → response, each in one tenant
 //! transaction; a change announces the principals of the role's members.
+//! An edit or delete locks the role first, so a member added meanwhile is
+//! seen (or waits) and the built-in role's rules hold under concurrency.
 
 use fleetdesk_kit::{ServiceError, convert as kit_convert, db, grpc};
 use fleetdesk_proto::org::v1 as pb;
@@ -124,6 +126,7 @@ pub async fn update(
     } = request.into_inner();
     let id = kit_convert::id(&id)?;
     let mut tx = db::begin_tenant(&ctx.pool, tenant).await?;
+    store::lock(&mut tx, tenant, id).await?;
     let current = store::get(&mut tx, tenant, id).await?;
     let form = check_form(
         &mut tx,
@@ -134,6 +137,9 @@ pub async fn update(
     )
     .await?;
     let status = domain::kept_status(Status::from_request(status)?, current.status);
+    if current.builtin {
+        domain::check_builtin_edit(&current.permission_values, &form, status)?;
+    }
     store::update(&mut tx, tenant, id, &form, status).await?;
     let members = store::members_of(&mut tx, id).await?;
     changes::principals_changed(&mut tx, Some(tenant), &members).await?;
@@ -153,8 +159,10 @@ pub async fn delete(
     let tenant = grpc::tenant(&request)?;
     let id = kit_convert::id(&request.get_ref().id)?;
     let mut tx = db::begin_tenant(&ctx.pool, tenant).await?;
-    store::get(&mut tx, tenant, id).await?;
+    store::lock(&mut tx, tenant, id).await?;
+    let role = store::get(&mut tx, tenant, id).await?;
     let members = store::members_of(&mut tx, id).await?;
+    domain::check_delete(role.builtin, members.len())?;
     store::delete(&mut tx, tenant, id).await?;
     changes::principals_changed(&mut tx, Some(tenant), &members).await?;
     tx.commit().await?;

@@ -1,6 +1,12 @@
 //! Roles: function permissions (values of the catalogue) plus a data scope.
 //! Changing or deleting a role announces the change for its members, so
 //! their next request runs with what is left.
+//!
+//! Each enterprise has one built-in administrator role (`role.builtin`, the
+//! seed's 超级管理员): it cannot be deleted, disabled, lose a function
+//! permission or its whole-enterprise scope, and its last enabled holder
+//! keeps it and stays enabled (`users`). A role members hold is not
+//! deleted. Each refusal is a 4009 saying why.
 
 pub mod convert;
 pub mod domain;

@@ -21,10 +21,12 @@ pub struct RoleRow {
     pub created_at: DateTime<Utc>,
     pub permission_values: Vec<String>,
     pub user_count: i64,
+    /// The enterprise's built-in administrator role.
+    pub builtin: bool,
 }
 
 const ROLE_SELECT: &str = "select r.id, r.enterprise_id, r.name, r.description, r.data_scope_kind, \
-     r.data_scope_org_ids, r.status, r.created_at, \
+     r.data_scope_org_ids, r.status, r.created_at, r.builtin, \
      coalesce((select array_agg(rp.permission_value order by rp.permission_value) \
                from role_permission rp where rp.role_id = r.id), '{}') as permission_values, \
      (select count(*) from member_role mr where mr.role_id = r.id) as user_count \
@@ -184,6 +186,43 @@ async fn write_permissions(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Locks a role of the tenant against concurrent edits and new members
+/// (adding a member takes a key-share lock on it); else 4004.
+pub async fn lock(conn: &mut PgConnection, tenant: Uuid, id: Uuid) -> Result<(), ServiceError> {
+    let found: Option<Uuid> =
+        sqlx::query_scalar("select id from role where enterprise_id = $1 and id = $2 for update")
+            .bind(tenant)
+            .bind(id)
+            .fetch_optional(conn)
+            .await?;
+    found.map(|_| ()).ok_or_else(ServiceError::not_found)
+}
+
+/// The tenant's built-in administrator role, locked so that two edits of
+/// its holders cannot each leave the other as the last one.
+pub async fn lock_builtin(conn: &mut PgConnection, tenant: Uuid) -> sqlx::Result<Option<Uuid>> {
+    sqlx::query_scalar("select id from role where enterprise_id = $1 and builtin for update")
+        .bind(tenant)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Enabled members holding `role`, `except` one of them.
+pub async fn enabled_holders_except(
+    conn: &mut PgConnection,
+    role: Uuid,
+    except: Uuid,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "select count(*) from member_role mr join member m on m.id = mr.member_id \
+         where mr.role_id = $1 and m.id <> $2 and m.status = 1",
+    )
+    .bind(role)
+    .bind(except)
+    .fetch_one(conn)
+    .await
 }
 
 pub async fn members_of(conn: &mut PgConnection, role_id: Uuid) -> sqlx::Result<Vec<Uuid>> {

@@ -39,6 +39,7 @@ pub fn unit(
         sort: _,
         status: _,
         created_at: _,
+        is_company: _,
     } = row;
     pb::ServeOrgUnit {
         id: id.to_string(),

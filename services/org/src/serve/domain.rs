@@ -33,6 +33,21 @@ impl City {
     }
 }
 
+/// At most this many cities per organisation: every prefecture of China fits.
+pub const MAX_SERVE_CITIES: usize = 400;
+
+/// The cities an administrator sets, checked: each a city GB/T 2260 knows,
+/// a repeated code counted once, the order kept. The error names the first
+/// code refused.
+pub fn serve_cities(codes: &[String]) -> Result<Vec<City>, String> {
+    let mut seen = HashSet::new();
+    let mut cities = Vec::new();
+    for code in codes.iter().map(|c| c.trim()).filter(|c| seen.insert(*c)) {
+        cities.push(City::of_code(code).ok_or_else(|| code.to_owned())?);
+    }
+    Ok(cities)
+}
+
 /// The units a tree shows: every serving unit and, so the tree stays whole,
 /// each of its ancestors among `units` ((id, parent) pairs, all reached).
 pub fn with_ancestors(units: &[(Uuid, Option<Uuid>)], serving: &HashSet<Uuid>) -> HashSet<Uuid> {
@@ -85,6 +100,20 @@ mod tests {
         );
         assert!(City::of_code("990000").is_none());
         assert!(City::of_code("4403").is_none());
+    }
+
+    #[test]
+    fn set_cities_are_known_cities_each_once_in_the_order_given() {
+        let codes = ["440300", "110000", " 440300 "].map(String::from);
+        let names: Vec<String> = serve_cities(&codes)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(names, ["深圳市", "北京市"]);
+        let refused = ["440100", "440305"].map(String::from);
+        assert_eq!(serve_cities(&refused), Err("440305".to_owned()));
+        assert_eq!(serve_cities(&[]), Ok(Vec::new()));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! checked before auth is asked for an account.
 
 use fleetdesk_kit::reach::ResolvedReach;
-use fleetdesk_kit::{ServiceError, convert as kit_convert, db, grpc};
+use fleetdesk_kit::{ErrorCode, ServiceError, convert as kit_convert, db, grpc};
 use fleetdesk_proto::org::v1 as pb;
 use tonic::Request;
 
@@ -12,6 +12,7 @@ use super::{PERM_USER_EDIT, PERM_USER_LIST, convert, domain, export};
 use crate::changes;
 use crate::codes::Status;
 use crate::context::{self, Context};
+use crate::roles;
 use crate::scope;
 use crate::scope::domain::Reach;
 use crate::sql::like_pattern;
@@ -175,6 +176,14 @@ pub async fn update(
     if let Some(s) = &own_scope {
         scope::store::check_orgs(&mut tx, s).await?;
     }
+    if let Some(admin) = last_admin(&mut tx, tenant, &current).await?
+        && !roles.contains(&admin)
+    {
+        return Err(ServiceError::new(
+            ErrorCode::Conflict,
+            "该用户是企业最后一位启用的管理员，不能移除其管理员角色",
+        ));
+    }
     let phone = phone.trim();
     if !phone.is_empty() && phone != current.phone {
         domain::check_phone(phone)?;
@@ -219,7 +228,13 @@ pub async fn set_status(
     let tenant = actor.enterprise_id;
     let mut tx = db::begin_tenant(&ctx.pool, tenant).await?;
     context::resolve(&mut tx, &mut actor).await?;
-    store::visible(&mut tx, &actor.reach, id).await?;
+    let current = store::visible(&mut tx, &actor.reach, id).await?;
+    if status == Status::Disabled && last_admin(&mut tx, tenant, &current).await?.is_some() {
+        return Err(ServiceError::new(
+            ErrorCode::Conflict,
+            "该用户是企业最后一位启用的管理员，不能停用",
+        ));
+    }
     store::set_status(&mut tx, id, status).await?;
     changes::principals_changed(&mut tx, Some(tenant), &[id]).await?;
     let row = store::visible(&mut tx, &everything(), id).await?;
@@ -267,6 +282,27 @@ pub async fn export(
     let job = export::start(&mut tx, &actor, filter, filters_json).await?;
     tx.commit().await?;
     Ok(pb::ExportUsersResponse { job: Some(job) })
+}
+
+/// The built-in administrator role when `member` is its last enabled
+/// holder (the role then locked until the transaction ends, so two edits
+/// cannot each leave the other as the last).
+async fn last_admin(
+    tx: &mut sqlx::PgConnection,
+    tenant: uuid::Uuid,
+    member: &store::UserRow,
+) -> Result<Option<uuid::Uuid>, ServiceError> {
+    if Status::of_column(member.status) != Status::Enabled {
+        return Ok(None);
+    }
+    let Some(admin) = roles::store::lock_builtin(&mut *tx, tenant).await? else {
+        return Ok(None);
+    };
+    if !member.role_ids.contains(&admin) {
+        return Ok(None);
+    }
+    let others = roles::store::enabled_holders_except(tx, admin, member.id).await?;
+    Ok((others == 0).then_some(admin))
 }
 
 /// The reach of a write's own answer: the row just written, whatever the scope.

@@ -30,12 +30,11 @@ impl Drop for Stack {
 
 pub async fn stack() -> Stack {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_org::SCHEMA]).await;
     let nats_server = NatsServer::start().await;
     let owner = db::connect_owner(&db.url, fleetdesk_org::SCHEMA.name, 2)
         .await
         .unwrap();
-    fleetdesk_org::SCHEMA.migrate(&owner).await.unwrap();
     let signer = TokenSigner::generate();
     let config = fleetdesk_org::Config {
         service: ServiceConfig {
@@ -91,6 +90,7 @@ impl Stack {
             acc: None,
             perms: perms.iter().map(|p| (*p).to_owned()).collect(),
             reach: None,
+            flags: Vec::new(),
             iat: 0,
             exp: 0,
         };

@@ -95,6 +95,8 @@ async fn org_tree(conn: &mut PgConnection, eid: Uuid, nodes: &[OrgNode]) -> sqlx
     Ok(())
 }
 
+/// A role; `builtin` for the enterprise's administrator role, which the
+/// API never lets the enterprise delete, disable or empty.
 async fn role(
     conn: &mut PgConnection,
     eid: Uuid,
@@ -102,6 +104,7 @@ async fn role(
     name: &str,
     description: &str,
     permissions: &[String],
+    builtin: bool,
 ) -> sqlx::Result<Uuid> {
     let rid = id("role", key);
     sqlx::query(
@@ -113,6 +116,17 @@ async fn role(
     .bind(description)
     .execute(&mut *conn)
     .await?;
+    if builtin {
+        // Unless the enterprise has one already (one per enterprise).
+        sqlx::query(
+            "update role set builtin = true where id = $1 \
+             and not exists (select 1 from role o where o.enterprise_id = $2 and o.builtin)",
+        )
+        .bind(rid)
+        .bind(eid)
+        .execute(&mut *conn)
+        .await?;
+    }
     sqlx::query(
         "insert into role_permission (enterprise_id, role_id, permission_value) \
          select $1, $2, unnest($3::text[]) on conflict do nothing",
@@ -231,6 +245,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
         "超级管理员",
         "拥有全部功能权限",
         &every_permission,
+        true,
     )
     .await?;
     let ops_a = role(
@@ -240,6 +255,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
         "车辆运营",
         "车辆资产与监控，无系统设置",
         &operations,
+        false,
     )
     .await?;
     member(
@@ -306,6 +322,7 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
         "超级管理员",
         "拥有全部功能权限",
         &every_permission,
+        true,
     )
     .await?;
     member(
@@ -349,17 +366,20 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
 }
 
 /// Puts demo enterprise A on the operator lists its built features need:
-/// charging behaviour analysis (`as:charge:behavior`) is granted only to
-/// enterprises on its list, whatever their roles say.
+/// charging behaviour analysis (`as:charge:behavior`) and the order centre
+/// (`as:order:center`) are granted only to enterprises on their lists,
+/// whatever their roles say.
 async fn lists(conn: &mut PgConnection, a: Uuid) -> sqlx::Result<()> {
-    sqlx::query(
-        "insert into enterprise_list_entry (list_type, enterprise_id) values ($1, $2) \
-         on conflict do nothing",
-    )
-    .bind(i16::from(ListType::BehaviorAnalysis))
-    .bind(a)
-    .execute(&mut *conn)
-    .await?;
+    for list in [ListType::BehaviorAnalysis, ListType::OrderCenter] {
+        sqlx::query(
+            "insert into enterprise_list_entry (list_type, enterprise_id) values ($1, $2) \
+             on conflict do nothing",
+        )
+        .bind(i16::from(list))
+        .bind(a)
+        .execute(&mut *conn)
+        .await?;
+    }
     Ok(())
 }
 

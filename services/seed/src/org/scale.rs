@@ -91,8 +91,8 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<Vec<ScaleTenant>> {
         }
         let role = demo_id(&format!("role:scale-{k}-admin"));
         sqlx::query(
-            "insert into role (id, enterprise_id, name, description) \
-             values ($1, $2, '超级管理员', '拥有全部功能权限') on conflict (id) do nothing",
+            "insert into role (id, enterprise_id, name, description, builtin) \
+             values ($1, $2, '超级管理员', '拥有全部功能权限', true) on conflict (id) do nothing",
         )
         .bind(role)
         .bind(eid)

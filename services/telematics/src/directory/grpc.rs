@@ -4,7 +4,14 @@
 //! call fails with [`DirectoryError`], and the connection answers the
 //! terminal with a failure it may retry after (never a refusal: the terminal
 //! is not known to be bad).
+//!
+//! Authentication also answers the maker the terminal registered with
+//! (kept by vehicle, so it survives an edge restart and holds on every
+//! replica); the directory keeps the last answer per terminal, so
+//! [`Directory::maker`] costs no second call.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use fleetdesk_kit::grpc;
@@ -29,6 +36,9 @@ pub struct GrpcDirectory {
     client: TerminalDirectoryServiceClient<Channel>,
     signer: TokenSigner,
     token: SignedToken,
+    /// The maker each terminal's last accepted authentication answered:
+    /// one short string per terminal that signed on to this replica.
+    makers: Mutex<HashMap<String, String>>,
 }
 
 impl GrpcDirectory {
@@ -38,6 +48,7 @@ impl GrpcDirectory {
             client: TerminalDirectoryServiceClient::new(grpc::lazy_channel(url)?),
             signer,
             token: SignedToken::default(),
+            makers: Mutex::default(),
         })
     }
 
@@ -48,6 +59,17 @@ impl GrpcDirectory {
         let mut req = grpc::outgoing_signed(message, &token);
         req.set_timeout(CALL_TIMEOUT);
         req
+    }
+
+    /// Keeps the maker an authentication answered; an empty one (registered
+    /// before makers were kept) forgets an older answer rather than keep it.
+    fn remember_maker(&self, terminal: &str, maker_id: String) {
+        let mut makers = self.makers.lock().expect("makers lock");
+        if maker_id.is_empty() {
+            makers.remove(terminal);
+        } else {
+            makers.insert(terminal.to_owned(), maker_id);
+        }
     }
 }
 
@@ -102,6 +124,7 @@ impl Directory for GrpcDirectory {
             accepted,
             enterprise_id,
             vehicle_id,
+            maker_id,
         } = self
             .client
             .clone()
@@ -109,6 +132,9 @@ impl Directory for GrpcDirectory {
             .await
             .map_err(|s| unavailable("authenticate", &s))?
             .into_inner();
+        if accepted {
+            self.remember_maker(terminal, maker_id);
+        }
         Ok(accepted.then_some(Binding {
             enterprise_id,
             vehicle_id,
@@ -135,6 +161,15 @@ impl Directory for GrpcDirectory {
             tracing::info!(%terminal, "Audio/video attributes of a terminal bound to no vehicle.");
         }
         Ok(())
+    }
+
+    async fn maker(&self, terminal: &str) -> Result<Option<String>, DirectoryError> {
+        Ok(self
+            .makers
+            .lock()
+            .expect("makers lock")
+            .get(terminal)
+            .cloned())
     }
 }
 

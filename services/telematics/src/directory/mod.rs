@@ -3,7 +3,9 @@
 //! vehicle the terminal is bound to. Terminals the directory does not know,
 //! or that are bound to no vehicle, are refused. What an authenticated
 //! terminal can stream (its 0x1003 audio/video attributes) is reported
-//! back, so video is offered only for vehicles with cameras.
+//! back, so video is offered only for vehicles with cameras. The maker a
+//! terminal registered with decides how its vendor items are read
+//! ([`Directory::maker`]).
 //!
 //! The vehicle service's terminal bindings are the directory of a real
 //! deployment ([`grpc::GrpcDirectory`]); [`StaticDirectory`] serves a fixed
@@ -56,6 +58,15 @@ pub trait Directory: Send + Sync + 'static {
         terminal: &str,
         attributes: &AvAttributes,
     ) -> impl Future<Output = Result<(), DirectoryError>> + Send;
+
+    /// The maker id `terminal` registered with, where the directory keeps
+    /// it: its vendor items are read by it. `None` when not kept.
+    fn maker(
+        &self,
+        _terminal: &str,
+    ) -> impl Future<Output = Result<Option<String>, DirectoryError>> + Send {
+        std::future::ready(Ok(None))
+    }
 }
 
 /// A shared directory (a test keeps a handle to read what was reported).
@@ -83,14 +94,23 @@ impl<D: Directory> Directory for Arc<D> {
     ) -> impl Future<Output = Result<(), DirectoryError>> + Send {
         D::report_av_attributes(self, terminal, attributes)
     }
+
+    fn maker(
+        &self,
+        terminal: &str,
+    ) -> impl Future<Output = Result<Option<String>, DirectoryError>> + Send {
+        D::maker(self, terminal)
+    }
 }
 
 /// A fixed fleet: terminal → vehicle. Codes are issued at registration and
-/// kept in memory, as are the attributes terminals report.
+/// kept in memory with the maker registered, as are the attributes
+/// terminals report.
 #[derive(Debug, Default)]
 pub struct StaticDirectory {
     bindings: HashMap<String, Binding>,
     codes: Mutex<HashMap<String, String>>,
+    makers: Mutex<HashMap<String, String>>,
     attributes: Mutex<HashMap<String, AvAttributes>>,
 }
 
@@ -99,6 +119,7 @@ impl StaticDirectory {
         StaticDirectory {
             bindings: bindings.into_iter().collect(),
             codes: Mutex::default(),
+            makers: Mutex::default(),
             attributes: Mutex::default(),
         }
     }
@@ -117,11 +138,15 @@ impl Directory for StaticDirectory {
     async fn register(
         &self,
         terminal: &str,
-        _registration: &Registration,
+        registration: &Registration,
     ) -> Result<Registered, DirectoryError> {
         if !self.bindings.contains_key(terminal) {
             return Ok(Registered::Refused(RegisterResult::NoSuchTerminal));
         }
+        self.makers
+            .lock()
+            .expect("makers lock")
+            .insert(terminal.to_owned(), registration.manufacturer.clone());
         let code = format!("{:032x}", rand::random::<u128>());
         self.codes
             .lock()
@@ -161,5 +186,14 @@ impl Directory for StaticDirectory {
                 .insert(terminal.to_owned(), *attributes);
         }
         Ok(())
+    }
+
+    async fn maker(&self, terminal: &str) -> Result<Option<String>, DirectoryError> {
+        Ok(self
+            .makers
+            .lock()
+            .expect("makers lock")
+            .get(terminal)
+            .cloned())
     }
 }

@@ -13,6 +13,18 @@
 //! - `0xE2` refrigerated-box temperatures (Fleetdesk terminal profile):
 //!   count BYTE, then per probe: probe number BYTE, temperature WORD as a
 //!   signed 0.1 °C value (`0xFF9C` = -10.0 °C);
+//! - vendor items (`0xE0`-`0xFF`) belong to the terminal's maker
+//!   ([`VendorLayouts`]): `0xE1` and `0xE2` are read as above only for a
+//!   Fleetdesk terminal, and only when their length fits (a GPS51 terminal
+//!   sends a 21-byte firmware string as `0xE2`, others cell information as
+//!   `0xE1`); another maker's are skipped and counted
+//!   (`telematics_vendor_items_ignored_total`, reason `maker`), as is any
+//!   other vendor item or one that does not fit, never refusing the fix;
+//! - an item running past the body ends the items and one of the Jiangsu
+//!   ids below that does not fit its layout is skipped (real terminals use
+//!   0x64 for four bytes of their own, 0x66 for cell information: a wrong
+//!   length, flag or time); both are counted
+//!   (`telematics_items_ignored_total`) and the fix stands;
 //! - `0x64` ADAS, `0x65` DMS, `0x66` tyre pressure, `0x67` blind spot: the
 //!   active-safety alarms of the Jiangsu extension (苏标), read into
 //!   [`SafetyAlarm`]s. Each names its evidence with an [`AlarmIdentifier`],
@@ -341,6 +353,62 @@ impl SafetyAlarm {
     }
 }
 
+/// Ids of the standard's range left to terminal makers.
+fn is_vendor(id: u8) -> bool {
+    id >= 0xE0
+}
+
+/// Makers whose terminals follow the Fleetdesk profile: the simulator's,
+/// and `FLEET`, all a 2013 registration's five bytes can hold.
+pub const FLEETDESK_MAKERS: [&str; 2] = ["FLEETSIM", "FLEET"];
+
+/// Whose layouts a report's vendor items (0xE0-0xFF) are read with: the
+/// same id means different things from different makers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VendorLayouts {
+    /// A Fleetdesk terminal: 0xE1 and 0xE2 as in the module docs.
+    Fleetdesk,
+    /// Another maker's terminal: every vendor item is skipped and counted.
+    Foreign,
+    /// The maker is not known (the terminal registered before the
+    /// directory kept makers, or with a blank one): ours where the length
+    /// fits.
+    Unreported,
+}
+
+impl VendorLayouts {
+    /// The layouts for the maker id a terminal registered with.
+    pub fn of_maker(maker: Option<&str>) -> VendorLayouts {
+        match maker.map(str::trim) {
+            None => VendorLayouts::Unreported,
+            Some(maker) if FLEETDESK_MAKERS.contains(&maker) => VendorLayouts::Fleetdesk,
+            Some(_) => VendorLayouts::Foreign,
+        }
+    }
+}
+
+/// A standard item skipped: `overrun` (longer than the body) or `layout`
+/// (a Jiangsu active-safety id whose value does not fit).
+fn item_ignored(id: u8, reason: &'static str) {
+    metrics::counter!(
+        "telematics_items_ignored_total",
+        "item" => format!("{id:#04x}"),
+        "reason" => reason
+    )
+    .increment(1);
+}
+
+/// A vendor item skipped: `reason` is `unknown` (not one we read), `layout`
+/// (its length does not fit ours) or `overrun` (longer than the body).
+fn vendor_ignored(id: u8, reason: &'static str) {
+    metrics::counter!(
+        "telematics_vendor_items_ignored_total",
+        "item" => format!("{id:#04x}"),
+        "reason" => reason
+    )
+    .increment(1);
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Location {
     pub alarm: u32,
@@ -364,14 +432,35 @@ pub struct Location {
 }
 
 impl Location {
+    /// A report whose maker is not known ([`VendorLayouts::Unreported`]).
     pub fn parse(body: &[u8]) -> Result<Location, Error> {
+        Location::parse_with(body, VendorLayouts::Unreported)
+    }
+
+    /// A report with its vendor items read as its maker's.
+    pub fn parse_with(body: &[u8], vendor: VendorLayouts) -> Result<Location, Error> {
         let mut r = Reader::new(body);
         let mut location = Location::parse_basic(&mut r)?;
         while r.remaining() > 0 {
             let id = r.u8("item id")?;
-            let len = usize::from(r.u8("item length")?);
-            let value = r.take(len, "item value")?;
-            location.read_item(id, value)?;
+            // A lone id byte at the end: padding, not an item.
+            let Ok(len) = r.u8("item length") else {
+                item_ignored(id, "overrun");
+                break;
+            };
+            let value = match r.take(usize::from(len), "item value") {
+                Ok(value) => value,
+                // The terminal's length is wrong; what came before it stands.
+                Err(_) => {
+                    if is_vendor(id) {
+                        vendor_ignored(id, "overrun");
+                    } else {
+                        item_ignored(id, "overrun");
+                    }
+                    break;
+                }
+            };
+            location.read_item(id, value, vendor)?;
         }
         Ok(location)
     }
@@ -407,21 +496,26 @@ impl Location {
         })
     }
 
-    fn read_item(&mut self, id: u8, value: &[u8]) -> Result<(), Error> {
+    fn read_item(&mut self, id: u8, value: &[u8], vendor: VendorLayouts) -> Result<(), Error> {
         let mut r = Reader::new(value);
         match id {
+            id if is_vendor(id) && vendor == VendorLayouts::Foreign => vendor_ignored(id, "maker"),
             item::MILEAGE => self.mileage_m = Some(u64::from(r.u32("mileage")?) * 100),
             item::SIGNAL => self.signal = Some(r.u8("signal")?),
             item::SATELLITES => self.satellites = Some(r.u8("satellites")?),
-            item::SOC => {
-                let soc = r.u8("soc")?;
-                if soc > 100 {
-                    return Err(Error::Invalid("soc"));
-                }
-                self.soc_percent = Some(soc);
-            }
+            item::SOC => match value {
+                [soc @ 0..=100] => self.soc_percent = Some(*soc),
+                _ => vendor_ignored(id, "layout"),
+            },
             item::TEMPERATURES => {
-                let count = r.u8("probe count")?;
+                let count = match value {
+                    [count, probes @ ..] if probes.len() == usize::from(*count) * 3 => *count,
+                    _ => {
+                        vendor_ignored(id, "layout");
+                        return Ok(());
+                    }
+                };
+                r.u8("probe count")?;
                 for _ in 0..count {
                     let probe = r.u8("probe")?;
                     let raw = r.u16("temperature")?;
@@ -432,8 +526,14 @@ impl Location {
                 }
             }
             item::ADAS | item::DMS | item::TYRES | item::BLIND_SPOT => {
-                self.safety_alarms.push(SafetyAlarm::read(id, &mut r)?);
+                match SafetyAlarm::read(id, &mut r) {
+                    Ok(alarm) => self.safety_alarms.push(alarm),
+                    // Another extension's item under the same id (a real
+                    // terminal's 0x66 is cell information).
+                    Err(_) => item_ignored(id, "layout"),
+                }
             }
+            id if is_vendor(id) => vendor_ignored(id, "unknown"),
             // Items this platform does not use are skipped by their length.
             _ => {}
         }
@@ -600,7 +700,8 @@ pub(crate) mod tests {
     }
 
     /// Reads `item` after a bare report, expects `alarm`, writes the same
-    /// bytes back, and refuses every shortened value.
+    /// bytes back, and skips every shortened value (another extension's
+    /// item under the same id) keeping the fix.
     fn assert_item(item: &[u8], alarm: SafetyAlarm) {
         let mut bytes = bare().encode();
         bytes.extend(item);
@@ -612,8 +713,9 @@ pub(crate) mod tests {
             let mut short = bare().encode();
             short.extend([item[0], (item.len() - 2 - cut) as u8]);
             short.extend(&item[2..item.len() - cut]);
-            assert!(
-                matches!(Location::parse(&short), Err(Error::Truncated { .. })),
+            assert_eq!(
+                Location::parse(&short).unwrap(),
+                bare(),
                 "item {:#04x} cut by {cut}",
                 item[0]
             );
@@ -734,20 +836,23 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn an_unknown_alarm_flag_or_impossible_alarm_time_is_refused() {
+    fn an_alarm_with_an_unknown_flag_or_impossible_time_is_skipped_and_the_fix_kept() {
         let mut item = vec![0x67, 41, 0x00, 0x00, 0x00, 0x0a, 0x03, 0x02];
         item.extend(SCENE);
         item.extend(IDENTIFIER);
         let mut bytes = bare().encode();
         bytes.extend(&item);
-        assert_eq!(Location::parse(&bytes), Err(Error::Invalid("alarm flag")));
+        bytes.extend([0x30, 1, 25]);
+        let mut expected = bare();
+        expected.signal = Some(25);
+        // Flag 3 is no flag of the standard: another maker's 0x67.
+        assert_eq!(Location::parse(&bytes).unwrap(), expected);
         bytes[BASIC_LEN + 6] = 0x01;
         // The scene follows the event; its time's month is its 13th byte.
         bytes[BASIC_LEN + 8 + 12] = 0x13;
-        assert_eq!(
-            Location::parse(&bytes),
-            Err(Error::Invalid("alarm scene time"))
-        );
+        assert_eq!(Location::parse(&bytes).unwrap(), expected);
+        bytes[BASIC_LEN + 8 + 12] = 0x11;
+        assert_eq!(Location::parse(&bytes).unwrap().safety_alarms.len(), 1);
     }
 
     fn any_time() -> impl Strategy<Value = DateTime<Utc>> {
@@ -880,15 +985,73 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn unknown_items_are_skipped_and_broken_ones_refused() {
+    fn unknown_items_are_skipped_and_one_past_the_body_ends_the_items() {
         let mut bytes = sample().encode();
         bytes.extend([0x99, 2, 0xde, 0xad]);
         assert_eq!(Location::parse(&bytes).unwrap(), sample());
-        bytes.extend([0x99, 5, 0x01]);
+        // A real terminal's zero padding read as items: 0x00 of 120 bytes.
+        bytes.extend([0x00, 0, 0x00, 120, 0x01]);
+        assert_eq!(Location::parse(&bytes).unwrap(), sample());
+        // The fixed part itself cut short is still refused.
         assert!(matches!(
-            Location::parse(&bytes),
+            Location::parse(&bytes[..BASIC_LEN - 1]),
             Err(Error::Truncated { .. })
         ));
+    }
+
+    #[test]
+    fn vendor_items_are_read_by_the_terminals_maker() {
+        let mut bytes = bare().encode();
+        bytes.extend([0xE1, 1, 55, 0xE2, 4, 1, 3, 0xff, 0x4a]);
+        let ours = Location::parse_with(&bytes, VendorLayouts::of_maker(Some("FLEETSIM"))).unwrap();
+        assert_eq!(ours.soc_percent, Some(55));
+        assert_eq!(ours.temperatures.len(), 1);
+        let stranger =
+            Location::parse_with(&bytes, VendorLayouts::of_maker(Some("70111"))).unwrap();
+        assert_eq!(stranger, bare());
+        // Not known: ours where the length fits, as before makers were kept.
+        assert_eq!(Location::parse(&bytes).unwrap(), ours);
+        assert_eq!(
+            VendorLayouts::of_maker(Some("FLEET")),
+            VendorLayouts::Fleetdesk
+        );
+    }
+
+    #[test]
+    fn vendor_items_that_do_not_fit_our_layout_are_skipped_not_refused() {
+        // A GPS51 terminal's firmware string as 0xE2, another's cell
+        // information as 0xE1, a SOC past 100 % and an unknown vendor item.
+        let mut bytes = bare().encode();
+        bytes.extend([0xE2, 21]);
+        bytes.extend(b"GPS51-V2.1.3-20190612");
+        bytes.extend([
+            0xE1, 10, 0x01, 0xcc, 0x00, 0x00, 0x25, 0x1c, 0x00, 0x00, 0x4e, 0x1f,
+        ]);
+        bytes.extend([0xE1, 1, 101, 0xEF, 3, 1, 2, 3]);
+        assert_eq!(Location::parse(&bytes).unwrap(), bare());
+        // A count that promises more probes than the item holds.
+        let mut bytes = bare().encode();
+        bytes.extend([0xE2, 4, 2, 1, 0xff, 0x4a]);
+        assert_eq!(Location::parse(&bytes).unwrap(), bare());
+        // Ours still read when they fit.
+        let mut bytes = bare().encode();
+        bytes.extend([0xE1, 1, 55, 0xE2, 4, 1, 3, 0xff, 0x4a]);
+        let loc = Location::parse(&bytes).unwrap();
+        assert_eq!(loc.soc_percent, Some(55));
+        assert_eq!(
+            loc.temperatures,
+            [ProbeTemperature {
+                probe: 3,
+                deci_celsius: -182
+            }]
+        );
+    }
+
+    #[test]
+    fn a_vendor_item_longer_than_the_body_ends_the_items_and_keeps_the_fix() {
+        let mut bytes = sample().encode();
+        bytes.extend([0xF3, 40, 0x01, 0x02]);
+        assert_eq!(Location::parse(&bytes).unwrap(), sample());
     }
 
     #[test]

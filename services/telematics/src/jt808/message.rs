@@ -34,7 +34,7 @@ use chrono::{DateTime, Utc};
 
 use super::attachment::FilePiece;
 use super::header::{Header, Version};
-use super::location::{AlarmIdentifier, BASIC_LEN, Location};
+use super::location::{AlarmIdentifier, BASIC_LEN, Location, VendorLayouts};
 use super::reader::{Reader, gbk, optional_time_bcd, time_bcd, to_gbk, to_gbk_cut};
 use super::{Error, id};
 
@@ -149,6 +149,8 @@ pub enum TerminalMessage {
     },
     /// 0x0002.
     Heartbeat,
+    /// 0x0003: the terminal signs off (2019; empty body).
+    Logout,
     /// 0x0100.
     Register(Registration),
     /// 0x0102.
@@ -191,8 +193,18 @@ pub enum TerminalMessage {
 }
 
 impl TerminalMessage {
-    /// Reads the body of a (reassembled) message.
+    /// Reads the body of a (reassembled) message of a terminal whose maker
+    /// is not known.
     pub fn decode(header: &Header, body: &[u8]) -> Result<TerminalMessage, Error> {
+        TerminalMessage::decode_with(header, body, VendorLayouts::Unreported)
+    }
+
+    /// Reads the body, the reports' vendor items as `vendor` says.
+    pub fn decode_with(
+        header: &Header,
+        body: &[u8],
+        vendor: VendorLayouts,
+    ) -> Result<TerminalMessage, Error> {
         let v2019 = matches!(header.version, Version::V2019 { .. });
         let mut r = Reader::new(body);
         let message = match header.msg_id {
@@ -202,8 +214,15 @@ impl TerminalMessage {
                 result: r.u8("result")?,
             },
             id::HEARTBEAT => TerminalMessage::Heartbeat,
+            id::LOGOUT => TerminalMessage::Logout,
             id::REGISTER => {
-                let (m, t, i) = if v2019 { (11, 30, 30) } else { (5, 20, 7) };
+                let (m, t, i) = match (v2019, body.len()) {
+                    (true, _) => (11, 30, 30),
+                    // The 2011 layout (model BYTE[8]), still sent: its body
+                    // is shorter than 2013's fixed 37 bytes.
+                    (false, len) if len < 37 => (5, 8, 7),
+                    (false, _) => (5, 20, 7),
+                };
                 TerminalMessage::Register(Registration {
                     province: r.u16("province")?,
                     city: r.u16("city")?,
@@ -228,14 +247,14 @@ impl TerminalMessage {
                     software_version: None,
                 }
             }),
-            id::LOCATION => TerminalMessage::Location(Location::parse(r.rest())?),
+            id::LOCATION => TerminalMessage::Location(Location::parse_with(r.rest(), vendor)?),
             id::BATCH_LOCATION => {
                 let count = r.u16("count")?;
                 let blind_zone = r.u8("batch type")? == 1;
                 let mut locations = Vec::with_capacity(usize::from(count).min(64));
                 for _ in 0..count {
                     let len = usize::from(r.u16("report length")?);
-                    locations.push(Location::parse(r.take(len, "report")?)?);
+                    locations.push(Location::parse_with(r.take(len, "report")?, vendor)?);
                 }
                 TerminalMessage::BatchLocation {
                     blind_zone,
@@ -244,12 +263,12 @@ impl TerminalMessage {
             }
             id::VEHICLE_CONTROL_RESPONSE => TerminalMessage::VehicleControlResponse {
                 reply_serial: r.u16("reply serial")?,
-                location: Location::parse(r.rest())?,
+                location: Location::parse_with(r.rest(), vendor)?,
             },
             id::MEDIA_EVENT => TerminalMessage::MediaEvent(media(&mut r)?),
             id::MEDIA_DATA => {
                 let media = media(&mut r)?;
-                let location = Location::parse(r.take(BASIC_LEN, "media location")?)?;
+                let location = Location::parse_with(r.take(BASIC_LEN, "media location")?, vendor)?;
                 TerminalMessage::MediaData {
                     media,
                     location,
@@ -336,6 +355,7 @@ impl TerminalMessage {
                 id::TERMINAL_GENERAL_RESPONSE
             }
             TerminalMessage::Heartbeat => id::HEARTBEAT,
+            TerminalMessage::Logout => id::LOGOUT,
             TerminalMessage::Register(reg) => {
                 let (m, t, i) = if v2019 { (11, 30, 30) } else { (5, 20, 7) };
                 out.extend(reg.province.to_be_bytes());

@@ -86,6 +86,7 @@ pub enum Error {
 pub mod id {
     pub const TERMINAL_GENERAL_RESPONSE: u16 = 0x0001;
     pub const HEARTBEAT: u16 = 0x0002;
+    pub const LOGOUT: u16 = 0x0003;
     pub const REGISTER: u16 = 0x0100;
     pub const AUTHENTICATE: u16 = 0x0102;
     pub const LOCATION: u16 = 0x0200;

@@ -65,6 +65,11 @@ pub fn phone(raw: &str) -> String {
     trimmed.to_owned()
 }
 
+/// The maker id as kept: trimmed; none when the terminal sent none.
+pub fn maker_id(raw: &str) -> Option<&str> {
+    Some(raw.trim()).filter(|maker| !maker.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +131,12 @@ mod tests {
         assert_eq!(a.len(), 32);
         assert_eq!(code_hash(&a), code_hash(&format!(" {a} ")));
         assert_ne!(code_hash(&a), code_hash(&b));
+    }
+
+    #[test]
+    fn a_maker_id_is_kept_trimmed_and_a_blank_one_not_at_all() {
+        assert_eq!(maker_id(" 70107 "), Some("70107"));
+        assert_eq!(maker_id("  "), None);
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub async fn register(
         terminal_id,
         plate_number: _,
         plate_color: _,
-        maker_id: _,
+        maker_id,
         terminal_model: _,
     } = req.into_inner();
     let phone = domain::phone(&phone);
@@ -31,7 +31,8 @@ pub async fn register(
     let answer = match domain::register(&terminal_id, lookup) {
         Registration::Accepted(bound) => {
             let code = domain::new_code();
-            store::save_code(&mut tx, &phone, &bound, &domain::code_hash(&code)).await?;
+            let maker_id = domain::maker_id(&maker_id);
+            store::save_code(&mut tx, &phone, &bound, maker_id, &domain::code_hash(&code)).await?;
             tracing::info!(%phone, vehicle = %bound.vehicle_id, "Terminal registered.");
             pb::RegisterTerminalResponse {
                 outcome: pb::RegisterOutcome::Accepted as i32,
@@ -65,10 +66,15 @@ pub async fn authenticate(
     let found = store::authenticate(&mut tx, &phone, &domain::code_hash(&auth_code)).await?;
     db::end_read(tx);
     Ok(match found {
-        Some((enterprise, vehicle)) => pb::AuthenticateTerminalResponse {
+        Some(store::Authenticated {
+            enterprise_id,
+            vehicle_id,
+            maker_id,
+        }) => pb::AuthenticateTerminalResponse {
             accepted: true,
-            enterprise_id: enterprise.to_string(),
-            vehicle_id: vehicle.to_string(),
+            enterprise_id: enterprise_id.to_string(),
+            vehicle_id: vehicle_id.to_string(),
+            maker_id: maker_id.unwrap_or_default(),
         },
         None => {
             tracing::info!(%phone, "Terminal authentication refused.");

@@ -3,7 +3,7 @@
 
 use fleetdesk_assets::vehicles::binding_log::BindingKind;
 use fleetdesk_kit::ServiceError;
-use sqlx::PgConnection;
+use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::domain::{Bound, Lookup};
@@ -43,39 +43,51 @@ pub async fn lookup(
     })
 }
 
-/// Stores the code issued to `phone` (replacing an earlier one).
+/// Stores the code issued to `phone` and the maker it registered with
+/// (replacing an earlier registration's).
 pub async fn save_code(
     conn: &mut PgConnection,
     phone: &str,
     bound: &Bound,
+    maker_id: Option<&str>,
     code_hash: &[u8],
 ) -> Result<(), ServiceError> {
     sqlx::query(
-        "insert into terminal_auth (phone, terminal_id, enterprise_id, vehicle_id, code_hash) \
-         values ($1, $2, $3, $4, $5) \
+        "insert into terminal_auth (phone, terminal_id, enterprise_id, vehicle_id, maker_id, \
+         code_hash) values ($1, $2, $3, $4, $5, $6) \
          on conflict (phone) do update set terminal_id = excluded.terminal_id, \
          enterprise_id = excluded.enterprise_id, vehicle_id = excluded.vehicle_id, \
-         code_hash = excluded.code_hash, issued_at = now()",
+         maker_id = excluded.maker_id, code_hash = excluded.code_hash, issued_at = now()",
     )
     .bind(phone)
     .bind(&bound.terminal_id)
     .bind(bound.enterprise_id)
     .bind(bound.vehicle_id)
+    .bind(maker_id)
     .bind(code_hash)
     .execute(conn)
     .await?;
     Ok(())
 }
 
-/// (enterprise, vehicle) of a valid code: issued to `phone` for the binding
-/// that is still active.
+/// A terminal a valid code authenticates.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct Authenticated {
+    pub enterprise_id: Uuid,
+    pub vehicle_id: Uuid,
+    /// The maker it registered with, where kept.
+    pub maker_id: Option<String>,
+}
+
+/// The terminal of a valid code: issued to `phone` for the binding that is
+/// still active.
 pub async fn authenticate(
     conn: &mut PgConnection,
     phone: &str,
     code_hash: &[u8],
-) -> Result<Option<(Uuid, Uuid)>, ServiceError> {
+) -> Result<Option<Authenticated>, ServiceError> {
     Ok(sqlx::query_as(
-        "select a.enterprise_id, a.vehicle_id from terminal_auth a \
+        "select a.enterprise_id, a.vehicle_id, a.maker_id from terminal_auth a \
          join vehicle_binding b on b.vehicle_id = a.vehicle_id and b.target_id = a.terminal_id \
           and ltrim(b.terminal_sim, '0') = a.phone and b.kind = $3 and b.unbound_at is null \
          where a.phone = $1 and a.code_hash = $2 limit 1",

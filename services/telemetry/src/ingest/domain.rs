@@ -40,6 +40,10 @@ pub struct FixRow {
     /// (probe, tenths of a degree Celsius).
     pub temperatures: Vec<(i16, i32)>,
     pub backfill: bool,
+    /// The terminal's own time when it cannot be right (older than
+    /// retention, or ahead of the receiving clock): `fix_time` is then the
+    /// receive time, so the position is kept and never taken for old history.
+    pub device_time: Option<DateTime<Utc>>,
 }
 
 /// Why a message was not stored (counted and dropped, never retried).
@@ -51,12 +55,31 @@ pub enum Rejected {
     BadId,
     #[error("no fix time")]
     NoTime,
-    #[error("fix time too far ahead")]
-    Future,
-    #[error("fix older than retention")]
-    TooOld,
     #[error("coordinates out of range")]
     BadPosition,
+}
+
+impl Rejected {
+    /// The reason as a metrics label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Rejected::Unreadable => "unreadable",
+            Rejected::BadId => "bad_id",
+            Rejected::NoTime => "no_time",
+            Rejected::BadPosition => "bad_position",
+        }
+    }
+}
+
+/// Why a fix time cannot be right at `now`: `future` or `old`.
+pub fn time_suspect(fix_time: DateTime<Utc>, now: DateTime<Utc>) -> Option<&'static str> {
+    if fix_time > now + FUTURE_SLACK {
+        Some("future")
+    } else if fix_time < now - Duration::days(RETENTION_DAYS) {
+        Some("old")
+    } else {
+        None
+    }
 }
 
 impl FixRow {
@@ -100,12 +123,15 @@ impl FixRow {
         let fix_time = fix_time
             .duration_trunc(Duration::microseconds(1))
             .unwrap_or(fix_time);
-        if fix_time > now + FUTURE_SLACK {
-            return Err(Rejected::Future);
-        }
-        if fix_time < now - Duration::days(RETENTION_DAYS) {
-            return Err(Rejected::TooOld);
-        }
+        let receive_time = receive_time
+            .as_ref()
+            .and_then(datetime)
+            .map(|t| t.duration_trunc(Duration::microseconds(1)).unwrap_or(t))
+            .unwrap_or(now);
+        let (fix_time, device_time) = match time_suspect(fix_time, now) {
+            None => (fix_time, None),
+            Some(_) => (receive_time.min(now), Some(fix_time)),
+        };
         let valid = latitude.is_finite()
             && longitude.is_finite()
             && (-90.0..=90.0).contains(&latitude)
@@ -117,7 +143,7 @@ impl FixRow {
             enterprise_id,
             vehicle_id,
             fix_time,
-            receive_time: receive_time.as_ref().and_then(datetime).unwrap_or(now),
+            receive_time,
             lat: latitude,
             lng: longitude,
             altitude_m,
@@ -134,6 +160,7 @@ impl FixRow {
                 .filter_map(|t| Some((i16::try_from(t.probe).ok()?, t.deci_celsius)))
                 .collect(),
             backfill,
+            device_time,
         };
         let items = safety_alarms
             .into_iter()
@@ -250,6 +277,7 @@ mod tests {
             soc: None,
             temperatures: vec![],
             backfill: false,
+            device_time: None,
         }
     }
 
@@ -372,7 +400,7 @@ mod tests {
     }
 
     #[test]
-    fn fixes_out_of_range_or_time_are_rejected() {
+    fn fixes_out_of_range_are_rejected() {
         let now = Utc::now();
         let ok = FixRow::parse(message(22.5, now), now).unwrap();
         assert_eq!((ok.heading, ok.speed_dkmh, ok.soc), (10, 123, None));
@@ -384,16 +412,27 @@ mod tests {
             FixRow::parse(message(f64::NAN, now), now),
             Err(Rejected::BadPosition)
         );
-        assert_eq!(
-            FixRow::parse(message(22.5, now + Duration::hours(1)), now),
-            Err(Rejected::Future)
-        );
-        assert_eq!(
-            FixRow::parse(message(22.5, now - Duration::days(400)), now),
-            Err(Rejected::TooOld)
-        );
         let mut bad = message(22.5, now);
         bad.vehicle_id = "x".into();
         assert_eq!(FixRow::parse(bad, now), Err(Rejected::BadId));
+    }
+
+    #[test]
+    fn a_fix_whose_time_cannot_be_right_is_kept_at_its_receive_time() {
+        let now = Utc::now();
+        let received = now - Duration::seconds(2);
+        for device in [now + Duration::hours(1), now - Duration::days(400)] {
+            let mut fix = message(22.5, device);
+            fix.receive_time = Some(fleetdesk_kit::convert::timestamp(received));
+            let row = FixRow::parse(fix, now).unwrap();
+            assert_eq!(row.fix_time.timestamp_micros(), received.timestamp_micros());
+            assert_eq!(
+                row.device_time.map(|t| t.timestamp()),
+                Some(device.timestamp())
+            );
+            assert_eq!(row.lat, 22.5);
+        }
+        let edge = FixRow::parse(message(22.5, now - Duration::days(179)), now).unwrap();
+        assert_eq!(edge.device_time, None);
     }
 }

@@ -8,11 +8,19 @@
 //! fixes new to the history. Messages are acked after the commit, so a
 //! crash redelivers them and nothing is lost. Each message is decoded once.
 //!
+//! A fix whose time cannot be right (older than retention, more than 10
+//! minutes ahead: GPS week rollover, an unset clock) is stored at its
+//! receive time with the terminal's time in `device_time`, counted
+//! (`telemetry_fixes_time_suspect_total`) and logged; an unreadable one is
+//! counted (`telemetry_fixes_dropped_total`) and logged. Nothing the edge
+//! acknowledged is dropped for its time.
+//!
 //! Fixes are applied in fix-time order per vehicle (the batch is sorted
 //! before it is written). The partition job creates coming days ahead and
 //! drops days past retention.
 
 pub mod consumer;
+pub mod dead_letter;
 pub mod domain;
 pub mod partitions;
 pub mod store;
@@ -31,6 +39,9 @@ pub use fleetdesk_kit::subjects::{
 pub const DEDUPE_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// How long the stream keeps telemetry (Postgres is the history).
 pub const MAX_AGE: Duration = Duration::from_secs(72 * 3600);
+// The ingest consumer outlives what the stream holds for it (see
+// `fleetdesk_kit::events::pull::INACTIVE`): a build fails, not a fix.
+const _: () = assert!(fleetdesk_kit::events::pull::INACTIVE.as_secs() >= MAX_AGE.as_secs());
 
 /// The telemetry stream's settings (the edge creates it too, with the same
 /// settings); every telemetry consumer of this service creates it if missing.
@@ -46,9 +57,7 @@ pub fn telemetry_stream() -> jetstream::stream::Config {
 
 /// Creates the telemetry stream if it is missing.
 pub async fn ensure_stream(js: &jetstream::Context) -> anyhow::Result<jetstream::stream::Stream> {
-    js.get_or_create_stream(telemetry_stream())
-        .await
-        .map_err(|e| anyhow::anyhow!("ensure stream {TELEMETRY_STREAM}: {e}"))
+    events::ensure_stream(js, telemetry_stream()).await
 }
 
 /// Fence and temperature evaluation once had durable consumers of their

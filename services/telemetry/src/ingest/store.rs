@@ -2,6 +2,8 @@
 //! day partitions a batch needs, history and temperatures by one
 //! `unnest` insert each (every column one array: a batch is one round trip
 //! per table), the latest positions by one upsert that never moves back.
+//! They answer the database's own error, so the consumer can tell a
+//! message's fault from a lost connection (see `consumer`).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -17,7 +19,7 @@ use crate::geofences::engine::Fix;
 pub async fn ensure_partitions(
     conn: &mut PgConnection,
     days: &BTreeSet<NaiveDate>,
-) -> Result<(), ServiceError> {
+) -> sqlx::Result<()> {
     let days: Vec<NaiveDate> = days.iter().copied().collect();
     sqlx::query("select ensure_position_partition(d) from unnest($1::date[]) d")
         .bind(&days)
@@ -38,15 +40,16 @@ fn column<T>(fixes: &[FixRow], f: impl Fn(&FixRow) -> T) -> Vec<T> {
 pub async fn insert_history(
     conn: &mut PgConnection,
     mut fixes: Vec<FixRow>,
-) -> Result<Vec<FixRow>, ServiceError> {
+) -> sqlx::Result<Vec<FixRow>> {
     let stored: Vec<(Uuid, DateTime<Utc>)> = sqlx::query_as(
         "insert into position (enterprise_id, vehicle_id, fix_time, receive_time, lat, lng, \
-         altitude_m, speed_dkmh, heading, alarm_bits, status_bits, mileage_m, soc, backfill) \
+         altitude_m, speed_dkmh, heading, alarm_bits, status_bits, mileage_m, soc, backfill, \
+         device_time) \
          select t.* from unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], \
            $5::float8[], $6::float8[], $7::int4[], $8::int4[], $9::int2[], $10::int8[], \
-           $11::int8[], $12::int8[], $13::int2[], $14::bool[]) \
+           $11::int8[], $12::int8[], $13::int2[], $14::bool[], $15::timestamptz[]) \
            as t(enterprise_id, vehicle_id, fix_time, receive_time, lat, lng, altitude_m, \
-           speed_dkmh, heading, alarm_bits, status_bits, mileage_m, soc, backfill) \
+           speed_dkmh, heading, alarm_bits, status_bits, mileage_m, soc, backfill, device_time) \
          join vehicle v on v.id = t.vehicle_id and v.enterprise_id = t.enterprise_id \
          on conflict (vehicle_id, fix_time) do nothing \
          returning vehicle_id, fix_time",
@@ -65,6 +68,7 @@ pub async fn insert_history(
     .bind(column(&fixes, |f| f.mileage_m))
     .bind(column(&fixes, |f| f.soc))
     .bind(column(&fixes, |f| f.backfill))
+    .bind(column(&fixes, |f| f.device_time))
     .fetch_all(&mut *conn)
     .await?;
     let stored: HashSet<(Uuid, DateTime<Utc>)> = stored.into_iter().collect();
@@ -73,7 +77,7 @@ pub async fn insert_history(
     Ok(fixes)
 }
 
-async fn insert_readings(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<(), ServiceError> {
+async fn insert_readings(conn: &mut PgConnection, fixes: &[FixRow]) -> sqlx::Result<()> {
     let readings: Vec<(&FixRow, i16, i32)> = fixes
         .iter()
         .flat_map(|f| f.temperatures.iter().map(move |(p, t)| (f, *p, *t)))
@@ -149,10 +153,7 @@ fn previous_of(rows: Vec<PreviousRow>) -> Previous {
 /// photo's position carries no probes). Charging: standing with the state
 /// of charge above the previous fix's, and it stays so while the charge
 /// does not fall.
-pub async fn upsert_latest(
-    conn: &mut PgConnection,
-    newest: &[&FixRow],
-) -> Result<Previous, ServiceError> {
+pub async fn upsert_latest(conn: &mut PgConnection, newest: &[&FixRow]) -> sqlx::Result<Previous> {
     if newest.is_empty() {
         return Ok(Previous::new());
     }

@@ -48,12 +48,11 @@ impl Drop for Stack {
 
 pub async fn stack() -> Stack {
     fleetdesk_testkit::init_test_logs();
-    let db = TestDb::new().await;
+    let db = TestDb::migrated(&[&fleetdesk_vehicle::SCHEMA]).await;
     let nats = NatsServer::start().await;
     let owner = db::connect_owner(&db.url, fleetdesk_vehicle::SCHEMA.name, 2)
         .await
         .unwrap();
-    fleetdesk_vehicle::SCHEMA.migrate(&owner).await.unwrap();
     let signer = TokenSigner::generate();
     let objects = std::env::temp_dir().join(format!("fd-vehicle-{}", Uuid::new_v4()));
     let config = ServiceConfig {
@@ -200,6 +199,7 @@ impl Stack {
             acc: None,
             perms: perms.iter().map(|p| (*p).to_owned()).collect(),
             reach: Some(reach),
+            flags: Vec::new(),
             iat: 0,
             exp: 0,
         };
@@ -229,6 +229,7 @@ pub fn fix_row(t: &Tenant, vehicle: Uuid, time: DateTime<Utc>, speed_kmh: i32) -
         soc: Some(80),
         temperatures: Vec::new(),
         backfill: false,
+        device_time: None,
     }
 }
 

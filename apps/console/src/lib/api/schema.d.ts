@@ -1309,6 +1309,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/finance/coupons/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_coupons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/finance/invoice-addresses": {
         parameters: {
             query?: never;
@@ -1351,6 +1367,22 @@ export interface paths {
         get: operations["list_invoice_applications"];
         put?: never;
         post: operations["apply_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/invoice-applications/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_invoice_applications"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1485,6 +1517,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/finance/monthly-bills/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_monthly_bills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/finance/monthly-bills/{monthlyBillId}": {
         parameters: {
             query?: never;
@@ -1527,6 +1575,22 @@ export interface paths {
         get: operations["list_finance_orders"];
         put?: never;
         post: operations["create_finance_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_finance_orders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1581,6 +1645,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/finance/payments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_bill_payments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/finance/payments/{paymentId}": {
         parameters: {
             query?: never;
@@ -1607,6 +1687,22 @@ export interface paths {
         get: operations["list_refunds"];
         put?: never;
         post: operations["create_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/finance/refunds/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["export_refunds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3479,6 +3575,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["move_org"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/orgs/{id}/serve-areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_org_serve_areas"];
+        put: operations["set_org_serve_areas"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7626,6 +7738,8 @@ export interface components {
             data: {
                 childs?: components["schemas"]["OrgNodeBody"][];
                 id: string;
+                /** @description A company of its own (listed among the companies); always true for the root. */
+                isCompany: boolean;
                 /** Format: int32 */
                 level: number;
                 name: string;
@@ -11036,6 +11150,8 @@ export interface components {
             data: {
                 childs?: components["schemas"]["OrgNodeBody"][];
                 id: string;
+                /** @description A company of its own (listed among the companies); always true for the root. */
+                isCompany: boolean;
                 /** Format: int32 */
                 level: number;
                 name: string;
@@ -12881,6 +12997,11 @@ export interface components {
         };
         /** @description A new organisation. */
         OrgCreateForm: {
+            /**
+             * @description A company of its own (a subsidiary, a legal entity).
+             * @default false
+             */
+            isCompany: boolean;
             /** @default  */
             name: string;
             /** @default  */
@@ -12908,6 +13029,8 @@ export interface components {
         OrgNodeBody: {
             childs?: components["schemas"]["OrgNodeBody"][];
             id: string;
+            /** @description A company of its own (listed among the companies); always true for the root. */
+            isCompany: boolean;
             /** Format: int32 */
             level: number;
             name: string;
@@ -12930,8 +13053,10 @@ export interface components {
             name: string;
             orgCode: string;
         };
-        /** @description An organisation's code, name and place among its siblings. */
+        /** @description An organisation's code, name, place among its siblings and company flag. */
         OrgUpdateForm: {
+            /** @description A company of its own; unchanged when absent (the root is always one). */
+            isCompany?: boolean | null;
             /** @default  */
             name: string;
             /** @default  */
@@ -14236,6 +14361,14 @@ export interface components {
             cityName: string;
             provinceCode: string;
             provinceName: string;
+        };
+        /** @description The cities an organisation serves, replacing those it served. */
+        ServeAreasForm: {
+            /**
+             * @description GB/T 2260 city codes (a municipality by its province-level code), at
+             *     most 400; empty: it serves none.
+             */
+            cityCodes: string[];
         };
         /** @description A serve organisation; `childs` only in the tree, and left out when empty. */
         ServeOrgBody: {
@@ -22674,6 +22807,100 @@ export interface operations {
             };
         };
     };
+    export_coupons: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                statuses?: ("AVAILABLE" | "LOCKED" | "USED" | "EXPIRED" | "VOIDED")[];
+                kinds?: ("AMOUNT_OFF" | "PERCENT_OFF")[];
+                /** @description Only coupons usable for these bills right now (the pay page). */
+                usableForBillIds?: string[];
+                /** @description Only coupons usable for an order of this kind right now. */
+                usableForOrderKind?: components["schemas"]["OrderKind"];
+                validUntilStart?: string;
+                validUntilEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the enterprise's coupons with the list's filters and order (paging ignored; the pay page's usable-for filters are 4000); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     list_invoice_addresses: {
         parameters: {
             query?: {
@@ -23142,6 +23369,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_InvoiceApplicationBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_invoice_applications: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                channel?: components["schemas"]["Channel"];
+                applicationNo?: string;
+                invoiceTypes?: ("DIGITAL_SPECIAL" | "DIGITAL_GENERAL" | "PAPER_SPECIAL" | "PAPER_GENERAL")[];
+                statuses?: ("PENDING_REVIEW" | "ISSUING" | "ISSUED" | "MAILED" | "REJECTED" | "CANCELLED")[];
+                /** @description Applications covering this bill. */
+                billId?: string;
+                /** @description An issued invoice's number, exact. */
+                invoiceNumber?: string;
+                applyTimeStart?: string;
+                applyTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the invoice history with the list's filters and order (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */
@@ -24068,6 +24391,98 @@ export interface operations {
             };
         };
     };
+    export_monthly_bills: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description First month (yyyy-MM), inclusive. */
+                startMonth?: string;
+                /** @description Last month (yyyy-MM), inclusive. */
+                endMonth?: string;
+                statuses?: ("PENDING_CONFIRMATION" | "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELLED")[];
+                overdue?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the monthly bills with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     get_monthly_bill: {
         parameters: {
             query?: never;
@@ -24369,6 +24784,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_OrderDetailBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_finance_orders: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                orderNos?: string[];
+                /** @description Organisations; each takes its subtree. */
+                orgIds?: string[];
+                kinds?: ("VEHICLE_RENT" | "VEHICLE_PURCHASE" | "RENT_TO_OWN" | "CHARGING_TOP_UP" | "INSURANCE" | "MAINTENANCE" | "VALUE_ADDED_SERVICE" | "OTHER")[];
+                statuses?: ("PENDING_PAYMENT" | "PAID" | "FULFILLING" | "COMPLETED" | "CANCELLED" | "REFUNDING" | "REFUNDED")[];
+                plateNumbers?: string[];
+                contractNo?: string;
+                placedTimeStart?: string;
+                placedTimeEnd?: string;
+                paidTimeStart?: string;
+                paidTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the order list with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */
@@ -24804,6 +25316,99 @@ export interface operations {
             };
         };
     };
+    export_bill_payments: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description Payments touching this bill. */
+                billId?: string;
+                paymentNo?: string;
+                methods?: ("CORPORATE_TRANSFER" | "ONLINE_BANKING" | "WECHAT_PAY" | "ALIPAY" | "PREPAID_BALANCE")[];
+                statuses?: ("PENDING" | "SUCCEEDED" | "FAILED" | "CLOSED")[];
+                createTimeStart?: string;
+                createTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the payment records with the list's filters, order and data scope (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     get_bill_payment: {
         parameters: {
             query?: never;
@@ -25005,6 +25610,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_RefundBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    export_refunds: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                refundNo?: string;
+                billId?: string;
+                reasons?: ("OVERPAYMENT" | "DEPOSIT_RETURN" | "SERVICE_CANCELLED" | "BILLING_ERROR" | "OTHER")[];
+                statuses?: ("PENDING_REVIEW" | "PENDING_CONFIRMATION" | "PROCESSING" | "COMPLETED" | "REJECTED" | "CANCELLED" | "FAILED")[];
+                applyTimeStart?: string;
+                applyTimeEnd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export record of the refund records of the caller's channel with the list's filters and order (paging ignored); the file follows in export records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ExportRecordBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */
@@ -36762,6 +37459,200 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_OrgNodeBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_org_serve_areas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cities the organisation serves itself (服务区域), in the order set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ServeAreaBody"];
+                };
+            };
+            /** @description 4000: invalid input; data.fields names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 1001: not signed in or the session expired; 1016: the session was ended elsewhere */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 9999: the permission this operation needs is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4004: something the input names does not exist (also another enterprise's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4005: with a path value left empty the path is another route's, which does not take this method */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 4009: the state changed or the value is taken (data.fields names a taken value) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5000: an internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 5003: a service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_org_serve_areas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organisation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServeAreasForm"];
+            };
+        };
+        responses: {
+            /** @description The cities it serves now; a code GB/T 2260 does not know as a city is 4000 naming cityCodes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_ServeAreaBody"];
                 };
             };
             /** @description 4000: invalid input; data.fields names each field */

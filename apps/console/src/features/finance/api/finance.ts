@@ -157,8 +157,6 @@ export const pageQuery = (_: ListFilters, page: number, size: number): PageQuery
 
 export const listBills = (query: BillQuery) => api.get('/api/v1/finance/bills', { params: { query } });
 
-export const exportBills = (query: BillQuery, options: CallOptions) =>
-  api.post('/api/v1/finance/bills/export', { ...options, params: { query: { ...query, page: undefined, size: undefined } } });
 export const listOrders = (query: OrderQuery) => api.get('/api/v1/finance/orders', { params: { query } });
 export const listPayments = (query: PaymentQuery) => api.get('/api/v1/finance/payments', { params: { query } });
 export const listMonthlyBills = (query: MonthlyBillQuery) => api.get('/api/v1/finance/monthly-bills', { params: { query } });
@@ -168,6 +166,24 @@ export const listTitles = (query: PageQuery) => api.get('/api/v1/finance/invoice
 export const listAddresses = (query: PageQuery) => api.get('/api/v1/finance/invoice-addresses', { params: { query } });
 export const listRefunds = (query: RefundQuery) => api.get('/api/v1/finance/refunds', { params: { query } });
 export const listCoupons = (query: CouponQuery) => api.get('/api/v1/finance/coupons', { params: { query } });
+
+/** A list's filters as its export takes them: the page is the export's own. */
+const unpaged = <Q extends { page?: number; size?: number }>(query: Q) => ({ ...query, page: undefined, size: undefined });
+
+export const exportBills = (query: BillQuery, options: CallOptions) =>
+  api.post('/api/v1/finance/bills/export', { ...options, params: { query: unpaged(query) } });
+export const exportOrders = (query: OrderQuery, options: CallOptions) =>
+  api.post('/api/v1/finance/orders/export', { ...options, params: { query: unpaged(query) } });
+export const exportPayments = (query: PaymentQuery, options: CallOptions) =>
+  api.post('/api/v1/finance/payments/export', { ...options, params: { query: unpaged(query) } });
+export const exportMonthlyBills = (query: MonthlyBillQuery, options: CallOptions) =>
+  api.post('/api/v1/finance/monthly-bills/export', { ...options, params: { query: unpaged(query) } });
+export const exportApplications = (query: ApplicationQuery, options: CallOptions) =>
+  api.post('/api/v1/finance/invoice-applications/export', { ...options, params: { query: unpaged(query) } });
+export const exportRefunds = (query: RefundQuery, options: CallOptions) =>
+  api.post('/api/v1/finance/refunds/export', { ...options, params: { query: unpaged(query) } });
+export const exportCoupons = (query: CouponQuery, options: CallOptions) =>
+  api.post('/api/v1/finance/coupons/export', { ...options, params: { query: unpaged(query) } });
 
 export function useBillDetail(id: string) {
   return useQuery({

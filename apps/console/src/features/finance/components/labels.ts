@@ -103,7 +103,8 @@ export function sourcePath(bill: { kind?: BillKind | null; sourceId: string; ord
   if (!bill.sourceId) return '';
   switch (bill.kind) {
     case 'RENT':
-      return withId('carRentRecord', bill.sourceId);
+      // A rent instalment's source is `<usage record>:<period's first day>`.
+      return withId('carRentRecord', bill.sourceId.split(':')[0]);
     case 'RENT_TO_OWN_INSTALMENT':
       return withId('rentForSaleRecord', bill.sourceId);
     case 'CHARGING':

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
 import BillPayPage, { couponDeduction } from './bill-pay';
@@ -74,8 +74,11 @@ describe('bill pay (billPay)', () => {
     fireEvent.click(screen.getByTestId('pay-submit'));
     expect(await screen.findByTestId('pay-pending')).toBeInTheDocument();
     expect(open).toHaveBeenCalledWith('https://bank.example/pay/p1', '_blank', 'noopener');
+    const billReads = calls(fetchMock, 'GET', '/api/v1/finance/bills/01').length;
     expect(await screen.findByTestId('pay-result', {}, { timeout: 8_000 })).toHaveTextContent('支付成功');
     expect(calls(fetchMock, 'GET', '/api/v1/finance/payments/p1').length).toBeGreaterThanOrEqual(2);
+    // Settled after the pay call: the bill is read again, so going back shows it paid.
+    await waitFor(() => expect(calls(fetchMock, 'GET', '/api/v1/finance/bills/01').length).toBeGreaterThan(billReads));
   }, 15_000);
 
   it('takes a coupon off as the service does: capped, never below zero, not under its threshold', () => {

@@ -1,13 +1,13 @@
 import { Alert, Button, Descriptions, Radio, Result, Select, Space, Spin } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ModuleCard } from '@/components/module-card';
 import { newIdempotencyKey } from '@/lib/idempotency';
 import { useClickDebounce } from '@/lib/use-click-debounce';
 import '../messages';
-import { PAYMENTS_KEY, useBalances, useBillDetail, usePayBills, usePayment, useUsableCoupons, type Bill, type Coupon } from '../api/finance';
+import { FINANCE_KEY, PAYMENTS_KEY, useBalances, useBillDetail, usePayBills, usePayment, useUsableCoupons, type Bill, type Coupon } from '../api/finance';
 import { money, pathOf, withId } from '../components/labels';
 import { BackButton, DetailState, P } from '../components/parts';
 
@@ -82,7 +82,12 @@ function PayForm({ bill }: { bill: Bill }) {
   // A double click lands before the button shows it is busy: it pays once.
   const onPay = useClickDebounce(() => void submit().catch(() => undefined));
   const status = payment.data?.status;
-  if (paymentId && status !== undefined && status !== null && status !== 'PENDING') {
+  const settled = !!paymentId && status !== undefined && status !== null && status !== 'PENDING';
+  // A bank payment settles after the pay call: the bill, its payments and the balance are read again.
+  useEffect(() => {
+    if (settled) void client.invalidateQueries({ queryKey: FINANCE_KEY });
+  }, [settled, client]);
+  if (settled) {
     const ok = status === 'SUCCEEDED';
     return (
       <Result

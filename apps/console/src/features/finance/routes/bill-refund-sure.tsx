@@ -43,15 +43,18 @@ function ConfirmRefund({ refund, b2b }: { refund: Refund; b2b: boolean }) {
     () => ({ method: refund.method ?? 'ORIGINAL_ROUTE', payeeName: refund.payeeName, payeeBankName: refund.payeeBankName, payeeAccount: '' }),
     [refund],
   );
+  // What the confirmation pays out: the approved amount once there is one, else the requested one.
+  const amount = refund.approvedFen || refund.requestedFen;
   const submit = async () => {
     await form.validateFields();
     const values = toSubmitValues(fields, form.getFieldsValue(true) as FormValues);
-    await confirm.mutateAsync({ id: refund.id, b2b, idempotencyKey: key, body: { expectedAmountFen: refund.approvedFen, ...payeeOf(values) } });
+    await confirm.mutateAsync({ id: refund.id, b2b, idempotencyKey: key, body: { expectedAmountFen: amount, ...payeeOf(values) } });
     setKey(newIdempotencyKey());
     toastSuccess(t(`${P}refund.confirmed`));
     navigate(pathOf('refundRecord'));
   };
-  const awaiting = refund.status === 'PENDING_CONFIRMATION';
+  // No operator review is built: the enterprise's confirmation approves what was requested.
+  const awaiting = refund.status === 'PENDING_REVIEW' || refund.status === 'PENDING_CONFIRMATION';
   return (
     <ModuleCard title={`${t(`${P}refund.refund`)} · ${refund.refundNo}`} extra={<BackButton to={pathOf('refundRecord')} />}>
       <Space direction="vertical" style={{ width: '100%' }} data-testid="refund-sure">
@@ -73,7 +76,7 @@ function ConfirmRefund({ refund, b2b }: { refund: Refund; b2b: boolean }) {
         {awaiting ? (
           <DynamicForm fields={fields} form={form} record={record} defaultSpan={12} name="refund-sure">
             <Button type="primary" loading={confirm.isPending} onClick={() => void submit().catch(() => undefined)} data-testid="refund-confirm">
-              {t(`${P}refund.confirm`, { amount: money(refund.approvedFen) })}
+              {t(`${P}refund.confirm`, { amount: money(amount) })}
             </Button>
           </DynamicForm>
         ) : (

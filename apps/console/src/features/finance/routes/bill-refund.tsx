@@ -51,7 +51,7 @@ export default function BillRefundPage() {
   const fields = useMemo<FormField[]>(
     () => [
       { kind: 'select', name: 'reason', label: t(`${P}refund.reason`), required: true, options: codeOptions(t, `${P}refundReasons`, REFUND_REASONS) },
-      { kind: 'money-fen', name: 'amountFen', label: t(`${P}refund.amount`), required: true, min: 0.01, max: left / 100, initialValue: left },
+      { kind: 'money-fen', name: 'amountFen', label: t(`${P}refund.amount`), required: true, min: 1, max: left, initialValue: left },
       { kind: 'textarea', name: 'reasonDetail', label: t(`${P}refund.reasonDetail`), maxLength: 200 },
       ...payeeFields(t),
     ],

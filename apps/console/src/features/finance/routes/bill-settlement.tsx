@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
 import { codeLabel, codeOptions } from '@/lib/codes';
 import { formatTime } from '@/lib/format';
 import '../messages';
-import { PAYMENTS_KEY, listPayments, paymentQuery, type BillPayment, type PaymentQuery } from '../api/finance';
+import { PAYMENTS_KEY, exportPayments, listPayments, paymentQuery, type BillPayment, type PaymentQuery } from '../api/finance';
 import { PAYMENT_COLORS, PAYMENT_METHODS, PAYMENT_STATUSES, money } from '../components/labels';
 import { CodeTag, P } from '../components/parts';
 
@@ -42,6 +43,7 @@ export default function BillSettlementPage() {
     <ListPage<BillPayment>
       testId="finance-payment-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options) => exportPayments(list.query, options)} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1600, ...list.tableProps }}
     />

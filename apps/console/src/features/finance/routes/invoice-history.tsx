@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AppDialog } from '@/components/app-dialog';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
@@ -10,7 +11,7 @@ import { codeLabel, codeOptions } from '@/lib/codes';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import '../messages';
-import { APPLICATIONS_KEY, applicationQuery, listApplications, useCancelApplication, type ApplicationQuery, type InvoiceApplication } from '../api/finance';
+import { APPLICATIONS_KEY, applicationQuery, exportApplications, listApplications, useCancelApplication, type ApplicationQuery, type InvoiceApplication } from '../api/finance';
 import { APPLICATION_COLORS, APPLICATION_STATUSES, INVOICE_TYPES, money, withId } from '../components/labels';
 import { CodeTag, P } from '../components/parts';
 
@@ -71,6 +72,7 @@ export default function InvoiceHistoryPage() {
     <ListPage<InvoiceApplication>
       testId="finance-application-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options) => exportApplications(list.query, options)} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1300, ...list.tableProps }}
     >

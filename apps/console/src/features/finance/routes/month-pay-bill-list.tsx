@@ -2,6 +2,7 @@ import { Button, Drawer, Input, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '@/components/app-dialog';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner, LoadErrorResult } from '@/components/load-error';
@@ -12,6 +13,7 @@ import { toastSuccess } from '@/lib/notify';
 import '../messages';
 import {
   MONTHLY_KEY,
+  exportMonthlyBills,
   listMonthlyBills,
   monthlyBillFile,
   monthlyQuery,
@@ -71,6 +73,7 @@ export default function MonthPayBillListPage() {
     <ListPage<MonthlyBill>
       testId="finance-monthly-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options) => exportMonthlyBills(list.query, options)} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1100, ...list.tableProps }}
     >

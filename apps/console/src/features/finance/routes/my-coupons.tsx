@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
 import { codeLabel, codeOptions } from '@/lib/codes';
 import { formatTime } from '@/lib/format';
 import '../messages';
-import { COUPONS_KEY, couponQuery, listCoupons, type Coupon, type CouponQuery } from '../api/finance';
+import { COUPONS_KEY, couponQuery, exportCoupons, listCoupons, type Coupon, type CouponQuery } from '../api/finance';
 import { COUPON_COLORS, COUPON_STATUSES, money } from '../components/labels';
 import { CodeTag, P } from '../components/parts';
 
@@ -46,6 +47,7 @@ export default function MyCouponsPage() {
     <ListPage<Coupon>
       testId="finance-coupon-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options) => exportCoupons(list.query, options)} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1500, ...list.tableProps }}
     />

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { AppDialog } from '@/components/app-dialog';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner, LoadErrorResult } from '@/components/load-error';
@@ -11,7 +12,7 @@ import { codeLabel, codeOptions } from '@/lib/codes';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import '../messages';
-import { ORDERS_KEY, listOrders, orderQuery, useCancelOrder, useOrderDetail, type Order, type OrderQuery } from '../api/finance';
+import { ORDERS_KEY, exportOrders, listOrders, orderQuery, useCancelOrder, useOrderDetail, type Order, type OrderQuery } from '../api/finance';
 import { ORDER_COLORS, ORDER_KINDS, ORDER_STATUSES, money, withId } from '../components/labels';
 import { CodeTag, P } from '../components/parts';
 
@@ -64,6 +65,7 @@ export default function OrderManagePage() {
     <ListPage<Order>
       testId="finance-order-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options) => exportOrders(list.query, options)} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1500, ...list.tableProps }}
     >

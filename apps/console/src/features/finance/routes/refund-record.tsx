@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AppDialog } from '@/components/app-dialog';
+import { ExportButton } from '@/components/export-button';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
 import { LoadErrorBanner } from '@/components/load-error';
@@ -10,11 +11,11 @@ import { codeLabel, codeOptions } from '@/lib/codes';
 import { formatTime } from '@/lib/format';
 import { toastSuccess } from '@/lib/notify';
 import '../messages';
-import { REFUNDS_KEY, listRefunds, refundQuery, useCancelRefund, type Refund, type RefundQuery } from '../api/finance';
+import { REFUNDS_KEY, exportRefunds, listRefunds, refundQuery, useCancelRefund, type Refund, type RefundQuery } from '../api/finance';
 import { REFUND_COLORS, REFUND_REASONS, REFUND_STATUSES, money, withId } from '../components/labels';
 import { CodeTag, P } from '../components/parts';
 
-/** Refunds the enterprise may still withdraw. */
+/** Refunds still open: the enterprise confirms (no operator review is built) or withdraws them. */
 const withdrawable = (r: Refund) => r.status === 'PENDING_REVIEW' || r.status === 'PENDING_CONFIRMATION';
 
 /**
@@ -56,7 +57,7 @@ export default function RefundRecordPage() {
       fixed: 'right',
       render: (row) => (
         <Space size={0}>
-          {row.status === 'PENDING_CONFIRMATION' && (
+          {withdrawable(row) && (
             <Button type="link" size="small" data-testid="refund-sure" onClick={() => navigate(withId(row.channel === 'B2B' ? 'billRefundSureB2B' : 'billRefundSure', row.id))}>
               {t(`${P}refund.toConfirm`)}
             </Button>
@@ -74,6 +75,7 @@ export default function RefundRecordPage() {
     <ListPage<Refund>
       testId="finance-refund-list"
       {...list.listProps}
+      toolbar={<ExportButton startExport={(options) => exportRefunds(list.query, options)} />}
       banner={<LoadErrorBanner error={list.error} onRetry={() => void list.refetch()} />}
       table={{ rowKey: 'id', showIndex: true, columns, scrollX: 1700, ...list.tableProps }}
     >

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { serveOrgKeys } from '@/components/area-picker/serve-org-api';
 import type { components } from '@/lib/api/schema';
 
 export type OrgNode = components['schemas']['OrgNodeBody'];
@@ -71,7 +72,7 @@ export function findOrg(nodes: readonly OrgNode[], id: string): OrgNode | undefi
   return undefined;
 }
 
-function useOrgMutation<V>(fn: (vars: V) => Promise<unknown>) {
+function useOrgMutation<V, R>(fn: (vars: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: ORGS_KEY }) });
 }
@@ -87,6 +88,32 @@ export const useMoveOrg = () =>
 
 export const useSetOrgStatus = () =>
   useOrgMutation(({ id, status }: { id: string; status: number }) => api.post('/api/v1/system/orgs/{id}/status', { params: { path: { id } }, body: { status } }));
+
+export type ServeArea = components['schemas']['ServeAreaBody'];
+
+const serveAreasKey = (id: string) => [...ORGS_KEY, 'serve-areas', id] as const;
+
+/** The cities one organisation serves (服务区域), in the order set. */
+export function useOrgServeAreas(id: string | undefined) {
+  return useQuery({
+    queryKey: serveAreasKey(id ?? ''),
+    queryFn: () => api.get('/api/v1/system/orgs/{id}/serve-areas', { params: { path: { id: id ?? '' } } }),
+    enabled: !!id,
+  });
+}
+
+/** Replaces the cities an organisation serves; the serve-organisation lookups follow. */
+export function useSetOrgServeAreas() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, cityCodes }: { id: string; cityCodes: string[] }) =>
+      api.put('/api/v1/system/orgs/{id}/serve-areas', { params: { path: { id } }, body: { cityCodes } }),
+    onSuccess: (_, { id }) => {
+      void client.invalidateQueries({ queryKey: serveAreasKey(id) });
+      void client.invalidateQueries({ queryKey: serveOrgKeys.all });
+    },
+  });
+}
 
 /** Deletes an organisation without children and members; the server refuses others with a message. */
 export const useDeleteOrg = () => useOrgMutation((id: string) => api.delete('/api/v1/system/orgs/{id}', { params: { path: { id } } }));

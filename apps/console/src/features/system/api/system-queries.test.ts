@@ -2,7 +2,7 @@ import { allOrgIds, findOrg, orgOptions, type OrgNode } from './orgs';
 import { roleQuery } from './roles';
 import { userQuery } from './users';
 
-const org = (id: string, status = 1, childs: OrgNode[] = []): OrgNode => ({ id, orgCode: id.toUpperCase(), name: `org ${id}`, parentId: '', level: 1, sort: 0, status, ...(childs.length ? { childs } : {}) });
+const org = (id: string, status = 1, childs: OrgNode[] = []): OrgNode => ({ id, orgCode: id.toUpperCase(), name: `org ${id}`, parentId: '', level: 1, sort: 0, status, isCompany: false, ...(childs.length ? { childs } : {}) });
 const tree = [org('a', 1, [org('b', 1, [org('c')]), org('d', 2)]), org('e')];
 
 describe('system settings queries', () => {

@@ -1,11 +1,12 @@
-import { Form, Input, InputNumber, TreeSelect } from 'antd';
+import { Form, Input, InputNumber, Switch, TreeSelect } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '@/components/app-dialog';
 import { toastSuccess } from '@/lib/notify';
 import { trimInput } from '@/lib/validators';
-import { orgOptions, useCreateOrg, useUpdateOrg, type OrgNode } from '../api/orgs';
+import { isRootOrg, orgOptions, useCreateOrg, useOrgServeAreas, useSetOrgServeAreas, useUpdateOrg, type OrgNode } from '../api/orgs';
 import { ORG_CODE_PATTERN } from '../components/org-form';
+import { ServeAreaField } from '../components/serve-area-field';
 import { FORM_LABEL_COL } from '@/components/dynamic-form/field-schema';
 
 export interface OrgFormDialogProps {
@@ -23,26 +24,44 @@ interface OrgValues {
   name: string;
   orgCode: string;
   sort?: number | null;
+  isCompany?: boolean;
+  /** GB/T 2260 city codes the organisation serves. */
+  serveAreas?: string[];
 }
 
-/** Add or edit an organisation: parent (new only), name, code, sort. */
+/**
+ * Add or edit an organisation: parent (new only), name, code, sort, whether it
+ * is a company of its own (the root, the enterprise itself, always is) and the
+ * cities it serves (服务区域), which make it a serve organisation.
+ */
 export function OrgFormDialog({ open, onClose, tree, editing, parentId }: OrgFormDialogProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<OrgValues>();
   const create = useCreateOrg();
   const update = useUpdateOrg();
+  const setServeAreas = useSetOrgServeAreas();
+  const served = useOrgServeAreas(open ? editing?.id : undefined);
+  const root = !!editing && isRootOrg(editing);
 
   useEffect(() => {
     if (!open) return;
     form.resetFields();
-    form.setFieldsValue(editing ? { name: editing.name, orgCode: editing.orgCode, sort: editing.sort } : { parentId, sort: 0 });
+    form.setFieldsValue(
+      editing ? { name: editing.name, orgCode: editing.orgCode, sort: editing.sort, isCompany: editing.isCompany, serveAreas: [] } : { parentId, sort: 0, isCompany: false, serveAreas: [] },
+    );
   }, [open, editing, parentId, form]);
+
+  useEffect(() => {
+    if (open && served.data) form.setFieldValue('serveAreas', served.data.map((a) => a.cityCode));
+  }, [open, served.data, form]);
 
   const submit = async () => {
     const v = await form.validateFields();
-    const body = { name: v.name, orgCode: v.orgCode, sort: v.sort ?? 0 };
-    if (editing) await update.mutateAsync({ id: editing.id, body });
-    else await create.mutateAsync({ ...body, parentId: v.parentId ?? '' });
+    const body = { name: v.name, orgCode: v.orgCode, sort: v.sort ?? 0, isCompany: !!v.isCompany };
+    const saved = editing ? await update.mutateAsync({ id: editing.id, body }) : await create.mutateAsync({ ...body, parentId: v.parentId ?? '' });
+    const cityCodes = v.serveAreas ?? [];
+    // A new organisation serves nothing until told; an edited one is told what it serves now.
+    if (editing || cityCodes.length) await setServeAreas.mutateAsync({ id: saved.id, cityCodes });
     toastSuccess(t('systemSettings.saved'));
     onClose();
   };
@@ -78,6 +97,12 @@ export function OrgFormDialog({ open, onClose, tree, editing, parentId }: OrgFor
         </Form.Item>
         <Form.Item name="sort" label={t('systemSettings.org.sort')}>
           <InputNumber min={0} max={10000} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item name="isCompany" label={t('systemSettings.org.isCompany')} valuePropName="checked" extra={t(root ? 'systemSettings.org.rootIsCompany' : 'systemSettings.org.isCompanyHint')}>
+          <Switch disabled={root} data-testid="org-is-company" />
+        </Form.Item>
+        <Form.Item name="serveAreas" label={t('systemSettings.org.serveAreas')} extra={t('systemSettings.org.serveAreasHint')}>
+          <ServeAreaField disabled={!!editing && served.isPending} />
         </Form.Item>
       </Form>
     </AppDialog>

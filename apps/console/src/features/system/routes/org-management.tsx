@@ -49,7 +49,22 @@ export default function OrgManagementPage({ startAdding = false }: { startAdding
   };
 
   const columns: TableColumnsType<OrgNode> = [
-    { key: 'name', dataIndex: 'name', title: t('systemSettings.org.name'), width: 300 },
+    {
+      key: 'name',
+      dataIndex: 'name',
+      title: t('systemSettings.org.name'),
+      width: 300,
+      render: (name: string, node: OrgNode) => (
+        <>
+          {name}
+          {node.isCompany && (
+            <Tag color="blue" style={{ marginInlineStart: 8 }}>
+              {t('systemSettings.org.companyTag')}
+            </Tag>
+          )}
+        </>
+      ),
+    },
     { key: 'orgCode', dataIndex: 'orgCode', title: t('systemSettings.org.code'), width: 180 },
     { key: 'level', dataIndex: 'level', title: t('systemSettings.org.level'), width: 100, align: 'center' },
     {

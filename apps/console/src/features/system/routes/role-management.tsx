@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Popconfirm, Space, Tag } from 'antd';
+import { Button, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FilterField } from '@/components/filter-bar/filter-bar';
@@ -52,18 +52,26 @@ export default function RoleManagementPage() {
                 <Button type="link" size="small" onClick={() => setEditing({ id: r.id })}>
                   {t('systemSettings.edit')}
                 </Button>
-                <Popconfirm
-                  title={t('systemSettings.role.deleteConfirm', { name: r.name })}
-                  description={r.userCount > 0 ? t('systemSettings.role.deleteMembers', { count: r.userCount }) : undefined}
-                  onConfirm={async () => {
-                    await remove.mutateAsync(r.id);
-                    toastSuccess(t('systemSettings.deleted'));
-                  }}
-                >
-                  <Button type="link" size="small" danger>
-                    {t('systemSettings.delete')}
-                  </Button>
-                </Popconfirm>
+                {/* A role members hold (the built-in administrator role always has one) is refused by the server. */}
+                {r.userCount > 0 ? (
+                  <Tooltip title={t('systemSettings.role.deleteMembers', { count: r.userCount })}>
+                    <Button type="link" size="small" danger disabled>
+                      {t('systemSettings.delete')}
+                    </Button>
+                  </Tooltip>
+                ) : (
+                  <Popconfirm
+                    title={t('systemSettings.role.deleteConfirm', { name: r.name })}
+                    onConfirm={async () => {
+                      await remove.mutateAsync(r.id);
+                      toastSuccess(t('systemSettings.deleted'));
+                    }}
+                  >
+                    <Button type="link" size="small" danger>
+                      {t('systemSettings.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },
