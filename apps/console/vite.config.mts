@@ -1,5 +1,6 @@
 /// <reference types='vitest' />
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -79,5 +80,8 @@ export default defineConfig(() => ({
     include: ['src/**/*.{test,spec}.{ts,tsx}'],
     reporters: ['default'],
     css: false,
+    // Vitest's default leaves a core free (one worker on two cores), and the
+    // main thread mostly waits: one worker per core runs the files in half the time.
+    maxWorkers: availableParallelism(),
   },
 }));
