@@ -80,4 +80,46 @@ describe('traffic violations', () => {
     await again.getByText(driver.name).waitFor();
     await context.close();
   });
+
+  it('filters by the city of a serving organisation, chosen in the cascader and kept in the URL', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'demo');
+    const token = await sessionToken(context);
+    const all = await callApi('GET', '/api/v1/maintenance/violations?page=1&size=20', { token });
+    const shenzhen = await callApi('GET', '/api/v1/maintenance/violations?cityCode=440300&page=1&size=20', { token });
+    assert.equal(shenzhen.code, 200, shenzhen.msg);
+    assert.ok(shenzhen.data.total > 0 && shenzhen.data.total < all.data.total, `深圳 holds some of the demo's violations: ${shenzhen.data.total} of ${all.data.total}`);
+
+    await page.goto('/carManagement/vehicleManagement/trafficViolations');
+    const list = page.getByTestId('violation-list');
+    await list.getByTestId('violation-totals').filter({ hasText: /罚款合计/ }).waitFor();
+    // 演示物流有限公司 → 华南大区 (serves 广州, 深圳, 东莞) → 深圳市.
+    // The cascader sits on the filter bar's second row: 展开 shows it.
+    await list.getByTestId('filter-bar').getByRole('button', { name: /展\s*开/ }).click();
+    await list.getByRole('combobox', { name: '请选择服务组织/城市' }).click();
+    const menus = page.locator('.ant-cascader-dropdown:visible .ant-cascader-menu');
+    await menus.nth(0).locator('.ant-cascader-menu-item[title="演示物流有限公司"]').click();
+    await menus.nth(1).locator('.ant-cascader-menu-item[title="华南大区"]').click();
+    await menus.nth(2).locator('.ant-cascader-menu-item[title="深圳市"]').click();
+    const filtered = page.waitForResponse((r) => r.url().includes('/api/v1/maintenance/violations?') && r.url().includes('cityCode=440300'));
+    await list.getByRole('button', { name: /查\s*询/ }).click();
+    const answer = await (await filtered).json();
+    assert.equal(answer.code, 200, answer.msg);
+    assert.equal(answer.data.total, shenzhen.data.total, 'the page lists what the city filter finds');
+    const cities = new Set(answer.data.list.map((v) => v.cityCode));
+    assert.deepEqual([...cities], ['440300'], 'every row happened in 深圳');
+    await list.locator('.ant-table-row').filter({ hasText: answer.data.list[0].decisionNo }).waitFor();
+    // The search updates the page in place: the bar stays expanded, the choice in view.
+    await list.getByTestId('filter-bar').getByRole('button', { name: /收\s*起/ }).waitFor();
+    await list.getByText('演示物流有限公司 / 华南大区 / 深圳市').waitFor();
+    await screenshot(page, 'violations-serve-city');
+
+    // A reload restores the choice from the URL.
+    assert.match(page.url(), /serveCity=/);
+    await page.reload();
+    const reloaded = page.getByTestId('violation-list');
+    await reloaded.getByTestId('filter-bar').getByRole('button', { name: /展\s*开/ }).click();
+    await reloaded.getByText('演示物流有限公司 / 华南大区 / 深圳市').waitFor();
+    await context.close();
+  });
 });

@@ -23,13 +23,22 @@ const pathnameOf = (path: string) => path.split('?')[0];
 const HIDDEN_PATHS = new Set(flatten(resolveTree(routeTree)).filter((r) => r.meta.hidden).map((r) => r.fullPath));
 
 /**
+ * What one tab is: a hidden page's whole address, a menu page's pathname (its
+ * query, a list's filters, changes within the tab). The tab bar and the kept-alive
+ * pages use it alike, so a list's search updates its page instead of mounting a new one.
+ */
+export const viewKey = (path: string): string => {
+  const pathname = pathnameOf(path);
+  return HIDDEN_PATHS.has(pathname) ? path : pathname;
+};
+
+/**
  * Adds the view, or updates its tab. A menu page keeps one tab while its query
  * changes (a list's filters live in the URL): the tab takes the newest address.
  */
 export function addView(views: VisitedView[], view: VisitedView): VisitedView[] {
-  const pathname = pathnameOf(view.path);
-  const samePage = (v: VisitedView) => v.path === view.path || (!HIDDEN_PATHS.has(pathname) && pathnameOf(v.path) === pathname);
-  const i = views.findIndex(samePage);
+  const key = viewKey(view.path);
+  const i = views.findIndex((v) => v.path === view.path || viewKey(v.path) === key);
   if (i === -1) return [...views, view];
   if (views[i].path === view.path && views[i].title === view.title) return views;
   return views.map((v, j) => (j === i ? view : v));

@@ -9,7 +9,7 @@ use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
 use uuid::Uuid;
 
-use super::domain::{Source, State};
+use super::domain::{Source, State, city_code_of};
 use super::store::{ViolationQuery, ViolationRow};
 use crate::filters::{codes, uuids};
 
@@ -35,7 +35,7 @@ pub fn filter(req: &pb::ListViolationsRequest) -> Result<ViolationQuery, Service
                 .map_err(|_| ServiceError::invalid("driverId", "司机编号无效"))?,
         )
     };
-    let city_code = city_code.trim();
+    let city_code = city_code_of(&city_code);
     Ok(ViolationQuery {
         plates: batch("plateNumbers", plate_numbers)?,
         vins: batch("vins", vins)?,

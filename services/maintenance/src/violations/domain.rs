@@ -101,6 +101,24 @@ pub struct Incoming {
     pub authority: String,
 }
 
+/// A GB/T 2260 city code as the console's areas name it: a municipality
+/// (北京, 天津, 上海, 重庆) by its province-level code. Authorities often give
+/// its 市辖区 or 县 code (310100); stored and filtered alike, 上海市 then
+/// finds both.
+pub fn city_code_of(code: &str) -> String {
+    let code = code.trim();
+    let municipality = matches!(code.get(..2), Some("11" | "12" | "31" | "50"));
+    if municipality
+        && code.len() == 6
+        && code.ends_with("00")
+        && code.bytes().all(|b| b.is_ascii_digit())
+    {
+        format!("{}0000", &code[..2])
+    } else {
+        code.to_owned()
+    }
+}
+
 impl Incoming {
     /// Checks a record, each problem naming its field (the import's
     /// columns read these names); trims its texts.
@@ -110,6 +128,7 @@ impl Incoming {
         self.offence_code = self.offence_code.trim().to_owned();
         self.address = self.address.trim().to_owned();
         self.description = self.description.trim().to_owned();
+        self.city_code = city_code_of(&self.city_code);
         if self.decision_no.is_empty() {
             return Err(ServiceError::invalid("decisionNo", "决定书编号不能为空"));
         }
@@ -157,6 +176,16 @@ impl Incoming {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_municipality_is_named_by_its_province_level_code() {
+        assert_eq!(city_code_of("310100"), "310000");
+        assert_eq!(city_code_of(" 500200 "), "500000");
+        assert_eq!(city_code_of("110000"), "110000");
+        assert_eq!(city_code_of("440300"), "440300");
+        assert_eq!(city_code_of("310115"), "310115");
+        assert_eq!(city_code_of("31"), "31");
+    }
 
     fn incoming() -> Incoming {
         Incoming {

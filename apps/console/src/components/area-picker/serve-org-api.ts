@@ -67,8 +67,21 @@ export function serveOrgCityOptions(tree: readonly ServeOrgBody[]): ServeOrgCity
   });
 }
 
+/** What names a choice: the organisation and the city it serves. */
+export type ServeOrgCityKey = Pick<ServeOrgCity, 'orgId' | 'cityCode'>;
+
+/** A choice as one URL text, `orgId:cityCode`, so a list's filter can hold it. */
+export const serveOrgCityText = (choice: ServeOrgCityKey): string => `${choice.orgId}:${choice.cityCode}`;
+
+/** The key a URL text names, or none when it is not `orgId:cityCode`. */
+export function serveOrgCityKeyOf(text: unknown): ServeOrgCityKey | undefined {
+  if (typeof text !== 'string') return undefined;
+  const [orgId, cityCode, ...rest] = text.split(':');
+  return orgId && cityCode && rest.length === 0 ? { orgId, cityCode } : undefined;
+}
+
 /** The cascader path of a choice, or none when the tree does not hold it (yet). */
-export function pathOf(tree: readonly ServeOrgBody[], choice: ServeOrgCity | undefined): string[] | undefined {
+export function pathOf(tree: readonly ServeOrgBody[], choice: ServeOrgCityKey | undefined): string[] | undefined {
   if (!choice) return undefined;
   const walk = (nodes: readonly ServeOrgBody[], trail: string[]): string[] | undefined => {
     for (const org of nodes) {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { FilterBar } from '@/components/filter-bar/filter-bar';
 import * as notify from '@/lib/notify';
 import { renderWithProviders } from '@/testing/render';
-import { choiceOf, pathOf, serveOrgCityOptions, type ServeOrgBody } from './serve-org-api';
+import { choiceOf, pathOf, serveOrgCityKeyOf, serveOrgCityOptions, serveOrgCityText, type ServeOrgBody } from './serve-org-api';
 import { ServeOrgCityCascader, ServeOrgCityField } from './serve-org-city-cascader';
 
 const guangzhou = { provinceCode: '440000', provinceName: '广东省', cityCode: '440100', cityName: '广州市' };
@@ -96,7 +96,7 @@ describe('service-organisation city cascader (console spec §2)', () => {
   });
 
   it('shows a value as its path', async () => {
-    renderWithProviders(<ServeOrgCityCascader value={{ orgId: 'sh', orgName: '上海运营中心', orgCode: 'A0101', ...shanghai }} />);
+    renderWithProviders(<ServeOrgCityCascader value={{ orgId: 'sh', cityCode: shanghai.cityCode }} />);
     expect(await screen.findByText('演示物流 / 上海运营中心 / 上海市')).toBeInTheDocument();
   });
 
@@ -125,12 +125,19 @@ describe('service-organisation city cascader (console spec §2)', () => {
     expect(notify.toastError).not.toHaveBeenCalled();
   });
 
-  it('serves as a filter-bar field whose search value is the choice', async () => {
+  it('serves as a filter-bar field whose search value is the choice as URL text', async () => {
     const onSearch = vi.fn();
     renderWithProviders(<FilterBar fields={[{ prop: 'serveCity', label: '服务城市', type: ServeOrgCityField }]} onSearch={onSearch} searchOnInit={false} />);
     await screen.findByText('请选择服务组织/城市');
     await choose('演示物流', '华南大区', '广州市');
     await userEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
-    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ serveCity: { orgId: 'south', orgName: '华南大区', orgCode: 'A02', ...guangzhou } }));
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ serveCity: `south:${guangzhou.cityCode}` }));
+  });
+
+  it('shows the choice a URL text names, and reads only well-formed texts', async () => {
+    expect(serveOrgCityKeyOf(serveOrgCityText({ orgId: 'sz', cityCode: '440300' }))).toEqual({ orgId: 'sz', cityCode: '440300' });
+    for (const bad of ['', 'sz', 'sz:', ':440300', 'a:b:c', 42, undefined]) expect(serveOrgCityKeyOf(bad)).toBeUndefined();
+    renderWithProviders(<FilterBar fields={[{ prop: 'serveCity', label: '服务城市', type: ServeOrgCityField, initValue: 'sz:440300' }]} onSearch={vi.fn()} searchOnInit={false} />);
+    await waitFor(() => expect(screen.getByText('演示物流 / 华南大区 / 深圳运营中心 / 深圳市')).toBeInTheDocument());
   });
 });

@@ -2,10 +2,11 @@ import { Cascader, Empty, Spin } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CustomFieldProps } from '@/components/filter-bar/filter-bar';
-import { choiceOf, pathOf, serveOrgCityOptions, useServeOrgTree, type ServeOrgCity, type ServeOrgCityOption } from './serve-org-api';
+import { choiceOf, pathOf, serveOrgCityKeyOf, serveOrgCityOptions, serveOrgCityText, useServeOrgTree, type ServeOrgCity, type ServeOrgCityKey, type ServeOrgCityOption } from './serve-org-api';
 
 export interface ServeOrgCityCascaderProps {
-  value?: ServeOrgCity;
+  /** The choice shown; its organisation and city are enough. */
+  value?: ServeOrgCityKey;
   /** The user's choice: a city and the organisation serving it; `undefined` when cleared. */
   onChange?: (value: ServeOrgCity | undefined) => void;
   placeholder?: string;
@@ -42,7 +43,17 @@ export function ServeOrgCityCascader({ value, onChange, placeholder, disabled, w
   );
 }
 
-/** The cascader as a filter-bar field (`type: ServeOrgCityField`); its value is the choice. */
+/**
+ * The cascader as a filter-bar field (`type: ServeOrgCityField`). Its value is the
+ * choice as `orgId:cityCode` text, so the list keeps it in the URL like any filter.
+ */
 export function ServeOrgCityField({ value, onChange, field }: CustomFieldProps) {
-  return <ServeOrgCityCascader value={value as ServeOrgCity | undefined} onChange={onChange} placeholder={field.placeholder} width={field.width} />;
+  return (
+    <ServeOrgCityCascader
+      value={serveOrgCityKeyOf(value)}
+      onChange={(choice) => onChange?.(choice ? serveOrgCityText(choice) : undefined)}
+      placeholder={field.placeholder}
+      width={field.width}
+    />
+  );
 }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, postForm, type CallOptions } from '@/lib/api-client';
 import type { components, operations } from '@/lib/api/schema';
 import { codesOf } from '@/lib/codes';
+import { serveOrgCityKeyOf } from '@/components/area-picker/serve-org-api';
 import { manyOf, oneOf, type ListFilters } from '@/lib/list-url';
 import { VIOLATION_STATUSES } from '../components/violation-labels';
 
@@ -32,6 +33,8 @@ export function violationQuery(
     statuses: codesOf(manyOf(filters, 'statuses'), VIOLATION_STATUSES),
     violationTimeStart: text(filters, 'violationTimeStart'),
     violationTimeEnd: text(filters, 'violationTimeEnd'),
+    // Where it happened: the city of the serving organisation chosen.
+    cityCode: serveOrgCityKeyOf(oneOf(filters, 'serveCity'))?.cityCode,
   };
 }
 

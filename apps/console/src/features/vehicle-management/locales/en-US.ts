@@ -246,6 +246,7 @@ const enUS: VehicleManagementMessages = {
     plateNumber: 'Plate',
     vin: 'VIN',
     org: 'Organisation',
+    serveCity: 'Serving city',
     driver: 'Responsible driver',
     status: 'State',
     violationTime: 'Time',

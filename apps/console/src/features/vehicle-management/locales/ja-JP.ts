@@ -245,6 +245,7 @@ const jaJP: VehicleManagementMessages = {
     plateNumber: 'ナンバー',
     vin: '車台番号',
     org: '所属組織',
+    serveCity: 'サービス都市',
     driver: '責任ドライバー',
     status: '処理状態',
     violationTime: '違反日時',

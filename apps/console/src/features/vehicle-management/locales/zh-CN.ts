@@ -243,6 +243,7 @@ const zhCN = {
     plateNumber: '车牌号',
     vin: '车架号',
     org: '所属组织',
+    serveCity: '服务城市',
     driver: '责任司机',
     status: '处理状态',
     violationTime: '违章时间',

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { FilterField } from '@/components/filter-bar/filter-bar';
+import { ServeOrgCityField } from '@/components/area-picker/serve-org-city-cascader';
 import { ImportDialog } from '@/components/import-dialog/import-dialog';
 import { ExportButton } from '@/components/export-button';
 import { ListPage, useListPage, type ListColumn } from '@/components/list-page';
@@ -38,7 +39,9 @@ export const DETAIL_PATH =
  * recorded against the fleet, fetched daily and imported, newest first, with
  * the responsible driver (from the usage record and binding valid at the
  * time, or assigned) and how far each is dealt with; filtered by plate,
- * organisation, driver, state and time, the fines and points totalled over
+ * organisation, the city it happened in (among the cities the user's serving
+ * organisations serve: the service-organisation city cascader), driver, state
+ * and time, the fines and points totalled over
  * the filter; exported as xlsx. Each row opens its detail, where it is
  * assigned, handled and marked paid.
  */
@@ -66,6 +69,12 @@ export default function TrafficViolationsPage() {
         multiple: true,
         width: 220,
         options: orgs as never,
+      },
+      {
+        prop: 'serveCity',
+        label: t('vehicleManagement:violation.serveCity'),
+        type: ServeOrgCityField,
+        width: 260,
       },
       {
         prop: 'driverId',
