@@ -35,7 +35,7 @@ pub fn filter(req: &pb::ListViolationsRequest) -> Result<ViolationQuery, Service
                 .map_err(|_| ServiceError::invalid("driverId", "司机编号无效"))?,
         )
     };
-    let city_code = city_code_of(&city_code);
+    let city_code = city_code_of(city_code);
     Ok(ViolationQuery {
         plates: batch("plateNumbers", plate_numbers)?,
         vins: batch("vins", vins)?,
