@@ -38,7 +38,7 @@ export const viewKey = (path: string): string => {
  */
 export function addView(views: VisitedView[], view: VisitedView): VisitedView[] {
   const key = viewKey(view.path);
-  const i = views.findIndex((v) => v.path === view.path || viewKey(v.path) === key);
+  const i = views.findIndex((v) => viewKey(v.path) === key);
   if (i === -1) return [...views, view];
   if (views[i].path === view.path && views[i].title === view.title) return views;
   return views.map((v, j) => (j === i ? view : v));
