@@ -92,11 +92,18 @@ pub fn build_for(
     })
 }
 
-/// The closed month the month-end job issues at `now`: the previous month,
-/// once [`ISSUE_GRACE`] has passed since it ended.
-pub fn due_month(now: DateTime<Utc>) -> Option<Month> {
+/// The month the month-end job issues at `now`: the latest closed month
+/// whose last CDRs have had [`ISSUE_GRACE`] to arrive. That is the previous
+/// month once the grace has passed since it ended, and the one before it
+/// until then: its statement normally exists already, and one missing (a
+/// round that failed all month) is issued rather than skipped.
+pub fn due_month(now: DateTime<Utc>) -> Month {
     let current = Month::of(now);
-    (now >= current.start() + ISSUE_GRACE).then(|| current.previous())
+    if now >= current.start() + ISSUE_GRACE {
+        current.previous()
+    } else {
+        current.previous().previous()
+    }
 }
 
 /// The months whose sessions a statement of `month` takes: the month
@@ -285,16 +292,13 @@ mod tests {
 
     #[test]
     fn a_month_is_due_two_hours_after_it_ends_in_shanghai() {
-        // 1 Dec 01:59 Shanghai: not yet; 02:00: November is due.
-        assert_eq!(due_month(utc("2026-11-30T17:59:00Z")), None);
-        assert_eq!(
-            due_month(utc("2026-11-30T18:00:00Z")).map(Month::code),
-            Some(202_611)
-        );
-        assert_eq!(
-            due_month(utc("2027-01-15T00:00:00Z")).map(Month::code),
-            Some(202_612)
-        );
+        // 1 Dec 01:59 Shanghai: still October; 02:00: November is due.
+        assert_eq!(due_month(utc("2026-11-30T16:00:00Z")).code(), 202_610);
+        assert_eq!(due_month(utc("2026-11-30T17:59:00Z")).code(), 202_610);
+        assert_eq!(due_month(utc("2026-11-30T18:00:00Z")).code(), 202_611);
+        assert_eq!(due_month(utc("2027-01-15T00:00:00Z")).code(), 202_612);
+        // Across a year: 1 Jan 00:30 Shanghai, November of the year before.
+        assert_eq!(due_month(utc("2026-12-31T16:30:00Z")).code(), 202_611);
     }
 
     #[test]

@@ -44,9 +44,7 @@ pub async fn round(
     files: &FileStore,
     now: DateTime<Utc>,
 ) -> Result<usize, ServiceError> {
-    let Some(month) = domain::due_month(now) else {
-        return Ok(0);
-    };
+    let month = domain::due_month(now);
     let mut issued = 0;
     let mut after: Option<Uuid> = None;
     loop {
