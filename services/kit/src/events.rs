@@ -17,11 +17,11 @@ use anyhow::Context as _;
 use async_nats::jetstream;
 use async_nats::jetstream::consumer::DeliverPolicy;
 use chrono::{DateTime, Utc};
-use sqlx::postgres::PgListener;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::shutdown::Shutdown;
+use crate::wakeup::Wakeups;
 
 pub mod pull;
 pub use pull::{BatchHandler, DurablePull, consumer_config, durable_name};
@@ -39,7 +39,7 @@ pub const EVENT_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
 /// starts reading: room for a clock difference between PostgreSQL and NATS.
 pub const EPOCH_MARGIN: Duration = Duration::from_secs(5);
 /// Postgres channel that wakes relays when an event is written.
-const WAKE_CHANNEL: &str = "fleetdesk_outbox";
+const WAKE_CHANNEL: &str = crate::wakeup::OUTBOX;
 /// Header naming the database an event comes from. Deployments (and test
 /// stacks) that share a NATS server ignore each other's events by it.
 pub const SOURCE_HEADER: &str = "Fleetdesk-Source";
@@ -226,7 +226,7 @@ impl OutboxRelay {
 
     /// Runs until `shutdown` fires. Failures are logged and retried with backoff.
     pub async fn run(self, shutdown: Shutdown) {
-        let mut listener = self.listen().await;
+        let mut wakeups = crate::wakeup::subscribe(&self.pool, WAKE_CHANNEL).await;
         let mut stream_ready = false;
         let mut backoff = Duration::from_millis(200);
         while !shutdown.is_triggered() {
@@ -245,7 +245,7 @@ impl OutboxRelay {
                 Ok(published) => {
                     backoff = Duration::from_millis(200);
                     if published == 0 {
-                        self.pause(self.idle_poll, &shutdown, listener.as_mut())
+                        self.pause(self.idle_poll, &shutdown, Some(&mut wakeups))
                             .await;
                     }
                 }
@@ -258,19 +258,11 @@ impl OutboxRelay {
         }
     }
 
-    async fn listen(&self) -> Option<PgListener> {
-        let mut listener = PgListener::connect_with(&self.pool).await.ok()?;
-        listener.listen(WAKE_CHANNEL).await.ok()?;
-        Some(listener)
-    }
-
     /// Sleeps for `dur`, waking early on shutdown or an outbox notification.
-    async fn pause(&self, dur: Duration, shutdown: &Shutdown, listener: Option<&mut PgListener>) {
+    async fn pause(&self, dur: Duration, shutdown: &Shutdown, wakeups: Option<&mut Wakeups>) {
         let notified = async {
-            match listener {
-                Some(l) => {
-                    let _ = l.recv().await;
-                }
+            match wakeups {
+                Some(w) => w.notified().await,
                 None => std::future::pending::<()>().await,
             }
         };

@@ -23,6 +23,7 @@ pub mod service;
 pub mod shutdown;
 pub mod subjects;
 pub mod telemetry;
+pub mod wakeup;
 
 pub use error::{ErrorCode, FieldError, ResultExt, ServiceError, on_constraint};
 pub use shutdown::Shutdown;

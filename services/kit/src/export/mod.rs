@@ -27,7 +27,6 @@ use chrono::{DateTime, Utc};
 use fleetdesk_proto::common::v1 as pb;
 use futures::future::BoxFuture;
 use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
-use sqlx::postgres::PgListener;
 use sqlx::{FromRow, PgConnection, PgPool};
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
@@ -45,7 +44,7 @@ pub const SHEET_ROWS: u32 = 1_048_575;
 const MAX_CELL_CHARS: usize = 32_767;
 
 /// Postgres channel that wakes workers when a job is queued.
-const WAKE_CHANNEL: &str = "fleetdesk_export_job";
+const WAKE_CHANNEL: &str = crate::wakeup::EXPORT_JOB;
 
 /// What a requester is told when a job broke off.
 pub const FAILED: &str = "导出失败";
@@ -630,7 +629,7 @@ impl ExportWorker {
     }
 
     async fn run_loop(self, shutdown: Shutdown) {
-        let mut listener = self.listen().await;
+        let mut wakeups = crate::wakeup::subscribe(&self.pool, WAKE_CHANNEL).await;
         while !shutdown.is_triggered() {
             match self.run_once().await {
                 Ok(Some(_)) => continue,
@@ -639,26 +638,12 @@ impl ExportWorker {
                     tracing::warn!(error = %format!("{err:#}"), "Export worker failed; retrying.");
                 }
             }
-            let notified = async {
-                match listener.as_mut() {
-                    Some(l) => {
-                        let _ = l.recv().await;
-                    }
-                    None => std::future::pending::<()>().await,
-                }
-            };
             tokio::select! {
                 () = tokio::time::sleep(self.options.poll) => {}
                 () = shutdown.wait() => {}
-                () = notified => {}
+                () = wakeups.notified() => {}
             }
         }
-    }
-
-    async fn listen(&self) -> Option<PgListener> {
-        let mut listener = PgListener::connect_with(&self.pool).await.ok()?;
-        listener.listen(WAKE_CHANNEL).await.ok()?;
-        Some(listener)
     }
 
     /// Claims one job and runs it to its end; `None` when there was no work.
