@@ -69,3 +69,21 @@ pid_alive() {
     [[ "$pid" =~ ^[0-9]+$ ]] || return 1
     [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]
 }
+
+# stop_private_postgres DIR: stops the private PostgreSQL cluster in DIR
+# (deploy/ensure-postgres.sh's) if it runs; never the machine's own.
+stop_private_postgres() {
+    local dir="$1" ver pg_ctl owner
+    [ -s "$dir/postmaster.pid" ] || return 0
+    ver="$(cat "$dir/PG_VERSION")"
+    pg_ctl="/usr/lib/postgresql/$ver/bin/pg_ctl"
+    [ -x "$pg_ctl" ] || pg_ctl="$(command -v pg_ctl || true)"
+    [ -n "$pg_ctl" ] || die "cannot find pg_ctl to stop the cluster in $dir"
+    owner="$(stat -c %U "$dir")"
+    log "stopping the private PostgreSQL cluster in $dir"
+    if is_root && [ "$owner" != root ]; then
+        (cd / && run_quiet runuser -u "$owner" -- "$pg_ctl" -D "$dir" -m fast -w stop)
+    else
+        run_quiet "$pg_ctl" -D "$dir" -m fast -w stop
+    fi || die "could not stop the cluster in $dir"
+}

@@ -16,19 +16,7 @@ esac
 PGDATA_DIR="${FLEETDESK_PGDATA:-$DATA_DIR/postgres}"
 PID_FILE="$DATA_DIR/nats.pid"
 
-if [ -s "$PGDATA_DIR/postmaster.pid" ]; then
-    ver="$(cat "$PGDATA_DIR/PG_VERSION")"
-    pg_ctl="/usr/lib/postgresql/$ver/bin/pg_ctl"
-    [ -x "$pg_ctl" ] || pg_ctl="$(command -v pg_ctl || true)"
-    [ -n "$pg_ctl" ] || die "cannot find pg_ctl to stop the cluster in $PGDATA_DIR"
-    owner="$(stat -c %U "$PGDATA_DIR")"
-    log "stopping the private PostgreSQL cluster in $PGDATA_DIR"
-    if is_root && [ "$owner" != root ]; then
-        (cd / && run_quiet runuser -u "$owner" -- "$pg_ctl" -D "$PGDATA_DIR" -m fast -w stop)
-    else
-        run_quiet "$pg_ctl" -D "$PGDATA_DIR" -m fast -w stop
-    fi || die "could not stop the cluster in $PGDATA_DIR"
-fi
+stop_private_postgres "$PGDATA_DIR"
 
 if pid_alive "$PID_FILE" nats-server; then
     pid="$(cat "$PID_FILE")"

@@ -46,7 +46,20 @@ step "rust: format and lints"
 cargo_step clippy --workspace --all-targets --quiet -- -D warnings
 
 step "rust: tests"
-DATABASE_URL="$PG_ADMIN_URL" NATS_URL="$NATS_URL" cargo_step nextest run --workspace --no-fail-fast
+# Four tests at once: they mostly wait (two at a time left three quarters of
+# both cores idle). Four whole stacks (about 30 connections each) outgrow
+# the 100 connections of a stock PostgreSQL, so the tests get a private
+# cluster of their own (ensure-postgres.sh's: 200 connections, throwaway
+# durability) on FLEETDESK_TEST_PGPORT, stopped after them. Its data, and so
+# the migrated templates the tests copy, outlive the run in
+# FLEETDESK_TEST_PGDATA, outside the clone: the server's user must reach it.
+test_pgdata="${FLEETDESK_TEST_PGDATA:-/var/tmp/fleetdesk-pg-tests}"
+test_pg_url="$(PGPORT="${FLEETDESK_TEST_PGPORT:-55433}" FLEETDESK_PGDATA="$test_pgdata" "$REPO/deploy/ensure-postgres.sh")" ||
+    die "no PostgreSQL cluster for the Rust tests"
+trap 'stop_private_postgres "$test_pgdata"' EXIT
+DATABASE_URL="$test_pg_url" NATS_URL="$NATS_URL" cargo_step nextest run --workspace --no-fail-fast --test-threads 4
+stop_private_postgres "$test_pgdata"
+trap - EXIT
 
 step "helm chart"
 "$REPO/deploy/check-helm.sh"
