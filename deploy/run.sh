@@ -8,15 +8,17 @@ source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
 addr="${FLEETDESK_HTTP_ADDR:-127.0.0.1:8080}"
 bootstrap_services
 ensure_rust
-# The demo's cameras stream real H.264 that ffmpeg encodes.
-"$REPO/deploy/ensure-tools.sh" ffmpeg || log "no ffmpeg: the demo's cameras will refuse to stream"
-# The console builds while cargo compiles: a fresh clone waits for the
-# slower of the two, not their sum.
+# The console builds and ffmpeg installs (the demo's cameras stream real
+# H.264 that it encodes) while cargo compiles: a fresh clone waits for the
+# slowest of the three, not their sum.
 build_console &
 console_pid=$!
+"$REPO/deploy/ensure-tools.sh" ffmpeg &
+ffmpeg_pid=$!
 log "building fleetdesk"
 (cd "$REPO" && cargo build --bin fleetdesk) >&2 || die "cargo build failed"
 wait "$console_pid" || die "console build failed"
+wait "$ffmpeg_pid" || log "no ffmpeg: the demo's cameras will refuse to stream"
 
 export DATABASE_URL="${DATABASE_URL:-$(database_url fleetdesk)}" NATS_URL
 export FLEETDESK_CONSOLE_DIR="$REPO/dist/apps/console" FLEETDESK_LOG_FORMAT="${FLEETDESK_LOG_FORMAT:-text}"

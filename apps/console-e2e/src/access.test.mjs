@@ -26,8 +26,7 @@ describe('access', () => {
 
   it('switches to mobile mode below 1024 px: no sidebar, menu in a drawer', async () => {
     const { context, page } = await newPage(browser, { viewport: { width: 900, height: 800 } });
-    await signIn(page, 'demo');
-    await page.goto('/systemSetting/orgManagement');
+    await signIn(page, 'demo', { at: '/systemSetting/orgManagement' });
     await page.getByTestId('org-management').waitFor();
     assert.equal(await page.getByTestId('nav-groups').count(), 0);
     assert.equal(await page.getByTestId('sidebar').count(), 0);

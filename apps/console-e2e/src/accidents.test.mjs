@@ -28,9 +28,8 @@ describe('accidents', () => {
 
   it('records an accident with a photo and shows it in the detail', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
+    await signIn(page, 'demo', { at: '/carManagement/riskControll/carAccidentRecord' });
     const token = await sessionToken(context);
-    await page.goto('/carManagement/riskControll/carAccidentRecord');
     const list = page.getByTestId('accident-list');
     await list.getByTestId('accident-add').click();
     const dialog = page.locator('.ant-modal:visible').filter({ hasText: '新增事故' });

@@ -230,8 +230,7 @@ describe('charging', () => {
   it('generates this month’s statement and downloads it as xlsx', async () => {
     const { context, page } = await newPage(browser, { acceptDownloads: true });
     current = page;
-    await signIn(page, 'demo');
-    await page.goto(`${CHARGE}/chargeReconciliation`);
+    await signIn(page, 'demo', { at: `${CHARGE}/chargeReconciliation` });
     await page.getByTestId('statement-list').waitFor();
     // This month so far, as a draft: generated on demand, with its workbook.
     await page.getByTestId('statement-generate').click();

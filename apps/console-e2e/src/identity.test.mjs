@@ -219,8 +219,7 @@ describe('identity', () => {
 
   it('lists sign-in attempts on the login log page, filtered by account and result', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-    await page.goto('/systemSetting/loginLog');
+    await signIn(page, 'demo', { at: '/systemSetting/loginLog' });
     const log = page.getByTestId('login-log');
     await log.locator('.ant-table-row').first().waitFor();
     await log.getByText(/共\s*\d+\s*条/).waitFor();
@@ -241,16 +240,14 @@ describe('identity', () => {
 
   it('keeps the login log from a user without system settings', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo_ops');
-    await page.goto('/systemSetting/loginLog');
+    await signIn(page, 'demo_ops', { at: '/systemSetting/loginLog' });
     await page.waitForURL('**/401');
     await context.close();
   });
 
   it('reopens the page an expired session was on after the next sign-in', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-    await page.goto('/systemSetting/loginLog');
+    await signIn(page, 'demo', { at: '/systemSetting/loginLog' });
     await page.getByTestId('login-log').waitFor();
     const token = await sessionToken(context);
     const res = await fetch(`${BASE_URL}/api/v1/auth/logout`, { method: 'POST', headers: { token, platformId: '1', 'Content-Type': 'application/json' }, body: '{}' });

@@ -32,8 +32,7 @@ describe('organisation settings', () => {
 
   it('marks an organisation a company and sets the cities it serves; both come back and reach the lookups', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-    await page.goto('/systemSetting/orgManagement');
+    await signIn(page, 'demo', { at: '/systemSetting/orgManagement' });
     const orgs = page.getByTestId('org-management');
 
     await orgs.getByRole('button', { name: '新增组织' }).click();

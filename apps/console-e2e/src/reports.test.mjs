@@ -24,8 +24,7 @@ describe('operation logs', () => {
 
   it("reads a van's monthly log and finds its days in the daily log", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-    await page.goto(`${LOGS}/monthlyLog`);
+    await signIn(page, 'demo', { at: `${LOGS}/monthlyLog` });
     const monthly = page.getByTestId('monthly-log-list');
     const first = monthly.locator('.ant-table-row').first();
     await first.waitFor();
@@ -60,9 +59,8 @@ describe('operation logs', () => {
 
   it("opens the safety report's ranking", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
     // Hidden from the menu: reached from the operation log's button.
-    await page.goto(`${LOGS}/dailyLog`);
+    await signIn(page, 'demo', { at: `${LOGS}/dailyLog` });
     await page.getByTestId('safety-report-link').click();
     await page.waitForURL(/\/carManagement\/assetsReport\/carSafetyReport/);
     const report = page.getByTestId('safety-report');

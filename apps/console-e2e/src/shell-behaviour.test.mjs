@@ -173,8 +173,7 @@ describe('upload failure texts (console spec §8)', () => {
   before(async () => {
     browser = await launch();
     ({ context, page } = await newPage(browser));
-    await signIn(page, 'demo_ops');
-    await page.goto('/systemSetting/helpCenter/feedback');
+    await signIn(page, 'demo_ops', { at: '/systemSetting/helpCenter/feedback' });
     await page.getByTestId('feedback-page').waitFor();
   });
   after(async () => {

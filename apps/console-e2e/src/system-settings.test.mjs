@@ -41,10 +41,8 @@ describe('system settings', () => {
 
   it('creates an organisation, a vehicle-assets role and a user; the user sees only car management', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-
     // Organisation.
-    await page.goto('/systemSetting/orgManagement');
+    await signIn(page, 'demo', { at: '/systemSetting/orgManagement' });
     const orgs = page.getByTestId('org-management');
     await orgs.getByRole('button', { name: '新增组织' }).click();
     const orgDialog = dialog(page, '新增组织');
@@ -133,8 +131,7 @@ describe('system settings', () => {
 
   it('moves an organisation under another (never under itself), then disables and enables it', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-    await page.goto('/systemSetting/orgManagement');
+    await signIn(page, 'demo', { at: '/systemSetting/orgManagement' });
     const orgs = page.getByTestId('org-management');
     const child = `E2E 子部门 ${suffix}`;
     for (const [name, code] of [[`E2E 上级 ${suffix}`, `E2E-P${suffix}`], [child, `E2E-C${suffix}`]]) {

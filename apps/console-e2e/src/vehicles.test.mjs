@@ -28,8 +28,7 @@ describe('vehicle assets', () => {
 
   it('creates a vehicle, finds it with a batch plate search that survives a reload, and opens its detail tabs', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-    await page.goto('/carManagement/assetsData/carFiles');
+    await signIn(page, 'demo', { at: '/carManagement/assetsData/carFiles' });
     const list = page.getByTestId('vehicle-list');
     await list.getByTestId('vehicle-add').click();
     const form = dialog(page, '新增车辆');
@@ -99,8 +98,7 @@ describe('vehicle assets', () => {
   });
   it('imports the template, then sees the error table when the same rows come again', async () => {
     const { context, page } = await newPage(browser, { acceptDownloads: true });
-    await signIn(page, 'demo');
-    await page.goto('/carManagement/assetsData/carFiles');
+    await signIn(page, 'demo', { at: '/carManagement/assetsData/carFiles' });
     const list = page.getByTestId('vehicle-list');
     await list.getByTestId('vehicle-import').click();
     let importDialog = dialog(page, '导入车辆');
@@ -131,8 +129,7 @@ describe('vehicle assets', () => {
 
   it('exports the filtered list and downloads the file from export records', async () => {
     const { context, page } = await newPage(browser, { acceptDownloads: true });
-    await signIn(page, 'demo');
-    await page.goto(`/carManagement/assetsData/carFiles?plate=${encodeURIComponent(PLATE)}`);
+    await signIn(page, 'demo', { at: `/carManagement/assetsData/carFiles?plate=${encodeURIComponent(PLATE)}` });
     const list = page.getByTestId('vehicle-list');
     await list.locator('tr', { hasText: PLATE }).waitFor();
     await list.getByTestId('export-button').click();
@@ -163,8 +160,7 @@ describe('vehicle assets', () => {
     const path = `/carManagement/assetsData/driverManagement?name=${encodeURIComponent(driver.name)}`;
 
     const { context, page } = await newPage(browser);
-    await signIn(page, 'demo');
-    await page.goto(path);
+    await signIn(page, 'demo', { at: path });
     await page.getByTestId('driver-name').filter({ hasText: driver.name }).first().click();
     const detail = page.getByTestId('driver-detail');
     await detail.getByTestId('driver-image').first().click();
