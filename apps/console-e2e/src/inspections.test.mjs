@@ -31,9 +31,12 @@ describe('annual inspections', () => {
 
     await page.goto('/carManagement/vehicleManagement/drivingLicense');
     const list = page.getByTestId('inspection-list');
+    // The tab's search resets the filter form from the URL: type only after
+    // its list has come back, or the reset may wipe what was typed.
+    const tabListed = page.waitForResponse((r) => r.url().includes('/api/v1/maintenance/inspections?') && r.url().includes('statuses=OVERDUE'));
     await list.getByTestId('inspection-tabs').getByText('已逾期').click();
-    // The tab's search resets the filter form from the URL: type only after it landed.
     await page.waitForURL(/statuses=OVERDUE/);
+    await tabListed;
     await list.getByTestId('filter-bar').locator('input').first().fill(target.plateNumber);
     await list.getByRole('button', { name: /查\s*询/ }).click();
     await page.waitForURL(/plateNumbers=/);
