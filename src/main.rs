@@ -245,18 +245,20 @@ enum Target {
 }
 
 impl Target {
-    /// The database settings of a serving target, and how many pools it
-    /// opens (`all`: the six services and the gateway).
-    fn pools(&mut self) -> Option<(&mut CommonConfig, u32)> {
+    /// The database settings of a serving target, how many pools it opens
+    /// (`all`: the six services and the gateway), and the connections it
+    /// opens beside them (energy's capture group).
+    fn pools(&mut self) -> Option<(&mut CommonConfig, u32, u32)> {
+        let captures = fleetdesk_energy::ledger::CAPTURE_POOL;
         match self {
-            Target::All { common, .. } => Some((common, 7)),
-            Target::Gateway(config) => Some((&mut config.common, 1)),
-            Target::Telematics(config) => Some((&mut config.common, 1)),
-            Target::Auth(config) => Some((&mut config.service.common, 1)),
-            Target::Org(config) => Some((&mut config.service.common, 1)),
-            Target::Vehicle(config) => Some((&mut config.service.common, 1)),
-            Target::Finance(config) => Some((&mut config.service.common, 1)),
-            Target::Energy(config) => Some((&mut config.domain.service.common, 1)),
+            Target::All { common, .. } => Some((common, 7, captures)),
+            Target::Gateway(config) => Some((&mut config.common, 1, 0)),
+            Target::Telematics(config) => Some((&mut config.common, 1, 0)),
+            Target::Auth(config) => Some((&mut config.service.common, 1, 0)),
+            Target::Org(config) => Some((&mut config.service.common, 1, 0)),
+            Target::Vehicle(config) => Some((&mut config.service.common, 1, 0)),
+            Target::Finance(config) => Some((&mut config.service.common, 1, 0)),
+            Target::Energy(config) => Some((&mut config.domain.service.common, 1, captures)),
             _ => None,
         }
     }
@@ -342,10 +344,14 @@ async fn main() -> anyhow::Result<()> {
     }
     let _telemetry = telemetry::init(cli.target.name())?;
     let mut target = cli.target;
-    if let Some((common, pools)) = target.pools() {
-        common.db_max_connections =
-            fleetdesk_kit::db::fit_pools(&common.database_url, pools, common.db_max_connections)
-                .await?;
+    if let Some((common, pools, beside)) = target.pools() {
+        common.db_max_connections = fleetdesk_kit::db::fit_pools(
+            &common.database_url,
+            pools,
+            common.db_max_connections,
+            beside,
+        )
+        .await?;
     }
     let shutdown = Shutdown::new();
     shutdown.trigger_on_signals();

@@ -61,8 +61,10 @@ pub const MIN_POOL: u32 = 2;
 /// a warning) when the server's `max_connections` less its reserved slots
 /// and the connections already open leave less. Fails, naming the numbers,
 /// when not even [`MIN_POOL`] each fit: requests would otherwise time out
-/// later on pools that can never open a connection.
-pub async fn fit_pools(url: &str, pools: u32, wanted: u32) -> anyhow::Result<u32> {
+/// later on pools that can never open a connection. `beside` counts the
+/// connections the process opens outside its pools (kit's wake-up listener,
+/// [`crate::wakeup::CONNECTIONS`], is counted here already).
+pub async fn fit_pools(url: &str, pools: u32, wanted: u32, beside: u32) -> anyhow::Result<u32> {
     let base = PgConnectOptions::from_str(url).context("parse DATABASE_URL")?;
     // A database not created yet (`all --demo` creates it) or a server not
     // up yet: the pools open later and report that themselves.
@@ -79,13 +81,15 @@ pub async fn fit_pools(url: &str, pools: u32, wanted: u32) -> anyhow::Result<u32
     .await
     .context("read the server's connection limit")?;
     conn.close().await.ok();
+    let beside = beside.saturating_add(crate::wakeup::CONNECTIONS);
     // This very connection is closed again: it does not count as open.
-    let free = i64::from(max - reserved) - (open - 1);
+    let free = i64::from(max - reserved) - (open - 1) - i64::from(beside);
     let per_pool = u32::try_from(free.max(0) / i64::from(pools.max(1))).unwrap_or(0);
     if per_pool < MIN_POOL {
         anyhow::bail!(
             "PostgreSQL allows {max} connections ({reserved} reserved) and {open} are open: \
-             {pools} pool(s) of this process need at least {MIN_POOL} each. \
+             {pools} pool(s) of this process need at least {MIN_POOL} each, \
+             beside its {beside} other connection(s). \
              Raise max_connections or stop other clients."
         );
     }

@@ -21,6 +21,9 @@ use tokio::sync::watch;
 pub const OUTBOX: &str = "fleetdesk_outbox";
 /// The export workers' channel: a job was queued.
 pub const EXPORT_JOB: &str = "fleetdesk_export_job";
+/// Connections a process opens for its wake-ups (one per database; a
+/// process serves one).
+pub const CONNECTIONS: u32 = 1;
 /// Every channel the shared connection listens on.
 const CHANNELS: [&str; 2] = [OUTBOX, EXPORT_JOB];
 

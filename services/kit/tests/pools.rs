@@ -9,12 +9,12 @@ async fn pools_get_what_they_ask_for_fewer_when_the_server_is_short_and_a_clear_
  {
     let test_db = TestDb::new().await;
     // One pool of two always fits a server that serves the tests at all.
-    assert_eq!(db::fit_pools(&test_db.url, 1, 2).await.unwrap(), 2);
+    assert_eq!(db::fit_pools(&test_db.url, 1, 2, 0).await.unwrap(), 2);
 
     // More pools than the server has slots for: sized down, never above
     // what was asked, never below the minimum.
     let asked = 1_000;
-    let fitted = db::fit_pools(&test_db.url, 10, asked).await.unwrap();
+    let fitted = db::fit_pools(&test_db.url, 10, asked, 0).await.unwrap();
     assert!(
         fitted < asked,
         "a server of a few hundred connections gave {fitted}"
@@ -22,14 +22,27 @@ async fn pools_get_what_they_ask_for_fewer_when_the_server_is_short_and_a_clear_
     assert!(fitted >= db::MIN_POOL);
 
     // Pools that cannot have even the minimum each: refused, saying why.
-    let err = db::fit_pools(&test_db.url, 100_000, 10).await.unwrap_err();
+    let err = db::fit_pools(&test_db.url, 100_000, 10, 0)
+        .await
+        .unwrap_err();
     let message = err.to_string();
     assert!(message.contains("PostgreSQL allows"), "{message}");
     assert!(message.contains("max_connections"), "{message}");
 
+    // Connections opened beside the pools take their share first: a process
+    // that would open the whole server beside one pool is refused.
+    let err = db::fit_pools(&test_db.url, 1, 2, 100_000)
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("beside its 100001 other connection(s)"),
+        "{err}"
+    );
+
     // A database that does not exist yet is not this check's business.
     let missing = format!("{}_not_created", test_db.url);
-    assert_eq!(db::fit_pools(&missing, 7, 10).await.unwrap(), 10);
+    assert_eq!(db::fit_pools(&missing, 7, 10, 0).await.unwrap(), 10);
 }
 
 #[tokio::test]
