@@ -60,6 +60,16 @@ struct Counters {
 }
 
 impl Counters {
+    fn new() -> Counters {
+        Counters {
+            channels: CHANNELS
+                .iter()
+                .map(|&c| (c, watch::Sender::new(0)))
+                .collect(),
+            first_attempt: watch::Sender::new(false),
+        }
+    }
+
     fn bump(&self, channel: &str) {
         if let Some(counter) = self.channels.get(channel) {
             counter.send_modify(|n| *n += 1);
@@ -132,13 +142,7 @@ pub async fn subscribe(pool: &PgPool, channel: &'static str) -> Wakeups {
 }
 
 fn start_hub(options: PgConnectOptions) -> Arc<Hub> {
-    let counters = Arc::new(Counters {
-        channels: CHANNELS
-            .iter()
-            .map(|&c| (c, watch::Sender::new(0)))
-            .collect(),
-        first_attempt: watch::Sender::new(false),
-    });
+    let counters = Arc::new(Counters::new());
     let task = tokio::spawn(listen(options, counters.clone())).abort_handle();
     Arc::new(Hub { counters, task })
 }
@@ -192,13 +196,7 @@ mod tests {
 
     #[test]
     fn counters_wake_only_the_channel_notified_and_all_after_a_reconnect() {
-        let counters = Counters {
-            channels: CHANNELS
-                .iter()
-                .map(|&c| (c, watch::Sender::new(0)))
-                .collect(),
-            first_attempt: watch::Sender::new(false),
-        };
+        let counters = Counters::new();
         let outbox = counters.channels[OUTBOX].subscribe();
         let export = counters.channels[EXPORT_JOB].subscribe();
         counters.bump(OUTBOX);
