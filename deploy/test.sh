@@ -22,7 +22,10 @@ cargo_step() {
     (cd "$REPO" && cargo "$@") 2>&1 | tee "$output" || status=$?
     if [ "$status" -ne 0 ]; then
         printf '\n==> cargo %s failed (exit %s); its first errors:\n' "$1" "$status" >&2
-        grep -E -A12 '^(error|thread .* panicked|        FAIL|     SIGKILL|   TIMEOUT)' "$output" | head -n 80 >&2 || true
+        # Each failure's test, scenario and panic message; backtrace frames
+        # left out, so that one long backtrace does not hide the next failure.
+        grep -E -A8 '^(error|\s*thread .* panicked|\s*scenario .*: FAILED|        FAIL|     SIGKILL|   TIMEOUT)' "$output" |
+            grep -Ev '^\s+([0-9]+: |at )' | head -n 150 >&2 || true
         df -h "${CARGO_TARGET_DIR:-$REPO/target}" >&2 || true
         free -m >&2 || true
         exit "$status"

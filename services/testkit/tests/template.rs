@@ -170,6 +170,17 @@ async fn stale_templates_go_unless_someone_holds_them() {
         "fd_tpl_{}",
         &uuid::Uuid::new_v4().simple().to_string()[..16]
     );
+    // Another process copying `held` right now holds its lock shared. It is
+    // taken before `held` exists: the test processes beside this one drop
+    // stale templates too, and would take an unlocked `held` for one.
+    let held_key = u32::from_str_radix(&held["fd_tpl_".len()..][..8], 16).unwrap() as i32;
+    let mut holder = admin().await;
+    sqlx::query("select pg_advisory_lock_shared($1, $2)::text")
+        .bind(0x6664_7470_i32)
+        .bind(held_key)
+        .execute(&mut holder)
+        .await
+        .unwrap();
     let mut conn = admin().await;
     for (name, built) in [
         (&stale, "now() - interval '2 days'"),
@@ -188,16 +199,6 @@ async fn stale_templates_go_unless_someone_holds_them() {
         .await
         .unwrap();
     }
-    // Another process copying `held` right now holds its lock shared.
-    let held_key = u32::from_str_radix(&held["fd_tpl_".len()..][..8], 16).unwrap() as i32;
-    let mut holder = admin().await;
-    sqlx::query("select pg_advisory_lock_shared($1, $2)::text")
-        .bind(0x6664_7470_i32)
-        .bind(held_key)
-        .execute(&mut holder)
-        .await
-        .unwrap();
-
     let schema = probe_schema("stale-check");
     let _db = TestDb::migrated(&[&schema]).await;
 
