@@ -97,6 +97,7 @@ impl Fleet {
                         motion::city_of_plate(plate),
                         *category == 6,
                         Start::Random,
+                        fleetdesk_simulator::demo_odometer_m(*id),
                         rng,
                     ),
                 }

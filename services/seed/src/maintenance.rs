@@ -126,10 +126,10 @@ pub async fn run(pool: &PgPool, now: DateTime<Utc>) -> anyhow::Result<Report> {
             // some are past six months or 10,000 km, some within the window.
             let daily_km = 40 + (i as i64 * 37) % 121;
             let last_days = 120 + (i as u64 * 13) % 81;
-            let odometer = o
-                .odometer_m
-                .filter(|m| *m > 0)
-                .unwrap_or((18_000 + i as i64 * 1_700) * KM);
+            // What its terminal reported, else where the simulated one starts.
+            let odometer = o.odometer_m.filter(|m| *m > 0).unwrap_or_else(|| {
+                i64::try_from(fleetdesk_simulator::demo_odometer_m(o.id)).unwrap_or(i64::MAX)
+            });
             let mut services = Vec::new();
             // A year of services: the last one, and the one before it a cycle earlier.
             for back in [last_days + 182, last_days] {

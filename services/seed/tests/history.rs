@@ -199,6 +199,30 @@ async fn the_demo_history_is_loaded_once_and_consistent() {
     assert_eq!(misdated, 0);
     tx.commit().await.unwrap();
 
+    // Every vehicle's services lie behind the odometer its terminal reports
+    // from (what it reported, else where the simulator starts it): a
+    // reminder completed at today's reading is never refused as going back.
+    let mut tx = db::begin_service(&vehicle).await.unwrap();
+    let serviced: Vec<(uuid::Uuid, Option<i64>, i64)> = sqlx::query_as(
+        "select r.vehicle_id, lp.mileage_m, max(r.service_odometer_m)::int8 \
+         from maintenance_record r left join latest_position lp on lp.vehicle_id = r.vehicle_id \
+         group by r.vehicle_id, lp.mileage_m",
+    )
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    assert!(!serviced.is_empty());
+    for (vehicle_id, reported, last_service) in &serviced {
+        let start = reported.filter(|m| *m > 0).unwrap_or_else(|| {
+            i64::try_from(fleetdesk_simulator::demo_odometer_m(*vehicle_id)).unwrap()
+        });
+        assert!(
+            *last_service <= start,
+            "{vehicle_id}: serviced at {last_service} m, its terminal reports from {start} m"
+        );
+    }
+
     let mut tx = db::begin_service(&vehicle).await.unwrap();
     // A sign-in is the enter crossing of a sign-in point.
     let orphan_sign_ins: i64 = sqlx::query_scalar(

@@ -22,6 +22,7 @@ fn the_seeded_set_point_is_the_simulators_for_every_fleet_position() {
             city_of_plate("沪ADA0000"),
             true,
             Start::Random,
+            30_000_000,
             StdRng::seed_from_u64(terminal.r#gen()),
         );
         let probe = motion.location(Utc::now(), 0).temperatures[0].deci_celsius;

@@ -94,6 +94,19 @@ pub struct SimVehicle {
     pub start: Start,
     /// Its camera channels (JT/T 1078 logical channels); empty: no camera.
     pub cameras: Vec<u8>,
+    /// Where its odometer starts: the last one the platform stored, so a
+    /// restarted simulator drives on from it, else [`demo_odometer_m`].
+    pub odometer_m: u64,
+}
+
+/// The odometer of a demo vehicle that has never reported: 5,000 to
+/// 80,000 km, the same for the same vehicle every time, so that the demo's
+/// service history (seeded before any terminal reports) lies behind what
+/// its terminal will report.
+pub fn demo_odometer_m(vehicle: uuid::Uuid) -> u64 {
+    const FROM_M: u64 = 5_000_000;
+    const SPAN_M: u64 = 75_000_000;
+    FROM_M + (vehicle.as_u128() % u128::from(SPAN_M)) as u64 / 100 * 100
 }
 
 /// The camera channels of the vehicle at `position` in the fleet: road
@@ -189,9 +202,20 @@ pub async fn load_fleet_from(
     limit: usize,
 ) -> anyhow::Result<Vec<SimVehicle>> {
     let mut tx = db::begin_service(pool).await?;
-    let rows: Vec<(uuid::Uuid, uuid::Uuid, String, i16, String, String)> = sqlx::query_as(
-        "select v.id, v.enterprise_id, v.plate_number, v.category, b.target_id, b.terminal_sim \
+    type Row = (
+        uuid::Uuid,
+        uuid::Uuid,
+        String,
+        i16,
+        String,
+        String,
+        Option<i64>,
+    );
+    let rows: Vec<Row> = sqlx::query_as(
+        "select v.id, v.enterprise_id, v.plate_number, v.category, b.target_id, b.terminal_sim, \
+           lp.mileage_m \
          from vehicle_binding b join vehicle v on v.id = b.vehicle_id \
+         left join latest_position lp on lp.vehicle_id = v.id \
          where b.kind = 3 and b.unbound_at is null \
          order by v.enterprise_id, v.plate_number offset $1 limit $2",
     )
@@ -203,24 +227,32 @@ pub async fn load_fleet_from(
     db::end_read(tx);
     let fleet = rows
         .into_iter()
-        .filter_map(|(id, enterprise, plate, category, terminal_id, sim)| {
-            let phone = [sim.trim(), terminal_id.trim()]
-                .into_iter()
-                .find(|p| !p.is_empty() && p.len() <= 20 && p.bytes().all(|b| b.is_ascii_digit()))?
-                .to_owned();
-            // Refrigerated trucks, and one van in five (the cold-chain ones).
-            let refrigerated = category == 6 || (category == 5 && id.as_u128() % 5 == 0);
-            Some(SimVehicle {
-                vehicle_id: id.to_string(),
-                enterprise_id: enterprise.to_string(),
-                plate,
-                phone,
-                terminal_id,
-                refrigerated,
-                start: Start::Random,
-                cameras: Vec::new(),
-            })
-        })
+        .filter_map(
+            |(id, enterprise, plate, category, terminal_id, sim, odometer_m)| {
+                let phone = [sim.trim(), terminal_id.trim()]
+                    .into_iter()
+                    .find(|p| {
+                        !p.is_empty() && p.len() <= 20 && p.bytes().all(|b| b.is_ascii_digit())
+                    })?
+                    .to_owned();
+                // Refrigerated trucks, and one van in five (the cold-chain ones).
+                let refrigerated = category == 6 || (category == 5 && id.as_u128() % 5 == 0);
+                Some(SimVehicle {
+                    vehicle_id: id.to_string(),
+                    enterprise_id: enterprise.to_string(),
+                    plate,
+                    phone,
+                    terminal_id,
+                    refrigerated,
+                    start: Start::Random,
+                    cameras: Vec::new(),
+                    odometer_m: odometer_m
+                        .and_then(|m| u64::try_from(m).ok())
+                        .filter(|m| *m > 0)
+                        .unwrap_or_else(|| demo_odometer_m(id)),
+                })
+            },
+        )
         .enumerate()
         .map(|(position, vehicle)| SimVehicle {
             cameras: camera_channels(skip + position),

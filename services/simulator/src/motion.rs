@@ -108,7 +108,13 @@ pub struct Motion {
 }
 
 impl Motion {
-    pub fn new(city: City, refrigerated: bool, start: Start, mut rng: StdRng) -> Motion {
+    pub fn new(
+        city: City,
+        refrigerated: bool,
+        start: Start,
+        odometer_m: u64,
+        mut rng: StdRng,
+    ) -> Motion {
         // A loop of 6-9 stops 2-15 km around the centre.
         let stops = rng.gen_range(6..10);
         let waypoints: Vec<(f64, f64)> = (0..stops)
@@ -156,7 +162,7 @@ impl Motion {
             heading: 0.0,
             speed_kmh: if mode == Mode::Driving { 40.0 } else { 0.0 },
             soc: rng.gen_range(35.0..95.0),
-            mileage_m: rng.gen_range(5_000_000.0..80_000_000.0),
+            mileage_m: odometer_m as f64,
             next: (at + 1) % waypoints.len(),
             waypoints,
             mode,
@@ -342,7 +348,13 @@ mod tests {
 
     #[test]
     fn driving_moves_within_the_city_and_drains_the_battery() {
-        let mut m = Motion::new(shenzhen(), false, Start::Driving, StdRng::seed_from_u64(1));
+        let mut m = Motion::new(
+            shenzhen(),
+            false,
+            Start::Driving,
+            30_000_000,
+            StdRng::seed_from_u64(1),
+        );
         let first = m.location(Utc::now(), 0);
         let soc = m.soc;
         for _ in 0..360 {
@@ -358,7 +370,13 @@ mod tests {
 
     #[test]
     fn charging_raises_the_soc_while_standing() {
-        let mut m = Motion::new(shenzhen(), false, Start::Random, StdRng::seed_from_u64(2));
+        let mut m = Motion::new(
+            shenzhen(),
+            false,
+            Start::Random,
+            30_000_000,
+            StdRng::seed_from_u64(2),
+        );
         m.mode = Mode::Charging;
         m.soc = 20.0;
         for _ in 0..10 {
@@ -370,7 +388,13 @@ mod tests {
 
     #[test]
     fn a_locked_vehicle_stays_parked_with_the_door_bit_set() {
-        let mut m = Motion::new(shenzhen(), true, Start::Parked, StdRng::seed_from_u64(3));
+        let mut m = Motion::new(
+            shenzhen(),
+            true,
+            Start::Parked,
+            30_000_000,
+            StdRng::seed_from_u64(3),
+        );
         m.set_locked(true);
         for _ in 0..100 {
             m.tick(10.0);

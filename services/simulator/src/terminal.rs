@@ -213,6 +213,7 @@ impl Terminal {
             city_of_plate(&vehicle.plate),
             vehicle.refrigerated,
             vehicle.start,
+            vehicle.odometer_m,
             rand::SeedableRng::seed_from_u64(rng.r#gen()),
         );
         Terminal {

@@ -30,6 +30,7 @@ fn vehicle(n: u8, phone: &str, start: Start) -> SimVehicle {
         refrigerated: n == 1,
         start,
         cameras: Vec::new(),
+        odometer_m: 30_000_000,
     }
 }
 
@@ -269,12 +270,36 @@ async fn the_demo_fleet_has_a_terminal_phone_for_every_bound_vehicle() {
             .iter()
             .all(|v| v.cameras.is_empty() || v.cameras == [1, 2])
     );
+    // Nothing reported yet: each odometer starts where the seed's service
+    // history expects it (5,000 to 80,000 km, by the vehicle).
+    assert!(fleet.iter().all(|v| {
+        let id = uuid::Uuid::parse_str(&v.vehicle_id).unwrap();
+        v.odometer_m == fleetdesk_simulator::demo_odometer_m(id)
+            && (5_000_000..80_000_000).contains(&v.odometer_m)
+    }));
+    // A vehicle that reported drives on from its last odometer after a restart.
+    let first = &fleet[0];
+    let owner = fleetdesk_kit::db::connect_owner(&db.url, "vehicle", 1)
+        .await
+        .unwrap();
+    let mut tx = fleetdesk_kit::db::begin_service(&owner).await.unwrap();
+    sqlx::query(
+        "insert into latest_position (vehicle_id, enterprise_id, fix_time, receive_time, lat, lng, \
+           altitude_m, speed_dkmh, heading, alarm_bits, status_bits, mileage_m) \
+         values ($1::uuid, $2::uuid, now(), now(), 22.5, 114.0, 0, 0, 0, 0, 0, 123456700)",
+    )
+    .bind(&first.vehicle_id)
+    .bind(&first.enterprise_id)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    owner.close().await;
+    let again = fleetdesk_simulator::load_fleet(&pool, 10).await.unwrap();
+    assert_eq!(again.len(), 10);
     assert_eq!(
-        fleetdesk_simulator::load_fleet(&pool, 10)
-            .await
-            .unwrap()
-            .len(),
-        10
+        (again[0].vehicle_id.as_str(), again[0].odometer_m),
+        (first.vehicle_id.as_str(), 123_456_700)
     );
     pool.close().await;
 }

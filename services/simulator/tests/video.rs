@@ -41,6 +41,7 @@ fn vehicle(n: u8, cameras: &[u8], start: Start) -> SimVehicle {
         refrigerated: false,
         start,
         cameras: cameras.to_vec(),
+        odometer_m: 30_000_000,
     }
 }
 
