@@ -338,6 +338,17 @@ mod tests {
         city_of_plate("粤B12345D")
     }
 
+    /// A vehicle in Shenzhen whose odometer reads 30,000 km.
+    fn in_shenzhen(refrigerated: bool, start: Start, seed: u64) -> Motion {
+        Motion::new(
+            shenzhen(),
+            refrigerated,
+            start,
+            30_000_000,
+            StdRng::seed_from_u64(seed),
+        )
+    }
+
     #[test]
     fn plates_find_their_city() {
         assert_eq!(shenzhen().name, "深圳");
@@ -348,14 +359,13 @@ mod tests {
 
     #[test]
     fn driving_moves_within_the_city_and_drains_the_battery() {
-        let mut m = Motion::new(
-            shenzhen(),
-            false,
-            Start::Driving,
-            30_000_000,
-            StdRng::seed_from_u64(1),
-        );
+        let mut m = in_shenzhen(false, Start::Driving, 1);
         let first = m.location(Utc::now(), 0);
+        assert_eq!(
+            first.mileage_m,
+            Some(30_000_000),
+            "it drives on from its odometer"
+        );
         let soc = m.soc;
         for _ in 0..360 {
             m.tick(10.0);
@@ -370,13 +380,7 @@ mod tests {
 
     #[test]
     fn charging_raises_the_soc_while_standing() {
-        let mut m = Motion::new(
-            shenzhen(),
-            false,
-            Start::Random,
-            30_000_000,
-            StdRng::seed_from_u64(2),
-        );
+        let mut m = in_shenzhen(false, Start::Random, 2);
         m.mode = Mode::Charging;
         m.soc = 20.0;
         for _ in 0..10 {
@@ -388,13 +392,7 @@ mod tests {
 
     #[test]
     fn a_locked_vehicle_stays_parked_with_the_door_bit_set() {
-        let mut m = Motion::new(
-            shenzhen(),
-            true,
-            Start::Parked,
-            30_000_000,
-            StdRng::seed_from_u64(3),
-        );
+        let mut m = in_shenzhen(true, Start::Parked, 3);
         m.set_locked(true);
         for _ in 0..100 {
             m.tick(10.0);
