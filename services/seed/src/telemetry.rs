@@ -406,7 +406,7 @@ async fn simulated_fleet(pool: &PgPool) -> anyhow::Result<Vec<Simulated>> {
 /// its generators drawn in the simulator's order (`Terminal::new`, then
 /// `Motion::new`: the route's stops, the start, the mode, the set point).
 /// Drawn here rather than by the simulator, which is no dependency of the
-/// seed; `tests/telemetry.rs` holds the two together.
+/// seed; `tests/seed/telemetry.rs` holds the two together.
 pub fn simulated_setpoint(index: usize) -> f64 {
     let mut terminal =
         StdRng::seed_from_u64(SIMULATOR_SEED ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));

@@ -188,7 +188,7 @@ pub fn reach(
 /// subtree roots and single organisations, unexpanded, so each domain
 /// service expands the subtrees through its own org_unit replica and a
 /// moved unit takes its subtree along. Expanded through the same tree it
-/// equals [`reach`] (the property test in tests/reach_replica.rs checks it).
+/// equals [`reach`] (the property test in tests/org/reach_replica.rs checks it).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Claim {
     pub all: bool,
