@@ -209,4 +209,31 @@ describe('filter bar (console spec §2/§4/§5)', () => {
     await userEvent.click(screen.getByRole('button', { name: /收起/ }));
     expect(item('司机')).not.toBeVisible();
   });
+
+  it('opens on arrival when a folded row holds a filter (a shared link), and then only when the user asks', async () => {
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(120);
+    vi.spyOn(HTMLElement.prototype, 'offsetTop', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.textContent?.includes('司机') ? 48 : 0;
+    });
+    const fields: FilterField[] = [plate, { prop: 'vin', label: '车架号', type: 'input' }, { prop: 'driver', label: '司机', type: 'input' }];
+    const item = (label: string) => screen.getByText(label).closest('.ant-form-item') as HTMLElement;
+    const onExpandChange = vi.fn();
+    const { unmount } = renderWithProviders(<FilterBar fields={fields} values={{ driver: '张三' }} onSearch={() => undefined} onExpandChange={onExpandChange} />);
+    expect(await screen.findByRole('button', { name: /收起/ })).toBeInTheDocument();
+    expect(item('司机')).toBeVisible();
+    expect(screen.getByDisplayValue('张三')).toBeInTheDocument();
+    expect(onExpandChange).toHaveBeenCalledWith(true);
+    // The user may still fold it; it stays folded.
+    await userEvent.click(screen.getByRole('button', { name: /收起/ }));
+    expect(item('司机')).not.toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: '查询' }));
+    expect(item('司机')).not.toBeVisible();
+    unmount();
+
+    // A filter in the first row, or a folded one at its default, leaves the bar folded.
+    const withDefault = fields.map((f) => (f.prop === 'driver' ? { ...f, initValue: '李四' } : f));
+    renderWithProviders(<FilterBar fields={withDefault} values={{ plate: '沪A1', driver: '李四' }} onSearch={() => undefined} />);
+    expect(await screen.findByRole('button', { name: /展开/ })).toBeInTheDocument();
+    expect(item('司机')).not.toBeVisible();
+  });
 });

@@ -7,7 +7,7 @@ import { toastError } from '@/lib/notify';
 import { ProvinceCityPicker } from '@/components/area-picker/province-city-picker';
 import { RegionPicker } from '@/components/area-picker/region-picker';
 import { BatchDialog } from '@/components/batch-dialog';
-import { hasInitialValue, RANGE_DEFAULT_TIMES, resetValues, shapeValues, TEXT_TYPES, validateMonthRange, type FilterFieldType } from './filter-values';
+import { hasInitialValue, isSet, RANGE_DEFAULT_TIMES, resetValues, shapeValues, TEXT_TYPES, validateMonthRange, type FilterFieldType } from './filter-values';
 
 export interface FilterOption {
   value: string | number;
@@ -314,6 +314,21 @@ export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandCh
       observer?.disconnect();
     };
   }, [fields]);
+
+  // A filter in a folded row that arrives set other than its default (a shared
+  // link, a reload, back) opens the bar, so no filter in force is out of sight.
+  // Decided once, at the first layout that folds a row: after that only the
+  // user opens and closes it.
+  const arrivalChecked = useRef(false);
+  useEffect(() => {
+    if (arrivalChecked.current || wrappedFrom === undefined) return;
+    arrivalChecked.current = true;
+    const setByUser = (f: FilterField) => isSet(values?.[f.prop]) && JSON.stringify(values?.[f.prop]) !== JSON.stringify(f.initValue);
+    if (!expanded && fields.slice(wrappedFrom).some(setByUser)) {
+      setExpanded(true);
+      onExpandChange?.(true);
+    }
+  }, [wrappedFrom, expanded, fields, values, onExpandChange]);
 
   useEffect(() => {
     const timers = debounceTimers.current;

@@ -89,8 +89,13 @@ export function shapeValues(fields: ShapeField[], values: Record<string, unknown
 }
 
 /** Does any field start with a value (then the bar searches on mount)? */
+/** Whether a filter holds a value: not undefined, null, '' or an empty list. */
+export function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+}
+
 export function hasInitialValue(fields: { initValue?: unknown }[]): boolean {
-  return fields.some((f) => f.initValue !== undefined && f.initValue !== null && f.initValue !== '' && !(Array.isArray(f.initValue) && f.initValue.length === 0));
+  return fields.some((f) => isSet(f.initValue));
 }
 
 /** Values after reset: initial values, but `unReset` fields keep what they hold. */
