@@ -181,6 +181,16 @@ if want a || want b; then
     fi
 fi
 
+# --- (a) beside its Postgres-only ceiling: pgbench of its own transaction --
+# `--token=…`: a token may begin with "-", which a separate argument would
+# turn into an unknown option.
+if want a; then
+    "$bench_bin" vehicle-list --database-url "$db_url" --base-url "$base" --token="$token_admin" \
+        --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" \
+        --connections "${FLEETDESK_DB_MAX_CONNECTIONS}" --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" ||
+        die "(a) against its Postgres-only ceiling failed"
+fi
+
 # --- (c) export of the 100k-vehicle tenant vs COPY of the same rows --------
 if want c; then
     # The same rows as the export reads: every column of its select, the
@@ -275,7 +285,7 @@ fi
 
 # --- (g) one vehicle's 7-day track through the edge vs the bare select ----
 if want g; then
-    "$bench_bin" track --database-url "$db_url" --base-url "$base" --token "$token_admin" \
+    "$bench_bin" track --database-url "$db_url" --base-url "$base" --token="$token_admin" \
         --connections "${BENCH_TRACK_CONNECTIONS:-4}" --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" ||
         die "(g) failed"
 fi
@@ -287,7 +297,7 @@ if want h; then
     pids+=($!)
     relay_pid=$!
     wait_until 10 tcp_open 127.0.0.1 "$relay_port" || die "the SSE relay did not start"
-    "$bench_bin" sse --database-url "$db_url" --nats-url "$NATS_URL" --base-url "$base" --token "$token_admin" \
+    "$bench_bin" sse --database-url "$db_url" --nats-url "$NATS_URL" --base-url "$base" --token="$token_admin" \
         --relay-url "http://127.0.0.1:$relay_port/stream" --relay-pid "$relay_pid" \
         --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" --vehicles "$FLEET" \
         --streams "${BENCH_SSE_STREAMS:-100}" --seconds "${BENCH_SSE_SECONDS:-20}" || die "(h) failed"
@@ -312,7 +322,7 @@ fi
 
 # --- (k) the monthly operation log vs pgbench of its own transaction -----
 if want k; then
-    "$bench_bin" monthly-log --database-url "$db_url" --base-url "$base" --token "$token_admin" \
+    "$bench_bin" monthly-log --database-url "$db_url" --base-url "$base" --token="$token_admin" \
         --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" \
         --connections "${FLEETDESK_DB_MAX_CONNECTIONS}" --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" ||
         die "(k) failed"
@@ -323,7 +333,7 @@ fi
 # JT/T 1078; viewers read /video/vehicles/{id}/live through the gateway and,
 # first, in the same run, a bare relay's copy of the same bytes.
 if want m; then
-    "$bench_bin" video --database-url "$db_url" --base-url "$base" --token "$token_admin" \
+    "$bench_bin" video --database-url "$db_url" --base-url "$base" --token="$token_admin" \
         --edge-addr "127.0.0.1:$jt808_port" --gateway-pid "$pid_gateway" --edge-pid "$pid_telematics" \
         --viewers "${BENCH_VIDEO_VIEWERS:-50}" --seconds "${BENCH_VIDEO_SECONDS:-20}" || die "(m) failed"
 fi

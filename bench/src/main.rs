@@ -6,16 +6,19 @@
 //! measured: no auth, no gRPC, no database — the floor the gateway stands on.
 //! The telemetry figures (f)–(h) bring their own baselines (`ingest`,
 //! `track`, `sse` with its `relay`), the energy figures (i)–(j) a bare
-//! hot-row update (`energy-captures`, `energy-allocations`); the report
-//! figure (k) pgbench of its own transaction (`monthly-log`); the video
-//! figure (m) a bare TCP relay of the camera's bytes (`video-relay`); the
-//! finance figure (n) pgbench of a bare hot-row update (`finance-payments`).
+//! hot-row update (`energy-captures`, `energy-allocations`); the list and
+//! report figures (a) and (k) pgbench of their own transactions
+//! (`vehicle-list`, `monthly-log`); the video figure (m) a bare TCP relay of
+//! the camera's bytes (`video-relay`); the finance figure (n) pgbench of a
+//! bare hot-row update (`finance-payments`).
 
+mod ceiling;
 mod energy;
 mod finance;
 mod fleet;
 mod ingest;
 mod jt808;
+mod list;
 mod reports;
 mod sse;
 mod track;
@@ -28,6 +31,43 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// A read through the edge measured against pgbench of its statements.
+#[derive(Debug, clap::Args)]
+struct EdgeRead {
+    #[arg(long, env = "DATABASE_URL")]
+    database_url: String,
+    #[arg(long)]
+    base_url: String,
+    #[arg(long)]
+    token: String,
+    #[arg(long)]
+    gateway_pid: u32,
+    #[arg(long)]
+    vehicle_pid: u32,
+    /// Clients of both sides (the vehicle process's pool).
+    #[arg(long, default_value_t = 16)]
+    connections: usize,
+    #[arg(long, default_value_t = 8)]
+    seconds: u64,
+    #[arg(long, default_value_t = 2)]
+    rounds: usize,
+}
+
+impl From<EdgeRead> for ceiling::Args {
+    fn from(read: EdgeRead) -> Self {
+        ceiling::Args {
+            database_url: read.database_url,
+            base_url: read.base_url,
+            token: read.token,
+            gateway_pid: read.gateway_pid,
+            service_pid: read.vehicle_pid,
+            connections: read.connections.max(1),
+            seconds: read.seconds,
+            rounds: read.rounds.max(1),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -179,27 +219,12 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         rounds: usize,
     },
+    /// (a) The vehicle list of the 100,000-vehicle enterprise (page of 20
+    /// and total) through the edge against pgbench of the same transaction.
+    VehicleList(EdgeRead),
     /// (k) The monthly operation log of the 100,000-vehicle enterprise
     /// through the edge against pgbench of the same transaction.
-    MonthlyLog {
-        #[arg(long, env = "DATABASE_URL")]
-        database_url: String,
-        #[arg(long)]
-        base_url: String,
-        #[arg(long)]
-        token: String,
-        #[arg(long)]
-        gateway_pid: u32,
-        #[arg(long)]
-        vehicle_pid: u32,
-        /// Clients of both sides (the vehicle process's pool).
-        #[arg(long, default_value_t = 16)]
-        connections: usize,
-        #[arg(long, default_value_t = 8)]
-        seconds: u64,
-        #[arg(long, default_value_t = 2)]
-        rounds: usize,
-    },
+    MonthlyLog(EdgeRead),
     /// (m) One camera's live video fanned out to `viewers` through the
     /// gateway, against a bare TCP relay of the same 1078 bytes.
     Video {
@@ -387,27 +412,8 @@ async fn main() -> std::io::Result<()> {
         })
         .await
         .map_err(io),
-        Command::MonthlyLog {
-            database_url,
-            base_url,
-            token,
-            gateway_pid,
-            vehicle_pid,
-            connections,
-            seconds,
-            rounds,
-        } => reports::run(reports::Args {
-            database_url,
-            base_url,
-            token,
-            gateway_pid,
-            vehicle_pid,
-            connections: connections.max(1),
-            seconds,
-            rounds: rounds.max(1),
-        })
-        .await
-        .map_err(io),
+        Command::VehicleList(read) => list::run(read.into()).await.map_err(io),
+        Command::MonthlyLog(read) => reports::run(read.into()).await.map_err(io),
         Command::Video {
             database_url,
             base_url,

@@ -1,24 +1,20 @@
 //! (k) The monthly operation log of the 100,000-vehicle enterprise — one
 //! month, a page of 20 with the totals row — through the edge, against its
-//! Postgres-only ceiling: the same statements in the same transaction
-//! (tenant setting, generic plans, page, totals, rollback) as the
-//! application role, prepared and driven by pgbench at the same
-//! concurrency. CPU per request of the gateway, the vehicle process and
-//! Postgres is read from /proc over each timed window.
+//! Postgres-only ceiling (see [`ceiling`]): the page and the totals in the
+//! service's read transaction.
 //!
 //! The months are written once (12 per vehicle, deterministic figures) and
 //! kept; the demo fleet's rows that ingest keeps are left as they are.
 
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context as _;
 use chrono::{Datelike as _, Months, NaiveDate, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::ceiling::{self, Ceiling};
 use crate::fleet;
-use crate::track::{Load, load};
 
 /// Months of operation kept per vehicle.
 const MONTHS: u32 = 12;
@@ -63,20 +59,7 @@ type Totals = (
     Option<i64>,
 );
 
-#[derive(Debug, Clone)]
-pub struct Args {
-    pub database_url: String,
-    pub base_url: String,
-    pub token: String,
-    pub gateway_pid: u32,
-    pub vehicle_pid: u32,
-    /// Clients of both sides (the vehicle process's pool size).
-    pub connections: usize,
-    pub seconds: u64,
-    pub rounds: usize,
-}
-
-pub async fn run(args: Args) -> anyhow::Result<()> {
+pub async fn run(args: ceiling::Args) -> anyhow::Result<()> {
     let pool = fleet::owner_pool(&args.database_url, 2).await?;
     let enterprise = fleet::enterprise(&pool).await?;
     let month = ensure_months(&pool, enterprise).await?;
@@ -87,21 +70,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         "{}/api/v1/reports/monthly-logs?startMonth={month_text}&endMonth={month_text}&page=1&size={PAGE}",
         args.base_url
     );
-    let client = reqwest::Client::new();
-    let first: serde_json::Value = client
-        .get(&url)
-        .header("token", &args.token)
-        .send()
-        .await?
-        .json()
-        .await?;
-    let edge_total = first["data"]["total"].as_i64().unwrap_or(-1);
-    let edge_ids: Vec<String> = first["data"]["list"]
-        .as_array()
-        .context("the edge's monthly log list")?
-        .iter()
-        .filter_map(|r| r["vehicleId"].as_str().map(str::to_owned))
-        .collect();
+    let (first, edge_total, edge_ids) = ceiling::edge_page(&args, &url, "vehicleId").await?;
     let bare_page: Vec<(Uuid,)> = sqlx::query_as(&numbered(PAGE_SQL))
         .bind(enterprise)
         .bind(month)
@@ -140,72 +109,26 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         first["msg"]
     );
 
-    let script = std::env::temp_dir().join(format!("fleetdesk-bench-k-{}.sql", std::process::id()));
-    std::fs::write(&script, transaction_script())?;
-    let duration = Duration::from_secs(args.seconds);
-    let edge_request = {
-        let (client, url, token) = (client.clone(), url.clone(), args.token.clone());
-        move || {
-            let (client, url, token) = (client.clone(), url.clone(), token.clone());
-            async move {
-                let answer = client.get(&url).header("token", &token).send().await?;
-                anyhow::ensure!(answer.status().is_success(), "HTTP {}", answer.status());
-                std::hint::black_box(answer.bytes().await?);
-                Ok(())
-            }
-        }
-    };
-    let (mut edge, mut ceiling) = (Load::default(), Load::default());
-    let (mut edge_cpu, mut ceiling_cpu) = (Cpu::default(), Cpu::default());
-    for round in 0..args.rounds {
-        // Alternate the order so drift hits both.
-        for side in if round % 2 == 0 { [0, 1] } else { [1, 0] } {
-            let before = Cpu::now(&args);
-            if side == 0 {
-                ceiling.add(pgbench(&args, &script, enterprise, month).await?);
-                ceiling_cpu.add(&Cpu::now(&args).since(&before));
-            } else {
-                edge.add(load(args.connections, duration, edge_request.clone()).await?);
-                edge_cpu.add(&Cpu::now(&args).since(&before));
-            }
-        }
-    }
-    std::fs::remove_file(&script).ok();
-
-    println!(
-        "\n{:<58} {:>9} {:>8} {:>8} {:>7}",
-        format!(
-            "figure ({bare_total} rows in {month_text}, {} clients, {} s x {})",
-            args.connections, args.seconds, args.rounds
+    let ceiling = Ceiling {
+        script: Ceiling::list_transaction(
+            &[PAGE_SQL, TOTALS_SQL],
+            // What `operation::store` sets for a report page.
+            "select set_config('plan_cache_mode', 'force_custom_plan', true), \
+             set_config('max_parallel_workers_per_gather', '0', true)",
         ),
-        "req/s",
-        "p50 ms",
-        "p99 ms",
-        "ratio"
-    );
-    let (p50, p99) = fleet::percentiles(edge.latencies_ms.clone());
-    let mean = ceiling.latencies_ms.iter().sum::<f64>() / ceiling.latencies_ms.len() as f64;
-    println!(
-        "{:<58} {:>9.1} {mean:>8.1} {:>8} {:>7}",
-        "baseline: pgbench of the same transaction (mean latency)",
-        ceiling.rate(),
-        "",
-        "1.000"
-    );
-    println!(
-        "{:<58} {:>9.1} {p50:>8.1} {p99:>8.1} {:>7.3}",
+        defines: vec![
+            ("enterprise", enterprise.to_string()),
+            ("month", month.to_string()),
+            ("size", PAGE.to_string()),
+            ("offset", "0".to_owned()),
+        ],
+        search_path: "vehicle",
+    };
+    ceiling::measure(&args, &url, &ceiling).await?.print(
+        &args,
+        &format!("figure ({bare_total} rows in {month_text})"),
         "(k) monthly log, page of 20 + totals, 100k-vehicle tenant",
-        edge.rate(),
-        edge.rate() / ceiling.rate()
-    );
-    let per = |d: Duration, n: usize| d.as_secs_f64() * 1e6 / n as f64;
-    println!(
-        "(k) CPU per request: through the edge gateway {:.0} µs, vehicle {:.0} µs, Postgres {:.0} µs; \
-         pgbench's transaction: Postgres {:.0} µs",
-        per(edge_cpu.gateway, edge.done),
-        per(edge_cpu.vehicle, edge.done),
-        per(edge_cpu.postgres, edge.done),
-        per(ceiling_cpu.postgres, ceiling.done),
+        "",
     );
     Ok(())
 }
@@ -216,82 +139,6 @@ fn numbered(sql: &str) -> String {
         .replace(":month", "$2")
         .replace(":size", "$3")
         .replace(":offset", "$4")
-}
-
-/// The service's read transaction (`db::begin_tenant_list`, the settings
-/// `operation::store` gives a report page, the page and the totals, the
-/// rollback that ends a read) as a pgbench script.
-fn transaction_script() -> String {
-    format!(
-        "begin;\nselect set_config('app.enterprise_id', :enterprise, true);\n\
-         set local plan_cache_mode = force_generic_plan;\n\
-         select set_config('plan_cache_mode', 'force_custom_plan', true), \
-         set_config('max_parallel_workers_per_gather', '0', true);\n{};\n{};\nrollback;\n",
-        PAGE_SQL.replace('\n', " "),
-        TOTALS_SQL.replace('\n', " ")
-    )
-}
-
-/// One pgbench run of `script`: its transactions and (as its one latency)
-/// their mean latency in ms.
-async fn pgbench(
-    args: &Args,
-    script: &Path,
-    enterprise: Uuid,
-    month: NaiveDate,
-) -> anyhow::Result<Load> {
-    let clients = args.connections.to_string();
-    let seconds = args.seconds.to_string();
-    let output = tokio::process::Command::new("pgbench")
-        .args([
-            "-n", "-M", "prepared", "-j", "2", "-c", &clients, "-T", &seconds, "-f",
-        ])
-        .arg(script)
-        .arg("-D")
-        .arg(format!("enterprise={enterprise}"))
-        .arg("-D")
-        .arg(format!("month={month}"))
-        .arg("-D")
-        .arg(format!("size={PAGE}"))
-        .arg("-D")
-        .arg("offset=0")
-        .arg(&args.database_url)
-        // As the service's connections are: the application role (tenant
-        // policies on), the vehicle schema, UTC.
-        .env(
-            "PGOPTIONS",
-            "-c role=fleetdesk_app -c search_path=vehicle -c timezone=UTC",
-        )
-        .output()
-        .await
-        .context("pgbench (postgresql-client)")?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    anyhow::ensure!(
-        output.status.success(),
-        "pgbench failed: {}{}",
-        text,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let number_after = |key: &str| -> anyhow::Result<f64> {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with(key))
-            .with_context(|| format!("pgbench printed no `{key}`: {text}"))?;
-        line[key.len()..]
-            .trim_start_matches([' ', '=', ':'])
-            .split_whitespace()
-            .next()
-            .context("a number")?
-            .parse::<f64>()
-            .map_err(Into::into)
-    };
-    let done = number_after("number of transactions actually processed")? as usize;
-    let latency = number_after("latency average")?;
-    Ok(Load {
-        done,
-        seconds: args.seconds as f64,
-        latencies_ms: vec![latency],
-    })
 }
 
 /// The last whole Beijing month; writes the enterprise's vehicles' 12
@@ -345,36 +192,4 @@ async fn ensure_months(pool: &PgPool, enterprise: Uuid) -> anyhow::Result<NaiveD
         );
     }
     Ok(last)
-}
-
-/// CPU time used so far by the gateway, the vehicle process and Postgres.
-#[derive(Debug, Default, Clone, Copy)]
-struct Cpu {
-    gateway: Duration,
-    vehicle: Duration,
-    postgres: Duration,
-}
-
-impl Cpu {
-    fn now(args: &Args) -> Cpu {
-        Cpu {
-            gateway: fleet::cpu_time(args.gateway_pid).unwrap_or_default(),
-            vehicle: fleet::cpu_time(args.vehicle_pid).unwrap_or_default(),
-            postgres: fleet::cpu_time_of("postgres"),
-        }
-    }
-
-    fn since(&self, before: &Cpu) -> Cpu {
-        Cpu {
-            gateway: self.gateway.saturating_sub(before.gateway),
-            vehicle: self.vehicle.saturating_sub(before.vehicle),
-            postgres: self.postgres.saturating_sub(before.postgres),
-        }
-    }
-
-    fn add(&mut self, other: &Cpu) {
-        self.gateway += other.gateway;
-        self.vehicle += other.vehicle;
-        self.postgres += other.postgres;
-    }
 }
