@@ -195,6 +195,13 @@ pub async fn mark_processed(
     Ok(inserted.rows_affected() == 1)
 }
 
+/// The relay's read of one batch, oldest first (`$1` rows). The unsent rows'
+/// partial index covers its whole order: rows written in one transaction
+/// share `created_at`, and a tie left to a sort made each poll sort the whole
+/// backlog.
+pub const UNSENT_BATCH: &str = "select id, subject, payload from outbox where sent_at is null \
+     order by created_at, id limit $1 for update skip locked";
+
 /// Publishes a service's outbox to JetStream until shutdown.
 pub struct OutboxRelay {
     pool: PgPool,
@@ -278,13 +285,10 @@ impl OutboxRelay {
         let mut tx = self.pool.begin().await?;
         // SKIP LOCKED lets several replicas relay the same outbox without
         // publishing a row twice at the same time.
-        let rows: Vec<(Uuid, String, Vec<u8>)> = sqlx::query_as(
-            "select id, subject, payload from outbox where sent_at is null \
-             order by created_at, id limit $1 for update skip locked",
-        )
-        .bind(self.batch_size)
-        .fetch_all(&mut *tx)
-        .await?;
+        let rows: Vec<(Uuid, String, Vec<u8>)> = sqlx::query_as(UNSENT_BATCH)
+            .bind(self.batch_size)
+            .fetch_all(&mut *tx)
+            .await?;
         if rows.is_empty() {
             return Ok(0);
         }
