@@ -119,9 +119,10 @@ pub async fn measure(args: &Args, url: &str, ceiling: &Ceiling) -> anyhow::Resul
     let duration = Duration::from_secs(args.seconds);
     let mut m = Measured::default();
     for round in 0..args.rounds {
-        for pgbench_first in [round % 2 == 0, round % 2 != 0] {
+        // Alternate which side goes first, so drift hits both.
+        for pgbench_turn in [round % 2 == 0, round % 2 != 0] {
             let before = Cpu::now(args);
-            if pgbench_first {
+            if pgbench_turn {
                 let run = pgbench(args, &script, ceiling).await?;
                 m.ceiling_rounds.push(run.rate());
                 m.ceiling.add(run);

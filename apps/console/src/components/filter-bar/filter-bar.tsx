@@ -317,14 +317,14 @@ export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandCh
 
   // A filter in a folded row that arrives set other than its default (a shared
   // link, a reload, back) opens the bar, so no filter in force is out of sight.
-  // Decided once, at the first layout that folds a row: after that only the
-  // user opens and closes it.
-  const arrivalChecked = useRef(false);
+  // Checked again while the layout settles (the row a field lands on changes as
+  // styles and options arrive), until the user opens or closes the bar: from
+  // then on it is theirs.
+  const userToggled = useRef(false);
   useEffect(() => {
-    if (arrivalChecked.current || wrappedFrom === undefined) return;
-    arrivalChecked.current = true;
+    if (userToggled.current || expanded || wrappedFrom === undefined) return;
     const setByUser = (f: FilterField) => isSet(values?.[f.prop]) && JSON.stringify(values?.[f.prop]) !== JSON.stringify(f.initValue);
-    if (!expanded && fields.slice(wrappedFrom).some(setByUser)) {
+    if (fields.slice(wrappedFrom).some(setByUser)) {
       setExpanded(true);
       onExpandChange?.(true);
     }
@@ -355,6 +355,7 @@ export function FilterBar({ fields, onSearch, onReset, onFieldChange, onExpandCh
   };
 
   const toggle = () => {
+    userToggled.current = true;
     const next = !expanded;
     setExpanded(next);
     onExpandChange?.(next);
