@@ -87,8 +87,8 @@ pub async fn edge_page(
 /// run-to-run spread).
 #[derive(Debug, Default)]
 pub struct Measured {
-    pub edge: Load,
-    pub ceiling: Load,
+    edge: Load,
+    ceiling: Load,
     edge_cpu: Cpu,
     ceiling_cpu: Cpu,
     edge_rounds: Vec<f64>,

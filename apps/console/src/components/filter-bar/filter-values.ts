@@ -88,12 +88,12 @@ export function shapeValues(fields: ShapeField[], values: Record<string, unknown
   return out;
 }
 
-/** Does any field start with a value (then the bar searches on mount)? */
 /** Whether a filter holds a value: not undefined, null, '' or an empty list. */
 export function isSet(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 }
 
+/** Does any field start with a value (then the bar searches on mount)? */
 export function hasInitialValue(fields: { initValue?: unknown }[]): boolean {
   return fields.some((f) => isSet(f.initValue));
 }
