@@ -558,6 +558,9 @@ struct NewVehicle {
     ownership: i16,
     status: i16,
     registered: DateTime<Utc>,
+    /// The licence's inspection stamp and the insurance's end.
+    inspection_due: DateTime<Utc>,
+    insurance_end: DateTime<Utc>,
     terminal: Option<(String, String)>,
     driver: Option<(Uuid, String)>,
     /// Kind, state, start, end of the open usage record.
@@ -607,8 +610,8 @@ fn vehicle_row(
         .time(Some(v.registered))
         .text(owner)
         .time(Some(v.registered))
-        .time(Some(v.registered + Duration::days(365 * 2)))
-        .time(Some(v.registered + Duration::days(365)))
+        .time(Some(v.inspection_due))
+        .time(Some(v.insurance_end))
         .maybe(v.terminal.as_ref().map(|t| t.0.clone()))
         .maybe(v.terminal.as_ref().map(|t| t.1.clone()))
         .time(
@@ -627,6 +630,30 @@ fn vehicle_row(
         .text("")
         .time(Some(v.created_at))
         .end();
+}
+
+/// The first anniversary of `registered` on or after `day` (registration
+/// days are 1–28, so every year has one).
+fn next_anniversary(registered: DateTime<Utc>, day: DateTime<Utc>) -> DateTime<Utc> {
+    let mut year = registered.year().max(day.year() - 1);
+    loop {
+        let at = registered.with_year(year).unwrap_or(registered);
+        if at >= day {
+            return at;
+        }
+        year += 1;
+    }
+}
+
+/// Scale vehicle `g`'s inspection stamp: the next anniversary, or for one
+/// vehicle in fifty the last one (lapsed).
+fn scale_inspection_due(g: u64, registered: DateTime<Utc>, seeded: DateTime<Utc>) -> DateTime<Utc> {
+    let due = next_anniversary(registered, seeded);
+    if g % 50 == 7 {
+        due.with_year(due.year() - 1).unwrap_or(due)
+    } else {
+        due
+    }
 }
 
 /// Whole calendar months between two times, at least 0.
@@ -731,6 +758,8 @@ pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
             ownership,
             status,
             registered,
+            inspection_due: registered + Duration::days(365 * 2),
+            insurance_end: registered + Duration::days(365),
             terminal,
             driver: None,
             usage: None,
@@ -1357,6 +1386,12 @@ pub async fn scale(pool: &PgPool, tenants: &[ScaleTenant]) -> anyhow::Result<Sca
         .with_ymd_and_hms(2026, 11, 1, 2, 0, 0)
         .single()
         .unwrap_or_else(Utc::now);
+    // Licences and policies run a year from an anniversary of registration
+    // after the day the seed runs, as a real fleet's do: about one vehicle in
+    // twelve falls due within a month, and one in fifty has lapsed a year ago
+    // (stamps dated from registration alone would leave most of a 1M fleet
+    // overdue, and the first due-warning round would raise 800,000 warnings).
+    let seeded = Utc::now();
     // A global vehicle number keeps VINs, plates and terminals unique everywhere.
     let mut global: u64 = 0;
     for (t, tenant) in tenants.iter().enumerate() {
@@ -1402,6 +1437,8 @@ pub async fn scale(pool: &PgPool, tenants: &[ScaleTenant]) -> anyhow::Result<Sca
                 ownership: 1 + (g % 3) as i16,
                 status: if g.is_multiple_of(10) { 2 } else { 1 },
                 registered,
+                inspection_due: scale_inspection_due(g, registered, seeded),
+                insurance_end: next_anniversary(registered, seeded),
                 terminal: (!g.is_multiple_of(8)).then(|| {
                     (
                         format!("JT808S{g:010}"),
@@ -1435,6 +1472,34 @@ mod tests {
     use fleetdesk_kit::ids::Plate;
 
     use super::*;
+
+    #[test]
+    fn scale_licences_fall_due_over_the_year_and_few_have_lapsed() {
+        let seeded = Utc.with_ymd_and_hms(2026, 12, 1, 2, 0, 0).unwrap();
+        let (mut due_soon, mut lapsed) = (0, 0);
+        let n = 120_000u64;
+        for g in 0..n {
+            let (year, _) = YEARS[(g % YEARS.len() as u64) as usize];
+            let registered = Utc
+                .with_ymd_and_hms(year, 1 + (g % 12) as u32, 1 + (g % 28) as u32, 2, 0, 0)
+                .unwrap();
+            let insurance = next_anniversary(registered, seeded);
+            assert!(insurance >= seeded && insurance < seeded + Duration::days(366));
+            assert_eq!(
+                (insurance.month(), insurance.day()),
+                (registered.month(), registered.day())
+            );
+            let due = scale_inspection_due(g, registered, seeded);
+            if due < seeded {
+                lapsed += 1;
+            } else if due <= seeded + Duration::days(30) {
+                due_soon += 1;
+            }
+        }
+        // About 1/12 due within the warning's 30 days, 1/50 lapsed.
+        assert!((n / 14..n / 10).contains(&due_soon), "{due_soon} due soon");
+        assert!((n / 60..n / 40).contains(&lapsed), "{lapsed} lapsed");
+    }
 
     #[test]
     fn generated_vins_and_plates_are_valid_and_distinct() {
