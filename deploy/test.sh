@@ -9,6 +9,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
 
 started=$SECONDS
+# The commit under test, when the tree is clean: the Rust build below is then
+# noted as that commit's, for a later clean clone to reuse (build-freshness.sh).
+clean_commit=""
+[ -z "$(git -C "$REPO" status --porcelain 2>/dev/null)" ] && clean_commit="$(git -C "$REPO" rev-parse HEAD 2>/dev/null || true)"
 # Each step says when it starts (seconds into the run), so a slow one shows.
 step() { printf '\n==> [%ss] %s\n' "$((SECONDS - started))" "$*" >&2; }
 
@@ -73,6 +77,7 @@ ensure_node_packages
 (cd "$REPO" && npm run --silent check)
 
 cargo_step build --bin fleetdesk --quiet
+"$REPO/deploy/build-freshness.sh" record "$clean_commit"
 
 step "contracts: the console's API types are what the gateway generates"
 generated="$(mktemp -d -t fleetdesk-openapi.XXXXXX)"
