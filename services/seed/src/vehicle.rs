@@ -645,6 +645,16 @@ fn next_anniversary(registered: DateTime<Utc>, day: DateTime<Utc>) -> DateTime<U
     }
 }
 
+/// Scale vehicle `g`'s registration, and its VIN's model-year code.
+fn scale_registration(g: u64) -> (DateTime<Utc>, char) {
+    let (year, code) = YEARS[(g % YEARS.len() as u64) as usize];
+    let at = Utc
+        .with_ymd_and_hms(year, 1 + (g % 12) as u32, 1 + (g % 28) as u32, 2, 0, 0)
+        .single()
+        .expect("days 1-28 exist in every month");
+    (at, code)
+}
+
 /// Scale vehicle `g`'s inspection stamp: the next anniversary, or for one
 /// vehicle in fifty the last one (lapsed).
 fn scale_inspection_due(g: u64, registered: DateTime<Utc>, seeded: DateTime<Utc>) -> DateTime<Utc> {
@@ -1382,10 +1392,6 @@ pub fn split(total: usize, tenants: usize) -> Vec<usize> {
 pub async fn scale(pool: &PgPool, tenants: &[ScaleTenant]) -> anyhow::Result<ScaleReport> {
     let started = Instant::now();
     let mut report = ScaleReport::default();
-    let now = Utc
-        .with_ymd_and_hms(2026, 11, 1, 2, 0, 0)
-        .single()
-        .unwrap_or_else(Utc::now);
     // Licences and policies run a year from an anniversary of registration
     // after the day the seed runs, as a real fleet's do: about one vehicle in
     // twelve falls due within a month, and one in fifty has lapsed a year ago
@@ -1415,11 +1421,7 @@ pub async fn scale(pool: &PgPool, tenants: &[ScaleTenant]) -> anyhow::Result<Sca
         for i in 0..tenant.vehicles {
             let g = base + i as u64;
             let model = pick_model(&mut rng);
-            let (year, year_code) = YEARS[(g % YEARS.len() as u64) as usize];
-            let registered = Utc
-                .with_ymd_and_hms(year, 1 + (g % 12) as u32, 1 + (g % 28) as u32, 2, 0, 0)
-                .single()
-                .unwrap_or(now);
+            let (registered, year_code) = scale_registration(g);
             let city = CITIES[(g % CITIES.len() as u64) as usize];
             let n = (g / CITIES.len() as u64) as u32;
             let plant = b"ABCDEFGH"[(g / 1_000_000 % 8) as usize] as char;
@@ -1479,10 +1481,7 @@ mod tests {
         let (mut due_soon, mut lapsed) = (0, 0);
         let n = 120_000u64;
         for g in 0..n {
-            let (year, _) = YEARS[(g % YEARS.len() as u64) as usize];
-            let registered = Utc
-                .with_ymd_and_hms(year, 1 + (g % 12) as u32, 1 + (g % 28) as u32, 2, 0, 0)
-                .unwrap();
+            let (registered, _) = scale_registration(g);
             let insurance = next_anniversary(registered, seeded);
             assert!(insurance >= seeded && insurance < seeded + Duration::days(366));
             assert_eq!(

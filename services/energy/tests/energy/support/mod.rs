@@ -231,8 +231,11 @@ pub fn reclaim(from: &str, amount_fen: i64) -> pb::ReclaimBalanceRequest {
 /// `n` allocations and reclaims racing at once over `t`'s tree (MAIN → east
 /// → shanghai, MAIN → south, and back up), at most 64 in flight as a
 /// gateway's connection pool would send them; the only refusal allowed is
-/// 余额不足. How many moved money.
+/// 余额不足. A call answered Unavailable (the service's pool or Postgres
+/// busy past its wait, on a loaded machine) is sent again with its key, as
+/// a client retries: the key keeps it once-only. How many moved money.
 pub async fn allocation_storm(s: &Stack, t: &Tenant, n: u32) -> usize {
+    const ATTEMPTS: usize = 3;
     let main = s.account_of(t, t.root).await.id;
     let east = s.account_of(t, t.east).await.id;
     let south = s.account_of(t, t.south).await.id;
@@ -244,7 +247,7 @@ pub async fn allocation_storm(s: &Stack, t: &Tenant, n: u32) -> usize {
         let in_flight = in_flight.clone();
         let amount = 500 + i64::from(i % 9) * 1_500;
         let key = format!("storm-{}-{i}", uuid::Uuid::new_v4().simple());
-        let req = match i % 6 {
+        let body = match i % 6 {
             0 => Ok(allocate(&main, &east, amount)),
             1 => Ok(allocate(&main, &south, amount)),
             2 => Ok(allocate(&east, &shanghai, amount)),
@@ -252,25 +255,35 @@ pub async fn allocation_storm(s: &Stack, t: &Tenant, n: u32) -> usize {
             4 => Err(reclaim(&east, amount)),
             _ => Err(reclaim(&south, amount)),
         };
-        let req = match req {
-            Ok(body) => Ok(s.keyed(t, &key, body)),
-            Err(body) => Err(s.keyed(t, &key, body)),
-        };
+        // The same call for each attempt, under one key.
+        let attempts: Vec<_> = (0..ATTEMPTS)
+            .map(|_| match &body {
+                Ok(b) => Ok(s.keyed(t, &key, b.clone())),
+                Err(b) => Err(s.keyed(t, &key, b.clone())),
+            })
+            .collect();
         tasks.spawn(async move {
             let _slot = in_flight.acquire().await.unwrap();
-            let answer = match req {
-                Ok(req) => c.allocate_balance(req).await.map(|_| ()),
-                Err(req) => c.reclaim_balance(req).await.map(|_| ()),
-            };
-            match answer {
-                Ok(()) => true,
-                Err(status) => {
-                    let e = err(&status);
+            let mut last = None;
+            for req in attempts {
+                let answer = match req {
+                    Ok(req) => c.allocate_balance(req).await.map(|_| ()),
+                    Err(req) => c.reclaim_balance(req).await.map(|_| ()),
+                };
+                let status = match answer {
+                    Ok(()) => return true,
+                    Err(status) => status,
+                };
+                let e = err(&status);
+                if e.code != fleetdesk_kit::ErrorCode::Unavailable {
                     assert_eq!(e.code, fleetdesk_kit::ErrorCode::Conflict, "{}", e.message);
                     assert!(e.message.contains("余额不足"), "{}", e.message);
-                    false
+                    return false;
                 }
+                last = Some(e.message);
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             }
+            panic!("unavailable {ATTEMPTS} times: {}", last.unwrap_or_default());
         });
     }
     let mut moved = 0;
