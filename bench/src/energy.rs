@@ -213,7 +213,12 @@ async fn held_sessions(
 /// (i): prints the bare updates, the captures one transaction each (as
 /// before grouping) and the grouped captures, with their ratios and the
 /// Postgres CPU each took.
-pub async fn captures(args: CaptureArgs) -> anyhow::Result<()> {
+pub async fn captures(mut args: CaptureArgs) -> anyhow::Result<()> {
+    // The stack beside holds connections on the same server: the callers'
+    // two pools (owner's, app's) get what fits beside the group writer's 2,
+    // or the run stops naming the numbers, and all three runs use as many.
+    let fit = db::fit_pools(&args.database_url, 2, args.connections as u32 + 1, 2).await?;
+    args.connections = args.connections.min(fit as usize - 1).max(1);
     let owner = db::connect_owner(&args.database_url, "bench", args.connections as u32 + 1).await?;
     let pool = db::connect(
         &args.database_url,
