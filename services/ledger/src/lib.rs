@@ -54,6 +54,7 @@ pub use domain::{
 };
 pub use group::{GroupCommit, GroupStats};
 pub use pending::{Pending, Settlement, settle, void};
+pub use store::FIND_ACCOUNTS;
 pub use verify::{Difference, run_daily, run_once, verify};
 
 use sqlx::PgConnection;

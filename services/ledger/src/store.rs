@@ -45,16 +45,23 @@ pub async fn find(
     kind: i16,
     owner_id: Option<Uuid>,
 ) -> Result<Option<Uuid>, sqlx::Error> {
-    sqlx::query_scalar(
-        "select id from ledger_account \
-         where enterprise_id = $1 and kind = $2 and owner_id is not distinct from $3",
-    )
-    .bind(enterprise_id)
-    .bind(kind)
-    .bind(owner_id)
-    .fetch_optional(conn)
-    .await
+    let found = find_many(conn, enterprise_id, &[kind], &[owner_id]).await?;
+    Ok(found.first().map(|(id, _, _)| *id))
 }
+
+/// The accounts of (kind, owner) pairs: each pair one probe of the owner
+/// key. (`owner_id is not distinct from` in a join cannot probe the key: it
+/// walked every account of the enterprise, one hold per charging session,
+/// for each capture.)
+pub const FIND_ACCOUNTS: &str = "select a.id, a.kind, a.owner_id \
+     from unnest($2::smallint[], $3::uuid[]) as w(kind, owner_id) \
+     cross join lateral ( \
+       select id, kind, owner_id from ledger_account \
+        where enterprise_id = $1 and kind = w.kind and owner_id = w.owner_id \
+       union all \
+       select id, kind, owner_id from ledger_account \
+        where enterprise_id = $1 and kind = w.kind and owner_id is null \
+          and w.owner_id is null) a";
 
 /// The accounts of several (`kind`, `owner`) pairs: (id, kind, owner).
 pub async fn find_many(
@@ -63,17 +70,12 @@ pub async fn find_many(
     kinds: &[i16],
     owners: &[Option<Uuid>],
 ) -> Result<Vec<(Uuid, i16, Option<Uuid>)>, sqlx::Error> {
-    sqlx::query_as(
-        "select a.id, a.kind, a.owner_id from ledger_account a \
-         join unnest($2::smallint[], $3::uuid[]) as w(kind, owner_id) \
-           on a.kind = w.kind and a.owner_id is not distinct from w.owner_id \
-         where a.enterprise_id = $1",
-    )
-    .bind(enterprise_id)
-    .bind(kinds)
-    .bind(owners)
-    .fetch_all(conn)
-    .await
+    sqlx::query_as(FIND_ACCOUNTS)
+        .bind(enterprise_id)
+        .bind(kinds)
+        .bind(owners)
+        .fetch_all(conn)
+        .await
 }
 
 /// Sets the overdraft the operator granted an account.

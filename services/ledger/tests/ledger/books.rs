@@ -430,3 +430,54 @@ async fn a_pending_amount_is_posted_in_part_and_the_rest_voided_once() {
     }
     assert_eq!(b.differences().await, vec![]);
 }
+
+#[tokio::test]
+async fn an_account_is_found_by_one_probe_of_its_owner_key_however_many_the_enterprise_holds() {
+    let b = books().await;
+    // 2,000 more wallets, as a charging enterprise holds one account per session.
+    let mut tx = db::begin_tenant(&b.app, b.enterprise).await.unwrap();
+    let mut owners = Vec::new();
+    for _ in 0..2_000 {
+        let owner = Uuid::new_v4();
+        ledger::open_account(&mut tx, b.enterprise, Account::Wallet, Some(owner))
+            .await
+            .unwrap();
+        owners.push(owner);
+    }
+    tx.commit().await.unwrap();
+    sqlx::query("analyze ledger_account")
+        .execute(&b.owner)
+        .await
+        .unwrap();
+
+    let wanted = [
+        (Account::Wallet, Some(owners[1_234])),
+        (Account::Source, None),
+        (Account::Wallet, Some(Uuid::new_v4())),
+    ];
+    let mut tx = db::begin_tenant(&b.app, b.enterprise).await.unwrap();
+    let found = ledger::find_accounts(&mut tx, b.enterprise, &wanted)
+        .await
+        .unwrap();
+    let opened = ledger::open_account(&mut tx, b.enterprise, Account::Wallet, Some(owners[1_234]))
+        .await
+        .unwrap();
+    assert_eq!(found, [Some(opened), Some(b.source), None]);
+
+    // Each pair is an index condition on the whole owner key, never a
+    // filter over the enterprise's accounts.
+    let kinds: Vec<i16> = wanted.iter().map(|(k, _)| i16::from(*k)).collect();
+    let owners: Vec<Option<Uuid>> = wanted.iter().map(|(_, o)| *o).collect();
+    let plan: Vec<String> = sqlx::query_scalar(&format!("explain {}", ledger::FIND_ACCOUNTS))
+        .bind(b.enterprise)
+        .bind(&kinds)
+        .bind(&owners)
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+    let plan = plan.join("\n");
+    assert!(plan.contains("owner_id = w.owner_id"), "{plan}");
+    assert!(plan.contains("owner_id IS NULL"), "{plan}");
+    assert!(!plan.contains("Filter: ((NOT"), "{plan}");
+    assert!(!plan.contains("Join Filter"), "{plan}");
+}
