@@ -60,7 +60,6 @@ def paths(*args):
 
 tracked = paths("ls-files", "-z")
 changed = paths("diff", "-z", "--no-renames", "--name-only", built, "HEAD")
-deleted = paths("diff", "-z", "--no-renames", "--name-only", "--diff-filter=D", built, "HEAD")
 
 def ancestors(path):
     while path:
@@ -68,16 +67,14 @@ def ancestors(path):
         yield path
 
 # Directories count too (a build script that watches `migrations/` sees the
-# directory's mtime): one above a changed, added or removed file stays new,
-# and so do the files beside a removed one, which has no mtime of its own.
-emptied = {os.path.dirname(p) for p in deleted}
+# directory's mtime): one above a changed, added or removed file stays new.
+# A removed file needs nothing more: the dep-info that lists it fails on its own.
 kept_new = {d for p in changed for d in ancestors(p)}
 old = 946684800  # 2000-01-01, older than any build
 aged = 0
 for path in tracked - changed:
-    if os.path.dirname(path) not in emptied:
-        os.utime(os.path.join(repo.encode(), path), (old, old), follow_symlinks=False)
-        aged += 1
+    os.utime(os.path.join(repo.encode(), path), (old, old), follow_symlinks=False)
+    aged += 1
 for directory in {d for p in tracked for d in ancestors(p)} - kept_new:
     os.utime(os.path.join(repo.encode(), directory) if directory else repo, (old, old))
 print(f"build-freshness: built from {built[:12]}: {len(changed)} files changed since, "

@@ -67,6 +67,11 @@ async fn readyz(State(state): State<AppState>) -> Response {
     }
 }
 
+/// A request whose answer takes longer than this is logged: no page waits
+/// this long by design (long work runs as a job), so one that did is a
+/// lock wait, a starved pool or a stuck upstream worth a line in the log.
+const SLOW_REQUEST: Duration = Duration::from_secs(3);
+
 /// Counts and times every request by route (not by raw path: low cardinality).
 pub async fn track(req: Request, next: Next) -> Response {
     let route = req
@@ -76,10 +81,13 @@ pub async fn track(req: Request, next: Next) -> Response {
     let method = req.method().to_string();
     let started = Instant::now();
     let response = next.run(req).await;
+    let elapsed = started.elapsed();
     let status = response.status().as_u16().to_string();
+    if elapsed >= SLOW_REQUEST {
+        tracing::warn!(%method, %route, %status, elapsed_ms = elapsed.as_millis() as u64, "Slow request.");
+    }
     let labels = [("method", method), ("route", route), ("status", status)];
     metrics::counter!("http_requests_total", &labels).increment(1);
-    metrics::histogram!("http_request_duration_seconds", &labels)
-        .record(started.elapsed().as_secs_f64());
+    metrics::histogram!("http_request_duration_seconds", &labels).record(elapsed.as_secs_f64());
     response
 }

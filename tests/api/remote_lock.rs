@@ -274,3 +274,63 @@ async fn the_lock_list_shows_rent_to_own_vehicles_with_overdue_instalments_and_t
             .any(|v| v["vehicleId"] == a.id.as_str())
     );
 }
+
+/// An edge that takes `delay` to say the command went out (a loaded
+/// replica, a slow link), and never reports a result.
+async fn slow_edge(app: &TestApp, car: &Car, delay: Duration) {
+    let nats = fleetdesk_kit::events::connect_nats(&app.common.nats_url, "slow-edge-standin")
+        .await
+        .unwrap();
+    let mut requests = nats
+        .subscribe(format!("telematics.command.{}", car.phone))
+        .await
+        .unwrap();
+    nats.flush().await.unwrap();
+    tokio::spawn(async move {
+        while let Some(request) = requests.next().await {
+            tokio::time::sleep(delay).await;
+            let command = tpb::VehicleCommand::decode(request.payload.as_ref()).unwrap();
+            let delivery = tpb::CommandDelivery {
+                command_id: command.command_id,
+                sent: true,
+                serial: 7,
+                ..Default::default()
+            };
+            nats.publish(request.reply.unwrap(), delivery.encode_to_vec().into())
+                .await
+                .unwrap();
+        }
+    });
+}
+
+#[tokio::test]
+async fn a_slow_edge_does_not_hold_the_answer_and_the_command_goes_out_after_it() {
+    let app = spawn_app().await;
+    let token = app.token("demo").await;
+    let a = car(&app, &token, "粤BL0002").await;
+    slow_edge(&app, &a, Duration::from_millis(4_500)).await;
+    first_fix(&app, &token, &a, 0).await;
+
+    let started = Instant::now();
+    let (status, queued) = command(&app, &token, &a.id, "lock", Some("k-slow"), "逾期未还款").await;
+    let answered_in = started.elapsed();
+    assert_eq!(status, 200, "{queued}");
+    // The answer waits 3 s for the first attempt, not the edge's 4.5 s.
+    assert!(
+        answered_in < Duration::from_millis(4_200),
+        "answered in {answered_in:?}"
+    );
+    assert_eq!(queued["data"]["state"], "queued", "{queued}");
+
+    // The attempt carries on: the command is marked sent once the edge answers.
+    let id = queued["data"]["id"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let state = command_state(&app, &token, &a.id, &id).await;
+        if state.as_deref() == Some("sent") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still {state:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -167,7 +167,7 @@ describe('live monitoring', () => {
       const row = list.locator('tr', { hasText: plate });
       await row.getByTestId(`${action}-button`).click();
       const dialog = page.locator('.ant-modal:visible').filter({ has: page.getByTestId('lock-dialog') });
-      await dialog.getByTestId('lock-reason').fill(`端到端测试${action === 'lock' ? '锁车' : '解锁'}`);
+      await dialog.getByTestId('lock-reason').fill(`端到端测试${action === 'lock' ? '锁车' : '解锁'}${suffix}`);
       await dialog.getByRole('button', { name: /提\s*交/ }).click();
       const refused = dialog.getByTestId('lock-refusal');
       const sent = toast(page, action === 'lock' ? '锁车指令已下发' : '解锁指令已下发');
@@ -220,8 +220,8 @@ describe('live monitoring', () => {
     // Its command history lists both, newest first.
     await page.goto(`${MONITOR}/lockAndUnlockCar?vehicleId=${locked.vehicleId}&plate=${encodeURIComponent(locked.plateNumber)}`);
     const history = page.getByTestId('lock-command-list');
-    await history.locator('tr', { hasText: '端到端测试锁车' }).getByText('成功').waitFor();
-    await history.locator('tr', { hasText: '端到端测试解锁' }).getByText('成功').waitFor();
+    await history.locator('tr', { hasText: `端到端测试锁车${suffix}` }).getByText('成功').waitFor();
+    await history.locator('tr', { hasText: `端到端测试解锁${suffix}` }).getByText('成功').waitFor();
   });
 
   it('shares a refrigerated van’s temperatures with a consignee, who opens the link without signing in until it is revoked', async () => {

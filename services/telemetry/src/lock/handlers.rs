@@ -201,12 +201,41 @@ async fn command(
     reservation.complete(&mut tx, &answer).await?;
     tx.commit().await?;
     tracing::info!(command = %command_id, vehicle = %vehicle_id, ?action, "Lock command queued.");
-    delivery::deliver(&ctx.pool, &ctx.nats, Some(command_id)).await;
-    // The answer after the first delivery attempt (sent when the terminal is online).
-    let mut read = db::begin_tenant(&ctx.pool, actor.enterprise_id).await?;
-    let now = store::get(&mut read, actor.enterprise_id, command_id).await?;
+    // The first delivery attempt runs on its own: an online terminal takes
+    // milliseconds, and the answer then says "sent"; a slow edge or a busy
+    // pool must not hold the operator's dialog (the list polls the state).
+    let (pool, nats) = (ctx.pool.clone(), ctx.nats.clone());
+    let attempt =
+        tokio::spawn(async move { delivery::deliver(&pool, &nats, Some(command_id)).await });
+    if tokio::time::timeout(FIRST_ATTEMPT_WAIT, attempt)
+        .await
+        .is_err()
+    {
+        tracing::warn!(command = %command_id, "First delivery attempt still running; answered queued.");
+        return Ok(answer);
+    }
+    // The command is committed: a failed read answers what was queued.
+    match after_first_attempt(ctx, actor.enterprise_id, command_id).await {
+        Ok(now) => Ok(convert::command(now)),
+        Err(err) => {
+            tracing::warn!(command = %command_id, error = %err, "Reading the command back failed; answered queued.");
+            Ok(answer)
+        }
+    }
+}
+
+/// How long the answer waits for the first delivery attempt.
+const FIRST_ATTEMPT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+async fn after_first_attempt(
+    ctx: &Context,
+    enterprise_id: Uuid,
+    command_id: Uuid,
+) -> Result<store::CommandRow, ServiceError> {
+    let mut read = db::begin_tenant(&ctx.pool, enterprise_id).await?;
+    let now = store::get(&mut read, enterprise_id, command_id).await?;
     db::end_read(read);
-    Ok(convert::command(now))
+    Ok(now)
 }
 
 pub async fn vehicles(
