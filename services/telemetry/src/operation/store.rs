@@ -28,6 +28,7 @@ struct StoredDay {
     mileage_m: i64,
     driving_s: i64,
     idle_s: i64,
+    driverless: bool,
 }
 
 /// How a batch moves one vehicle's month.
@@ -56,8 +57,10 @@ pub fn month_of(day: NaiveDate) -> NaiveDate {
 }
 
 /// Counts a batch's new fixes (service scope): each touched day is locked,
-/// merged with the batch's part and written whole, and its month moves by
-/// the difference.
+/// merged with the batch's part and, when that changed it, written whole,
+/// and its month moves by the difference. Most fixes change nothing: a
+/// minute's later fixes of a parked vehicle fall in a slot already online.
+/// Answers how many days were written.
 pub async fn add_fixes(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<usize, ServiceError> {
     let mut days: BTreeMap<(Uuid, NaiveDate), (Uuid, Day)> = BTreeMap::new();
     for f in fixes {
@@ -78,7 +81,8 @@ pub async fn add_fixes(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<usiz
     let keys: Vec<(Uuid, NaiveDate)> = days.keys().copied().collect();
     let stored: Vec<StoredDay> = sqlx::query_as(
         "select d.vehicle_id, d.day, d.moving, d.online, d.soc, d.soc_drop_pct, \
-           d.min_odometer_m, d.max_odometer_m, d.max_speed_dkmh, d.mileage_m, d.driving_s, d.idle_s \
+           d.min_odometer_m, d.max_odometer_m, d.max_speed_dkmh, d.mileage_m, d.driving_s, d.idle_s, \
+           d.driver_id is null as driverless \
          from unnest($1::uuid[], $2::date[]) k(vehicle_id, day) \
          join operation_day d on d.vehicle_id = k.vehicle_id and d.day = k.day \
          order by d.vehicle_id, d.day for update of d",
@@ -93,20 +97,26 @@ pub async fn add_fixes(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<usiz
         .collect();
     let mut rows: Vec<(Uuid, NaiveDate, Uuid, Day, Totals)> = Vec::with_capacity(days.len());
     let mut months: BTreeMap<(Uuid, NaiveDate), MonthDelta> = BTreeMap::new();
+    // Days to give a driver: new ones and those still without one.
+    let mut driverless: Vec<(Uuid, NaiveDate)> = Vec::new();
     for ((vehicle, day), (enterprise, part)) in days {
         let old = before.remove(&(vehicle, day));
-        let mut merged = match &old {
-            Some(s) => Day {
-                moving: Slots::from_bytes(&s.moving),
-                online: Slots::from_bytes(&s.online),
-                soc: SocSlots::from_bytes(s.soc.as_deref()),
-                min_odometer_m: s.min_odometer_m,
-                max_odometer_m: s.max_odometer_m,
-                max_speed_dkmh: s.max_speed_dkmh,
-            },
-            None => Day::default(),
-        };
+        let stored_day = old.as_ref().map(|s| Day {
+            moving: Slots::from_bytes(&s.moving),
+            online: Slots::from_bytes(&s.online),
+            soc: SocSlots::from_bytes(s.soc.as_deref()),
+            min_odometer_m: s.min_odometer_m,
+            max_odometer_m: s.max_odometer_m,
+            max_speed_dkmh: s.max_speed_dkmh,
+        });
+        let mut merged = stored_day.clone().unwrap_or_default();
         merged.merge(&part);
+        if stored_day.as_ref() == Some(&merged) {
+            continue;
+        }
+        if old.as_ref().is_none_or(|s| s.driverless) {
+            driverless.push((vehicle, day));
+        }
         let totals = merged.totals();
         let (m0, d0, i0) = old
             .as_ref()
@@ -132,6 +142,9 @@ pub async fn add_fixes(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<usiz
             month.soc_drop_pct = Some(month.soc_drop_pct.unwrap_or(0) + delta);
         }
         rows.push((vehicle, day, enterprise, merged, totals));
+    }
+    if rows.is_empty() {
+        return Ok(0);
     }
     let slot_time = |day: NaiveDate, slot: Option<usize>| slot.map(|s| slot_start(day, s));
     sqlx::query(
@@ -186,7 +199,7 @@ pub async fn add_fixes(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<usiz
     .bind(rows.iter().map(|r| r.4.soc_drop_pct).collect::<Vec<_>>())
     .execute(&mut *conn)
     .await?;
-    attribute_drivers(&mut *conn, &keys).await?;
+    attribute_drivers(&mut *conn, &driverless).await?;
     let months: Vec<_> = months.into_iter().collect();
     sqlx::query(
         "insert into operation_month as m (vehicle_id, month, enterprise_id, mileage_m, \
@@ -218,9 +231,10 @@ pub async fn add_fixes(conn: &mut PgConnection, fixes: &[FixRow]) -> Result<usiz
     Ok(rows.len())
 }
 
-/// The safety report's driver of each touched day without one: the
-/// vehicle's bound driver now (so at the first batch of the day that finds
-/// one); once set it stays, a later rebinding does not move the day.
+/// The safety report's driver of each written day without one: the
+/// vehicle's bound driver now (so at the first batch that writes the day
+/// and finds one: a day is written at least once a minute while its vehicle
+/// reports); once set it stays, a later rebinding does not move the day.
 async fn attribute_drivers(
     conn: &mut PgConnection,
     keys: &[(Uuid, NaiveDate)],

@@ -561,6 +561,48 @@ async fn each_export_writes_its_lists_rows_and_none_of_another_tenants(s: &Stack
     assert_eq!(bad.code(), tonic::Code::InvalidArgument);
 }
 
+/// The row version (xmin) of a vehicle's day: it moves only when the row is written.
+async fn day_version(s: &Stack, vehicle: Uuid, day: NaiveDate) -> String {
+    sqlx::query_scalar("select xmin::text from operation_day where vehicle_id = $1 and day = $2")
+        .bind(vehicle)
+        .bind(day)
+        .fetch_one(&s.owner)
+        .await
+        .unwrap()
+}
+
+async fn a_minute_that_changes_nothing_leaves_its_day_unwritten(s: &Stack) {
+    let t = s.tenant(2).await;
+    let v = *t.vehicles.last().unwrap();
+    let day = beijing_day(9);
+    let parked = |time: DateTime<Utc>| {
+        let mut f = fix_row(&t, v, time, 0);
+        f.mileage_m = Some(5_000);
+        f
+    };
+    s.pipeline()
+        .apply(vec![parked(at(day, 600))])
+        .await
+        .unwrap();
+    let first = day_version(s, v, day).await;
+    // Parked, later in the same minute: its slot is online already.
+    let same_minute = at(day, 600) + Duration::seconds(10);
+    s.pipeline()
+        .apply(vec![
+            parked(same_minute),
+            parked(same_minute + Duration::seconds(30)),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(day_version(s, v, day).await, first);
+    // The next minute is one more online slot: the day is written.
+    s.pipeline()
+        .apply(vec![parked(at(day, 601))])
+        .await
+        .unwrap();
+    assert_ne!(day_version(s, v, day).await, first);
+}
+
 #[tokio::test]
 async fn operation_energy_and_exports_on_one_stack() {
     let s = support::stack().await;
@@ -569,5 +611,6 @@ async fn operation_energy_and_exports_on_one_stack() {
         a_session_without_a_vehicle_or_of_an_unknown_one_is_ignored,
         energy_used_is_the_soc_drop_times_the_capacity_and_late_fixes_correct_it,
         each_export_writes_its_lists_rows_and_none_of_another_tenants,
+        a_minute_that_changes_nothing_leaves_its_day_unwritten,
     );
 }
