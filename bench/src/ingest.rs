@@ -9,9 +9,10 @@
 //! drives in) and temperature bands. The bench publishes the
 //! fixes of `vehicles` moving vehicles (`fixes` each, one every 10 s, in
 //! time order as a live fleet sends them) while the vehicle process is
-//! paused (given its pid), and times from its resumption until every
-//! consumer of the stream has acknowledged everything (acks follow the
-//! commit): the consumers' pace, not this one publisher's.
+//! paused (given its pid), and times from its resumption until Postgres
+//! holds the round's last fixes (ingest acks after its commit; the acks are
+//! checked once the clock has stopped): the consumers' pace, not this one
+//! publisher's.
 //!
 //! Baseline: `COPY` of the same history rows into a plain copy of the
 //! position table (same columns, defaults and unique key, logged like the

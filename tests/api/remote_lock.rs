@@ -16,17 +16,27 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, spawn_app};
 use crate::monitoring::{Car, car, first_fix, fix, publish, wait_for_row};
 
-/// The edge for one terminal: counts requests, answers "sent", then
-/// publishes the terminal's general response and its 0x0500 success.
-async fn edge(app: &TestApp, car: &Car) -> Arc<AtomicUsize> {
-    let nats = fleetdesk_kit::events::connect_nats(&app.common.nats_url, "edge-standin")
+/// A stand-in edge's connection and the command requests for `car`'s terminal.
+async fn command_requests(
+    app: &TestApp,
+    car: &Car,
+    name: &str,
+) -> (async_nats::Client, async_nats::Subscriber) {
+    let nats = fleetdesk_kit::events::connect_nats(&app.common.nats_url, name)
         .await
         .unwrap();
-    let mut requests = nats
+    let requests = nats
         .subscribe(format!("telematics.command.{}", car.phone))
         .await
         .unwrap();
     nats.flush().await.unwrap();
+    (nats, requests)
+}
+
+/// The edge for one terminal: counts requests, answers "sent", then
+/// publishes the terminal's general response and its 0x0500 success.
+async fn edge(app: &TestApp, car: &Car) -> Arc<AtomicUsize> {
+    let (nats, mut requests) = command_requests(app, car, "edge-standin").await;
     let count = Arc::new(AtomicUsize::new(0));
     let seen = count.clone();
     let (enterprise, vehicle) = (car.enterprise.clone(), car.id.clone());
@@ -278,14 +288,7 @@ async fn the_lock_list_shows_rent_to_own_vehicles_with_overdue_instalments_and_t
 /// An edge that takes `delay` to say the command went out (a loaded
 /// replica, a slow link), and never reports a result.
 async fn slow_edge(app: &TestApp, car: &Car, delay: Duration) {
-    let nats = fleetdesk_kit::events::connect_nats(&app.common.nats_url, "slow-edge-standin")
-        .await
-        .unwrap();
-    let mut requests = nats
-        .subscribe(format!("telematics.command.{}", car.phone))
-        .await
-        .unwrap();
-    nats.flush().await.unwrap();
+    let (nats, mut requests) = command_requests(app, car, "slow-edge-standin").await;
     tokio::spawn(async move {
         while let Some(request) = requests.next().await {
             tokio::time::sleep(delay).await;
