@@ -19,6 +19,27 @@ have() { command -v "$1" >/dev/null 2>&1; }
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
 # tcp_open HOST PORT: true when something accepts a TCP connection there.
+# free_port: a free loopback port below the kernel's ephemeral range, so no
+# port the kernel hands out (to a bind on port 0, or to an outgoing
+# connection) takes it before the process we start binds it.
+free_port() {
+    python3 -c '
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(100 if low > 11000 else 0):
+    port = random.randrange(10000, low)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port)); print(port); break
+    except OSError:
+        pass
+    finally:
+        s.close()
+else:
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])
+'
+}
+
 tcp_open() {
     (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
 }

@@ -89,8 +89,6 @@ for f in openapi.json schema.d.ts; do
 done
 rm -rf "$generated"
 
-# free_port: a free loopback port.
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # schemathesis_run REPORT_DIR: the bounded schemathesis run (about 150 s)
 # over the OpenAPI document, against a stack and database of its own, so its

@@ -10,10 +10,12 @@
 //! report figures (a) and (k) pgbench of their own transactions
 //! (`vehicle-list`, `monthly-log`); the video figure (m) a bare TCP relay of
 //! the camera's bytes (`video-relay`); the finance figure (n) pgbench of a
-//! bare hot-row update (`finance-payments`).
+//! bare hot-row update (`finance-payments`); the export at a million rows
+//! COPY of the same rows (`export-million`).
 
 mod ceiling;
 mod energy;
+mod export;
 mod finance;
 mod fleet;
 mod ingest;
@@ -280,6 +282,16 @@ enum Command {
     /// terminal connecting to one port to every client of another; prints
     /// `ingest=ADDR viewers=ADDR`.
     VideoRelay,
+    /// (c) at a million rows: the kit's export worker in this process
+    /// against COPY of the same rows, and this process's peak RSS.
+    ExportMillion {
+        #[arg(long, env = "DATABASE_URL")]
+        database_url: String,
+        #[arg(long, default_value_t = 1_000_000)]
+        rows: i64,
+        #[arg(long, default_value_t = 1)]
+        rounds: usize,
+    },
     /// The baseline of (h): a bare SSE relay of one enterprise's fixes.
     Relay {
         #[arg(long)]
@@ -413,6 +425,17 @@ async fn main() -> std::io::Result<()> {
         .await
         .map_err(io),
         Command::VehicleList(read) => list::run(read.into()).await.map_err(io),
+        Command::ExportMillion {
+            database_url,
+            rows,
+            rounds,
+        } => export::run(export::Args {
+            database_url,
+            rows,
+            rounds,
+        })
+        .await
+        .map_err(io),
         Command::MonthlyLog(read) => reports::run(read.into()).await.map_err(io),
         Command::Video {
             database_url,

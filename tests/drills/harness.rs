@@ -66,10 +66,57 @@ fn wait_exit(child: &mut Child, within: Duration) -> bool {
 }
 
 /// The last lines of a log file, to show beside a failure.
+/// The last `lines` lines of a log, less the frames of any backtrace: an
+/// error's message and causes come before its frames, which would
+/// otherwise fill the tail on their own.
 pub fn log_tail(path: &Path, lines: usize) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let all: Vec<&str> = text.lines().collect();
+    let all = without_backtraces(&text);
     all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// The lines of `text` less each backtrace's frames (`  12: a::function`
+/// and `      at src/file.rs:3:5` after a `Stack backtrace:` line); an
+/// error's `Caused by:` list, numbered the same way, stays.
+fn without_backtraces(text: &str) -> Vec<&str> {
+    let mut kept = Vec::new();
+    let mut in_backtrace = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.eq_ignore_ascii_case("stack backtrace:") {
+            in_backtrace = true;
+            continue;
+        }
+        let frame = trimmed.starts_with("at ")
+            || trimmed.split_once(": ").is_some_and(|(index, _)| {
+                !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit())
+            });
+        if in_backtrace && frame {
+            continue;
+        }
+        in_backtrace = false;
+        kept.push(line);
+    }
+    kept
+}
+
+#[test]
+fn a_log_tail_keeps_the_error_and_its_causes_and_drops_the_frames() {
+    let log = "INFO started\nError: bind 127.0.0.1:8080\n\nCaused by:\n    0: Address in use\n\n\
+               Stack backtrace:\n   0: anyhow::error::new\n             at src/error.rs:1:2\n  \
+               1: fleetdesk::main\n             at src/main.rs:3:4\nafter";
+    assert_eq!(
+        without_backtraces(log),
+        [
+            "INFO started",
+            "Error: bind 127.0.0.1:8080",
+            "",
+            "Caused by:",
+            "    0: Address in use",
+            "",
+            "after"
+        ]
+    );
 }
 
 /// A directory of the drill's own, removed on drop.

@@ -166,8 +166,31 @@ impl Drop for TestDb {
     }
 }
 
-/// A port nobody listens on right now.
+/// A port nobody listens on right now, for a process the test starts to
+/// bind later. Picked below the kernel's ephemeral range: a port the kernel
+/// hands out (`bind` to port 0, or the local end of any outgoing
+/// connection) could otherwise be taken by another process of a busy test
+/// run between this pick and that bind, and the process would exit with
+/// "address in use".
 pub fn free_port() -> u16 {
+    let ephemeral_low = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32768);
+    let low = 10_000u16;
+    if ephemeral_low > low + 1_000 {
+        for _ in 0..100 {
+            let random = u16::from_le_bytes(
+                uuid::Uuid::new_v4().as_bytes()[..2]
+                    .try_into()
+                    .expect("2 bytes"),
+            );
+            let port = low + random % (ephemeral_low - low);
+            if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+                return port;
+            }
+        }
+    }
     TcpListener::bind("127.0.0.1:0")
         .expect("bind")
         .local_addr()

@@ -6,7 +6,6 @@ mod export_support;
 
 mod consumer;
 mod export;
-mod export_scale;
 mod import;
 mod late_consumer;
 mod outbox;
