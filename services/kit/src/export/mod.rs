@@ -18,6 +18,7 @@
 //! from the start; after [`WorkerOptions::max_attempts`] claims it fails.
 
 pub mod scope;
+mod xlsx;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,7 +27,6 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use fleetdesk_proto::common::v1 as pb;
 use futures::future::BoxFuture;
-use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 use sqlx::{FromRow, PgConnection, PgPool};
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
@@ -39,9 +39,6 @@ use crate::{db, events, grpc, subjects};
 
 /// Data rows per worksheet: Excel's 1,048,576 rows less the header.
 pub const SHEET_ROWS: u32 = 1_048_575;
-
-/// Longest text Excel keeps in one cell.
-const MAX_CELL_CHARS: usize = 32_767;
 
 /// Postgres channel that wakes workers when a job is queued.
 const WAKE_CHANNEL: &str = crate::wakeup::EXPORT_JOB;
@@ -739,10 +736,9 @@ impl ExportWorker {
         let writer = {
             let header = kind.header();
             let sheet_rows = self.options.sheet_rows.max(1);
-            let temp = dir.path().to_owned();
             let target = target.clone();
             tokio::task::spawn_blocking(move || {
-                write_workbook(&header, sheet_rows, &temp, &target, &mut receiver)
+                write_workbook(header, sheet_rows, &target, &mut receiver)
             })
         };
 
@@ -780,7 +776,7 @@ impl ExportWorker {
     }
 
     /// Fetches page after page and hands them to the writer; renews the
-    /// lease, reports progress and watches for a cancel after each page.
+    /// lease, reports progress and watches for a cancel once a progress interval.
     async fn stream(
         &self,
         job: &JobRow,
@@ -811,9 +807,10 @@ impl ExportWorker {
                     .map_err(|_| Stop::Failed(FAILED.to_owned()))?;
             }
             let last = page.next.is_none() || count < self.options.page_rows;
-            let report = !last && last_report.elapsed() >= self.options.progress_every;
-            self.heartbeat(job, done, total.max(done), report).await?;
-            if report {
+            // A heartbeat is a committed write: once a progress interval,
+            // not once a page (500 commits of a million-row export).
+            if last || last_report.elapsed() >= self.options.progress_every {
+                self.heartbeat(job, done, total.max(done), !last).await?;
                 last_report = Instant::now();
             }
             if last {
@@ -941,80 +938,29 @@ impl ExportWorker {
 }
 
 /// Writes the rows it receives into `target`: a header on each sheet, a new
-/// sheet every `sheet_rows` rows, constant memory (each finished row goes
-/// to a temporary file in `temp`). Returns false when the input ended
-/// without [`WriterInput::Finish`] (the run stopped; nothing is saved).
+/// sheet every `sheet_rows` rows, streamed (see [`xlsx`]). Returns false
+/// when the input ended without [`WriterInput::Finish`] (the run stopped;
+/// nothing is saved).
 fn write_workbook(
-    header: &[String],
+    header: Vec<String>,
     sheet_rows: u32,
-    temp: &std::path::Path,
     target: &std::path::Path,
     input: &mut tokio::sync::mpsc::Receiver<WriterInput>,
-) -> Result<bool, XlsxError> {
-    let mut workbook = Workbook::new();
-    workbook.set_tempdir(temp)?;
-    // Fast compression: the writer, not the network, is the bottleneck.
-    workbook.set_zip_compression_level(1);
-    workbook.use_zip_large_file(true);
-    let bold = Format::new().set_bold();
-    let mut row_in_sheet: u32 = 0;
-    let mut sheets = 0;
-    let mut sheet: Option<&mut Worksheet> = None;
+) -> std::io::Result<bool> {
+    let file = std::io::BufWriter::with_capacity(256 * 1024, std::fs::File::create(target)?);
+    let mut book = xlsx::StreamingBook::new(file, header, sheet_rows);
     loop {
-        let rows = match input.blocking_recv() {
-            Some(WriterInput::Rows(rows)) => rows,
+        match input.blocking_recv() {
+            Some(WriterInput::Rows(rows)) => {
+                for row in rows {
+                    book.push_row(row)?;
+                }
+            }
             Some(WriterInput::Finish) => break,
             None => return Ok(false),
-        };
-        for row in rows {
-            if sheet.is_none() || row_in_sheet >= sheet_rows {
-                sheets += 1;
-                let next = workbook.add_worksheet_with_constant_memory()?;
-                next.set_name(format!("Sheet{sheets}"))?;
-                for (col, title) in header.iter().enumerate() {
-                    let col = u16::try_from(col).unwrap_or(u16::MAX);
-                    next.set_column_width(col, 18)?;
-                    next.write_string_with_format(0, col, title, &bold)?;
-                }
-                row_in_sheet = 0;
-                sheet = Some(next);
-            }
-            let target = sheet.as_deref_mut().expect("a sheet was just added");
-            row_in_sheet += 1;
-            for (col, cell) in row.into_iter().enumerate() {
-                let col = u16::try_from(col).unwrap_or(u16::MAX);
-                match cell {
-                    // Bytes bound characters: count them only when it can matter.
-                    Cell::Text(text)
-                        if text.len() > MAX_CELL_CHARS && text.chars().count() > MAX_CELL_CHARS =>
-                    {
-                        let cut: String = text.chars().take(MAX_CELL_CHARS).collect();
-                        target.write_string(row_in_sheet, col, cut)?;
-                    }
-                    Cell::Text(text) => {
-                        target.write_string(row_in_sheet, col, text)?;
-                    }
-                    Cell::Label(text) => {
-                        target.write_string(row_in_sheet, col, text)?;
-                    }
-                    Cell::Number(n) => {
-                        target.write_number(row_in_sheet, col, n)?;
-                    }
-                    Cell::Empty => {}
-                }
-            }
         }
     }
-    if sheet.is_none() {
-        // An empty result is still a file with its header.
-        let only = workbook.add_worksheet_with_constant_memory()?;
-        for (col, title) in header.iter().enumerate() {
-            let col = u16::try_from(col).unwrap_or(u16::MAX);
-            only.set_column_width(col, 18)?;
-            only.write_string_with_format(0, col, title, &bold)?;
-        }
-    }
-    workbook.save(target)?;
+    std::io::Write::flush(&mut book.finish()?)?;
     Ok(true)
 }
 
