@@ -14,13 +14,12 @@ use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::db;
-use fleetdesk_kit::export::scope::{day, moment, text};
+use fleetdesk_kit::export::scope::{ListExport, PageKey, day, moment, text};
 use fleetdesk_kit::export::{
-    self, Cell, ExportKind, ExportWorker, JobScope, NewExport, Outcome, Page, WorkerOptions,
+    self, Cell, ExportWorker, JobScope, NewExport, Outcome, WorkerOptions,
 };
 use fleetdesk_kit::files::FileStore;
 use futures::StreamExt as _;
-use futures::future::BoxFuture;
 use sqlx::migrate::Migrator;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -305,49 +304,68 @@ fn cells(row: Row) -> Vec<Cell> {
     ]
 }
 
-impl ExportKind for Rows {
+/// Where a page starts: the last row's id.
+struct After(i64);
+
+impl PageKey for After {
+    fn encode(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn decode(text: &str) -> Result<Self, ServiceError> {
+        text.parse()
+            .map(After)
+            .map_err(|_| ServiceError::invalid("after", "导出位置无效"))
+    }
+}
+
+/// Through [`ListExport`], as the domains' kinds go: the scope is read
+/// again for every page.
+impl ListExport for Rows {
+    type Scope = Uuid;
+    type Row = Row;
+    type Key = After;
+
     fn header(&self) -> Vec<String> {
         HEADER.iter().map(|h| (*h).to_owned()).collect()
     }
 
-    fn count<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-    ) -> BoxFuture<'a, Result<i64, ServiceError>> {
-        Box::pin(async move {
-            Ok(
-                sqlx::query_scalar("select count(*) from export_row where enterprise_id = $1")
-                    .bind(job.enterprise_id)
-                    .fetch_one(conn)
-                    .await?,
-            )
-        })
+    async fn scope(&self, _conn: &mut PgConnection, job: &JobScope) -> Result<Uuid, ServiceError> {
+        Ok(job.enterprise_id)
     }
 
-    fn page<'a>(
-        &'a self,
-        conn: &'a mut PgConnection,
-        job: &'a JobScope,
-        after: Option<&'a str>,
+    async fn count(&self, conn: &mut PgConnection, tenant: &Uuid) -> Result<i64, ServiceError> {
+        Ok(
+            sqlx::query_scalar("select count(*) from export_row where enterprise_id = $1")
+                .bind(tenant)
+                .fetch_one(conn)
+                .await?,
+        )
+    }
+
+    async fn page(
+        &self,
+        conn: &mut PgConnection,
+        tenant: &Uuid,
+        after: Option<After>,
         limit: i64,
-    ) -> BoxFuture<'a, Result<Page, ServiceError>> {
-        Box::pin(async move {
-            let after: i64 = after.and_then(|a| a.parse().ok()).unwrap_or(0);
-            let rows: Vec<Row> = sqlx::query_as(&format!(
-                "select {COLUMNS} from export_row where enterprise_id = $1 and id > $2 \
-                 order by id limit $3"
-            ))
-            .bind(job.enterprise_id)
-            .bind(after)
-            .bind(limit)
-            .fetch_all(conn)
-            .await?;
-            let next = rows.last().map(|r| r.id.to_string());
-            Ok(Page {
-                rows: rows.into_iter().map(cells).collect(),
-                next,
-            })
-        })
+    ) -> Result<Vec<Row>, ServiceError> {
+        Ok(sqlx::query_as(&format!(
+            "select {COLUMNS} from export_row where enterprise_id = $1 and id > $2 \
+             order by id limit $3"
+        ))
+        .bind(tenant)
+        .bind(after.map_or(0, |a| a.0))
+        .bind(limit)
+        .fetch_all(conn)
+        .await?)
+    }
+
+    fn key(row: &Row) -> After {
+        After(row.id)
+    }
+
+    fn cells(&self, row: Row) -> Vec<Cell> {
+        cells(row)
     }
 }
