@@ -18,7 +18,6 @@ die() { printf '%s: error: %s\n' "$SCRIPT_NAME" "$*" >&2; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
-# tcp_open HOST PORT: true when something accepts a TCP connection there.
 # free_port: a free loopback port below the kernel's ephemeral range, so no
 # port the kernel hands out (to a bind on port 0, or to an outgoing
 # connection) takes it before the process we start binds it.
@@ -40,6 +39,7 @@ else:
 '
 }
 
+# tcp_open HOST PORT: true when something accepts a TCP connection there.
 tcp_open() {
     (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
 }

@@ -89,7 +89,6 @@ for f in openapi.json schema.d.ts; do
 done
 rm -rf "$generated"
 
-
 # schemathesis_run REPORT_DIR: the bounded schemathesis run (about 150 s)
 # over the OpenAPI document, against a stack and database of its own, so its
 # writes never reach what the browser tests see, and run beside them (they

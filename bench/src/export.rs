@@ -2,8 +2,8 @@
 //! vehicle files' (texts, labels, numbers, dates), run by the kit's export
 //! worker in this process, against `COPY (select …) TO STDOUT` of the same
 //! rows in the same run; and this process's peak resident memory while it
-//! exports (the worker streams: pages in, a constant-memory workbook out,
-//! the file stored in parts).
+//! exports (the worker streams: pages in, the workbook written into its
+//! zip as they come, the file stored in parts).
 //!
 //! The rows live in a schema of their own (`bench_export`), kept between
 //! runs: the bench database's tenants top out at 100,000 vehicles.
@@ -107,7 +107,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         file_mb = files.get(&file_key).await?.meta.size as f64 / 1e6;
         files.delete(&file_key).await?;
         eprintln!(
-            "(c) 1M round {round}: COPY {:.2} s, export {:.2} s, peak RSS {peak:.1} MB",
+            "(c) {} rows, round {round}: COPY {:.2} s, export {:.2} s, peak RSS {peak:.1} MB",
+            args.rows,
             copy.as_secs_f64(),
             took.as_secs_f64()
         );
@@ -131,7 +132,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     );
     println!(
         "{:<58} {:>8.1} MB (target <= 100)",
-        "(c) exporting process peak RSS, 1M rows", peak_mb
+        format!("(c) exporting process peak RSS, {} rows", args.rows),
+        peak_mb
     );
     Ok(())
 }
@@ -183,7 +185,7 @@ async fn prepare(owner: &PgPool, rows: i64) -> anyhow::Result<()> {
     .await?;
     sqlx::query("analyze export_row").execute(owner).await?;
     eprintln!(
-        "(c) 1M: seeded {rows} rows in {:.1} s",
+        "(c) seeded {rows} rows in {:.1} s",
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -65,7 +65,6 @@ fn wait_exit(child: &mut Child, within: Duration) -> bool {
     false
 }
 
-/// The last lines of a log file, to show beside a failure.
 /// The last `lines` lines of a log, less the frames of any backtrace: an
 /// error's message and causes come before its frames, which would
 /// otherwise fill the tail on their own.

@@ -21,7 +21,7 @@ const DECLARATION: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="ye
 /// What a width of 18 characters is in the file (Excel adds its padding).
 const COLUMN_WIDTH: &str = "18.7109375";
 /// Excel's limit of characters in a cell; longer text is cut.
-pub const MAX_CELL_CHARS: usize = 32_767;
+const MAX_CELL_CHARS: usize = 32_767;
 
 /// A workbook being written into `W`, one row at a time.
 pub struct StreamingBook<W: Write + Seek> {
@@ -181,41 +181,41 @@ impl<W: Write + Seek> StreamingBook<W> {
             let text = match &cell {
                 Cell::Empty => continue,
                 Cell::Number(n) if !n.is_finite() => continue,
-                Cell::Text(text) => Some(text.as_str()),
-                Cell::Label(text) => Some(*text),
-                Cell::Number(_) => None,
-            };
-            row.extend_from_slice(b"<c r=\"");
-            row.extend_from_slice(self.column(index).as_bytes());
-            row.extend_from_slice(number_text.as_bytes());
-            if bold {
-                row.extend_from_slice(b"\" s=\"1");
-            }
-            match (text, &cell) {
-                (Some(text), _) => {
-                    let text = cut(text);
-                    let spaced = text.starts_with(char::is_whitespace)
-                        || text.ends_with(char::is_whitespace);
-                    row.extend_from_slice(if spaced {
-                        b"\" t=\"inlineStr\"><is><t xml:space=\"preserve\">".as_slice()
-                    } else {
-                        b"\" t=\"inlineStr\"><is><t>".as_slice()
-                    });
-                    escape(text, &mut row);
-                    row.extend_from_slice(b"</t></is></c>");
-                }
-                (None, Cell::Number(n)) => {
+                Cell::Number(n) => {
+                    self.open_cell(&mut row, index, &number_text, bold);
                     row.extend_from_slice(b"\"><v>");
                     row.extend_from_slice(n.to_string().as_bytes());
                     row.extend_from_slice(b"</v></c>");
+                    continue;
                 }
-                (None, _) => unreachable!("only numbers have no text"),
-            }
+                Cell::Text(text) => cut(text),
+                Cell::Label(text) => cut(text),
+            };
+            self.open_cell(&mut row, index, &number_text, bold);
+            let spaced =
+                text.starts_with(char::is_whitespace) || text.ends_with(char::is_whitespace);
+            row.extend_from_slice(if spaced {
+                b"\" t=\"inlineStr\"><is><t xml:space=\"preserve\">".as_slice()
+            } else {
+                b"\" t=\"inlineStr\"><is><t>".as_slice()
+            });
+            escape(text, &mut row);
+            row.extend_from_slice(b"</t></is></c>");
         }
         row.extend_from_slice(b"</row>");
         let written = self.zip.write_all(&row);
         self.row = row;
         written
+    }
+
+    /// `<c r="B7"` (and the bold style): a cell up to its type.
+    fn open_cell(&mut self, row: &mut Vec<u8>, index: usize, number: &str, bold: bool) {
+        row.extend_from_slice(b"<c r=\"");
+        row.extend_from_slice(self.column(index).as_bytes());
+        row.extend_from_slice(number.as_bytes());
+        if bold {
+            row.extend_from_slice(b"\" s=\"1");
+        }
     }
 
     /// The letters of column `index` (0 → A, 26 → AA).
