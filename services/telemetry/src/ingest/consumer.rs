@@ -48,7 +48,7 @@ use crate::alarms::evaluate as alarms;
 use crate::alarms::tracks::TrackCache;
 use crate::geofences::evaluate::{self as fences, FenceCache};
 use crate::ingest::{FIX_SUBJECTS, telemetry_stream};
-use crate::operation::store as operation;
+use crate::operation::store::{self as operation, DayCache};
 use crate::temperature::evaluate as temperatures;
 
 /// Most messages in one transaction (a commit's fixed cost spread over
@@ -81,6 +81,8 @@ pub struct Pipeline {
     tracks: TrackCache,
     /// Days whose partitions are known to exist.
     days: HashSet<NaiveDate>,
+    /// The operation log's days as last read or written (shared by the workers).
+    operation_days: DayCache,
     /// The highest stream sequence this process's workers stored: a message
     /// that fails alone while later ones store is at fault, not ingest.
     stored_through: Arc<AtomicU64>,
@@ -200,6 +202,7 @@ impl Ingest {
         // One fence cache: an R-tree is built once for every worker.
         let fences = FenceCache::default();
         let tracks = TrackCache::default();
+        let operation_days = DayCache::default();
         let stored_through = Arc::new(AtomicU64::new(0));
         if let Err(err) = dead_letter::report_parked(&self.pool).await {
             tracing::warn!(error = %err, "Dead-letter count not read.");
@@ -211,6 +214,7 @@ impl Ingest {
                     fences: fences.clone(),
                     tracks: tracks.clone(),
                     days: HashSet::new(),
+                    operation_days: operation_days.clone(),
                     stored_through: stored_through.clone(),
                 };
                 tokio::spawn(self.pull.clone().run(shutdown.clone(), pipeline))
@@ -287,6 +291,7 @@ impl Pipeline {
             fences: FenceCache::default(),
             tracks: TrackCache::default(),
             days: HashSet::new(),
+            operation_days: DayCache::default(),
             stored_through: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -375,7 +380,7 @@ impl Pipeline {
         let latest_before: HashMap<Uuid, DateTime<Utc>> =
             previous.iter().map(|(v, fix)| (*v, fix.time)).collect();
         let mut tracks = Vec::new();
-        operation::add_fixes(&mut tx, &fixes)
+        let operation_days = operation::add_fixes(&mut tx, &self.operation_days, &fixes)
             .await
             .map_err(Failure::service("operation log"))?;
         for (enterprise, batch) in domain::for_evaluation(&fixes, &previous) {
@@ -434,6 +439,7 @@ impl Pipeline {
         tx.commit().await.map_err(Failure::database("commit"))?;
         // Only what committed: a failed batch's tracks never ran for real.
         self.tracks.keep(tracks);
+        self.operation_days.keep(operation_days);
         self.days.extend(days);
         Ok(applied)
     }

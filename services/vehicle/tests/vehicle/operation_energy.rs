@@ -8,13 +8,15 @@ use crate::support;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use fleetdesk_kit::events::{self, Outcome};
-use fleetdesk_kit::{convert, subjects};
+use fleetdesk_kit::{convert, db, subjects};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::energy::v1::ChargingSessionSettled;
 use fleetdesk_proto::vehicle::v1 as pb;
 use fleetdesk_proto::vehicle::v1::risk_service_client::RiskServiceClient;
+use fleetdesk_telemetry::ingest::domain::FixRow;
 use fleetdesk_telemetry::operation::charging;
-use fleetdesk_telemetry::operation::rollup::{slot_of, slot_start};
+use fleetdesk_telemetry::operation::rollup::{Slots, slot_of, slot_start};
+use fleetdesk_telemetry::operation::store::{self, DayCache};
 use support::{Stack, Tenant, fix_row};
 use uuid::Uuid;
 
@@ -603,6 +605,115 @@ async fn a_minute_that_changes_nothing_leaves_its_day_unwritten(s: &Stack) {
     assert_ne!(day_version(s, v, day).await, first);
 }
 
+/// A moving fix of `t`'s first vehicle at `minute` of `day`, its odometer at `odometer_m`.
+fn moving(t: &Tenant, day: NaiveDate, minute: usize, odometer_m: i64) -> FixRow {
+    let mut f = fix_row(t, t.vehicles[0], at(day, minute), 40);
+    f.mileage_m = Some(odometer_m);
+    f
+}
+
+/// Another process's batch (on the service's pool `app`), committed.
+async fn elsewhere(app: &sqlx::PgPool, fixes: &[FixRow]) -> usize {
+    let mut tx = db::begin_service(app).await.unwrap();
+    let seen = store::add_fixes(&mut tx, &DayCache::default(), fixes)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    seen.written
+}
+
+/// The day counts the odometer from 5 to 30 km and the minutes 500, 600
+/// and 700 online, and its month the day's mileage once.
+async fn assert_counted_all_three(s: &Stack, t: &Tenant, day: NaiveDate) {
+    let v = t.vehicles[0];
+    let (min, max, mileage, online): (i64, i64, i64, Vec<u8>) = sqlx::query_as(
+        "select min_odometer_m, max_odometer_m, mileage_m, online from operation_day \
+         where vehicle_id = $1 and day = $2",
+    )
+    .bind(v)
+    .bind(day)
+    .fetch_one(&s.owner)
+    .await
+    .unwrap();
+    assert_eq!((min, max, mileage), (5_000, 30_000, 25_000));
+    let online = Slots::from_bytes(&online);
+    assert!([500, 600, 700].iter().all(|slot| online.get(*slot)));
+    let month: i64 = sqlx::query_scalar(
+        "select mileage_m from operation_month where vehicle_id = $1 and month = $2",
+    )
+    .bind(v)
+    .bind(day.with_day(1).unwrap())
+    .fetch_one(&s.owner)
+    .await
+    .unwrap();
+    assert_eq!(month, 25_000, "the month sums its day once");
+}
+
+/// Two batches racing on one day: the second read it before the first
+/// committed, so its write must not put back the day it read.
+async fn batches_racing_on_one_day_both_count_and_its_month_follows(s: &Stack) {
+    let t = s.tenant(1).await;
+    let day = beijing_day(11);
+    s.pipeline()
+        .apply(vec![moving(&t, day, 500, 5_000)])
+        .await
+        .unwrap();
+    // The first batch writes the day and holds it, uncommitted.
+    let mut first = db::begin_service(&s.app).await.unwrap();
+    store::add_fixes(
+        &mut first,
+        &DayCache::default(),
+        &[moving(&t, day, 700, 30_000)],
+    )
+    .await
+    .unwrap();
+    let second = {
+        let (app, fixes) = (s.app.clone(), [moving(&t, day, 600, 10_000)]);
+        tokio::spawn(async move { elsewhere(&app, &fixes).await })
+    };
+    // The second batch has read the day as it was and waits on the first's write.
+    let waiting = || async {
+        sqlx::query_scalar::<_, bool>(
+            "select exists (select 1 from pg_stat_activity \
+             where datname = current_database() and wait_event_type = 'Lock' \
+             and query like '%operation_day%')",
+        )
+        .fetch_one(&s.owner)
+        .await
+        .unwrap()
+    };
+    let started = std::time::Instant::now();
+    while !waiting().await {
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "the second batch never waited"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    first.commit().await.unwrap();
+    assert_eq!(second.await.unwrap(), 1);
+    assert_counted_all_three(s, &t, day).await;
+}
+
+/// A day this process knows from its last batch, moved since by another
+/// process: the next batch's write fails its version check, so the day is
+/// read again and merged rather than put back as this process knew it.
+async fn a_day_known_from_the_last_batch_and_moved_since_is_read_again(s: &Stack) {
+    let t = s.tenant(1).await;
+    let day = beijing_day(12);
+    let mut ingest = s.pipeline();
+    ingest
+        .apply(vec![moving(&t, day, 500, 5_000)])
+        .await
+        .unwrap();
+    assert_eq!(elsewhere(&s.app, &[moving(&t, day, 700, 30_000)]).await, 1);
+    ingest
+        .apply(vec![moving(&t, day, 600, 10_000)])
+        .await
+        .unwrap();
+    assert_counted_all_three(s, &t, day).await;
+}
+
 #[tokio::test]
 async fn operation_energy_and_exports_on_one_stack() {
     let s = support::stack().await;
@@ -612,5 +723,7 @@ async fn operation_energy_and_exports_on_one_stack() {
         energy_used_is_the_soc_drop_times_the_capacity_and_late_fixes_correct_it,
         each_export_writes_its_lists_rows_and_none_of_another_tenants,
         a_minute_that_changes_nothing_leaves_its_day_unwritten,
+        batches_racing_on_one_day_both_count_and_its_month_follows,
+        a_day_known_from_the_last_batch_and_moved_since_is_read_again,
     );
 }
