@@ -28,8 +28,9 @@ pub async fn ensure_partitions(
     Ok(())
 }
 
-fn column<T>(fixes: &[FixRow], f: impl Fn(&FixRow) -> T) -> Vec<T> {
-    fixes.iter().map(f).collect()
+/// One field of every row: an array parameter of an `unnest` statement.
+pub(crate) fn column<'a, R, T>(rows: &'a [R], f: impl Fn(&'a R) -> T) -> Vec<T> {
+    rows.iter().map(f).collect()
 }
 
 /// Stores the history rows of vehicles this deployment knows under the

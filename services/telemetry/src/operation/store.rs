@@ -14,6 +14,7 @@ use uuid::Uuid;
 use super::rollup::{Day, DayFix, Slots, SocSlots, Totals, slot_of, slot_start};
 use crate::context::Actor;
 use crate::ingest::domain::FixRow;
+use crate::ingest::store::column;
 
 #[derive(FromRow)]
 struct StoredDay {
@@ -371,84 +372,28 @@ async fn write_days(
          where d.version = excluded.version - 1 \
          returning d.vehicle_id, d.day",
     )
-    .bind(writes.iter().map(|w| w.vehicle).collect::<Vec<_>>())
-    .bind(writes.iter().map(|w| w.day).collect::<Vec<_>>())
-    .bind(writes.iter().map(|w| w.enterprise).collect::<Vec<_>>())
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.merged.moving.as_bytes())
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.merged.online.as_bytes())
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.merged.min_odometer_m)
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.merged.max_odometer_m)
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.merged.max_speed_dkmh)
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.totals.mileage_m)
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.totals.driving_s)
-            .collect::<Vec<_>>(),
-    )
-    .bind(writes.iter().map(|w| w.totals.online_s).collect::<Vec<_>>())
-    .bind(writes.iter().map(|w| w.totals.idle_s).collect::<Vec<_>>())
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.totals.trip_count)
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| slot_time(w.day, w.totals.first_start_slot))
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| slot_time(w.day, w.totals.last_stop_slot))
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.merged.soc.to_bytes())
-            .collect::<Vec<_>>(),
-    )
-    .bind(
-        writes
-            .iter()
-            .map(|w| w.totals.soc_drop_pct)
-            .collect::<Vec<_>>(),
-    )
-    .bind(writes.iter().map(|w| w.version + 1).collect::<Vec<_>>())
+    .bind(column(writes, |w| w.vehicle))
+    .bind(column(writes, |w| w.day))
+    .bind(column(writes, |w| w.enterprise))
+    .bind(column(writes, |w| w.merged.moving.as_bytes()))
+    .bind(column(writes, |w| w.merged.online.as_bytes()))
+    .bind(column(writes, |w| w.merged.min_odometer_m))
+    .bind(column(writes, |w| w.merged.max_odometer_m))
+    .bind(column(writes, |w| w.merged.max_speed_dkmh))
+    .bind(column(writes, |w| w.totals.mileage_m))
+    .bind(column(writes, |w| w.totals.driving_s))
+    .bind(column(writes, |w| w.totals.online_s))
+    .bind(column(writes, |w| w.totals.idle_s))
+    .bind(column(writes, |w| w.totals.trip_count))
+    .bind(column(writes, |w| {
+        slot_time(w.day, w.totals.first_start_slot)
+    }))
+    .bind(column(writes, |w| {
+        slot_time(w.day, w.totals.last_stop_slot)
+    }))
+    .bind(column(writes, |w| w.merged.soc.to_bytes()))
+    .bind(column(writes, |w| w.totals.soc_drop_pct))
+    .bind(column(writes, |w| w.version + 1))
     .fetch_all(conn)
     .await?;
     Ok(written.into_iter().collect())
@@ -490,19 +435,14 @@ async fn add_to_months(conn: &mut PgConnection, written: &[DayWrite]) -> Result<
            soc_drop_pct = case when excluded.soc_drop_pct is null then m.soc_drop_pct \
              else coalesce(m.soc_drop_pct, 0) + excluded.soc_drop_pct end",
     )
-    .bind(months.iter().map(|m| m.0.0).collect::<Vec<_>>())
-    .bind(months.iter().map(|m| m.0.1).collect::<Vec<_>>())
-    .bind(months.iter().map(|m| m.1.enterprise).collect::<Vec<_>>())
-    .bind(months.iter().map(|m| m.1.mileage_m).collect::<Vec<_>>())
-    .bind(months.iter().map(|m| m.1.driving_s).collect::<Vec<_>>())
-    .bind(months.iter().map(|m| m.1.idle_s).collect::<Vec<_>>())
-    .bind(
-        months
-            .iter()
-            .map(|m| m.1.operating_days)
-            .collect::<Vec<_>>(),
-    )
-    .bind(months.iter().map(|m| m.1.soc_drop_pct).collect::<Vec<_>>())
+    .bind(column(&months, |m| m.0.0))
+    .bind(column(&months, |m| m.0.1))
+    .bind(column(&months, |m| m.1.enterprise))
+    .bind(column(&months, |m| m.1.mileage_m))
+    .bind(column(&months, |m| m.1.driving_s))
+    .bind(column(&months, |m| m.1.idle_s))
+    .bind(column(&months, |m| m.1.operating_days))
+    .bind(column(&months, |m| m.1.soc_drop_pct))
     .execute(conn)
     .await?;
     Ok(())
