@@ -184,7 +184,7 @@ impl<W: Write + Seek> StreamingBook<W> {
                 Cell::Number(n) => {
                     self.open_cell(&mut row, index, &number_text, bold);
                     row.extend_from_slice(b"\"><v>");
-                    row.extend_from_slice(n.to_string().as_bytes());
+                    push_number(*n, &mut row);
                     row.extend_from_slice(b"</v></c>");
                     continue;
                 }
@@ -257,10 +257,33 @@ fn cut(text: &str) -> &str {
     }
 }
 
+/// A finite number as the cell's value: a whole number (an id, a count, a
+/// kilometre figure) through integer formatting, which is several times
+/// cheaper than the shortest-float search; written in place, no String.
+fn push_number(n: f64, out: &mut Vec<u8>) {
+    // Exact below 2^53; `-0.0` is written as 0.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    let written = if n.fract() == 0.0 && n.abs() < EXACT {
+        write!(out, "{}", n as i64)
+    } else {
+        write!(out, "{n}")
+    };
+    written.expect("writing into a Vec cannot fail");
+}
+
 /// `text` as XML character data. Control characters XML 1.0 cannot hold
 /// are written as Excel reads them back: `_xHHHH_`.
 fn escape(text: &str, out: &mut Vec<u8>) {
     let bytes = text.as_bytes();
+    // Most cells hold nothing to escape: one pass that the compiler vectorises,
+    // then one copy.
+    if !bytes
+        .iter()
+        .any(|&b| b < 0x20 || matches!(b, b'&' | b'<' | b'>' | b'_'))
+    {
+        out.extend_from_slice(bytes);
+        return;
+    }
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let replacement: &[u8] = match b {
@@ -305,6 +328,21 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "a&lt;b&gt;&amp;c\td_x0001_e_x005F_x0041_"
         );
+    }
+
+    #[test]
+    fn numbers_are_written_whole_when_whole_and_shortest_otherwise() {
+        let written = |n: f64| {
+            let mut out = Vec::new();
+            push_number(n, &mut out);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(written(1_000_000.0), "1000000");
+        assert_eq!(written(-42.0), "-42");
+        assert_eq!(written(-0.0), "0");
+        assert_eq!(written(52.5), "52.5");
+        assert_eq!(written(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(written(1e300), (1e300f64).to_string());
     }
 
     #[test]

@@ -89,3 +89,21 @@ async fn the_app_role_is_neither_owner_nor_bypassrls() {
             .unwrap();
     assert_ne!(owner, db::APP_ROLE);
 }
+
+#[tokio::test]
+async fn the_tenant_policy_reads_its_settings_once_per_query_not_per_row() {
+    let db = TestDb::new().await;
+    let (app, a, _) = tenant_table(&db).await;
+    let mut tx = db::begin_tenant(&app, a).await.unwrap();
+    let plan: Vec<String> = sqlx::query_scalar("explain (costs off) select name from thing")
+        .fetch_all(&mut *tx)
+        .await
+        .unwrap();
+    let plan = plan.join("\n");
+    // Each setting is a parameter computed once; the row's filter compares with it.
+    assert_eq!(plan.matches("InitPlan").count(), 2, "{plan}");
+    assert!(
+        !plan.contains("Filter: ((enterprise_id = (NULLIF(current_setting"),
+        "{plan}"
+    );
+}
