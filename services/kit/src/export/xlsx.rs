@@ -275,8 +275,8 @@ fn push_number(n: f64, out: &mut Vec<u8>) {
 /// are written as Excel reads them back: `_xHHHH_`.
 fn escape(text: &str, out: &mut Vec<u8>) {
     let bytes = text.as_bytes();
-    // Most cells hold nothing to escape: one pass that the compiler vectorises,
-    // then one copy.
+    // Most cells hold nothing to escape: a quick look for the bytes that
+    // matter, then one copy.
     if !bytes
         .iter()
         .any(|&b| b < 0x20 || matches!(b, b'&' | b'<' | b'>' | b'_'))
