@@ -17,7 +17,7 @@ fn fleetdesk(db: &TestDb) -> Command {
 }
 
 async fn counts(db: &TestDb) -> Vec<i64> {
-    let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&db.url).await.unwrap();
     let mut out = Vec::new();
     for table in [
         "auth.account",

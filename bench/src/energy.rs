@@ -32,7 +32,7 @@ use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_kit::{db, grpc, idempotency};
 use fleetdesk_proto::energy::v1 as pb;
 use fleetdesk_proto::energy::v1::energy_service_client::EnergyServiceClient;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use crate::fleet;

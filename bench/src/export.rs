@@ -21,7 +21,7 @@ use fleetdesk_kit::export::{
 use fleetdesk_kit::files::FileStore;
 use futures::StreamExt as _;
 use sqlx::migrate::Migrator;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 const SCHEMA: &str = "bench_export";

@@ -29,7 +29,7 @@ use fleetdesk_kit::reach::ReachClaim;
 use fleetdesk_kit::{db, grpc, idempotency};
 use fleetdesk_proto::finance::v1 as pb;
 use fleetdesk_proto::finance::v1::finance_service_client::FinanceServiceClient;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 

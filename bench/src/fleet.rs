@@ -12,7 +12,7 @@ use fleetdesk_simulator::motion::{self, Motion, Start};
 use fleetdesk_telematics::directory::Binding;
 use fleetdesk_telematics::publish;
 use rand::SeedableRng as _;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 /// The enterprise of 100,000 vehicles the figures measure.

@@ -42,7 +42,7 @@ use fleetdesk_simulator::motion;
 use futures::TryStreamExt as _;
 use prost::Message as _;
 use rand::{Rng as _, SeedableRng as _};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use crate::fleet::{self, Fleet, Outgoing};

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use chrono::{Datelike as _, Months, NaiveDate, Utc};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use crate::ceiling::{self, Ceiling};

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use chrono::{DateTime, Days, SecondsFormat, Utc};
 use fleetdesk_seed::vehicle as seed;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use crate::fleet::{self, Fleet};

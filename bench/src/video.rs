@@ -441,7 +441,7 @@ struct Vehicle {
 
 /// The first vehicle of the demo enterprise with an active terminal binding
 /// whose SIM a JT/T 808-2019 header can carry.
-async fn vehicle(pool: &sqlx::PgPool) -> anyhow::Result<Vehicle> {
+async fn vehicle(pool: &sqlx_postgres::PgPool) -> anyhow::Result<Vehicle> {
     let enterprise = fleet::enterprise(pool).await?;
     let (id, plate, terminal_id, sim): (Uuid, String, String, String) = sqlx::query_as(
         "select v.id, v.plate_number, b.target_id, b.terminal_sim \
@@ -776,7 +776,7 @@ async fn measure(
 
 /// Waits until the edge has reported the terminal's camera to vehicle.
 async fn camera_reported(
-    pool: &sqlx::PgPool,
+    pool: &sqlx_postgres::PgPool,
     vehicle: Uuid,
     since: chrono::DateTime<chrono::Utc>,
 ) -> anyhow::Result<()> {

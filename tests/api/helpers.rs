@@ -216,7 +216,9 @@ impl TestApp {
 
     /// The one text value `query` selects.
     pub async fn sql_text(&self, query: &str) -> String {
-        let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
+        let pool = sqlx_postgres::PgPool::connect(&self.db.url)
+            .await
+            .expect("connect");
         let value: String = sqlx::query_scalar(query)
             .fetch_one(&pool)
             .await
@@ -256,7 +258,9 @@ impl TestApp {
     }
 
     pub async fn sql(&self, statement: &str) {
-        let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
+        let pool = sqlx_postgres::PgPool::connect(&self.db.url)
+            .await
+            .expect("connect");
         sqlx::query(statement).execute(&pool).await.expect("sql");
         pool.close().await;
     }
@@ -316,7 +320,9 @@ pub struct WeComCallback {
 impl TestApp {
     /// One number from the database, e.g. `select count(*) from auth.session`.
     pub async fn count(&self, query: &str) -> i64 {
-        let pool = sqlx::PgPool::connect(&self.db.url).await.expect("connect");
+        let pool = sqlx_postgres::PgPool::connect(&self.db.url)
+            .await
+            .expect("connect");
         let n: i64 = sqlx::query_scalar(query)
             .fetch_one(&pool)
             .await

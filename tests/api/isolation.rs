@@ -4,7 +4,7 @@ use crate::helpers::{TestApp, charging_not_opened, enterprise_rule_refused, spaw
 
 /// Ids and names of enterprise A (演示物流有限公司) straight from the database.
 async fn enterprise_a_secrets(app: &TestApp) -> Vec<String> {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let a: (String,) =
         sqlx::query_as("select id::text from org.enterprise where name = '演示物流有限公司'")
             .fetch_one(&pool)
@@ -26,7 +26,7 @@ async fn enterprise_a_secrets(app: &TestApp) -> Vec<String> {
 }
 
 async fn enterprise_a_role_ids(app: &TestApp) -> Vec<String> {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let ids = sqlx::query_scalar(
         "select r.id::text from org.role r join org.enterprise e on e.id = r.enterprise_id where e.name = '演示物流有限公司'",
     )

@@ -5,7 +5,9 @@ use crate::helpers::TestApp;
 
 /// One text value straight from the database (as the owner, past RLS).
 pub async fn text(app: &TestApp, query: &str) -> String {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.expect("connect");
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url)
+        .await
+        .expect("connect");
     let value: String = sqlx::query_scalar(query)
         .fetch_one(&pool)
         .await
@@ -16,7 +18,9 @@ pub async fn text(app: &TestApp, query: &str) -> String {
 
 /// Every text value of a query.
 pub async fn texts(app: &TestApp, query: &str) -> Vec<String> {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.expect("connect");
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url)
+        .await
+        .expect("connect");
     let values: Vec<String> = sqlx::query_scalar(query)
         .fetch_all(&pool)
         .await

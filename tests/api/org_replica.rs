@@ -26,7 +26,7 @@ async fn replica_path(app: &TestApp, id: &str) -> String {
 
 /// Polls the replica every few milliseconds until `id` has `path`; the time it took.
 async fn until_path(app: &TestApp, id: &str, path: &str) -> Duration {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(10) {
         let now: Option<String> =

@@ -28,7 +28,7 @@ order by 1";
 type TableRow = (String, bool, bool, bool, bool, bool);
 
 async fn tenant_tables(app: &TestApp) -> Vec<TableRow> {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let rows = sqlx::query_as(TENANT_TABLES)
         .fetch_all(&pool)
         .await
@@ -70,7 +70,7 @@ async fn every_tenant_owned_table_in_every_schema_has_forced_row_level_security(
     );
 
     // The role the services act as may not step around the policies.
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let (bypass, superuser): (bool, bool) = sqlx::query_as(
         "select rolbypassrls, rolsuper from pg_roles where rolname = 'fleetdesk_app'",
     )
@@ -89,7 +89,7 @@ async fn every_tenant_owned_table_in_every_schema_has_forced_row_level_security(
 
 /// A fingerprint of every tenant-owned table.
 async fn snapshot(app: &TestApp, tables: &[TableRow]) -> Vec<(String, String)> {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let mut out = Vec::new();
     for (name, ..) in tables {
         let digest: String = sqlx::query_scalar(&format!(
@@ -106,7 +106,7 @@ async fn snapshot(app: &TestApp, tables: &[TableRow]) -> Vec<(String, String)> {
 
 /// Up to a few ids of enterprise A from every tenant-owned table with an id.
 async fn ids_of_a(app: &TestApp, tables: &[TableRow]) -> Vec<(String, String)> {
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let mut out = Vec::new();
     for (name, _, _, _, has_id, has_enterprise_id) in tables {
         if !has_id || !has_enterprise_id {

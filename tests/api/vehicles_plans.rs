@@ -100,7 +100,7 @@ async fn every_vehicle_list_shape_is_planned_on_an_index_in_a_large_tenant() {
         leakproof.ends_with("true"),
         "kit migrations and texticlike: {leakproof}"
     );
-    let pool = sqlx::PgPool::connect(&app.db.url).await.unwrap();
+    let pool = sqlx_postgres::PgPool::connect(&app.db.url).await.unwrap();
     let mut tx = pool.begin().await.unwrap();
     for statement in [
         "set local search_path = vehicle",

@@ -232,7 +232,7 @@ impl Postgres {
 
     /// Whether the server accepts a session now.
     pub async fn accepts(&self) -> bool {
-        let connect = sqlx::PgConnection::connect(&self.admin_url());
+        let connect = sqlx_postgres::PgConnection::connect(&self.admin_url());
         match tokio::time::timeout(Duration::from_secs(2), connect).await {
             Ok(Ok(conn)) => {
                 let _ = sqlx::Connection::close(conn).await;
@@ -488,8 +488,8 @@ impl Drill {
 
     /// A pool on the drill's database as the superuser (row-level security
     /// does not hide other tenants' rows from it).
-    pub async fn pool(&self) -> sqlx::PgPool {
-        sqlx::postgres::PgPoolOptions::new()
+    pub async fn pool(&self) -> sqlx_postgres::PgPool {
+        sqlx_postgres::PgPoolOptions::new()
             .max_connections(2)
             .acquire_timeout(Duration::from_secs(5))
             .connect(&self.postgres.url())
@@ -588,7 +588,10 @@ pub async fn stream_fixes(js: &jetstream::Context) -> BTreeMap<FixKey, StreamFix
 
 /// The position history written since `since` (received then or later),
 /// with how many rows each (vehicle, fix time) has.
-pub async fn stored_fixes(pool: &sqlx::PgPool, since: DateTime<Utc>) -> BTreeMap<FixKey, i64> {
+pub async fn stored_fixes(
+    pool: &sqlx_postgres::PgPool,
+    since: DateTime<Utc>,
+) -> BTreeMap<FixKey, i64> {
     let rows: Vec<(Uuid, i64, i64)> = sqlx::query_as(
         "select vehicle_id, extract(epoch from fix_time)::bigint, count(*) \
          from vehicle.position where receive_time >= $1 group by 1, 2",
@@ -601,7 +604,7 @@ pub async fn stored_fixes(pool: &sqlx::PgPool, since: DateTime<Utc>) -> BTreeMap
 }
 
 /// The latest position of each vehicle: (fix time in seconds, lat, lng).
-pub async fn latest_positions(pool: &sqlx::PgPool) -> BTreeMap<Uuid, (i64, f64, f64)> {
+pub async fn latest_positions(pool: &sqlx_postgres::PgPool) -> BTreeMap<Uuid, (i64, f64, f64)> {
     let rows: Vec<(Uuid, i64, f64, f64)> = sqlx::query_as(
         "select vehicle_id, extract(epoch from fix_time)::bigint, lat, lng \
          from vehicle.latest_position",

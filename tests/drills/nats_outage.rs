@@ -225,7 +225,7 @@ fn assert_ok(answer: Option<&PlatformMessage>, what: &str) {
 }
 
 /// Events written to an outbox and not relayed yet, over every service.
-async fn unsent_events(pool: &sqlx::PgPool) -> i64 {
+async fn unsent_events(pool: &sqlx_postgres::PgPool) -> i64 {
     let mut unsent = 0;
     for schema in OUTBOXES {
         let count: i64 = sqlx::query_scalar(&format!(

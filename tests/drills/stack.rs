@@ -164,7 +164,7 @@ pub fn simulate_slice(
 
 /// The vehicles with a bound terminal, in the order the simulator takes
 /// them (so the ones past its count are free for a probe terminal).
-pub async fn bound_terminals(pool: &sqlx::PgPool) -> Vec<Bound> {
+pub async fn bound_terminals(pool: &sqlx_postgres::PgPool) -> Vec<Bound> {
     let rows: Vec<(uuid::Uuid, String, String, String)> = sqlx::query_as(
         "select v.id, v.plate_number, b.target_id, b.terminal_sim \
          from vehicle.vehicle_binding b join vehicle.vehicle v on v.id = b.vehicle_id \

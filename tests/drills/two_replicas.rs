@@ -411,7 +411,7 @@ struct DemoFleet {
 }
 
 impl DemoFleet {
-    async fn read(pool: &sqlx::PgPool) -> DemoFleet {
+    async fn read(pool: &sqlx_postgres::PgPool) -> DemoFleet {
         let rows: Vec<(Uuid, bool, String, String)> = sqlx::query_as(
             "select v.id, v.enterprise_id = (select id from org.enterprise \
                where code = 'DEMO-LOGISTICS'), b.target_id, b.terminal_sim \
@@ -453,7 +453,7 @@ impl DemoFleet {
 /// Energy's statement table held (EXCLUSIVE: reads go on, writes wait),
 /// so the replicas' month-end rounds wait until both have reached it.
 struct StatementHold {
-    conn: sqlx::PgConnection,
+    conn: sqlx_postgres::PgConnection,
 }
 
 /// The month both replicas' month-end rounds raced for.
@@ -463,7 +463,7 @@ struct StatementRace {
 
 impl StatementHold {
     async fn take(drill: &Drill) -> StatementHold {
-        let mut conn = sqlx::PgConnection::connect(&drill.postgres.url())
+        let mut conn = sqlx_postgres::PgConnection::connect(&drill.postgres.url())
             .await
             .expect("connect");
         sqlx::query("begin")
@@ -479,7 +479,7 @@ impl StatementHold {
 
     /// Lets the rounds go once two sessions (a round of each replica)
     /// wait on the table.
-    async fn release_when_both_wait(mut self, pool: &sqlx::PgPool) -> StatementRace {
+    async fn release_when_both_wait(mut self, pool: &sqlx_postgres::PgPool) -> StatementRace {
         eventually(
             Duration::from_secs(30),
             "both replicas' month-end rounds reach a due statement",
@@ -509,7 +509,7 @@ impl StatementRace {
     /// Waits for both rounds to end, then checks each statement of the
     /// month was built once (version 1, one build logged, one workbook).
     /// Answers how many there are.
-    async fn issued_once(&self, drill: &Drill, pool: &sqlx::PgPool) -> usize {
+    async fn issued_once(&self, drill: &Drill, pool: &sqlx_postgres::PgPool) -> usize {
         eventually(
             Duration::from_secs(60),
             "both replicas' month-end rounds end",
@@ -601,7 +601,7 @@ struct ExportJob {
 
 impl ExportJob {
     /// The vehicle target's job `id` once it has ended.
-    async fn when_finished(pool: &sqlx::PgPool, id: Uuid) -> ExportJob {
+    async fn when_finished(pool: &sqlx_postgres::PgPool, id: Uuid) -> ExportJob {
         eventually(Duration::from_secs(60), "the export job ends", || async {
             let job: ExportJob = sqlx::query_as(
                 "select enterprise_id, status, run, attempts from vehicle.export_job where id = $1",
@@ -651,7 +651,7 @@ fn objects_under(drill: &Drill, prefix: &str) -> Vec<String> {
 }
 
 /// Creates an organisation under the demo enterprise's top one; its id.
-async fn create_org(stack: &Stack, token: &str, pool: &sqlx::PgPool) -> Uuid {
+async fn create_org(stack: &Stack, token: &str, pool: &sqlx_postgres::PgPool) -> Uuid {
     let parent: String = sqlx::query_scalar(
         "select o.id::text from org.org_unit o join org.enterprise e on e.id = o.enterprise_id \
          where e.code = 'DEMO-LOGISTICS' and o.parent_id is null limit 1",
@@ -678,7 +678,7 @@ async fn create_org(stack: &Stack, token: &str, pool: &sqlx::PgPool) -> Uuid {
 }
 
 /// The ids of org's unit events about `unit`.
-async fn org_unit_events(pool: &sqlx::PgPool, unit: Uuid) -> Vec<Uuid> {
+async fn org_unit_events(pool: &sqlx_postgres::PgPool, unit: Uuid) -> Vec<Uuid> {
     let rows: Vec<(Uuid, Vec<u8>)> =
         sqlx::query_as("select id, payload from org.outbox where subject = $1")
             .bind(fleetdesk_kit::subjects::ORG_UNIT_CHANGED)

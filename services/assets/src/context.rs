@@ -5,7 +5,7 @@
 pub use fleetdesk_kit::actor::Actor;
 
 use fleetdesk_kit::files::FileStore;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 /// What every AssetService handler shares.
 #[derive(Debug, Clone)]

@@ -17,7 +17,7 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::files::{self, FileStore};
 use fleetdesk_kit::import::{Column, Problem, SheetRow};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::context::Actor;

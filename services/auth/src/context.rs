@@ -9,7 +9,7 @@ use fleetdesk_kit::{ServiceError, grpc};
 use fleetdesk_proto::org::v1::{
     ListMembershipsRequest, Membership, org_service_client::OrgServiceClient,
 };
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 

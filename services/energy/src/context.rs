@@ -10,7 +10,7 @@ use fleetdesk_kit::files::FileStore;
 use fleetdesk_kit::internal_token::TokenSigner;
 use fleetdesk_kit::{ServiceError, idempotency};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 
 use crate::telemetry::Distances;

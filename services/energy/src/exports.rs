@@ -16,7 +16,7 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::Cell;
 use fleetdesk_kit::export::scope;
 use fleetdesk_proto::common::v1 as common;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 
 use crate::context::Actor;
 

@@ -46,7 +46,7 @@ pub fn codes<T: Copy + Into<i16>>(
 /// every one below it (through the org_unit replica). Chosen units the
 /// replica does not know match nothing (never "no filter").
 pub async fn org_subtrees(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     org_ids: Vec<Uuid>,
 ) -> Result<Vec<Uuid>, ServiceError> {
     if org_ids.is_empty() {

@@ -8,7 +8,8 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::TimeRange;
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_proto::common::v1 as common;
-use sqlx::{Postgres, QueryBuilder};
+use sqlx::QueryBuilder;
+use sqlx_postgres::Postgres;
 use uuid::Uuid;
 
 use crate::sessions::domain::SessionStatus;

@@ -15,8 +15,8 @@ use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, events, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use secrecy::{ExposeSecret as _, SecretString};
-use sqlx::PgPool;
 use sqlx::migrate::Migrator;
+use sqlx_postgres::PgPool;
 
 use crate::context::Context;
 use crate::telemetry::Distances;

@@ -13,7 +13,7 @@
 
 use fleetdesk_kit::{db, events, subjects};
 use fleetdesk_proto::finance::v1::ChargingTopUpPaid;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::ledger::{self, AccountKind, TransferError};

@@ -8,7 +8,8 @@ pub use fleetdesk_kit::actor::Actor;
 
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ServiceError, db, grpc, idempotency};
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::Transaction;
+use sqlx_postgres::{PgPool, Postgres};
 use tonic::Request;
 
 /// What every finance handler shares.

@@ -18,8 +18,8 @@ use fleetdesk_kit::org_replica::OrgReplica;
 use fleetdesk_kit::service::{Runtime, Schema};
 use fleetdesk_kit::{Shutdown, events, grpc as kit_grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
-use sqlx::PgPool;
 use sqlx::migrate::Migrator;
+use sqlx_postgres::PgPool;
 use tokio::net::TcpListener;
 
 use crate::bank::{Bank, BankConfig};

@@ -4,7 +4,8 @@
 
 use crate::reach::{Reach, ResolvedReach};
 use crate::{ServiceError, db, grpc, idempotency};
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::Transaction;
+use sqlx_postgres::{PgPool, Postgres};
 use uuid::Uuid;
 
 /// Metadata the gateway sets with the caller's display name (UTF-8), for

@@ -6,9 +6,10 @@ use std::borrow::Cow;
 use std::str::FromStr;
 
 use anyhow::Context as _;
+use sqlx::Connection as _;
 use sqlx::migrate::Migrator;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::{Connection as _, PgConnection, PgPool};
+use sqlx_postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx_postgres::{PgConnection, PgPool};
 
 /// Tables every service has: the outbox and the processed-events ledger.
 pub static KIT_MIGRATIONS: Migrator = sqlx::migrate!("./migrations");
@@ -168,7 +169,7 @@ async fn open_pool(
 pub async fn begin_tenant(
     pool: &PgPool,
     enterprise_id: uuid::Uuid,
-) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx_postgres::Postgres>> {
     pool.begin_with(format!(
         "begin; select set_config('app.enterprise_id', '{enterprise_id}', true)"
     ))
@@ -186,7 +187,7 @@ pub async fn begin_tenant(
 pub async fn begin_tenant_list(
     pool: &PgPool,
     enterprise_id: uuid::Uuid,
-) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx_postgres::Postgres>> {
     pool.begin_with(format!(
         "begin; select set_config('app.enterprise_id', '{enterprise_id}', true); \
          set local plan_cache_mode = force_generic_plan"
@@ -197,7 +198,7 @@ pub async fn begin_tenant_list(
 /// Ends a transaction that only read. Dropping it queues the rollback, which
 /// the pool's check of every released connection sends with its own round
 /// trip; awaiting a commit would cost one more round trip on every read.
-pub fn end_read(tx: sqlx::Transaction<'static, sqlx::Postgres>) {
+pub fn end_read(tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>) {
     drop(tx);
 }
 
@@ -206,7 +207,7 @@ pub fn end_read(tx: sqlx::Transaction<'static, sqlx::Postgres>) {
 /// and accept only that enterprise's rows. Called again for the next
 /// enterprise, it moves on to that one (a batch that spans tenants).
 pub async fn enter_tenant(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     enterprise_id: uuid::Uuid,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -223,7 +224,7 @@ pub async fn enter_tenant(
 /// (resolving a person's memberships, relays, operator lists). Use sparingly.
 pub async fn begin_service(
     pool: &PgPool,
-) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
+) -> sqlx::Result<sqlx::Transaction<'static, sqlx_postgres::Postgres>> {
     pool.begin_with("begin; select set_config('app.scope', 'service', true)")
         .await
 }

@@ -17,7 +17,7 @@ use anyhow::Context as _;
 use async_nats::jetstream;
 use async_nats::jetstream::consumer::DeliverPolicy;
 use chrono::{DateTime, Utc};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::shutdown::Shutdown;

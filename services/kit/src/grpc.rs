@@ -178,7 +178,7 @@ pub struct Services {
     names: Vec<&'static str>,
     /// The database the services need: health says "not serving" while it
     /// does not answer, so the gateway's `/readyz` goes red.
-    database: Option<sqlx::PgPool>,
+    database: Option<sqlx_postgres::PgPool>,
 }
 
 impl std::fmt::Debug for Services {
@@ -199,7 +199,7 @@ impl Services {
     }
 
     /// Health follows `pool`'s database (see [`watch_database`]).
-    pub fn needing(mut self, pool: sqlx::PgPool) -> Services {
+    pub fn needing(mut self, pool: sqlx_postgres::PgPool) -> Services {
         self.database = Some(pool);
         self
     }
@@ -295,14 +295,14 @@ const DATABASE_PROBE: Duration = Duration::from_secs(2);
 /// connection of its own (the pool's may all be busy under load, which is
 /// no outage), reconnecting after a failure.
 async fn watch_database(
-    pool: sqlx::PgPool,
+    pool: sqlx_postgres::PgPool,
     reporter: tonic_health::server::HealthReporter,
     names: Vec<&'static str>,
     shutdown: Shutdown,
 ) {
     use sqlx::Connection as _;
     let options = pool.connect_options();
-    let mut conn: Option<sqlx::PgConnection> = None;
+    let mut conn: Option<sqlx_postgres::PgConnection> = None;
     let mut serving = true;
     loop {
         tokio::select! {
@@ -311,7 +311,7 @@ async fn watch_database(
         }
         let answered = tokio::time::timeout(DATABASE_PROBE, async {
             if conn.is_none() {
-                conn = Some(sqlx::PgConnection::connect_with(&options).await?);
+                conn = Some(sqlx_postgres::PgConnection::connect_with(&options).await?);
             }
             let c = conn.as_mut().expect("connected above");
             sqlx::query("select 1").execute(c).await.map(|_| ())

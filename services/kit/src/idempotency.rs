@@ -8,7 +8,7 @@
 
 use prost::Message;
 use sha2::{Digest, Sha256};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::error::{ErrorCode, ServiceError};

@@ -377,14 +377,14 @@ pub trait ImportSchema: Sync {
     /// unknown organisation), in the transaction that will write them.
     fn check_existing(
         &self,
-        conn: &mut sqlx::PgConnection,
+        conn: &mut sqlx_postgres::PgConnection,
         rows: &[Parsed<Self::Row>],
     ) -> impl std::future::Future<Output = Result<ErrorTable, ServiceError>> + Send;
 
     /// Writes every row; returns how many were written.
     fn write(
         &self,
-        conn: &mut sqlx::PgConnection,
+        conn: &mut sqlx_postgres::PgConnection,
         rows: Vec<Parsed<Self::Row>>,
     ) -> impl std::future::Future<Output = Result<i64, ServiceError>> + Send;
 }
@@ -392,7 +392,7 @@ pub trait ImportSchema: Sync {
 /// Reads, checks and writes an import of `enterprise_id`, all or nothing:
 /// the answer is the row count, or the error table with nothing written.
 pub async fn run<S: ImportSchema>(
-    pool: &sqlx::PgPool,
+    pool: &sqlx_postgres::PgPool,
     enterprise_id: uuid::Uuid,
     schema: &S,
     file: &[u8],

@@ -14,7 +14,8 @@
 //!   use the keyset (never OFFSET) so each page is an index range scan.
 
 use chrono::{DateTime, Utc};
-use sqlx::{Postgres, QueryBuilder};
+use sqlx::QueryBuilder;
+use sqlx_postgres::Postgres;
 use uuid::Uuid;
 
 use crate::error::ServiceError;

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use fleetdesk_proto::org::v1::{ListOrgUnitSnapshotRequest, OrgUnitChanged};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use tokio::sync::Notify;
 use tonic::transport::Channel;
 use uuid::Uuid;

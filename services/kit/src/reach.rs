@@ -10,7 +10,7 @@
 //! the whole tenant; a person without a claim reaches only their own rows.
 
 use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::internal_token::Claims;
@@ -138,7 +138,7 @@ impl ResolvedReach {
     /// Appends `(true)` or `(<org_column> = any($n) or <creator_column> = $m)`.
     pub fn push_condition(
         &self,
-        qb: &mut sqlx::QueryBuilder<'_, sqlx::Postgres>,
+        qb: &mut sqlx::QueryBuilder<'_, sqlx_postgres::Postgres>,
         org_column: &str,
         creator_column: &str,
     ) {

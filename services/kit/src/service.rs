@@ -2,8 +2,8 @@
 //! NATS connection and its outbox relay, and a gRPC server behind the
 //! internal-token check.
 
-use sqlx::PgPool;
 use sqlx::migrate::Migrator;
+use sqlx_postgres::PgPool;
 use tokio::net::TcpListener;
 
 use crate::config::ServiceConfig;

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, Weak};
 use std::time::Duration;
 
-use sqlx::PgPool;
-use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
+use sqlx_postgres::PgPool;
+use sqlx_postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 use tokio::sync::watch;
 
 /// The outbox relay's channel: an event was written.

@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::db;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 

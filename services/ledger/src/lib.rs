@@ -57,7 +57,7 @@ pub use pending::{Pending, Settlement, settle, void};
 pub use store::FIND_ACCOUNTS;
 pub use verify::{Difference, run_daily, run_once, verify};
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// The account of (`kind`, `owner`) in the enterprise, opened (balance 0)

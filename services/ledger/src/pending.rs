@@ -5,7 +5,7 @@
 //! to the source, and [`void`] returns all of it. Both are idempotent under
 //! their key: a replay answers what was posted first.
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::codes::TransferCode;

@@ -4,7 +4,7 @@
 //! Kinds arrive as their stored codes.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::codes::{AccountCode, TransferCode};

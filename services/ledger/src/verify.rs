@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use fleetdesk_kit::{Shutdown, db};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 const EVERY: Duration = Duration::from_secs(24 * 3600);

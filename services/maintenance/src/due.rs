@@ -18,7 +18,7 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, Utc};
 use fleetdesk_kit::{ServiceError, Shutdown, db, events, subjects};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::inspections::domain::DUE_SOON_DAYS;

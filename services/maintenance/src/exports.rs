@@ -6,7 +6,7 @@
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::ExportWorker;
 use fleetdesk_proto::common::v1 as common;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 
 use crate::context::Actor;
 use crate::{inspections, insurance, reminders, repairs, violations};

@@ -15,7 +15,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Days, FixedOffset, NaiveDate, NaiveTime, TimeZone, Utc};
 use fleetdesk_kit::ServiceError;
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// How many whole days the daily average looks back.

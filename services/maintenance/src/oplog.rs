@@ -6,7 +6,7 @@
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::timestamp;
 use fleetdesk_proto::common::v1 as common;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::context::Actor;

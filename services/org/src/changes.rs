@@ -4,7 +4,7 @@
 
 use fleetdesk_kit::subjects;
 use fleetdesk_proto::org::v1::PrincipalChanged;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// Writes the announcement in the caller's transaction (outbox): the

@@ -8,8 +8,8 @@ pub use fleetdesk_kit::actor::Actor;
 
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ServiceError, grpc};
-use sqlx::PgConnection;
-use sqlx::PgPool;
+use sqlx_postgres::PgConnection;
+use sqlx_postgres::PgPool;
 use tonic::Request;
 use uuid::Uuid;
 

@@ -4,7 +4,7 @@
 
 pub use fleetdesk_kit::actor::Actor;
 
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 /// What every risk-record handler shares.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@
 use chrono::{DateTime, FixedOffset, Utc};
 use fleetdesk_assets::{drivers, vehicles};
 use fleetdesk_kit::{ErrorCode, ServiceError};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::context::Actor;

@@ -1,7 +1,7 @@
 //! Demo accounts. Idempotent: a second run changes nothing a user did.
 
 use fleetdesk_kit::demo_id;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use fleetdesk_auth::accounts::store;
 use fleetdesk_auth::credentials::PasswordHasher;

@@ -41,7 +41,7 @@ use fleetdesk_ocpi::{
     AuthMethod, COUNTRY, CURRENCY, Cdr, CdrLocation, CdrToken, ChargingPeriod, ConnectorFormat,
     Decimal, GeoLocation, Price, Session, SessionPatch, SessionStatus, TokenType,
 };
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use crate::vehicle::Rng;
 
@@ -123,7 +123,7 @@ pub async fn run(pool: &PgPool, now: DateTime<Utc>) -> anyhow::Result<Report> {
     );
     // The sessions' captures are grouped on a pool of their own, as the
     // service's are: the two streams wait for them holding `pool`'s two.
-    let group_pool = sqlx::postgres::PgPoolOptions::new()
+    let group_pool = sqlx_postgres::PgPoolOptions::new()
         .max_connections(ledger::CAPTURE_POOL)
         .connect_lazy_with(pool.connect_options().as_ref().clone());
     let captures = ledger::CaptureGroup::new(group_pool, ledger::CAPTURE_GROUP_SIZE);

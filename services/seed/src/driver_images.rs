@@ -14,7 +14,7 @@ use std::io::Write as _;
 use fleetdesk_kit::files::{self, FileStore};
 use fleetdesk_kit::{db, demo_id};
 use serde_json::json;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use crate::vehicle::Rng;

@@ -11,7 +11,7 @@
 //! and everything is one transaction.
 
 use fleetdesk_kit::{db, demo_id};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use fleetdesk_energy::Actor;

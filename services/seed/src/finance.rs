@@ -33,7 +33,7 @@ use fleetdesk_finance::calendar::Month;
 use fleetdesk_finance::orders::domain::{Item, NewOrder, OrderKind};
 use fleetdesk_finance::orders::{convert as order_convert, store as orders};
 use fleetdesk_kit::{db, demo_id};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// The `source_service` of demo bills and orders.

@@ -16,7 +16,7 @@ use fleetdesk_finance::coupons::domain::{CouponKind, Terms};
 use fleetdesk_finance::coupons::store;
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{db, demo_id};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 const CAMPAIGN: &str = "演示-运营赠券";
 

@@ -22,7 +22,7 @@ use fleetdesk_finance::invoices::convert::snapshot;
 use fleetdesk_finance::invoices::domain::{ApplicationStatus, InvoiceType};
 use fleetdesk_finance::invoices::store::{self as invoices, NewApplication};
 use fleetdesk_kit::{db, demo_id};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 /// What the run wrote.

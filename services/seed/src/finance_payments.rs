@@ -17,7 +17,7 @@ use fleetdesk_finance::payments::store::{self as payments, NewPayment};
 use fleetdesk_finance::refunds::domain::{RefundMethod, RefundReason, RefundStatus, refund_no};
 use fleetdesk_finance::refunds::store::{self as refunds, NewRefund};
 use fleetdesk_kit::{db, demo_id};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 /// What stays on the prepaid balance after the payments, in fen.

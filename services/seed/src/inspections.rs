@@ -14,7 +14,7 @@ use fleetdesk_kit::db;
 use fleetdesk_maintenance::inspections::domain::{Class, Inspection, Outcome};
 use fleetdesk_maintenance::inspections::store;
 use fleetdesk_maintenance::odometer::beijing_day;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 /// What the run wrote.

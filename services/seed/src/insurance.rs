@@ -16,8 +16,8 @@ use fleetdesk_kit::{db, demo_id};
 use fleetdesk_maintenance::insurance::domain::{Coverage, Document, Kind};
 use fleetdesk_maintenance::insurance::store::BUSINESS_TYPE;
 use fleetdesk_maintenance::odometer::beijing_day;
-use sqlx::PgPool;
 use sqlx::types::Json;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 const INSURERS: [&str; 4] = [

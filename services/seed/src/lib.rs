@@ -124,7 +124,7 @@ async fn connect_bulk(
     common: &CommonConfig,
     schema: &str,
     max_connections: u32,
-) -> anyhow::Result<sqlx::PgPool> {
+) -> anyhow::Result<sqlx_postgres::PgPool> {
     let url = &common.database_url;
     let glue = if url.contains('?') { '&' } else { '?' };
     let url = format!("{url}{glue}options=-c%20synchronous_commit%3Doff");

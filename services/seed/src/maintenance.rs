@@ -17,7 +17,7 @@ use fleetdesk_maintenance::plans::domain::{Base, Interval, Kind, PlanDraft, Wind
 use fleetdesk_maintenance::plans::store as plans;
 use fleetdesk_maintenance::reminders::domain::{Schedule, next_due};
 use fleetdesk_maintenance::reminders::judge::{self, Refresh};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 /// What the run wrote.

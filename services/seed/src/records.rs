@@ -28,7 +28,7 @@ use fleetdesk_telemetry::lock::domain::{CommandState, LockAction};
 use fleetdesk_telemetry::lock::store as lock;
 use fleetdesk_telemetry::temperature::domain::ShareDraft;
 use fleetdesk_telemetry::temperature::{share, store as temperatures};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// What a run wrote (zeros for kinds already there).

@@ -10,7 +10,7 @@
 use chrono::{DateTime, Datelike, Duration, Utc};
 use fleetdesk_kit::{db, demo_id};
 use fleetdesk_maintenance::repairs::domain::{self, ItemKind, Kind, Line, State};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// What the run wrote.

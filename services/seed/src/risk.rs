@@ -8,7 +8,7 @@ use fleetdesk_kit::actor::Actor;
 use fleetdesk_kit::{db, demo_id};
 use fleetdesk_telemetry::alarms::domain::{Activity, AlarmState, RuleDraft, RuleKind};
 use fleetdesk_telemetry::alarms::store::{self, Move};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// Alarm rules of the demo enterprise: (key, name, level, kind).

@@ -31,7 +31,7 @@ use fleetdesk_telemetry::temperature::domain::Band;
 use fleetdesk_telemetry::temperature::store as temperatures;
 use rand::rngs::StdRng;
 use rand::{Rng as _, SeedableRng as _};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use crate::vehicle::Rng;

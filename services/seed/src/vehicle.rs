@@ -17,7 +17,7 @@ use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc};
 use fleetdesk_kit::db;
 use fleetdesk_kit::demo_id;
 use fleetdesk_kit::ids::{IdNumber, Vin};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// Vehicles the demo enterprise gets.

@@ -17,7 +17,7 @@ use fleetdesk_maintenance::odometer::beijing_day;
 use fleetdesk_maintenance::violations::domain::{Incoming, Source};
 use fleetdesk_maintenance::violations::store;
 use fleetdesk_traffic_standin::records;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 /// What the run wrote.

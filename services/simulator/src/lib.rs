@@ -39,7 +39,7 @@ use anyhow::Context as _;
 use fleetdesk_kit::{Shutdown, db};
 use rand::SeedableRng as _;
 use rand::rngs::StdRng;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 pub use motion::Start;
 

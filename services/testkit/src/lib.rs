@@ -8,8 +8,9 @@ use std::process::{Child, Command};
 use std::time::Duration;
 
 pub use fleetdesk_kit::service::Schema;
-use sqlx::postgres::PgConnectOptions;
-use sqlx::{Connection as _, PgConnection};
+use sqlx::Connection as _;
+use sqlx_postgres::PgConnectOptions;
+use sqlx_postgres::PgConnection;
 
 mod template;
 pub use template::{Template, TemplateName, template_name};
@@ -386,7 +387,7 @@ pub fn metric(series: &str) -> f64 {
 
 /// Waits (up to 10 s) until a consumer of the schema `pool` serves has
 /// applied event `id` (its once-only row is there); panics otherwise.
-pub async fn event_applied(pool: &sqlx::PgPool, id: uuid::Uuid) {
+pub async fn event_applied(pool: &sqlx_postgres::PgPool, id: uuid::Uuid) {
     for _ in 0..100 {
         let mut tx = fleetdesk_kit::db::begin_service(pool).await.expect("begin");
         let done: bool =

@@ -14,8 +14,9 @@ use std::str::FromStr;
 use fleetdesk_kit::db::{KIT_MIGRATIONS, ORG_REPLICA_MIGRATIONS};
 use fleetdesk_kit::service::Schema;
 use sha2::{Digest, Sha256};
-use sqlx::postgres::PgConnectOptions;
-use sqlx::{Connection as _, PgConnection};
+use sqlx::Connection as _;
+use sqlx_postgres::PgConnectOptions;
+use sqlx_postgres::PgConnection;
 
 /// Bumped when the way a template is built changes, so old ones are not reused.
 const TEMPLATE_FORMAT: &str = "fleetdesk-template-v1";

@@ -5,9 +5,10 @@ use std::borrow::Cow;
 use std::str::FromStr as _;
 
 use fleetdesk_testkit::{Schema, TestDb, template_name};
+use sqlx::Connection as _;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::postgres::PgConnectOptions;
-use sqlx::{Connection as _, PgConnection};
+use sqlx_postgres::PgConnectOptions;
+use sqlx_postgres::PgConnection;
 
 /// A schema whose single migration is unique to this run (so its template
 /// is new) and slow enough that concurrent callers overlap while it builds.

@@ -6,7 +6,7 @@ use fleetdesk_assets::{bindings, drivers, private_cars, usage, vehicles};
 use fleetdesk_kit::export::ExportWorker;
 use fleetdesk_kit::files::FileStore;
 use fleetdesk_telemetry::{alarms, geofences, operation, positions, safety, temperature};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 pub use fleetdesk_assets::exports::DOMAIN;
 

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::import::{Column, ErrorTable, ImportSchema, Parsed, Problem, SheetRow};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{self, DriverDraft, DriverFields, DriverStatus, LicenceClass};

@@ -19,7 +19,7 @@ pub mod store;
 pub use domain::{Business, Changes};
 
 use fleetdesk_kit::ServiceError;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::context::Actor;

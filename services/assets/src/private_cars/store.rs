@@ -3,7 +3,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort};
-use sqlx::{FromRow, PgConnection, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{PrivateCarDraft, PrivateCarStatus};

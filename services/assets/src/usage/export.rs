@@ -7,7 +7,7 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 
 use super::convert;
 use super::domain::Terms;

@@ -11,7 +11,7 @@ use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
 use fleetdesk_kit::{ServiceError, db, events, subjects};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

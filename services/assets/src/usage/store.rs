@@ -4,7 +4,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
-use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::{PgConnection, Postgres};
 use uuid::Uuid;
 
 use super::domain::{self, Terms, UsageDraft};
@@ -387,8 +388,8 @@ impl<'a> TermColumns<'a> {
     /// parameters (insert and update name them in the same order).
     fn bind_to<'q>(
         self,
-        query: sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments>,
-    ) -> sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments>
+        query: sqlx::query::Query<'q, Postgres, sqlx_postgres::PgArguments>,
+    ) -> sqlx::query::Query<'q, Postgres, sqlx_postgres::PgArguments>
     where
         'a: 'q,
     {

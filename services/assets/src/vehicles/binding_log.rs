@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::store::conflict;

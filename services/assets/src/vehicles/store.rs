@@ -5,8 +5,9 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
-use sqlx::postgres::PgRow;
-use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder, Row as _};
+use sqlx::{FromRow, QueryBuilder, Row as _};
+use sqlx_postgres::PgRow;
+use sqlx_postgres::{PgConnection, Postgres};
 use uuid::Uuid;
 
 use super::domain::{self, VehicleDraft};

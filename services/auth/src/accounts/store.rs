@@ -2,7 +2,8 @@
 //! tenant is known).
 
 use chrono::{DateTime, Utc};
-use sqlx::{FromRow, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::domain::AccountStatus;
@@ -57,7 +58,7 @@ pub async fn by_id(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<AccountRow>> 
 }
 
 pub async fn set_password(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     account_id: Uuid,
     password_hash: &str,
 ) -> sqlx::Result<()> {

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use super::domain::{Admission, Key, delay_for};
 

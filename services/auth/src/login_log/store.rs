@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::db;
-use sqlx::{FromRow, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::domain::LoginType;

@@ -16,7 +16,7 @@ use crate::credentials;
 
 /// Tells the gateways, in the caller's transaction, that a session ended.
 pub(crate) async fn announce_revoked(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     session_id: Uuid,
     token_hash: &[u8],
 ) -> sqlx::Result<()> {
@@ -34,7 +34,7 @@ pub(crate) async fn announce_revoked(
 
 /// Ends every live session of the account except `keep`, announcing each.
 pub(crate) async fn end_account_sessions(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     account_id: Uuid,
     keep: Option<&[u8]>,
     reason: &str,

@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::db;
-use sqlx::{FromRow, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::domain::SessionKind;
@@ -55,7 +56,7 @@ pub async fn insert(pool: &PgPool, new: NewSession<'_>) -> sqlx::Result<SessionR
 /// Ends every live session of an account except the one of `keep`, in the
 /// caller's transaction; returns (id, token hash) of each ended one.
 pub async fn revoke_account_sessions(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     account_id: Uuid,
     keep: Option<&[u8]>,
     reason: &str,
@@ -84,7 +85,7 @@ pub async fn by_token_hash(pool: &PgPool, token_hash: &[u8]) -> sqlx::Result<Opt
 
 /// Revokes a live session in the caller's transaction; returns its id if it was live.
 pub async fn revoke(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     token_hash: &[u8],
     reason: &str,
 ) -> sqlx::Result<Option<Uuid>> {

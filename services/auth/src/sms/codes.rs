@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use fleetdesk_kit::{ErrorCode, ServiceError};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::domain::{CodeKey, Phone, Purpose, new_code, send_refusal};

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use fleetdesk_kit::config::Environment;
 use secrecy::{ExposeSecret as _, SecretString};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use crate::config::SmsConfig;
@@ -180,7 +180,7 @@ mod tests {
 
     #[tokio::test]
     async fn production_refuses_the_development_sender() {
-        let pool = sqlx::PgPool::connect_lazy("postgres://localhost/none").unwrap();
+        let pool = sqlx_postgres::PgPool::connect_lazy("postgres://localhost/none").unwrap();
         let err = from_config(&SmsConfig::default(), Environment::Production, &pool).unwrap_err();
         assert!(err.to_string().contains("FLEETDESK_SMS_PROVIDER_URL"));
         let with_provider = SmsConfig {

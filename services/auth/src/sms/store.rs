@@ -2,7 +2,8 @@
 //! codes, and the development sender's outbox.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::Transaction;
+use sqlx_postgres::{PgPool, Postgres};
 use uuid::Uuid;
 
 use super::domain::{CODE_TTL_SECS, MAX_WRONG_ENTRIES, Phone, Purpose};

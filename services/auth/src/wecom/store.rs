@@ -4,7 +4,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use rand::RngCore as _;
 use sha2::{Digest as _, Sha256};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 /// How long a state may be used.
 pub const STATE_TTL_SECS: i64 = 10 * 60;

@@ -3,7 +3,7 @@
 
 use fleetdesk_kit::{ServiceError, db, reach};
 use fleetdesk_proto::energy::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 
 use super::domain::{AccountKind, AccountStatus, settable_status};

@@ -11,7 +11,7 @@ use fleetdesk_kit::{ServiceError, convert, db};
 use fleetdesk_proto::energy::v1 as pb;
 use std::collections::HashMap;
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use fleetdesk_kit::{ServiceError, list};
 use fleetdesk_proto::energy::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{self, Driven, Sums};

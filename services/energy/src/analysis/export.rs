@@ -6,7 +6,7 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::scope::PageKey;
 use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_proto::energy::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::convert;

@@ -11,7 +11,8 @@
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_proto::energy::v1 as pb;
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{BudgetPeriod, CardStatus};

@@ -113,7 +113,7 @@ pub fn query(request: &pb::ListChargingCardsRequest) -> Result<CardQuery, Servic
 /// Expands the query's organisations through the replica: the chosen ones
 /// with their subtrees, and for junior cards the units strictly below.
 pub async fn expand(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     mut query: CardQuery,
 ) -> Result<CardQuery, ServiceError> {
     query.org_ids = filters::org_subtrees(conn, query.org_ids).await?;

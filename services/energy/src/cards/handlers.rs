@@ -7,7 +7,7 @@ use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
 use fleetdesk_kit::{ErrorCode, ServiceError, convert as ids, db};
 use fleetdesk_proto::energy::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 
@@ -166,7 +166,7 @@ pub async fn update(
 /// Moves a card to the status `next` gives its current one.
 async fn transition(
     actor: Actor,
-    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    mut tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     card_id: &str,
     reason: &str,
     next: impl FnOnce(CardStatus) -> Result<CardStatus, ServiceError>,

@@ -13,7 +13,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_ocpi::{COUNTRY, PageQuery, Token, TokenType, WhitelistType};
-use sqlx::{FromRow, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::PgPool;
 
 use super::domain::{CardKind, CardStatus};
 use crate::codes::optional;

@@ -7,7 +7,8 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use fleetdesk_kit::ServiceError;
-use sqlx::{FromRow, PgConnection, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::reports::{self, Scope};

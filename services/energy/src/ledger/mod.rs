@@ -54,7 +54,7 @@ mod domain;
 pub use domain::{AccountKind, Transfer, TransferError, TransferKind};
 pub use fleetdesk_ledger::{Leg, Posted, PostedEntry};
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// The account of (`kind`, `owner`) in the enterprise, opened (balance 0)

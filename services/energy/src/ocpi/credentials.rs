@@ -39,8 +39,8 @@ use fleetdesk_ocpi::{
 };
 use secrecy::{ExposeSecret as _, SecretString};
 use sha2::{Digest as _, Sha256};
-use sqlx::PgPool;
 use sqlx::types::Json as Jsonb;
+use sqlx_postgres::PgPool;
 use tokio::sync::watch;
 
 use crate::ledger::CaptureGroup;

@@ -32,7 +32,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use fleetdesk_kit::{Shutdown, db};
 use secrecy::SecretString;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tokio::net::TcpListener;
 
 use self::credentials::{Link, Registry, same_link};

@@ -125,7 +125,7 @@ async fn open_application(
 ) -> Result<
     (
         store::ApplicationRow,
-        sqlx::Transaction<'static, sqlx::Postgres>,
+        sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     ),
     ServiceError,
 > {

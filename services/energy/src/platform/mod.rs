@@ -7,7 +7,7 @@
 pub mod client;
 
 use fleetdesk_ocpi::EMSP_BASE;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use self::client::Cpo;

@@ -42,7 +42,7 @@ use fleetdesk_ocpi::{
     SessionStatus as OcpiStatus, TokenType,
 };
 use fleetdesk_proto::energy::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::costs;

@@ -7,7 +7,7 @@
 use chrono::Utc;
 use fleetdesk_kit::files::{self, FileStore};
 use fleetdesk_kit::{ServiceError, db};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{self, Build, StatementStatus};

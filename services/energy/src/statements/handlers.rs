@@ -38,7 +38,7 @@ pub async fn list(
 
 /// A statement as the caller sees it (its lines read under their reach).
 async fn seen(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     row: StatementRow,
 ) -> Result<pb::ReconciliationStatement, ServiceError> {

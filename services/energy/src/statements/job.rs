@@ -11,7 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::files::FileStore;
 use fleetdesk_kit::{ServiceError, Shutdown, db};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::{build, domain, store};

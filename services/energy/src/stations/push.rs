@@ -14,7 +14,7 @@ use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_ocpi::{
     Connector, ConnectorPatch, Evse, EvsePatch, EvseStatus, Location, LocationPatch, Tariff,
 };
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 
 use super::domain::{self, station_id};
 use super::store;

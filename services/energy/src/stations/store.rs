@@ -7,8 +7,9 @@ use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Filters, Paging, Sort};
 use fleetdesk_ocpi::{EvseStatus, Location, datetime};
+use sqlx::FromRow;
 use sqlx::types::Json;
-use sqlx::{FromRow, PgConnection};
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{ConnectorKind, EvseState, StationDraft, StationStatus, station_status};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use fleetdesk_kit::{ServiceError, Shutdown, db};
 use fleetdesk_ocpi::{Location, Tariff};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 
 use super::domain;
 use super::store;

@@ -3,8 +3,9 @@
 
 use fleetdesk_kit::ServiceError;
 use fleetdesk_ocpi::{PriceComponent, Tariff};
+use sqlx::FromRow;
 use sqlx::types::Json;
-use sqlx::{FromRow, PgConnection};
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{Dimension, Period, TouBand};

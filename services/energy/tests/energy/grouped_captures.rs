@@ -12,7 +12,7 @@ use fleetdesk_energy::ledger::{
 };
 use fleetdesk_kit::db;
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 const SESSIONS: usize = 500;

@@ -8,7 +8,7 @@
 use fleetdesk_energy::ledger::{self, AccountKind, Leg, Transfer, TransferError, TransferKind};
 use fleetdesk_kit::db;
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 struct Ledger {

@@ -12,7 +12,7 @@ use prost::Message as _;
 use support::{err, stack};
 
 /// The charging states announced for `enterprise`, oldest first.
-async fn announced(owner: &sqlx::PgPool, enterprise: uuid::Uuid) -> Vec<(i32, i64)> {
+async fn announced(owner: &sqlx_postgres::PgPool, enterprise: uuid::Uuid) -> Vec<(i32, i64)> {
     let mut tx = db::begin_service(owner).await.unwrap();
     let payloads: Vec<Vec<u8>> = sqlx::query_scalar(
         "select payload from outbox where subject = 'fleetdesk.energy.opening.changed' \

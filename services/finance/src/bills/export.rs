@@ -8,7 +8,7 @@ use fleetdesk_kit::export::scope::day;
 use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::convert::query;

@@ -6,7 +6,7 @@ use chrono::Utc;
 use fleetdesk_kit::list::{BATCH_LIMIT, Paging};
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

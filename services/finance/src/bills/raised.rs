@@ -25,7 +25,7 @@ use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ErrorCode, db, events, subjects};
 use fleetdesk_proto::energy::v1::ReconciliationStatementConfirmed;
 use fleetdesk_proto::vehicle::v1::RepairBillIssued;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{BillKind, Channel, Line, LineSource, NewBill, Source};

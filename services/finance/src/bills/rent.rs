@@ -43,7 +43,8 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use fleetdesk_kit::convert::datetime;
 use fleetdesk_kit::{ErrorCode, Shutdown, db, events, subjects};
 use fleetdesk_proto::vehicle::v1 as vpb;
-use sqlx::{FromRow, PgConnection, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{BillKind, Channel, Line, LineSource, NewBill, Source};

@@ -13,7 +13,7 @@
 use chrono::Utc;
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::codes::known;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{self, CouponStatus, Item, Purchase};

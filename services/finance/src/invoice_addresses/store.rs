@@ -4,7 +4,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Filters, Paging, Sort};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::AddressSpec;
@@ -101,9 +102,9 @@ async fn move_default(
 
 /// Binds `$3`..`$14`: the address's fields.
 fn bind_spec<'q>(
-    query: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    query: sqlx::query::Query<'q, sqlx_postgres::Postgres, sqlx_postgres::PgArguments>,
     spec: &'q AddressSpec,
-) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+) -> sqlx::query::Query<'q, sqlx_postgres::Postgres, sqlx_postgres::PgArguments> {
     query
         .bind(&spec.recipient_name)
         .bind(&spec.recipient_phone)

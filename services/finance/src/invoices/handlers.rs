@@ -8,7 +8,7 @@ use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::Paging;
 use fleetdesk_kit::{ErrorCode, ServiceError, db};
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

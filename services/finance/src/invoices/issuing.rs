@@ -14,7 +14,7 @@ use fleetdesk_kit::files::{self, FileStore};
 use fleetdesk_kit::{ServiceError, Shutdown, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{self, ApplicationStatus, InvoiceType};

@@ -41,7 +41,7 @@ mod store;
 pub use domain::{AccountKind, Transfer, TransferError, TransferKind};
 pub use fleetdesk_ledger::{Leg, Posted};
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// The enterprise's accounts every payment and refund touches.

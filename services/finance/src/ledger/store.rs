@@ -4,7 +4,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 #[derive(Debug, Clone, FromRow)]

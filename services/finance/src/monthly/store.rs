@@ -5,7 +5,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::Paging;
-use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::{PgConnection, Postgres};
 
 use crate::bills::store::{BillQuery, OVERDUE, filtered};
 use crate::context::Actor;

@@ -6,7 +6,7 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 
 use super::PERMISSION;

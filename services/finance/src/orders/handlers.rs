@@ -7,7 +7,7 @@ use fleetdesk_kit::convert::id;
 use fleetdesk_kit::list::Paging;
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use fleetdesk_kit::convert::timestamp;
 use fleetdesk_kit::{ServiceError, events, subjects};
 use fleetdesk_proto::finance::v1::ChargingTopUpPaid;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{OrderKind, OrderStatus};

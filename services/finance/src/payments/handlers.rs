@@ -7,7 +7,7 @@ use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::list::{BATCH_LIMIT, Paging};
 use fleetdesk_kit::{ErrorCode, ServiceError, codes, db};
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

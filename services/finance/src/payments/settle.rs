@@ -5,7 +5,7 @@
 
 use chrono::Utc;
 use fleetdesk_kit::{ServiceError, codes};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{self, Allocation, Owed, PaymentStatus};

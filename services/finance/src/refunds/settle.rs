@@ -5,7 +5,7 @@
 //! ever post, and the refund's status follows what the ledger did.
 
 use fleetdesk_kit::{ServiceError, codes};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::RefundStatus;

@@ -16,8 +16,8 @@ use fleetdesk_kit::reach::{ReachClaim, ResolvedReach};
 use fleetdesk_kit::{ErrorCode, db, grpc};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::finance::v1 as pb;
-use sqlx::PgPool;
-use sqlx::postgres::PgPoolOptions;
+use sqlx_postgres::PgPool;
+use sqlx_postgres::PgPoolOptions;
 use support::{Stack, Tenant, err, line, month, new_bill, stack};
 use uuid::Uuid;
 
@@ -162,7 +162,7 @@ async fn rent_bill(s: &Stack, t: &Tenant, source: &str, amount_fen: i64) -> pb::
 }
 
 /// `t`'s bill rows `ids`, as payments read them.
-async fn rows(conn: &mut sqlx::PgConnection, t: &Tenant, ids: &[&str]) -> Vec<BillRow> {
+async fn rows(conn: &mut sqlx_postgres::PgConnection, t: &Tenant, ids: &[&str]) -> Vec<BillRow> {
     let ids: Vec<Uuid> = ids.iter().map(|i| Uuid::parse_str(i).unwrap()).collect();
     fleetdesk_finance::bills::store::some(conn, &system(t), &ids, false)
         .await

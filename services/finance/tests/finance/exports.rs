@@ -89,7 +89,7 @@ fn firsts(rows: &[Vec<String>]) -> Vec<String> {
 /// Runs `query` as the owner (rows written as their subjects write them).
 async fn exec(
     s: &Stack,
-    query: sqlx::query::Query<'_, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    query: sqlx::query::Query<'_, sqlx_postgres::Postgres, sqlx_postgres::PgArguments>,
 ) {
     let mut tx = db::begin_service(&s.owner).await.unwrap();
     query.execute(&mut *tx).await.unwrap();

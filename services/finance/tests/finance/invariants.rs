@@ -240,7 +240,7 @@ impl Run<'_> {
     /// Rows of `sql` (its first parameter the enterprise), in a stable order.
     async fn rows<T>(&self, sql: &str) -> Vec<T>
     where
-        T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+        T: for<'r> sqlx::FromRow<'r, sqlx_postgres::PgRow> + Send + Unpin,
     {
         let mut tx = db::begin_service(&self.w.s.owner).await.unwrap();
         sqlx::query_as(sql)

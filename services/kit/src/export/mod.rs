@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use fleetdesk_proto::common::v1 as pb;
 use futures::future::BoxFuture;
-use sqlx::{FromRow, PgConnection, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::{PgConnection, PgPool};
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
@@ -293,7 +294,7 @@ pub async fn start(
 /// rollback waits for its pooled connection's next use, and until then the
 /// row lock hides the job from workers claiming with `skip locked`.
 async fn refuse<T>(
-    tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     message: &str,
 ) -> Result<T, ServiceError> {
     tx.rollback().await?;

@@ -17,7 +17,7 @@ use chrono::{DateTime, Datelike, FixedOffset, Timelike, Utc};
 use fleetdesk_proto::common::v1 as common;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::actor::Actor;

@@ -7,7 +7,7 @@ use fleetdesk_kit::import::{self, Column, ErrorTable, ImportSchema, Parsed, Prob
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_testkit::TestDb;
 use sqlx::migrate::Migrator;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 const COLUMNS: &[Column] = &[

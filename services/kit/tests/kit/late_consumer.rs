@@ -16,7 +16,7 @@ use fleetdesk_kit::{Shutdown, db};
 use fleetdesk_proto::org::v1::PrincipalChanged;
 use fleetdesk_testkit::{NatsServer, TestDb};
 use sqlx::migrate::Migrator;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 const SUBJECT: &str = "fleetdesk.test.principal.changed";

@@ -7,8 +7,8 @@ use fleetdesk_kit::events::{self, EVENT_STREAM, OutboxRelay};
 use fleetdesk_kit::{Shutdown, db};
 use fleetdesk_proto::org::v1::PrincipalChanged;
 use fleetdesk_testkit::{NatsServer, TestDb};
-use sqlx::PgPool;
 use sqlx::migrate::Migrator;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 async fn outbox_pool(db: &TestDb) -> PgPool {

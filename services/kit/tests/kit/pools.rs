@@ -51,8 +51,12 @@ async fn a_connection_the_server_ends_is_unavailable_and_a_failing_statement_int
     use sqlx::Connection as _;
 
     let test_db = TestDb::new().await;
-    let mut victim = sqlx::PgConnection::connect(&test_db.url).await.unwrap();
-    let mut other = sqlx::PgConnection::connect(&test_db.url).await.unwrap();
+    let mut victim = sqlx_postgres::PgConnection::connect(&test_db.url)
+        .await
+        .unwrap();
+    let mut other = sqlx_postgres::PgConnection::connect(&test_db.url)
+        .await
+        .unwrap();
     let pid: i32 = sqlx::query_scalar("select pg_backend_pid()")
         .fetch_one(&mut victim)
         .await

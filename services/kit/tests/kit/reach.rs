@@ -7,8 +7,8 @@ use fleetdesk_kit::internal_token::Claims;
 use fleetdesk_kit::org_replica::{self, ReplicaUnit};
 use fleetdesk_kit::reach::{Reach, ReachClaim};
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
 use sqlx::migrate::Migrator;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 fn u(n: u128) -> Uuid {

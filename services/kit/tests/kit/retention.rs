@@ -10,8 +10,8 @@ use fleetdesk_kit::db;
 use fleetdesk_kit::files::{self, FileStore};
 use fleetdesk_kit::retention::{self, Pruned, RetentionConfig, RetentionJob};
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
 use sqlx::migrate::Migrator;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 const SCHEMA: &str = "kit_retention_test";

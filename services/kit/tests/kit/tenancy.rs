@@ -5,7 +5,7 @@ use fleetdesk_testkit::TestDb;
 use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
-async fn tenant_table(db: &TestDb) -> (sqlx::PgPool, Uuid, Uuid) {
+async fn tenant_table(db: &TestDb) -> (sqlx_postgres::PgPool, Uuid, Uuid) {
     let owner = db::connect_owner(&db.url, "rls_test", 2).await.unwrap();
     sqlx::query("create table thing (id serial primary key, enterprise_id uuid not null, name text not null)")
         .execute(&owner)
@@ -33,7 +33,7 @@ async fn tenant_table(db: &TestDb) -> (sqlx::PgPool, Uuid, Uuid) {
     (app, a, b)
 }
 
-async fn names(tx: &mut sqlx::PgConnection) -> Vec<String> {
+async fn names(tx: &mut sqlx_postgres::PgConnection) -> Vec<String> {
     sqlx::query_scalar("select name from thing order by name")
         .fetch_all(tx)
         .await

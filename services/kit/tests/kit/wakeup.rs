@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use fleetdesk_kit::wakeup::{self, EXPORT_JOB, OUTBOX};
 use fleetdesk_testkit::TestDb;
-use sqlx::postgres::PgPoolOptions;
+use sqlx_postgres::PgPoolOptions;
 
 /// Well under the relay's and the export workers' poll (1 and 2 s): a
 /// waiter woken within it was woken by the notification.

@@ -13,8 +13,8 @@ use fleetdesk_ledger::{
     self as ledger, AccountCode, Difference, Leg, Transfer, TransferCode, TransferError,
 };
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 fleetdesk_kit::stored_code!(

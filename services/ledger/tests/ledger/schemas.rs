@@ -7,8 +7,8 @@ use std::borrow::Cow;
 
 use fleetdesk_kit::db;
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx_postgres::PgPool;
 
 const ENERGY: &str = include_str!("../../../energy/migrations/20261201000001_ledger.sql");
 const FINANCE: &str = include_str!("../../../finance/migrations/20261208000001_ledger.sql");

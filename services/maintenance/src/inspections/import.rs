@@ -10,7 +10,7 @@ use fleetdesk_assets::imports::{RowProblems, pick, thousandths};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::codes::known;
 use fleetdesk_kit::import::{Column, ErrorTable, ImportSchema, Parsed, Problem, SheetRow};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 
 use super::domain::{Class, Inspection, Outcome};
 use super::store;

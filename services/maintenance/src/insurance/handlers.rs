@@ -8,7 +8,7 @@ use chrono::Utc;
 use fleetdesk_kit::convert::id;
 use fleetdesk_kit::{ServiceError, db, files};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 
@@ -114,7 +114,7 @@ async fn checked(
 
 /// The row as stored after a change, answered.
 async fn answer(
-    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    mut tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     actor: &Actor,
     id: Uuid,
 ) -> Result<pb::InsurancePolicy, ServiceError> {

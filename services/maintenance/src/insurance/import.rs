@@ -13,7 +13,7 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::import::{
     Column, ErrorTable, ImportSchema, Parsed, Problem, SheetRow, fen_of_yuan,
 };
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 
 use super::domain::{Coverage, Kind, Policy, PolicyForm};
 use super::store;

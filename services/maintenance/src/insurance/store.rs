@@ -8,7 +8,8 @@ use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use fleetdesk_kit::{ResultExt, ServiceError};
 use fleetdesk_proto::vehicle::v1 as pb;
 use sqlx::types::Json;
-use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::{PgConnection, Postgres};
 use uuid::Uuid;
 
 use super::domain::{Coverage, Document, EXPIRING_DAYS, Expiry, Kind, Policy, policy_no_taken};

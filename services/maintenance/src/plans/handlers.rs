@@ -49,7 +49,7 @@ pub async fn list(
 
 /// The draft of a request, its organisation one the caller reaches.
 async fn draft(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     plan: Option<pb::MaintenancePlan>,
 ) -> Result<PlanDraft, ServiceError> {

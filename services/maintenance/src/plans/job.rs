@@ -17,7 +17,7 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, NaiveDate, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ServiceError, Shutdown, db};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use super::convert;
 use super::store::{self, PlanRow, Synced};

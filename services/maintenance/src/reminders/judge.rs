@@ -18,7 +18,8 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use fleetdesk_kit::export::scope::PageKey;
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::{FromRow, PgConnection, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{self, DueState, Reading, Standing};

@@ -6,7 +6,8 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Filters, Paging, Sort};
-use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::{PgConnection, Postgres};
 use uuid::Uuid;
 
 use super::domain::Completion;

@@ -11,7 +11,7 @@ use fleetdesk_kit::actor::Actor;
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ServiceError, db, events, subjects};
 use fleetdesk_proto::org::v1 as org;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{self, Move, State};

@@ -8,7 +8,8 @@ use fleetdesk_kit::convert::{id, timestamp};
 use fleetdesk_kit::{ServiceError, on_constraint};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

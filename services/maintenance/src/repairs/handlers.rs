@@ -10,7 +10,7 @@ use fleetdesk_kit::idempotency::{self, Claim};
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 
@@ -76,7 +76,7 @@ pub async fn get(
 
 /// The order as stored after a change, committed and answered.
 async fn answer(
-    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    mut tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     actor: &Actor,
     id: Uuid,
 ) -> Result<pb::RepairOrder, ServiceError> {

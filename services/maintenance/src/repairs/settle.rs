@@ -12,7 +12,8 @@ use fleetdesk_kit::list::{Filters, Paging, Sort};
 use fleetdesk_kit::{events, subjects};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{self, BillState, State, StatementState};

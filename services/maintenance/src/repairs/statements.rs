@@ -36,7 +36,7 @@ pub async fn list(
 
 /// A statement with its order ids, as the wire's.
 async fn full(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     row: settle::StatementRow,
 ) -> Result<pb::RepairStatement, ServiceError> {

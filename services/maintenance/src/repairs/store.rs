@@ -8,7 +8,8 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::codes::known;
 use fleetdesk_kit::list::{Cursor, Filters, Paging, Sort, TimeRange};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::{PgConnection, Postgres};
 use uuid::Uuid;
 
 use super::domain::{Line, State};

@@ -65,7 +65,7 @@ pub async fn get(
 
 /// A driver of the caller's enterprise, named by `field` (a blank id is `None`).
 async fn driver_of(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     driver_id: &str,
 ) -> Result<Option<(Uuid, String)>, ServiceError> {
@@ -83,7 +83,7 @@ async fn driver_of(
 
 /// The row as stored after a change, answered.
 async fn answer(
-    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    mut tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     actor: &Actor,
     id: Uuid,
 ) -> Result<pb::Violation, ServiceError> {

@@ -13,7 +13,7 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Days, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ServiceError, Shutdown, db};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::authority::Authority;

@@ -1,7 +1,8 @@
 //! Queries of `operating_area`, the operator's regions and cities (shared
 //! by every enterprise, read on the pool).
 
-use sqlx::{FromRow, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::PgPool;
 
 #[derive(Debug, FromRow)]
 pub struct OperatingAreaRow {

@@ -1,7 +1,8 @@
 //! Queries of the `permission` table: keeping it in step with the
 //! catalogue, and reading it back for the role editor.
 
-use sqlx::{FromRow, PgConnection, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::{PgConnection, PgPool};
 
 use super::domain::entries;
 

@@ -3,7 +3,7 @@
 
 use fleetdesk_kit::{events, subjects};
 use fleetdesk_proto::energy::v1::ChargingOpenChanged;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::ChargingState;

@@ -1,7 +1,7 @@
 //! Queries of `enterprise_charging`: the state an enterprise's flags read,
 //! and energy's newest announcement kept.
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{Charging, ChargingState};

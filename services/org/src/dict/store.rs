@@ -1,6 +1,7 @@
 //! Queries of `dict_entry`, shared by every enterprise (read on the pool).
 
-use sqlx::{FromRow, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::PgPool;
 
 #[derive(Debug, FromRow)]
 pub struct DictRow {

@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use fleetdesk_kit::{convert, events, export, subjects};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::common::v1::export_job_event::Change;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::KEEP_DAYS;

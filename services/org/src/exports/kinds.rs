@@ -10,7 +10,7 @@ use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_proto::common::v1 as common;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::DOMAIN;

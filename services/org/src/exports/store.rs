@@ -7,7 +7,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::retention::Pruning;
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{ExportStatus, KEEP_DAYS};

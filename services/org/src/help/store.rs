@@ -2,7 +2,8 @@
 //! and of feedback (the caller's tenant transaction).
 
 use chrono::{DateTime, Utc};
-use sqlx::{FromRow, PgConnection, PgPool};
+use sqlx::FromRow;
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 #[derive(Debug, FromRow)]

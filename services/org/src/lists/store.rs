@@ -1,7 +1,7 @@
 //! Queries of `enterprise_list_entry` and `need_open_page`. They need a
 //! service-scoped transaction: the lists are cross-tenant operator data.
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{self, ListType, Lists};

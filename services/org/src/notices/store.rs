@@ -3,7 +3,8 @@
 //! enterprise-wide ones.
 
 use chrono::{DateTime, Utc};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// Notices the member may see: theirs and the enterprise-wide ones.

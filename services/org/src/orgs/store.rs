@@ -4,7 +4,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ResultExt as _, ServiceError};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::codes::Status;

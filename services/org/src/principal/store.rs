@@ -3,7 +3,8 @@
 //! transaction.
 
 use chrono::{DateTime, Utc};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 #[derive(Debug, Clone, FromRow)]

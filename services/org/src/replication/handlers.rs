@@ -2,7 +2,7 @@
 
 use fleetdesk_kit::{ServiceError, convert, db, grpc};
 use fleetdesk_proto::org::v1 as pb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::Request;
 use uuid::Uuid;
 

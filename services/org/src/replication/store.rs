@@ -2,7 +2,7 @@
 //! announcement written to the outbox, and the snapshot's pages.
 
 use fleetdesk_kit::{events, subjects};
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::convert;

@@ -5,7 +5,7 @@
 
 use fleetdesk_kit::{ServiceError, convert as kit_convert, db, grpc};
 use fleetdesk_proto::org::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

@@ -2,7 +2,7 @@
 //! reach they make, each on the caller's tenant transaction.
 
 use fleetdesk_kit::ServiceError;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{self, DataScope, Reach};

@@ -1,6 +1,6 @@
 //! Queries of `org_unit_area`, on the caller's tenant transaction.
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// (unit, city code) of the units `org_ids`, in each unit's order.

@@ -9,7 +9,8 @@ use fleetdesk_kit::{ServiceError, mask};
 use fleetdesk_proto::common::v1 as common;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::codes::Status;
@@ -74,11 +75,11 @@ fn conditions() -> String {
 }
 
 fn bind<'q, O>(
-    query: sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments>,
+    query: sqlx::query::QueryAs<'q, sqlx_postgres::Postgres, O, sqlx_postgres::PgArguments>,
     job: &JobScope,
     filter: &'q UsersFilter,
     reach: &StoredReach,
-) -> sqlx::query::QueryAs<'q, sqlx::Postgres, O, sqlx::postgres::PgArguments> {
+) -> sqlx::query::QueryAs<'q, sqlx_postgres::Postgres, O, sqlx_postgres::PgArguments> {
     query
         .bind(job.enterprise_id)
         .bind(&filter.name_contains)

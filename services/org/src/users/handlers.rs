@@ -288,7 +288,7 @@ pub async fn export(
 /// holder (the role then locked until the transaction ends, so two edits
 /// cannot each leave the other as the last).
 async fn last_admin(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     tenant: uuid::Uuid,
     member: &store::UserRow,
 ) -> Result<Option<uuid::Uuid>, ServiceError> {

@@ -6,7 +6,7 @@
 use fleetdesk_kit::db;
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::store::{ListFilter, SELECT};
@@ -147,7 +147,12 @@ const OLD_COUNT: &str = "OLD_COUNT";
 /// Execution time of `sql` under a generic plan in a tenant transaction.
 /// Today's queries bind the tenant ($1) and, for a page, size and offset;
 /// the old ones bind everything as the old list did.
-async fn generic_ms(conn: &mut sqlx::PgConnection, tenant: Uuid, sql: &str, old: bool) -> f64 {
+async fn generic_ms(
+    conn: &mut sqlx_postgres::PgConnection,
+    tenant: Uuid,
+    sql: &str,
+    old: bool,
+) -> f64 {
     let sql = match sql {
         OLD_PAGE => format!(
             "{} {OLD_FILTER} order by m.created_at, m.id limit $9 offset $10",

@@ -4,7 +4,8 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::reach::ResolvedReach;
 use fleetdesk_kit::{ResultExt as _, ServiceError};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use crate::codes::Status;
@@ -65,7 +66,7 @@ pub struct ListFilter {
 }
 
 impl ListFilter {
-    fn push(&self, query: &mut sqlx::QueryBuilder<'_, sqlx::Postgres>) {
+    fn push(&self, query: &mut sqlx::QueryBuilder<'_, sqlx_postgres::Postgres>) {
         query.push(" where m.enterprise_id = ");
         query.push_bind(self.tenant);
         if let Some(pattern) = &self.pattern {
@@ -101,7 +102,7 @@ impl ListFilter {
         head: &str,
         page: i64,
         size: i64,
-    ) -> sqlx::QueryBuilder<'_, sqlx::Postgres> {
+    ) -> sqlx::QueryBuilder<'_, sqlx_postgres::Postgres> {
         let mut query = sqlx::QueryBuilder::new(format!("{head}{SELECT}"));
         self.push(&mut query);
         // Newest first; the (enterprise_id, created_at, id) index is read backwards.
@@ -114,7 +115,7 @@ impl ListFilter {
 
     /// The total of the filter: the kept per-enterprise count when nothing
     /// narrows the list, else a count over the filter's indexes.
-    pub fn count_query(&self, head: &str) -> sqlx::QueryBuilder<'_, sqlx::Postgres> {
+    pub fn count_query(&self, head: &str) -> sqlx::QueryBuilder<'_, sqlx_postgres::Postgres> {
         let unfiltered = self.pattern.is_none()
             && self.orgs.is_none()
             && self.role.is_none()

@@ -1,7 +1,8 @@
 //! Queries of `virtual_org` and `virtual_org_unit`, on the caller's tenant
 //! transaction.
 
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 #[derive(Debug, FromRow)]

@@ -5,7 +5,7 @@
 
 use fleetdesk_kit::{events, subjects};
 use fleetdesk_proto::org::v1::ApprovalRequested;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::store::{self, Applicant, NewApproval};

@@ -3,7 +3,7 @@
 
 use fleetdesk_kit::{events, subjects};
 use fleetdesk_proto::org::v1::NoticeRequested;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::recipients::{self, Audience, Recipients};

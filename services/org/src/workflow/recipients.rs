@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::store::{self, Holder};

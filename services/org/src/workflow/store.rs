@@ -2,7 +2,8 @@
 //! and approvals requests write. Each runs in the consumer's transaction,
 //! entered into the request's tenant.
 
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 /// Whether org knows the enterprise.

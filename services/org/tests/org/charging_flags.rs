@@ -9,7 +9,7 @@ use fleetdesk_org::charging::consumer::ChargingStates;
 use fleetdesk_org::lists;
 use fleetdesk_proto::energy::v1::{ChargingOpenChanged, ChargingOpenState};
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 async fn deliver(pool: &PgPool, enterprise: Uuid, state: ChargingOpenState, version: i64) {

@@ -10,7 +10,7 @@ use fleetdesk_org::scope::store;
 use fleetdesk_testkit::TestDb;
 use rand::rngs::StdRng;
 use rand::{Rng as _, SeedableRng as _};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 /// The reference: straight from the definition of each kind, in SQL.

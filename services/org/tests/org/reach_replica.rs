@@ -18,7 +18,7 @@ use fleetdesk_testkit::TestDb;
 use prost::Message as _;
 use rand::rngs::StdRng;
 use rand::{Rng as _, SeedableRng as _};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 const REPLICA_SCHEMA: &str = "replica_test";

@@ -36,8 +36,8 @@ async fn exec(s: &Stack, sql: &str, binds: &[&dyn ToBind]) {
 trait ToBind: Sync {
     fn bind_to<'q>(
         &self,
-        q: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
-    ) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
+        q: sqlx::query::Query<'q, sqlx_postgres::Postgres, sqlx_postgres::PgArguments>,
+    ) -> sqlx::query::Query<'q, sqlx_postgres::Postgres, sqlx_postgres::PgArguments>;
 }
 
 macro_rules! to_bind {
@@ -45,8 +45,8 @@ macro_rules! to_bind {
         impl ToBind for $t {
             fn bind_to<'q>(
                 &self,
-                q: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
-            ) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+                q: sqlx::query::Query<'q, sqlx_postgres::Postgres, sqlx_postgres::PgArguments>,
+            ) -> sqlx::query::Query<'q, sqlx_postgres::Postgres, sqlx_postgres::PgArguments> {
                 q.bind(self.clone())
             }
         }

@@ -123,7 +123,7 @@ pub async fn get(
 /// The driver of a draft: the one it names, else the one bound to the
 /// vehicle at the accident time.
 async fn driver_of(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     draft: &AccidentDraft,
 ) -> Result<Option<DriverRef>, ServiceError> {

@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::list::{Filters, Paging, Sort, TimeRange};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder};
+use sqlx::{FromRow, QueryBuilder};
+use sqlx_postgres::{PgConnection, Postgres};
 use uuid::Uuid;
 
 use super::domain::{self, AccidentDraft, Status};

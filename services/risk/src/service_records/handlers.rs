@@ -60,7 +60,7 @@ pub async fn list(
 /// The vehicle and driver of a draft: the vehicle it names or its alarm's
 /// (both must agree), the driver it names or the one bound at its start.
 async fn resolve(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     draft: &RecordDraft,
 ) -> Result<(VehicleRef, Option<DriverRef>), ServiceError> {

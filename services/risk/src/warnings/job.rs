@@ -7,7 +7,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, Utc};
 use fleetdesk_kit::{ServiceError, Shutdown, db};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use super::domain::{self, Document, LICENCE_HORIZON_DAYS};
 use super::store::{self, Subject};

@@ -7,7 +7,7 @@
 use chrono::Utc;
 use fleetdesk_kit::{events, subjects};
 use fleetdesk_proto::vehicle::v1::WarningRequested;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{Level, Raise, WarningKind};

@@ -3,7 +3,7 @@
 //! virtual organisations. Idempotent: fixed ids, rows that exist are left
 //! alone.
 
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::id;

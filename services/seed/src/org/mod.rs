@@ -7,7 +7,7 @@ pub mod shared;
 
 use fleetdesk_kit::db;
 use fleetdesk_kit::demo_id;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use fleetdesk_org::catalogue;

@@ -5,7 +5,7 @@
 //! Idempotent: fixed ids and `on conflict do nothing`.
 
 use fleetdesk_kit::{db, demo_id};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use fleetdesk_org::catalogue;

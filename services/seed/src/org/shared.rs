@@ -5,7 +5,7 @@
 
 use fleetdesk_kit::{db, demo_id};
 use serde_json::json;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 const DICTS: &[(&str, &str, &str)] = &[

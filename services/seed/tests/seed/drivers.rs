@@ -34,7 +34,7 @@ async fn demo_drivers_carry_id_card_ends_for_the_warnings_page() {
     let vehicle = db::connect_owner(&test_db.url, fleetdesk_vehicle::SCHEMA.name, 2)
         .await
         .unwrap();
-    let counts = |pool: sqlx::PgPool| async move {
+    let counts = |pool: sqlx_postgres::PgPool| async move {
         let mut tx = db::begin_service(&pool).await.unwrap();
         let row: (i64, i64, i64, i64) = sqlx::query_as(COUNTS).fetch_one(&mut *tx).await.unwrap();
         row

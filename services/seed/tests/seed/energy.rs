@@ -6,7 +6,7 @@
 use fleetdesk_kit::{db, demo_id};
 use fleetdesk_seed::energy::{self as seed, DemoDriver, DemoVehicle, MAIN_BALANCE_FEN};
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 async fn count(pool: &PgPool, sql: &str, enterprise: Uuid) -> i64 {

@@ -43,7 +43,7 @@ async fn a_year_of_bills_in_every_state_is_loaded_once() {
     let finance = db::connect_owner(&test_db.url, fleetdesk_finance::SCHEMA.name, 2)
         .await
         .unwrap();
-    let counts = |pool: sqlx::PgPool| async move {
+    let counts = |pool: sqlx_postgres::PgPool| async move {
         let mut tx = db::begin_service(&pool).await.unwrap();
         let mut out = Vec::new();
         for q in COUNTS {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use fleetdesk_kit::config::{CommonConfig, Environment};
 use fleetdesk_kit::{db, demo_id};
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 const VEHICLE_COUNTS: [&str; 42] = [
     "select count(*) from geofence",

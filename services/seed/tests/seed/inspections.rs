@@ -40,7 +40,7 @@ async fn a_year_of_inspections_leaves_some_overdue_and_some_due_soon_once() {
     let report = fleetdesk_seed::inspections::run(&vehicle, Utc::now())
         .await
         .unwrap();
-    let counts = |pool: sqlx::PgPool| async move {
+    let counts = |pool: sqlx_postgres::PgPool| async move {
         let mut tx = db::begin_service(&pool).await.unwrap();
         let mut out = Vec::new();
         for q in COUNTS {

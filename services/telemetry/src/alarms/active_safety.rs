@@ -21,7 +21,7 @@ use chrono::{DateTime, Duration, Utc};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::convert::datetime;
 use fleetdesk_proto::telematics::v1 as tpb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{NO_RULE, safety_condition, safety_kind, safety_level};

@@ -21,7 +21,7 @@ use fleetdesk_kit::convert::timestamp;
 use fleetdesk_kit::files::key_name;
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::photo_event;

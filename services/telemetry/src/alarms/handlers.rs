@@ -69,7 +69,7 @@ pub async fn list(
 /// The list's filter, checked, with its organisations' subtrees (the list
 /// and its export read it the same way).
 pub async fn query(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     r: &pb::ListRiskAlarmsRequest,
 ) -> Result<AlarmQuery, ServiceError> {
     let started = TimeRange::parse("alarmTime", r.alarm_time.as_ref())?;
@@ -164,7 +164,7 @@ pub async fn get(
 async fn move_alarms(
     ctx: &Context,
     actor: &Actor,
-    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    mut tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     alarm_ids: &[Uuid],
     m: Move,
 ) -> Result<Vec<pb::RiskAlarm>, ServiceError> {
@@ -323,7 +323,7 @@ pub async fn rules(
 }
 
 async fn checked_draft(
-    tx: &mut sqlx::PgConnection,
+    tx: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     rule: Option<&pb::AlarmRule>,
 ) -> Result<RuleDraft, ServiceError> {

@@ -31,7 +31,7 @@
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::{ServiceError, events, subjects};
 use fleetdesk_proto::org::v1::NoticeRequested;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{AlarmKind, beijing};

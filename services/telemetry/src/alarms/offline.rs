@@ -28,7 +28,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::{ServiceError, Shutdown, db};
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::domain::{AlarmKind, Rule, RuleKind};

@@ -53,7 +53,7 @@ pub async fn list(
 /// A vehicle the caller sees (else NOT_FOUND) with its camera (else
 /// 该车辆未配置摄像头).
 async fn visible_camera(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     actor: &Actor,
     vehicle_id: &str,
 ) -> Result<store::CameraRow, ServiceError> {

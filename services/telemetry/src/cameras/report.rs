@@ -10,7 +10,7 @@
 use fleetdesk_assets::vehicles::binding_log::BindingKind;
 use fleetdesk_kit::{ServiceError, db, grpc};
 use fleetdesk_proto::telematics::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 
 use crate::context::Context;

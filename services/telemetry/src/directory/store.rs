@@ -3,7 +3,8 @@
 
 use fleetdesk_assets::vehicles::binding_log::BindingKind;
 use fleetdesk_kit::ServiceError;
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::domain::{Bound, Lookup};

@@ -37,7 +37,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use fleetdesk_kit::events::{self, BatchHandler, DurablePull};
 use fleetdesk_kit::{ErrorCode, ServiceError, Shutdown, db};
 use prost::Message as _;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::dead_letter;

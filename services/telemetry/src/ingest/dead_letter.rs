@@ -28,7 +28,7 @@ use std::ops::Range;
 use async_nats::jetstream;
 use chrono::{DateTime, Utc};
 use fleetdesk_kit::db;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use super::consumer::{Failure, Pipeline, decode, stream_sequence};
 use super::domain::FixRow;

@@ -64,7 +64,7 @@ pub async fn ensure_stream(js: &jetstream::Context) -> anyhow::Result<jetstream:
 /// own; they now run in ingest's transaction. A deployment that ran them
 /// drops them, or the server would keep counting fixes nobody reads.
 pub async fn drop_retired_consumers(
-    pool: &sqlx::PgPool,
+    pool: &sqlx_postgres::PgPool,
     nats: async_nats::Client,
 ) -> anyhow::Result<()> {
     let source = events::source_of(pool).await?;

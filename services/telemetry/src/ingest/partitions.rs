@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use chrono::{Days, NaiveDate, Utc};
 use fleetdesk_kit::{ServiceError, Shutdown, db};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use super::domain::RETENTION_DAYS;
 use super::store;

@@ -18,7 +18,7 @@ use fleetdesk_kit::events::{BatchHandler, DurablePull};
 use fleetdesk_kit::{ServiceError, Shutdown, db, events};
 use fleetdesk_proto::telematics::v1 as tpb;
 use prost::Message as _;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use uuid::Uuid;
 
 use super::domain::{ANSWER_WITHIN, CommandState, LockAction};

@@ -131,7 +131,7 @@ pub async fn unlock(
 async fn command(
     ctx: &Context,
     actor: Actor,
-    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    mut tx: sqlx::Transaction<'static, sqlx_postgres::Postgres>,
     operation: &str,
     request: &impl prost::Message,
     vehicle_id: &str,

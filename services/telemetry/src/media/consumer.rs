@@ -8,7 +8,7 @@ use fleetdesk_kit::events::{self, BatchHandler, DurablePull};
 use fleetdesk_kit::{ServiceError, Shutdown, db};
 use fleetdesk_proto::telematics::v1 as tpb;
 use prost::Message as _;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 
 use super::MEDIA_SUBJECTS;
 use super::domain::{MediaRow, Rejected};

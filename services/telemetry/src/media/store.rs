@@ -1,7 +1,7 @@
 //! Queries of vehicle media.
 
 use fleetdesk_kit::ServiceError;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 
 use super::domain::MediaRow;
 

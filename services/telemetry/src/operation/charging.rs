@@ -8,7 +8,7 @@
 
 use fleetdesk_kit::{convert, db, events, subjects};
 use fleetdesk_proto::energy::v1::ChargingSessionSettled;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::rollup::slot_of;

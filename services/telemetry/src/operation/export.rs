@@ -11,8 +11,8 @@ use fleetdesk_kit::ServiceError;
 use fleetdesk_kit::export::{Cell, JobScope};
 use fleetdesk_kit::list::Cursor;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
-use sqlx::postgres::PgRow;
+use sqlx_postgres::PgConnection;
+use sqlx_postgres::PgRow;
 use uuid::Uuid;
 
 use super::handlers;

@@ -7,7 +7,7 @@ use fleetdesk_kit::list::{Paging, TimeRange, batch};
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 use uuid::Uuid;
 

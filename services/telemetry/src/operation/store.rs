@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use fleetdesk_kit::list::{Filters, Paging, Sort};
 use fleetdesk_kit::{ErrorCode, ServiceError};
-use sqlx::{FromRow, PgConnection};
+use sqlx::FromRow;
+use sqlx_postgres::PgConnection;
 use uuid::Uuid;
 
 use super::rollup::{Day, DayFix, Slots, SocSlots, Totals, slot_of, slot_start};
@@ -664,7 +665,7 @@ async fn list<R>(
     paging: Paging,
 ) -> Result<(Vec<R>, TotalsRow), ServiceError>
 where
-    R: for<'r> FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+    R: for<'r> FromRow<'r, sqlx_postgres::PgRow> + Send + Unpin,
 {
     let order = match period {
         Period::Day => "d.day desc, d.vehicle_id",
@@ -709,7 +710,7 @@ pub async fn page<R>(
     limit: i64,
 ) -> Result<Vec<R>, ServiceError>
 where
-    R: for<'r> FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+    R: for<'r> FromRow<'r, sqlx_postgres::PgRow> + Send + Unpin,
 {
     let column = period.column();
     let mut f = filtered(&period.rows_select(), period, actor, q);

@@ -22,7 +22,7 @@ use fleetdesk_proto::telematics::v1 as tpb;
 use fleetdesk_proto::vehicle::v1 as pb;
 use futures::StreamExt as _;
 use prost::Message as _;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tokio::sync::{broadcast, mpsc};
 use uuid::Uuid;
 

@@ -5,7 +5,7 @@ use fleetdesk_assets::vehicles;
 use fleetdesk_kit::list::Paging;
 use fleetdesk_kit::{ServiceError, db};
 use fleetdesk_proto::vehicle::v1 as pb;
-use sqlx::PgConnection;
+use sqlx_postgres::PgConnection;
 use tonic::Request;
 
 use super::store::{self, SafetyQuery};

@@ -193,7 +193,7 @@ pub async fn readings(
 
 /// Bucketed readings of one vehicle (both the console chart and the share view).
 async fn bucketed(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut sqlx_postgres::PgConnection,
     enterprise: Uuid,
     vehicle: Uuid,
     plate: &str,

@@ -613,7 +613,7 @@ fn moving(t: &Tenant, day: NaiveDate, minute: usize, odometer_m: i64) -> FixRow 
 }
 
 /// Another process's batch (on the service's pool `app`), committed.
-async fn elsewhere(app: &sqlx::PgPool, fixes: &[FixRow]) -> usize {
+async fn elsewhere(app: &sqlx_postgres::PgPool, fixes: &[FixRow]) -> usize {
     let mut tx = db::begin_service(app).await.unwrap();
     let seen = store::add_fixes(&mut tx, &DayCache::default(), fixes)
         .await

@@ -19,7 +19,7 @@ use fleetdesk_telemetry::ingest;
 use fleetdesk_telemetry::positions::live::Live;
 use fleetdesk_testkit::TestDb;
 use prost::Message as _;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 

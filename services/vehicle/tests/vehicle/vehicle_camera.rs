@@ -9,7 +9,7 @@ use fleetdesk_kit::{Shutdown, db, grpc};
 use fleetdesk_proto::telematics::v1 as tpb;
 use fleetdesk_proto::telematics::v1::terminal_directory_service_client::TerminalDirectoryServiceClient;
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 

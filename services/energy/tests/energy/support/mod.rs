@@ -15,7 +15,7 @@ use fleetdesk_kit::{ServiceError, Shutdown, db, grpc, idempotency};
 use fleetdesk_proto::energy::v1 as pb;
 use fleetdesk_proto::energy::v1::energy_service_client::EnergyServiceClient;
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 

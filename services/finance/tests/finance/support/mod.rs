@@ -17,7 +17,7 @@ use fleetdesk_proto::common::v1 as common;
 use fleetdesk_proto::finance::v1 as pb;
 use fleetdesk_proto::finance::v1::finance_service_client::FinanceServiceClient;
 use fleetdesk_testkit::TestDb;
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 

@@ -15,7 +15,7 @@ use fleetdesk_proto::common::v1 as pb;
 use fleetdesk_testkit::TestDb;
 use futures::future::BoxFuture;
 use sqlx::migrate::Migrator;
-use sqlx::{PgConnection, PgPool};
+use sqlx_postgres::{PgConnection, PgPool};
 use uuid::Uuid;
 
 pub const SCHEMA: &str = "kit_export_test";

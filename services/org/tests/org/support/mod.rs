@@ -8,7 +8,7 @@ use fleetdesk_kit::internal_token::{Claims, TokenSigner};
 use fleetdesk_kit::{Shutdown, db, grpc};
 use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
 use fleetdesk_testkit::{NatsServer, TestDb};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 

@@ -13,7 +13,7 @@ use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClie
 use fleetdesk_telemetry::ingest::consumer::Pipeline;
 use fleetdesk_telemetry::ingest::domain::FixRow;
 use fleetdesk_testkit::{NatsServer, TestDb};
-use sqlx::PgPool;
+use sqlx_postgres::PgPool;
 use tonic::transport::Channel;
 use uuid::Uuid;
 
