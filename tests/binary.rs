@@ -81,6 +81,10 @@ async fn all_serves_and_stops_cleanly_on_sigterm() {
     let log = std::env::temp_dir().join(format!("fleetdesk-all-{port}.log"));
     let mut child = fleetdesk(&db)
         .args(["all", "--demo", "--http-addr", &format!("127.0.0.1:{port}")])
+        // Free ports for the device edge and the OCPI receiver: a `make run`
+        // on the same machine holds their defaults.
+        .env("FLEETDESK_JT808_ADDR", "127.0.0.1:0")
+        .env("FLEETDESK_OCPI_ADDR", "127.0.0.1:0")
         .env("FLEETDESK_LOG_FORMAT", "text")
         .stdout(std::fs::File::create(&log).unwrap())
         .spawn()
