@@ -4,7 +4,7 @@
 // keeping typed filters, the error boundary and the upload failure texts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launch, newPage, screenshot, signIn, toast } from './support.mjs';
+import { afterMotion, launch, newPage, screenshot, signIn, toast } from './support.mjs';
 
 describe('shell for demo_ops (no system settings)', () => {
   let browser;
@@ -122,7 +122,11 @@ describe('shell for demo (every permission)', () => {
     const search = sidebar.getByPlaceholder('搜索菜单');
     await search.fill('车辆档案');
     await search.press('Enter');
-    await sidebar.getByRole('menuitem', { name: '车辆档案' }).click();
+    const found = sidebar.getByRole('menuitem', { name: '车辆档案' });
+    await found.waitFor();
+    // The matching groups unfold: click once they have.
+    await afterMotion(sidebar);
+    await found.click();
     await page.waitForURL('**/carManagement/assetsData/carFiles');
   });
 
@@ -135,10 +139,13 @@ describe('shell for demo (every permission)', () => {
     const input = filter.locator('input').first();
     await input.fill('张三');
     await page.getByTestId('avatar').hover();
+    // The menu zooms in: click its language once it has.
+    await afterMotion(page.locator('.ant-popover', { has: page.getByTestId('user-menu') }));
     await page.getByTestId('lang-en-US').click();
     await filter.getByText('Search', { exact: true }).waitFor();
     assert.equal(await input.inputValue(), '张三');
     await page.getByTestId('avatar').hover();
+    await afterMotion(page.locator('.ant-popover', { has: page.getByTestId('user-menu') }));
     await page.getByTestId('lang-zh-CN').click();
     await filter.getByText('查 询').or(filter.getByText('查询')).first().waitFor();
     assert.equal(await input.inputValue(), '张三');

@@ -1,7 +1,7 @@
 // The signed-in shell: landing, menu groups, mega-menu, tab bar, language (console spec §2).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launch, newPage, screenshot, signIn } from './support.mjs';
+import { afterMotion, launch, newPage, screenshot, signIn } from './support.mjs';
 
 const GROUPS = ['工作台', '车辆管理', '财务管理', '能源管理', '系统设置'];
 
@@ -112,6 +112,7 @@ describe('shell for demo (every permission)', () => {
   it('switches the menu to English and back', async () => {
     await page.goto('/dashboard');
     await page.getByTestId('avatar').hover();
+    await afterMotion(page.locator('.ant-popover', { has: page.getByTestId('user-menu') }));
     await page.getByTestId('lang-en-US').click();
     const nav = page.getByTestId('nav-groups');
     await nav.getByText('Car management', { exact: true }).waitFor();
@@ -119,6 +120,7 @@ describe('shell for demo (every permission)', () => {
     await page.reload();
     await nav.getByText('Car management', { exact: true }).waitFor();
     await page.getByTestId('avatar').hover();
+    await afterMotion(page.locator('.ant-popover', { has: page.getByTestId('user-menu') }));
     await page.getByTestId('lang-zh-CN').click();
     await nav.getByText('车辆管理', { exact: true }).waitFor();
   });

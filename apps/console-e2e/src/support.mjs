@@ -87,6 +87,21 @@ export async function pickFirstTreeNode(page, select) {
   }
 }
 
+/**
+ * Waits until no antd motion runs on `root` or inside it (a popover zooming in,
+ * a submenu unfolding). Playwright takes a target's position before it clicks;
+ * under load the motion moves the target in between and the click lands on
+ * its neighbour (seen as a language switch or a menu click that did nothing).
+ */
+export async function afterMotion(root) {
+  await root.waitFor();
+  const element = await root.elementHandle();
+  await root.page().waitForFunction(
+    (el) => [el, ...el.querySelectorAll('[class]')].every((node) => ![...node.classList].some((c) => /-(appear|enter|leave)(-(prepare|start|active))?$/.test(c))),
+    element,
+  );
+}
+
 export async function screenshot(page, name) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
