@@ -396,16 +396,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
         } => {
             if demo {
                 fleetdesk::migrate(&common).await?;
-                fleetdesk_seed::identity(&common).await?;
-                fleetdesk_seed::vehicles(&common).await?;
-                fleetdesk_seed::energy(&common).await?;
-                fleetdesk_seed::telemetry(&common).await?;
-                fleetdesk_seed::records(&common).await?;
-                fleetdesk_seed::finance(&common).await?;
-                fleetdesk_seed::charging_history(&common).await?;
-                fleetdesk_seed::driver_images(&common, &object_store_dir).await?;
-                fleetdesk_seed::alarm_evidence(&common, &object_store_dir).await?;
-                fleetdesk_seed::insurance(&common, &object_store_dir).await?;
+                fleetdesk_seed::demo(&common, Some(&object_store_dir)).await?;
             }
             let parts = fleetdesk::StackParts {
                 sign_in,
@@ -510,13 +501,7 @@ async fn run(target: Target, shutdown: Shutdown) -> anyhow::Result<()> {
         Target::Simulate(config) => fleetdesk_simulator::run(config, shutdown).await,
         Target::Migrate { common } => fleetdesk::migrate(&common).await,
         Target::Seed { common, vehicles } => {
-            fleetdesk_seed::identity(&common).await?;
-            fleetdesk_seed::vehicles(&common).await?;
-            fleetdesk_seed::energy(&common).await?;
-            fleetdesk_seed::telemetry(&common).await?;
-            fleetdesk_seed::records(&common).await?;
-            fleetdesk_seed::finance(&common).await?;
-            fleetdesk_seed::charging_history(&common).await?;
+            fleetdesk_seed::demo(&common, None).await?;
             match vehicles {
                 Some(n) => fleetdesk_seed::scale(&common, n).await,
                 None => Ok(()),

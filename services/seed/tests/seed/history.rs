@@ -104,6 +104,7 @@ async fn seed(common: &CommonConfig, objects: &std::path::Path) {
     fleetdesk_seed::energy(common).await.unwrap();
     fleetdesk_seed::telemetry(common).await.unwrap();
     fleetdesk_seed::records(common).await.unwrap();
+    fleetdesk_seed::upkeep(common).await.unwrap();
     fleetdesk_seed::charging_history(common).await.unwrap();
     fleetdesk_seed::driver_images(common, objects)
         .await
@@ -137,6 +138,7 @@ async fn the_demo_history_is_loaded_once_and_consistent() {
     let telemetry_s = started.elapsed().as_secs_f64();
     let started = Instant::now();
     fleetdesk_seed::records(&common).await.unwrap();
+    fleetdesk_seed::upkeep(&common).await.unwrap();
     let records_s = started.elapsed().as_secs_f64();
     let started = Instant::now();
     fleetdesk_seed::charging_history(&common).await.unwrap();
