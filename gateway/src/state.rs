@@ -4,15 +4,15 @@
 use std::sync::Arc;
 
 use fleetdesk_kit::internal_token::{Claims, TokenSigner};
-use fleetdesk_proto::auth::v1::auth_service_client::AuthServiceClient;
-use fleetdesk_proto::energy::v1::energy_service_client::EnergyServiceClient;
-use fleetdesk_proto::finance::v1::finance_service_client::FinanceServiceClient;
-use fleetdesk_proto::org::v1::org_service_client::OrgServiceClient;
-use fleetdesk_proto::telematics::v1::media_service_client::MediaServiceClient;
-use fleetdesk_proto::vehicle::v1::asset_service_client::AssetServiceClient;
-use fleetdesk_proto::vehicle::v1::maintenance_service_client::MaintenanceServiceClient;
-use fleetdesk_proto::vehicle::v1::risk_service_client::RiskServiceClient;
-use fleetdesk_proto::vehicle::v1::telemetry_service_client::TelemetryServiceClient;
+use fleetdesk_proto::auth::v1::lean::AuthServiceClient;
+use fleetdesk_proto::energy::v1::lean::EnergyServiceClient;
+use fleetdesk_proto::finance::v1::lean::FinanceServiceClient;
+use fleetdesk_proto::org::v1::lean::OrgServiceClient;
+use fleetdesk_proto::telematics::v1::lean::MediaServiceClient;
+use fleetdesk_proto::vehicle::v1::lean::AssetServiceClient;
+use fleetdesk_proto::vehicle::v1::lean::MaintenanceServiceClient;
+use fleetdesk_proto::vehicle::v1::lean::RiskServiceClient;
+use fleetdesk_proto::vehicle::v1::lean::TelemetryServiceClient;
 use tonic::transport::Channel;
 
 /// Metadata with the caller's display name (UTF-8) for change logs.
@@ -71,46 +71,46 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn auth(&self) -> AuthServiceClient<Channel> {
+    pub fn auth(&self) -> AuthServiceClient {
         AuthServiceClient::new(self.upstreams.auth.clone())
     }
 
-    pub fn org(&self) -> OrgServiceClient<Channel> {
+    pub fn org(&self) -> OrgServiceClient {
         OrgServiceClient::new(self.upstreams.org.clone())
     }
 
     /// Vehicle assets: vehicles, bindings, private cars, drivers, usage records.
-    pub fn assets(&self) -> AssetServiceClient<Channel> {
+    pub fn assets(&self) -> AssetServiceClient {
         AssetServiceClient::new(self.upstreams.vehicle.clone())
     }
 
     /// Monitoring: geofences, positions, remote lock, operation reports.
-    pub fn telemetry(&self) -> TelemetryServiceClient<Channel> {
+    pub fn telemetry(&self) -> TelemetryServiceClient {
         TelemetryServiceClient::new(self.upstreams.vehicle.clone())
     }
 
     /// Risk control: alarms, accidents, warnings, video.
-    pub fn risk(&self) -> RiskServiceClient<Channel> {
+    pub fn risk(&self) -> RiskServiceClient {
         RiskServiceClient::new(self.upstreams.vehicle.clone())
     }
 
     /// Vehicle management: violations, maintenance, inspections, repairs, insurance.
-    pub fn maintenance(&self) -> MaintenanceServiceClient<Channel> {
+    pub fn maintenance(&self) -> MaintenanceServiceClient {
         MaintenanceServiceClient::new(self.upstreams.vehicle.clone())
     }
 
-    pub fn energy(&self) -> EnergyServiceClient<Channel> {
+    pub fn energy(&self) -> EnergyServiceClient {
         EnergyServiceClient::new(self.upstreams.energy.clone())
     }
 
-    pub fn finance(&self) -> FinanceServiceClient<Channel> {
+    pub fn finance(&self) -> FinanceServiceClient {
         FinanceServiceClient::new(self.upstreams.finance.clone())
     }
 
     /// Vehicle video (the device edge's MediaService). It takes service
     /// tokens only: call it after the user's permission and reach were
     /// checked through the vehicle service.
-    pub fn media(&self) -> MediaServiceClient<Channel> {
+    pub fn media(&self) -> MediaServiceClient {
         MediaServiceClient::new(self.upstreams.telematics.clone())
     }
 

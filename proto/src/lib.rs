@@ -5,4 +5,6 @@
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/fleetdesk_descriptor.bin"));
 
+pub mod lean;
+
 include!(concat!(env!("OUT_DIR"), "/packages.rs"));

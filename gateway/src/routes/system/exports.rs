@@ -7,10 +7,9 @@
 use axum::extract::{Path, State};
 use fleetdesk_kit::ServiceError;
 use fleetdesk_proto::common::v1 as common;
-use fleetdesk_proto::common::v1::export_job_service_client::ExportJobServiceClient;
+use fleetdesk_proto::common::v1::lean::ExportJobServiceClient;
 use fleetdesk_proto::org::v1 as pb;
 use serde::Deserialize;
-use tonic::transport::Channel;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -113,7 +112,7 @@ async fn visible_record(
 }
 
 /// The export jobs API of the service that runs a record's job.
-fn jobs_of(state: &AppState, domain: &str) -> Result<ExportJobServiceClient<Channel>, ApiError> {
+fn jobs_of(state: &AppState, domain: &str) -> Result<ExportJobServiceClient, ApiError> {
     let channel = match domain {
         "org" => state.upstreams.org.clone(),
         "vehicle" => state.upstreams.vehicle.clone(),
