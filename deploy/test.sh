@@ -61,10 +61,17 @@ step "rust: tests"
 # durability) on FLEETDESK_TEST_PGPORT, stopped after them. Its data, and so
 # the migrated templates the tests copy, outlive the run in
 # FLEETDESK_TEST_PGDATA, outside the clone: the server's user must reach it.
+# The console's checks (lint, types, unit tests, build: CPU work, about 350 s
+# alone) run beside the Rust tests, which mostly wait on their stacks; niced,
+# so that a test's own processes always come first and the checks take only
+# the CPU the tests leave idle. Their output is printed after the tests.
+console_log="$(mktemp -t fleetdesk-console-check.XXXXXX.log)"
+(ensure_node_packages && cd "$REPO" && nice -n 10 npm run --silent check) >"$console_log" 2>&1 &
+console_pid=$!
 test_pgdata="${FLEETDESK_TEST_PGDATA:-/var/tmp/fleetdesk-pg-tests}"
 test_pg_url="$(PGPORT="${FLEETDESK_TEST_PGPORT:-55433}" FLEETDESK_PGDATA="$test_pgdata" "$REPO/deploy/ensure-postgres.sh")" ||
     die "no PostgreSQL cluster for the Rust tests"
-trap 'stop_private_postgres "$test_pgdata"' EXIT
+trap 'stop_private_postgres "$test_pgdata"; kill "$console_pid" 2>/dev/null || true' EXIT
 DATABASE_URL="$test_pg_url" NATS_URL="$NATS_URL" cargo_step nextest run --workspace --no-fail-fast --test-threads 4
 stop_private_postgres "$test_pgdata"
 trap - EXIT
@@ -72,9 +79,12 @@ trap - EXIT
 step "helm chart"
 "$REPO/deploy/check-helm.sh"
 
-step "console: lint, types, unit tests, build"
-ensure_node_packages
-(cd "$REPO" && npm run --silent check)
+step "console: lint, types, unit tests, build (run beside the Rust tests)"
+console_status=0
+wait "$console_pid" || console_status=$?
+cat "$console_log" >&2
+rm -f "$console_log"
+[ "$console_status" -eq 0 ] || die "the console's checks failed (exit $console_status)"
 
 cargo_step build --bin fleetdesk --quiet
 "$REPO/deploy/build-freshness.sh" record "$clean_commit"
