@@ -53,6 +53,13 @@ step "rust: format and lints"
 cargo_step clippy --workspace --all-targets --quiet -- -D warnings
 
 step "rust: tests"
+# The console's checks (lint, types, unit tests, build: CPU work, about 350 s
+# alone) run beside the Rust tests, which mostly wait on their stacks; niced,
+# so that the tests' processes get the CPU first and the checks mostly take
+# what the tests leave idle. Their output is printed after the tests.
+console_log="$(mktemp -t fleetdesk-console-check.XXXXXX.log)"
+(ensure_node_packages && cd "$REPO" && nice -n 10 npm run --silent check) >"$console_log" 2>&1 &
+console_pid=$!
 # Four tests at once: they mostly wait (two at a time, the API tests' own
 # processes used under a quarter of both cores; four at once took the whole
 # suite from 620 s to 320 s). Four whole stacks (about 30 connections each) outgrow
@@ -61,13 +68,6 @@ step "rust: tests"
 # durability) on FLEETDESK_TEST_PGPORT, stopped after them. Its data, and so
 # the migrated templates the tests copy, outlive the run in
 # FLEETDESK_TEST_PGDATA, outside the clone: the server's user must reach it.
-# The console's checks (lint, types, unit tests, build: CPU work, about 350 s
-# alone) run beside the Rust tests, which mostly wait on their stacks; niced,
-# so that a test's own processes always come first and the checks take only
-# the CPU the tests leave idle. Their output is printed after the tests.
-console_log="$(mktemp -t fleetdesk-console-check.XXXXXX.log)"
-(ensure_node_packages && cd "$REPO" && nice -n 10 npm run --silent check) >"$console_log" 2>&1 &
-console_pid=$!
 test_pgdata="${FLEETDESK_TEST_PGDATA:-/var/tmp/fleetdesk-pg-tests}"
 test_pg_url="$(PGPORT="${FLEETDESK_TEST_PGPORT:-55433}" FLEETDESK_PGDATA="$test_pgdata" "$REPO/deploy/ensure-postgres.sh")" ||
     die "no PostgreSQL cluster for the Rust tests"
