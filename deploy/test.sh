@@ -57,9 +57,13 @@ step "rust: tests"
 # alone) run beside the Rust tests, which mostly wait on their stacks; niced,
 # so that the tests' processes get the CPU first and the checks mostly take
 # what the tests leave idle. Their output is printed after the tests.
+# In a session of their own (setsid), so that a failed step stops npm, Nx
+# and vitest with them, not just the shell that started them.
+ensure_node_packages
 console_log="$(mktemp -t fleetdesk-console-check.XXXXXX.log)"
-(ensure_node_packages && cd "$REPO" && nice -n 10 npm run --silent check) >"$console_log" 2>&1 &
+(cd "$REPO" && exec setsid -w nice -n 10 npm run --silent check) >"$console_log" 2>&1 &
 console_pid=$!
+stop_console_checks() { kill -- "-$console_pid" 2>/dev/null || true; }
 # Four tests at once: they mostly wait (two at a time, the API tests' own
 # processes used under a quarter of both cores; four at once took the whole
 # suite from 620 s to 320 s). Four whole stacks (about 30 connections each) outgrow
@@ -71,10 +75,10 @@ console_pid=$!
 test_pgdata="${FLEETDESK_TEST_PGDATA:-/var/tmp/fleetdesk-pg-tests}"
 test_pg_url="$(PGPORT="${FLEETDESK_TEST_PGPORT:-55433}" FLEETDESK_PGDATA="$test_pgdata" "$REPO/deploy/ensure-postgres.sh")" ||
     die "no PostgreSQL cluster for the Rust tests"
-trap 'stop_private_postgres "$test_pgdata"; kill "$console_pid" 2>/dev/null || true' EXIT
+trap 'stop_private_postgres "$test_pgdata"; stop_console_checks' EXIT
 DATABASE_URL="$test_pg_url" NATS_URL="$NATS_URL" cargo_step nextest run --workspace --no-fail-fast --test-threads 4
 stop_private_postgres "$test_pgdata"
-trap - EXIT
+trap stop_console_checks EXIT
 
 step "helm chart"
 "$REPO/deploy/check-helm.sh"
@@ -82,6 +86,7 @@ step "helm chart"
 step "console: lint, types, unit tests, build (run beside the Rust tests)"
 console_status=0
 wait "$console_pid" || console_status=$?
+trap - EXIT
 cat "$console_log" >&2
 rm -f "$console_log"
 [ "$console_status" -eq 0 ] || die "the console's checks failed (exit $console_status)"
