@@ -57,11 +57,13 @@ step "rust: tests"
 # alone) run beside the Rust tests, which mostly wait on their stacks; niced,
 # so that the tests' processes get the CPU first and the checks mostly take
 # what the tests leave idle. Their output is printed after the tests.
-# In a session of their own (setsid), so that a failed step stops npm, Nx
-# and vitest with them, not just the shell that started them.
+# In a process group of their own, so that a failed step stops npm, Nx and
+# vitest with them, not just the shell that started them. Not a session of
+# their own (setsid): the kernel's autogroups would then give them an equal
+# share of the CPU beside the tests, whatever their nice.
 ensure_node_packages
 console_log="$(mktemp -t fleetdesk-console-check.XXXXXX.log)"
-(cd "$REPO" && exec setsid -w nice -n 10 npm run --silent check) >"$console_log" 2>&1 &
+(cd "$REPO" && exec perl -e 'setpgrp(0, 0); exec @ARGV or die "$ARGV[0]: $!"' nice -n 10 npm run --silent check) >"$console_log" 2>&1 &
 console_pid=$!
 stop_console_checks() { kill -- "-$console_pid" 2>/dev/null || true; }
 # Four tests at once: they mostly wait (two at a time, the API tests' own
