@@ -13,6 +13,7 @@
 # stream other stacks on the machine read.
 #
 # BENCH_ONLY=f,g,h runs just those figures (letters a-n; default all).
+# BENCH_PERF=DIR samples (a) and (b) with perf (see the measure loop).
 set -euo pipefail
 # shellcheck source=deploy/stack.sh
 source "$(dirname "${BASH_SOURCE[0]}")/stack.sh"
@@ -178,7 +179,18 @@ if want a || want b; then
     fi
     for ((round = 1; round <= ROUNDS; round++)); do
         for i in "${!names[@]}"; do
+            # BENCH_PERF=DIR: the first round of each figure is also sampled
+            # by perf (call graphs of the gateway and the vehicle service),
+            # into DIR/<figure>.perf.data, for `perf report -i`; its figures
+            # then carry perf's own cost, so profile and measure in separate runs.
+            if [ -n "${BENCH_PERF:-}" ] && [ "$round" -eq 1 ] && [ "${names[$i]}" != baseline ]; then
+                mkdir -p "$BENCH_PERF"
+                perf record -q -g -F 999 -p "$pid_gateway,$pid_vehicle" -o "$BENCH_PERF/${names[$i]}.perf.data" \
+                    -- sleep "$SECONDS_PER_RUN" >/dev/null 2>&1 &
+                perf_pid=$!
+            fi
             read -r rps p50 p99 e < <(measure "${urls[$i]}" "${tokens[$i]}")
+            if [ -n "${perf_pid:-}" ]; then wait "$perf_pid" || true; perf_pid=""; fi
             n="${names[$i]}"
             sum_rps[$n]="$(awk -v a="${sum_rps[$n]:-0}" -v b="$rps" 'BEGIN{print a+b}')"
             sum_p50[$n]="$(awk -v a="${sum_p50[$n]:-0}" -v b="$p50" 'BEGIN{print a+b}')"
