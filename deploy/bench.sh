@@ -185,7 +185,7 @@ if want a || want b; then
             # then carry perf's own cost, so profile and measure in separate runs.
             if [ -n "${BENCH_PERF:-}" ] && [ "$round" -eq 1 ] && [ "${names[$i]}" != baseline ]; then
                 mkdir -p "$BENCH_PERF"
-                perf record -q -g -F 999 -p "$pid_gateway,$pid_vehicle" -o "$BENCH_PERF/${names[$i]}.perf.data" \
+                perf record -q --call-graph dwarf -F 499 -p "$pid_gateway,$pid_vehicle" -o "$BENCH_PERF/${names[$i]}.perf.data" \
                     -- sleep "$SECONDS_PER_RUN" >/dev/null 2>&1 &
                 perf_pid=$!
             fi
