@@ -31,6 +31,7 @@ bootstrap_services
 ensure_rust
 have wrk || apt_install wrk
 have psql && have pgbench || apt_install postgresql-client
+if [ -n "${BENCH_PERF:-}" ]; then have perf || apt_install linux-perf; fi
 # (m)'s camera streams H.264 that ffmpeg encodes.
 if want m; then "$REPO/deploy/ensure-tools.sh" ffmpeg || die "(m) needs ffmpeg"; fi
 
