@@ -186,12 +186,15 @@ if want a || want b; then
             # then carry perf's own cost, so profile and measure in separate runs.
             if [ -n "${BENCH_PERF:-}" ] && [ "$round" -eq 1 ] && [ "${names[$i]}" != baseline ]; then
                 mkdir -p "$BENCH_PERF"
-                perf record -q --call-graph dwarf -F 499 -p "$pid_gateway,$pid_vehicle" -o "$BENCH_PERF/${names[$i]}.perf.data" \
-                    -- sleep "$SECONDS_PER_RUN" >/dev/null 2>&1 &
+                perf record --call-graph dwarf -F 499 -p "$pid_gateway,$pid_vehicle" -o "$BENCH_PERF/${names[$i]}.perf.data" \
+                    -- sleep "$SECONDS_PER_RUN" >"$BENCH_PERF/${names[$i]}.perf.log" 2>&1 &
                 perf_pid=$!
             fi
             read -r rps p50 p99 e < <(measure "${urls[$i]}" "${tokens[$i]}")
-            if [ -n "${perf_pid:-}" ]; then wait "$perf_pid" || true; perf_pid=""; fi
+            if [ -n "${perf_pid:-}" ]; then
+                wait "$perf_pid" || log "warning: perf did not sample ${names[$i]}: $(tail -n 1 "$BENCH_PERF/${names[$i]}.perf.log")"
+                perf_pid=""
+            fi
             n="${names[$i]}"
             sum_rps[$n]="$(awk -v a="${sum_rps[$n]:-0}" -v b="$rps" 'BEGIN{print a+b}')"
             sum_p50[$n]="$(awk -v a="${sum_p50[$n]:-0}" -v b="$p50" 'BEGIN{print a+b}')"
