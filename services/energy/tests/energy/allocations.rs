@@ -48,8 +48,9 @@ async fn a_thousand_concurrent_allocations_and_reclaims_keep_the_books() {
     let south = s.account_of(&s.a, s.a.south).await.id;
     let shanghai = s.account_of(&s.a, s.a.shanghai).await.id;
 
+    let tree = support::StormTree::of(&s, &s.a).await;
     let started = std::time::Instant::now();
-    let moved = support::allocation_storm(&s, &s.a, 1000).await;
+    let moved = support::allocation_storm(&s, &s.a, &tree, 1000).await;
     assert!(moved > 300, "only {moved} of 1000 moved");
     eprintln!("1000 moves in {:?}", started.elapsed());
 

@@ -303,6 +303,7 @@ async fn two_hundred_cdrs_settled_at_once_beside_allocations_are_grouped_and_kee
     // Money for the allocations that race the settlements on the same tree.
     c.stack.top_up(&a, 1_000_000).await;
     let revenue_before = revenue(&c, &a).await;
+    let tree = support::StormTree::of(&c.stack, &a).await;
     let mut started = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..SESSIONS {
@@ -358,7 +359,7 @@ async fn two_hundred_cdrs_settled_at_once_beside_allocations_are_grouped_and_kee
         }
         cost
     };
-    let (cost, moved) = tokio::join!(settle, support::allocation_storm(&c.stack, &a, 500));
+    let (cost, moved) = tokio::join!(settle, support::allocation_storm(&c.stack, &a, &tree, 500));
     assert!(moved > 100, "only {moved} of 500 allocations moved");
 
     let owner = &c.stack.owner;

@@ -270,6 +270,7 @@ async fn five_hundred_captures_racing_a_thousand_allocations_keep_the_books_and_
     // Money for the allocations that race the captures on the same tree.
     c.stack.top_up(&a, 1_000_000).await;
     let before = c.ledger(&a).await;
+    let tree = support::StormTree::of(&c.stack, &a).await;
     let mut started = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..500usize {
@@ -309,7 +310,7 @@ async fn five_hundred_captures_racing_a_thousand_allocations_keep_the_books_and_
         }
         cost
     };
-    let (cost, moved) = tokio::join!(settle, support::allocation_storm(&c.stack, &a, 1000));
+    let (cost, moved) = tokio::join!(settle, support::allocation_storm(&c.stack, &a, &tree, 1000));
     assert!(moved > 300, "only {moved} of 1000 allocations moved");
     let after = c.ledger(&a).await;
     for (_, balance, entries) in &after {

@@ -228,18 +228,50 @@ pub fn reclaim(from: &str, amount_fen: i64) -> pb::ReclaimBalanceRequest {
     }
 }
 
+/// The accounts of `t`'s tree that an allocation storm moves money between.
+/// Looked up before a race starts, so that only the storm's own calls meet
+/// the race's load (and are retried as a client would).
+pub struct StormTree {
+    main: String,
+    east: String,
+    south: String,
+    shanghai: String,
+}
+
+impl StormTree {
+    pub async fn of(s: &Stack, t: &Tenant) -> Self {
+        let accounts = s.accounts(t).await;
+        let of = |org: Uuid| {
+            accounts
+                .iter()
+                .find(|a| a.org_id == org.to_string())
+                .unwrap()
+                .id
+                .clone()
+        };
+        Self {
+            main: of(t.root),
+            east: of(t.east),
+            south: of(t.south),
+            shanghai: of(t.shanghai),
+        }
+    }
+}
+
 /// `n` allocations and reclaims racing at once over `t`'s tree (MAIN → east
 /// → shanghai, MAIN → south, and back up), at most 64 in flight as a
 /// gateway's connection pool would send them; the only refusal allowed is
 /// 余额不足. A call answered Unavailable (the service's pool or Postgres
 /// busy past its wait, on a loaded machine) is sent again with its key, as
 /// a client retries: the key keeps it once-only. How many moved money.
-pub async fn allocation_storm(s: &Stack, t: &Tenant, n: u32) -> usize {
+pub async fn allocation_storm(s: &Stack, t: &Tenant, tree: &StormTree, n: u32) -> usize {
     const ATTEMPTS: usize = 3;
-    let main = s.account_of(t, t.root).await.id;
-    let east = s.account_of(t, t.east).await.id;
-    let south = s.account_of(t, t.south).await.id;
-    let shanghai = s.account_of(t, t.shanghai).await.id;
+    let StormTree {
+        main,
+        east,
+        south,
+        shanghai,
+    } = tree;
     let in_flight = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..n {
@@ -248,12 +280,12 @@ pub async fn allocation_storm(s: &Stack, t: &Tenant, n: u32) -> usize {
         let amount = 500 + i64::from(i % 9) * 1_500;
         let key = format!("storm-{}-{i}", uuid::Uuid::new_v4().simple());
         let body = match i % 6 {
-            0 => Ok(allocate(&main, &east, amount)),
-            1 => Ok(allocate(&main, &south, amount)),
-            2 => Ok(allocate(&east, &shanghai, amount)),
-            3 => Err(reclaim(&shanghai, amount)),
-            4 => Err(reclaim(&east, amount)),
-            _ => Err(reclaim(&south, amount)),
+            0 => Ok(allocate(main, east, amount)),
+            1 => Ok(allocate(main, south, amount)),
+            2 => Ok(allocate(east, shanghai, amount)),
+            3 => Err(reclaim(shanghai, amount)),
+            4 => Err(reclaim(east, amount)),
+            _ => Err(reclaim(south, amount)),
         };
         // The same call for each attempt, under one key.
         let attempts: Vec<_> = (0..ATTEMPTS)
