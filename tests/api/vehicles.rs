@@ -271,6 +271,118 @@ async fn an_idempotency_key_replay_creates_nothing_twice_and_another_body_under_
     assert_eq!(app.count("select count(*) from vehicle.vehicle").await, 2);
 }
 
+/// The ids of every page of `size` at `query` (a list URL), in order.
+async fn all_pages(app: &TestApp, token: &str, query: &str, size: usize) -> (i64, Vec<String>) {
+    let mut ids = Vec::new();
+    for page in 1.. {
+        let (status, body) = app
+            .get(&format!("{query}&size={size}&page={page}"), Some(token))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let list = body["data"]["list"].as_array().unwrap();
+        ids.extend(list.iter().map(|v| v["id"].as_str().unwrap().to_owned()));
+        if list.len() < size {
+            return (body["data"]["total"].as_i64().unwrap(), ids);
+        }
+    }
+    unreachable!()
+}
+
+#[tokio::test]
+async fn a_batch_search_counts_pages_and_orders_its_matches_as_the_whole_list_does() {
+    let app = spawn_app().await;
+    let admin = app.token("demo").await;
+    let root = root_org(&app, &admin).await;
+    let east = app.org_a("A01").await;
+    // 12 vehicles in two organisations, registered on different days, every
+    // other one with a terminal.
+    let mut plates = Vec::new();
+    for i in 0..12 {
+        let plate = format!("粤BD{:05}", 30_000 - i * 7);
+        let mut form = vehicle_form(
+            if i % 3 == 0 { &east } else { &root },
+            &plate,
+            &vin(&format!("LGXCE4CB0P0{:06}", 200 + i)),
+        );
+        form["registerTime"] = json!(format!("2025-0{}-1{}", 1 + i % 6, i % 10));
+        if i % 2 == 0 {
+            form["terminalId"] = json!(format!("T-BATCH-{i}"));
+            form["terminalSim"] = json!(format!("1441234{i:04}"));
+        }
+        let (status, body) = create(&app, &admin, form).await;
+        assert_eq!(status, 200, "{body}");
+        plates.push(plate);
+    }
+    // 11 of the plates and one that matches nothing.
+    let mut batch: Vec<String> = plates[1..].iter().map(|p| format!("plate={p}")).collect();
+    batch.push("plate=京A99999".to_owned());
+    let batch = batch.join("&");
+    for sort in [
+        "CREATE_TIME_DESC",
+        "CREATE_TIME_ASC",
+        "PLATE_NUMBER_ASC",
+        "REGISTER_TIME_DESC",
+        "LEASE_END_TIME_ASC",
+    ] {
+        let (total, whole) =
+            all_pages(&app, &admin, &format!("/api/v1/vehicles?sort={sort}"), 50).await;
+        assert_eq!((total, whole.len()), (12, 12), "{sort}");
+        let (_, first) = app
+            .get(
+                &format!("/api/v1/vehicles?sort={sort}&plate={}", plates[0]),
+                Some(&admin),
+            )
+            .await;
+        let left_out = first["data"]["list"][0]["id"].as_str().unwrap().to_owned();
+        let expected: Vec<String> = whole.into_iter().filter(|id| *id != left_out).collect();
+        // Pages of 5: 5, 5, 1, each carrying the batch's total.
+        let (total, found) = all_pages(
+            &app,
+            &admin,
+            &format!("/api/v1/vehicles?sort={sort}&{batch}"),
+            5,
+        )
+        .await;
+        assert_eq!((total, &found), (11, &expected), "{sort}");
+    }
+    // A page past the matches is empty and still counts them.
+    let (_, past) = app
+        .get(
+            &format!("/api/v1/vehicles?{batch}&size=5&page=4"),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(past["data"]["total"], 11, "{past}");
+    assert_eq!(past["data"]["list"].as_array().unwrap().len(), 0);
+    // VINs and terminals are batches too, and narrow with the other filters.
+    let vins: Vec<String> = (0..4)
+        .map(|i| format!("vin={}", vin(&format!("LGXCE4CB0P0{:06}", 200 + i))))
+        .collect();
+    let (_, by_vin) = app
+        .get(
+            &format!("/api/v1/vehicles?{}", vins.join("&")),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(by_vin["data"]["total"], 4, "{by_vin}");
+    let terminals: Vec<String> = (0..12).map(|i| format!("terminalId=T-BATCH-{i}")).collect();
+    let (_, by_terminal) = app
+        .get(
+            &format!("/api/v1/vehicles?{}", terminals.join("&")),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(by_terminal["data"]["total"], 6, "{by_terminal}");
+    let (_, in_east) = app
+        .get(
+            &format!("/api/v1/vehicles?orgId={east}&{}", terminals.join("&")),
+            Some(&admin),
+        )
+        .await;
+    // East holds 0, 3, 6 and 9; of those 0 and 6 have terminals.
+    assert_eq!(in_east["data"]["total"], 2, "{in_east}");
+}
+
 #[tokio::test]
 async fn more_than_250_plates_in_one_search_are_refused_with_the_spec_text() {
     let app = spawn_app().await;
@@ -637,6 +749,22 @@ async fn a_user_whose_reach_is_one_subtree_lists_counts_and_opens_only_its_vehic
     assert_eq!(status, 200, "{body}");
     let (_, list) = app.get("/api/v1/vehicles", Some(&token)).await;
     assert_eq!(list["data"]["total"], 2, "{list}");
+    // A batch naming vehicles inside and outside the reach finds the inside ones.
+    let (_, batch) = app
+        .get(
+            "/api/v1/vehicles?plate=粤BD10001&plate=粤BD10002&plate=粤BD10003",
+            Some(&token),
+        )
+        .await;
+    assert_eq!(batch["data"]["total"], 2, "{batch}");
+    assert!(
+        batch["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v["id"] != at_root.as_str()),
+        "{batch}"
+    );
     let (_, all) = app.get("/api/v1/vehicles", Some(&admin)).await;
     assert_eq!(all["data"]["total"], 3, "{all}");
     // An organisation filter is a subtree: the root's covers the east office.

@@ -43,16 +43,14 @@ const SELECT: &str = concat!(
 );
 /// The columns with the list's total after them (see [`page`]).
 const SELECT_COUNTED: &str = concat!("select ", row_columns!(), ", ", org_name!(), ", ");
-/// A page of a batch filter (see [`page`]): the rows counted by a window
-/// over the matches, the organisation name looked up for the page's rows only.
-const SELECT_BATCH: &str = concat!(
+/// A page of a batch filter (see [`page`]) after its matches `m`: the page's
+/// ids taken from `m`, then only those rows read whole; the total is `m`'s size.
+const SELECT_BATCH_PAGE: &str = concat!(
     "select ",
     row_columns!(),
     ", ",
     org_name!(),
-    ", v.total from (select ",
-    row_columns!(),
-    ", count(*) over () as total from vehicle v"
+    ", (select count(*) from m) as total from (select v.id from m v order by "
 );
 
 #[derive(Debug, Clone)]
@@ -233,8 +231,8 @@ struct CountedRow {
 /// One page of vehicles and the list's exact total, in one statement: each
 /// row carries the total, so a page costs one round trip rather than two.
 /// A batch of plates, VINs or terminals (unique keys, at most 250 values)
-/// matches at most 250 rows: a window counts them in the pass that pages
-/// them, instead of a second probe of each value. Otherwise a scalar
+/// matches at most 250 rows: they are gathered once (see [`batch_matches`]),
+/// counted and paged from there, instead of a second probe of each value. Otherwise a scalar
 /// subquery (run once) counts under the page's own conditions (their text
 /// repeated, binding the same values), or, unfiltered, sums the
 /// per-organisation counters as [`count`] does. An empty page has no row to
@@ -249,8 +247,16 @@ pub async fn page(
     let batch =
         !query.plates.is_empty() || !query.vins.is_empty() || !query.terminal_ids.is_empty();
     let mut qb = if batch {
-        let mut qb = filtered(SELECT_BATCH, actor, query).page(&order, paging);
-        qb.push(") v order by ").push(order.order_by());
+        let mut qb = filtered(batch_matches(order), actor, query).finish();
+        qb.push(") ")
+            .push(SELECT_BATCH_PAGE)
+            .push(order.order_by())
+            .push(" limit ")
+            .push_bind(paging.size)
+            .push(" offset ")
+            .push_bind(paging.offset())
+            .push(") p join vehicle v on v.id = p.id order by ")
+            .push(order.order_by());
         qb
     } else {
         let conditions = filtered("", actor, query);
@@ -270,6 +276,25 @@ pub async fn page(
         return Ok((Vec::new(), count(conn, actor, query).await?));
     };
     Ok((rows.into_iter().map(|r| r.row).collect(), total))
+}
+
+/// The matches of a batch filter as the CTE `m`: each match's id and the
+/// order's key, no more. For the newest-first and plate orders the covering
+/// unique keys on plate, VIN and terminal hold both, so the up to 250 probes
+/// never visit the table; only the page's rows are read whole.
+fn batch_matches(order: VehicleOrder) -> &'static str {
+    match order {
+        VehicleOrder::Newest | VehicleOrder::Oldest => {
+            "with m as materialized (select v.id, v.created_at from vehicle v"
+        }
+        VehicleOrder::Plate => "with m as materialized (select v.id, v.plate_number from vehicle v",
+        VehicleOrder::Registered => {
+            "with m as materialized (select v.id, v.register_time from vehicle v"
+        }
+        VehicleOrder::LeaseEnding => {
+            "with m as materialized (select v.id, v.lease_end_time from vehicle v"
+        }
+    }
 }
 
 /// [`counted`] as a scalar subquery of a statement [`filtered`] binds: $1
