@@ -172,26 +172,33 @@ describe('live monitoring', () => {
       const refused = dialog.getByTestId('lock-refusal');
       const fieldError = dialog.locator('.ant-form-item-explain-error');
       // The dialog closes once the command is queued (its toast is the unit
-      // test's); a refusal stays in it. A field error, or a dialog that shows
-      // nothing for 15 s, is named, so a failed run says what the operator saw;
-      // the latter once gets a second click (same Idempotency-Key: one command).
-      const answer = async (timeoutMs) => until(`the ${action} dialog to answer`, async () => {
+      // test's); a refusal stays in it. A dialog that shows nothing for 15 s
+      // once gets a second click (same Idempotency-Key: one command); a field
+      // error or a second silence fails with what the operator saw.
+      const answer = (timeoutMs) => until(`the ${action} dialog to answer`, async () => {
         if (await refused.isVisible()) return 'refused';
         if ((await dialog.count()) === 0) return 'sent';
-        if ((await fieldError.count()) > 0) throw new Error(`the ${action} dialog shows a field error: ${await fieldError.first().innerText()}`);
+        if ((await fieldError.count()) > 0) return 'field error';
         return undefined;
-      }, timeoutMs, 250).catch(async (err) => {
-        const shown = await dialog.innerText().catch(() => '');
+      }, timeoutMs, 250).catch((err) => {
+        if (err.message.startsWith('timed out')) return 'silent';
+        throw err;
+      });
+      const shown = async () => {
+        const text = await dialog.innerText().catch(() => '');
         const toasts = await page.locator('.ant-message-notice').allInnerTexts();
-        throw new Error(`${err.message}; the dialog shows "${shown}"; toasts: "${toasts.join(' | ')}"`);
-      });
+        return `the dialog shows "${text}"; toasts: "${toasts.join(' | ')}"`;
+      };
       await submit.click();
-      const outcome = await answer(15_000).catch(async (err) => {
-        if (err.message.includes('field error')) throw err;
-        console.log(`# ${err.message}: clicking 提交 again`);
+      let outcome = await answer(15_000);
+      if (outcome === 'silent') {
+        console.log(`# the ${action} dialog answered nothing in 15 s (${await shown()}): clicking 提交 again`);
         await submit.click();
-        return answer(20_000);
-      });
+        outcome = await answer(20_000);
+      }
+      if (outcome === 'field error' || outcome === 'silent') {
+        throw new Error(`the ${action} dialog ${outcome === 'silent' ? 'never answered' : 'shows a field error'}: ${await shown()}`);
+      }
       if (outcome === 'refused') return `refused: ${await refused.innerText()}`;
       // The list polls while the command runs; the terminal answers within seconds.
       const state = row.getByTestId('command-state');
