@@ -221,16 +221,18 @@ if want a || want b; then
     fi
 fi
 
-# --- (a) beside its Postgres-only ceiling: pgbench of its own transaction --
+# --- (a) and (b) beside their Postgres-only ceilings: pgbench of their own transactions
 # `--token=…`: a token may begin with "-", which a separate argument would
 # turn into an unknown option.
-if want a; then
-    settle 60 "(a)'s ceiling"
-    "$bench_bin" vehicle-list --database-url "$db_url" --base-url "$base" --token="$token_admin" \
+for figure in a:vehicle-list b:vehicle-batch; do
+    letter="${figure%%:*}"
+    want "$letter" || continue
+    settle 60 "($letter)'s ceiling"
+    "$bench_bin" "${figure#*:}" --database-url "$db_url" --base-url "$base" --token="$token_admin" \
         --gateway-pid "$pid_gateway" --vehicle-pid "$pid_vehicle" \
         --connections "${FLEETDESK_DB_MAX_CONNECTIONS}" --seconds "$SECONDS_PER_RUN" --rounds "$ROUNDS" ||
-        die "(a) against its Postgres-only ceiling failed"
-fi
+        die "($letter) against its Postgres-only ceiling failed"
+done
 
 # --- (c) export of the 100k-vehicle tenant vs COPY of the same rows --------
 if want c; then

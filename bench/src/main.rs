@@ -7,8 +7,8 @@
 //! The telemetry figures (f)–(h) bring their own baselines (`ingest`,
 //! `track`, `sse` with its `relay`), the energy figures (i)–(j) a bare
 //! hot-row update (`energy-captures`, `energy-allocations`); the list and
-//! report figures (a) and (k) pgbench of their own transactions
-//! (`vehicle-list`, `monthly-log`); the video figure (m) a bare TCP relay of
+//! report figures (a), (b) and (k) pgbench of their own transactions
+//! (`vehicle-list`, `vehicle-batch`, `monthly-log`); the video figure (m) a bare TCP relay of
 //! the camera's bytes (`video-relay`); the finance figure (n) pgbench of a
 //! bare hot-row update (`finance-payments`); the export at a million rows
 //! COPY of the same rows (`export-million`).
@@ -224,6 +224,9 @@ enum Command {
     /// (a) The vehicle list of the 100,000-vehicle enterprise (page of 20
     /// and total) through the edge against pgbench of the same transaction.
     VehicleList(EdgeRead),
+    /// (b) The same list filtered by 250 of its plates through the edge
+    /// against pgbench of the same transaction.
+    VehicleBatch(EdgeRead),
     /// (k) The monthly operation log of the 100,000-vehicle enterprise
     /// through the edge against pgbench of the same transaction.
     MonthlyLog(EdgeRead),
@@ -425,6 +428,7 @@ async fn main() -> std::io::Result<()> {
         .await
         .map_err(io),
         Command::VehicleList(read) => list::run(read.into()).await.map_err(io),
+        Command::VehicleBatch(read) => list::run_batch(read.into()).await.map_err(io),
         Command::ExportMillion {
             database_url,
             rows,

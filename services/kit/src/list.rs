@@ -67,13 +67,16 @@ impl Paging {
     }
 }
 
-/// A batch filter's values: trimmed, empty ones dropped, duplicates removed,
-/// at most [`BATCH_LIMIT`] (else 4000 naming `field` with the spec's text).
+/// A batch filter's values: trimmed, empty ones dropped, duplicates removed
+/// (by a set: comparing each with those kept was a tenth of a 250-plate
+/// list's CPU), at most [`BATCH_LIMIT`] (else 4000 naming `field` with the
+/// spec's text).
 pub fn batch(field: &str, values: &[String]) -> Result<Vec<String>, ServiceError> {
+    let mut seen = std::collections::HashSet::with_capacity(values.len());
     let mut out: Vec<String> = Vec::with_capacity(values.len());
     for value in values {
         let value = value.trim();
-        if !value.is_empty() && !out.iter().any(|v| v == value) {
+        if !value.is_empty() && seen.insert(value) {
             out.push(value.to_owned());
         }
     }
