@@ -232,10 +232,10 @@ struct CountedRow {
 /// row carries the total, so a page costs one round trip rather than two.
 /// A batch of plates, VINs or terminals (unique keys, at most 250 values)
 /// matches at most 250 rows: they are gathered once (see [`batch_matches`]),
-/// counted and paged from there, instead of a second probe of each value. Otherwise a scalar
-/// subquery (run once) counts under the page's own conditions (their text
-/// repeated, binding the same values), or, unfiltered, sums the
-/// per-organisation counters as [`count`] does. An empty page has no row to
+/// then counted and paged from there. Otherwise a scalar subquery (run once)
+/// counts under the page's own conditions (their text repeated, binding the
+/// same values), or, unfiltered, sums the per-organisation counters as
+/// [`count`] does. An empty page has no row to
 /// carry the total and asks [`count`].
 pub async fn page(
     conn: &mut PgConnection,
