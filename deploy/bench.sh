@@ -151,7 +151,8 @@ token_subtree="$(sign_in demo_ops)"
 demo_enterprise="$(psql "$db_url" -tAc "select id from org.enterprise where name = '演示物流有限公司'")"
 if want a || want b; then
     list="$base/api/v1/vehicles?page=1&size=20"
-    plates="$(psql "$db_url" -tAc "select plate_number from vehicle.vehicle v join org.enterprise e on e.id = v.enterprise_id where e.name = '演示物流有限公司' order by random() limit 250" |
+    # (b)'s plates: the same 250 every run (as fleetdesk-bench vehicle-batch takes them).
+    plates="$(psql "$db_url" -tAc "select plate_number from vehicle.vehicle v join org.enterprise e on e.id = v.enterprise_id where e.name = '演示物流有限公司' order by md5(v.plate_number) limit 250" |
         python3 -c 'import sys, urllib.parse; print(urllib.parse.urlencode([("plate", l.strip()) for l in sys.stdin if l.strip()]))')"
     body_bytes="$(curl -fsS -H "token: $token_admin" "$list" | wc -c)"
     baseline_port="$(free_port)"
