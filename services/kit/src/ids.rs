@@ -87,7 +87,6 @@ impl Plate {
     /// Accepts lower-case letters, spaces and the middle dot (粤B·12345).
     /// Allocates only the plate it returns: a batch filter parses 250 at once.
     pub fn parse(input: &str) -> Result<Plate, IdError> {
-        let mut plate = String::with_capacity(input.len());
         // The longest plate has 8 characters; a longer input is no plate.
         let mut held = ['\0'; 8];
         let mut len = 0;
@@ -95,12 +94,10 @@ impl Plate {
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '·' && *c != '.')
         {
-            let c = c.to_ascii_uppercase();
-            *held.get_mut(len).ok_or(IdError::PlateFormat)? = c;
+            *held.get_mut(len).ok_or(IdError::PlateFormat)? = c.to_ascii_uppercase();
             len += 1;
-            plate.push(c);
         }
-        if plate.is_empty() {
+        if len == 0 {
             return Err(IdError::PlateMissing);
         }
         let chars = &held[..len];
@@ -130,7 +127,7 @@ impl Plate {
             && serial[..4].iter().all(|c| is_serial_char(*c))
             && PLATE_SUFFIXES.contains(serial[4]);
         if ok || special {
-            Ok(Plate(plate))
+            Ok(Plate(chars.iter().collect()))
         } else {
             Err(IdError::PlateFormat)
         }

@@ -247,7 +247,7 @@ pub async fn page(
     let batch =
         !query.plates.is_empty() || !query.vins.is_empty() || !query.terminal_ids.is_empty();
     let mut qb = if batch {
-        let mut qb = filtered(batch_matches(order), actor, query).finish();
+        let mut qb = filtered(&batch_matches(order), actor, query).finish();
         qb.push(") ")
             .push(SELECT_BATCH_PAGE)
             .push(order.order_by())
@@ -282,19 +282,14 @@ pub async fn page(
 /// order's key, no more. For the newest-first and plate orders the covering
 /// unique keys on plate, VIN and terminal hold both, so the up to 250 probes
 /// never visit the table; only the page's rows are read whole.
-fn batch_matches(order: VehicleOrder) -> &'static str {
-    match order {
-        VehicleOrder::Newest | VehicleOrder::Oldest => {
-            "with m as materialized (select v.id, v.created_at from vehicle v"
-        }
-        VehicleOrder::Plate => "with m as materialized (select v.id, v.plate_number from vehicle v",
-        VehicleOrder::Registered => {
-            "with m as materialized (select v.id, v.register_time from vehicle v"
-        }
-        VehicleOrder::LeaseEnding => {
-            "with m as materialized (select v.id, v.lease_end_time from vehicle v"
-        }
-    }
+fn batch_matches(order: VehicleOrder) -> String {
+    let key = match order {
+        VehicleOrder::Newest | VehicleOrder::Oldest => "v.created_at",
+        VehicleOrder::Plate => "v.plate_number",
+        VehicleOrder::Registered => "v.register_time",
+        VehicleOrder::LeaseEnding => "v.lease_end_time",
+    };
+    format!("with m as materialized (select v.id, {key} from vehicle v")
 }
 
 /// [`counted`] as a scalar subquery of a statement [`filtered`] binds: $1

@@ -240,20 +240,11 @@ pub struct StormTree {
 
 impl StormTree {
     pub async fn of(s: &Stack, t: &Tenant) -> Self {
-        let accounts = s.accounts(t).await;
-        let of = |org: Uuid| {
-            accounts
-                .iter()
-                .find(|a| a.org_id == org.to_string())
-                .unwrap()
-                .id
-                .clone()
-        };
         Self {
-            main: of(t.root),
-            east: of(t.east),
-            south: of(t.south),
-            shanghai: of(t.shanghai),
+            main: s.account_of(t, t.root).await.id,
+            east: s.account_of(t, t.east).await.id,
+            south: s.account_of(t, t.south).await.id,
+            shanghai: s.account_of(t, t.shanghai).await.id,
         }
     }
 }
